@@ -1,1 +1,7 @@
-//! lib
+//! timestep-lab: see, measure and understand game-loop timesteps.
+//!
+//! The pure core (no window or GPU types): [`timestep`] turns frame times into steps,
+//! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
+//! [`trace`] reads and generates frame-time traces. [`bench`] runs them together headless.
+
+pub mod timestep;

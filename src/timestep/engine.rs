@@ -1,0 +1,346 @@
+//! The engine: turns each frame's time into a step plan under the chosen strategy.
+
+use super::{Nanos, Strategy, TimestepConfig};
+
+/// The steps one frame takes: `count` steps of `size`, then one step of `tail` if it is
+/// not zero. Every strategy's steps fit this shape, so a plan never allocates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepPlan {
+    /// Number of steps of `size`.
+    pub count: u64,
+    /// Size of each of the `count` steps.
+    pub size: Nanos,
+    /// A last, shorter step (`semi-fixed`'s remainder); 0 = none.
+    pub tail: Nanos,
+}
+
+impl StepPlan {
+    /// No steps.
+    pub const NONE: StepPlan = StepPlan {
+        count: 0,
+        size: 0,
+        tail: 0,
+    };
+
+    /// `count` steps of `size`.
+    pub fn uniform(count: u64, size: Nanos) -> Self {
+        Self {
+            count,
+            size,
+            tail: 0,
+        }
+    }
+
+    /// One step of `size`, or none if `size` is zero.
+    pub fn single(size: Nanos) -> Self {
+        Self::uniform(u64::from(size > 0), size)
+    }
+
+    /// Number of steps.
+    pub fn len(&self) -> u64 {
+        self.count + u64::from(self.tail > 0)
+    }
+
+    /// Whether the plan takes no step.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Simulated time the plan advances.
+    pub fn total(&self) -> Nanos {
+        self.count.saturating_mul(self.size).saturating_add(self.tail)
+    }
+
+    /// Size of the last step, if any.
+    pub fn last(&self) -> Option<Nanos> {
+        if self.tail > 0 {
+            Some(self.tail)
+        } else if self.count > 0 {
+            Some(self.size)
+        } else {
+            None
+        }
+    }
+
+    /// The step sizes, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Nanos> + use<> {
+        let (size, tail) = (self.size, self.tail);
+        (0..self.count)
+            .map(move |_| size)
+            .chain((tail > 0).then_some(tail))
+    }
+}
+
+/// Which state the renderer draws this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum View {
+    /// The latest simulated state.
+    Latest,
+    /// `lerp(previous, current, t)` (slerp for rotations), `t` in `[0, 1]`.
+    Blend(f64),
+    /// A copy of the latest state advanced by one throw-away step of this length.
+    Extrapolate(Nanos),
+}
+
+/// What one frame did, for the scene, the renderer and the metrics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameReport {
+    /// The strategy that ran this frame.
+    pub strategy: Strategy,
+    /// The frame time given to the engine.
+    pub frame_time: Nanos,
+    /// The frame time used, after the `max_frame_time` clamp.
+    pub used: Nanos,
+    /// Time this frame had to simulate: the carried accumulator plus `used`.
+    pub owed: Nanos,
+    /// The steps to take, in order.
+    pub steps: StepPlan,
+    /// `accumulator / dt` after stepping (accumulator strategies; 0 for the others).
+    pub alpha: f64,
+    /// Which state to draw.
+    pub view: View,
+    /// Simulated time of the latest state.
+    pub latest_time: Nanos,
+    /// Simulated time of the state drawn (`S_i` in the design).
+    pub shown_time: Nanos,
+    /// Real time at which this frame is shown: the sum of used frame times minus dropped
+    /// time (`T_i` in the design).
+    pub presented_time: Nanos,
+    /// Time dropped this frame by the guards.
+    pub dropped: Nanos,
+    /// Real time carried to the next frame.
+    pub accumulator: Nanos,
+}
+
+/// Turns frame times into steps for one strategy at a time, in integer nanoseconds.
+///
+/// The ledger `latest_time + accumulator == presented_time + fixed_lead` holds exactly after
+/// every frame, across strategy switches; `fixed_lead` is the time `fixed` simulated beyond
+/// the real time it was given (it ignores real time by design) and stays 0 otherwise.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    /// Step size and guards.
+    config: TimestepConfig,
+    /// The strategy used by the next frame.
+    strategy: Strategy,
+    /// Real time received but not simulated yet.
+    accumulator: Nanos,
+    /// Simulated time of the latest state.
+    latest_time: Nanos,
+    /// Size of the most recent step; 0 before the first.
+    last_step: Nanos,
+    /// Real time shown so far (`T`): used frame time minus dropped time.
+    presented_time: Nanos,
+    /// Total time dropped by the guards.
+    dropped: Nanos,
+    /// Net time `fixed` frames simulated beyond the real time they received.
+    fixed_lead: i64,
+    /// Frames advanced.
+    frames: u64,
+    /// Steps taken.
+    steps: u64,
+}
+
+impl Engine {
+    /// A new engine at time zero.
+    pub fn new(strategy: Strategy, config: TimestepConfig) -> Self {
+        Self {
+            config,
+            strategy,
+            accumulator: 0,
+            latest_time: 0,
+            last_step: 0,
+            presented_time: 0,
+            dropped: 0,
+            fixed_lead: 0,
+            frames: 0,
+            steps: 0,
+        }
+    }
+
+    /// Back to time zero, keeping the strategy and configuration.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.strategy, self.config);
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Switches strategy before the next frame. No time is lost or invented: the
+    /// accumulator is carried, and strategies without one consume it next frame.
+    pub fn set_strategy(&mut self, strategy: Strategy) {
+        self.strategy = strategy;
+    }
+
+    /// Step size and guards.
+    pub fn config(&self) -> &TimestepConfig {
+        &self.config
+    }
+
+    /// Changes step size or guards before the next frame.
+    pub fn set_config(&mut self, config: TimestepConfig) {
+        self.config = config;
+    }
+
+    /// Real time received but not simulated yet.
+    pub fn accumulator(&self) -> Nanos {
+        self.accumulator
+    }
+
+    /// Simulated time of the latest state.
+    pub fn latest_time(&self) -> Nanos {
+        self.latest_time
+    }
+
+    /// Real time presented so far (dropped time excluded).
+    pub fn presented_time(&self) -> Nanos {
+        self.presented_time
+    }
+
+    /// Total time dropped by the guards.
+    pub fn dropped(&self) -> Nanos {
+        self.dropped
+    }
+
+    /// Net time `fixed` frames simulated beyond the real time they were given.
+    pub fn fixed_lead(&self) -> i64 {
+        self.fixed_lead
+    }
+
+    /// Frames advanced since the start or the last reset.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Steps taken since the start or the last reset.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Advances one render frame of `frame_time` and says which steps to take and what to
+    /// draw. A zero frame time (pause) takes no step under any strategy.
+    pub fn advance(&mut self, frame_time: Nanos) -> FrameReport {
+        let dt = self.config.dt.get();
+        let used = match self.config.max_frame_time {
+            Some(max) => frame_time.min(max.get()),
+            None => frame_time,
+        };
+        let mut dropped = frame_time - used;
+        let max_steps = self.config.max_steps.map_or(u64::MAX, |n| u64::from(n.get()));
+
+        let owed;
+        let steps = match self.strategy {
+            Strategy::Fixed => {
+                // Ignores real time: the carried accumulator waits for a strategy that uses it.
+                owed = used;
+                if used > 0 {
+                    self.fixed_lead = self
+                        .fixed_lead
+                        .saturating_add(signed(dt))
+                        .saturating_sub(signed(used));
+                    StepPlan::uniform(1, dt)
+                } else {
+                    StepPlan::NONE
+                }
+            }
+            Strategy::Variable => {
+                owed = self.accumulator.saturating_add(used);
+                self.accumulator = 0;
+                StepPlan::single(owed)
+            }
+            Strategy::SemiFixed => {
+                owed = self.accumulator.saturating_add(used);
+                self.accumulator = 0;
+                let (whole, remainder) = (owed / dt, owed % dt);
+                if whole >= max_steps {
+                    dropped += owed - max_steps * dt;
+                    StepPlan::uniform(max_steps, dt)
+                } else if whole + u64::from(remainder > 0) > max_steps {
+                    // The cap leaves no room for the remainder step: drop it.
+                    dropped += remainder;
+                    StepPlan::uniform(whole, dt)
+                } else {
+                    StepPlan {
+                        count: whole,
+                        size: dt,
+                        tail: remainder,
+                    }
+                }
+            }
+            Strategy::Accumulator | Strategy::Interpolated | Strategy::Extrapolated => {
+                owed = self.accumulator.saturating_add(used);
+                let whole = owed / dt;
+                self.accumulator = owed % dt;
+                // Drop the whole steps beyond the cap; the fraction stays so alpha stays smooth.
+                let count = whole.min(max_steps);
+                dropped += (whole - count) * dt;
+                StepPlan::uniform(count, dt)
+            }
+        };
+
+        self.latest_time = self.latest_time.saturating_add(steps.total());
+        if let Some(last) = steps.last() {
+            self.last_step = last;
+        }
+        self.steps += steps.len();
+        self.frames += 1;
+        self.presented_time = self
+            .presented_time
+            .saturating_add(frame_time)
+            .saturating_sub(dropped);
+        self.dropped = self.dropped.saturating_add(dropped);
+
+        let (alpha, view, shown_time) = self.view(dt);
+        FrameReport {
+            strategy: self.strategy,
+            frame_time,
+            used,
+            owed,
+            steps,
+            alpha,
+            view,
+            latest_time: self.latest_time,
+            shown_time,
+            presented_time: self.presented_time,
+            dropped,
+            accumulator: self.accumulator,
+        }
+    }
+
+    /// Alpha, the view and the simulated time it shows, after this frame's steps.
+    fn view(&self, dt: Nanos) -> (f64, View, Nanos) {
+        let alpha = if self.strategy.carries_accumulator() {
+            self.accumulator as f64 / dt as f64
+        } else {
+            0.0
+        };
+        match self.strategy {
+            Strategy::Interpolated if self.last_step > 0 => {
+                // The state shown is one dt behind real time. Normally the last step was dt
+                // and the blend factor is alpha; right after a switch from a strategy with
+                // other step sizes the target may fall before the previous state: clamp.
+                let h = self.last_step;
+                let into_step = (self.accumulator + h).saturating_sub(dt).min(h);
+                let previous_time = self.latest_time - h;
+                (
+                    alpha,
+                    View::Blend(into_step as f64 / h as f64),
+                    previous_time + into_step,
+                )
+            }
+            Strategy::Extrapolated if self.accumulator > 0 => (
+                alpha,
+                View::Extrapolate(self.accumulator),
+                self.latest_time + self.accumulator,
+            ),
+            _ => (alpha, View::Latest, self.latest_time),
+        }
+    }
+}
+
+/// Nanoseconds as a signed value, saturating (only past 292 years).
+fn signed(ns: Nanos) -> i64 {
+    i64::try_from(ns).unwrap_or(i64::MAX)
+}

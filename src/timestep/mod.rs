@@ -1,0 +1,50 @@
+//! Time accounting: how real frame time becomes simulation steps.
+//!
+//! A game loop measures how much real time passed since the last frame and must decide how
+//! far to advance the simulation. The lab implements six answers ([`Strategy`]):
+//!
+//! - **fixed** takes one step of `dt` per frame. Simple and deterministic, but the simulation
+//!   runs as fast as the display: at 60 fps a 50 Hz simulation runs 1.2x too fast.
+//! - **variable** takes one step of the measured frame time. Always in sync with real time,
+//!   but the physics now depends on the frame rate: a long frame makes a stiff spring explode.
+//! - **semi-fixed** splits the frame time into steps no longer than `dt` (the last one is the
+//!   remainder). Stable, but step sizes still vary, so runs are not reproducible.
+//! - **accumulator** adds frame time to an accumulator and takes whole `dt` steps while it
+//!   holds at least `dt`, carrying the rest. Deterministic, but the drawn state lags real
+//!   time by the leftover (0..dt), which changes every frame: the motion stutters.
+//! - **interpolated** draws `lerp(previous, current, alpha)` with `alpha = accumulator / dt`:
+//!   smooth, at the price of always showing the world one `dt` late.
+//! - **extrapolated** draws the current state advanced by a throw-away step of the leftover:
+//!   no added latency, but the prediction overshoots when something changes (a kick).
+//!
+//! All time is integer nanoseconds ([`Nanos`]); nothing is accumulated in floats, so
+//! `steps * dt + accumulator + dropped == total frame time` holds exactly for the accumulator
+//! family. The spiral guards of [`TimestepConfig`] apply to every strategy: `max_frame_time`
+//! clamps a frame before it is consumed, `max_steps` caps the steps of one frame; what they
+//! drop is counted. Before the engine, [`FrameClock`] applies pause, single step and time
+//! scale, and [`FrameFilters`] optionally snap or average frame times without changing
+//! their long-run total.
+
+mod clock;
+mod config;
+mod engine;
+mod filter;
+mod strategy;
+
+pub use clock::{DEFAULT_SINGLE_STEP_FRAME, FrameClock, MAX_TIME_SCALE, MIN_TIME_SCALE};
+pub use config::{
+    DEFAULT_MAX_FRAME_TIME, DEFAULT_RATE_HZ, MAX_MAX_FRAME_TIME, MAX_MAX_STEPS, MAX_RATE_HZ,
+    MIN_RATE_HZ, NANOS_PER_SECOND, RATE_PRESETS_HZ, RangeError, TimestepConfig, ms_from_ns,
+    ns_from_ms, secs_from_ns,
+};
+pub use engine::{Engine, FrameReport, StepPlan, View};
+pub use filter::{
+    AverageFilter, DEFAULT_SNAP_TOLERANCE, FrameFilters, MAX_AVERAGE_FRAMES, SnapFilter,
+};
+pub use strategy::{Strategy, UnknownStrategy};
+
+/// A time or duration in whole nanoseconds.
+pub type Nanos = u64;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,321 @@
+//! Exact tests of the engine's time accounting.
+
+use std::num::{NonZeroU32, NonZeroU64};
+
+use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
+
+use super::*;
+use super::Strategy;
+
+const MS: Nanos = 1_000_000;
+/// One 60 Hz frame, rounded as a real display would deliver it on average.
+const FRAME_60: Nanos = 16_666_667;
+
+fn config(dt: Nanos) -> TimestepConfig {
+    TimestepConfig {
+        dt: NonZeroU64::new(dt).unwrap(),
+        max_frame_time: None,
+        max_steps: None,
+    }
+}
+
+/// `n` frames of an exact 60 Hz display: frame k ends at ceil(k * 1e9 / 60) ns.
+fn frames_60hz(n: u64) -> Vec<Nanos> {
+    (1..=n)
+        .map(|k| (k * NANOS_PER_SECOND).div_ceil(60) - ((k - 1) * NANOS_PER_SECOND).div_ceil(60))
+        .collect()
+}
+
+fn steps_per_frame(engine: &mut Engine, frames: &[Nanos]) -> Vec<u64> {
+    frames.iter().map(|&f| engine.advance(f).steps.len()).collect()
+}
+
+#[test]
+fn fixed_takes_one_dt_step_whatever_time_passed() {
+    let mut engine = Engine::new(Strategy::Fixed, config(20 * MS));
+    for frame in [FRAME_60, 5 * MS, 100 * MS] {
+        let report = engine.advance(frame);
+        assert_eq!(report.steps, StepPlan::uniform(1, 20 * MS));
+        assert_eq!(report.shown_time, report.latest_time);
+    }
+    assert_eq!(engine.latest_time(), 60 * MS);
+    assert_eq!(engine.presented_time(), FRAME_60 + 105 * MS);
+    // The lead is what fixed simulated beyond real time: 60 ms vs 121.67 ms.
+    assert_eq!(engine.fixed_lead(), 60_000_000 - (FRAME_60 as i64 + 105_000_000));
+}
+
+#[test]
+fn variable_takes_one_step_of_the_frame_time() {
+    let mut engine = Engine::new(Strategy::Variable, config(20 * MS));
+    let report = engine.advance(45 * MS);
+    assert_eq!(report.steps.iter().collect::<Vec<_>>(), vec![45 * MS]);
+    assert_eq!(report.shown_time, 45 * MS);
+    assert_eq!(report.presented_time, 45 * MS);
+}
+
+#[test]
+fn semi_fixed_steps_at_most_dt_and_ends_with_the_remainder() {
+    let mut engine = Engine::new(Strategy::SemiFixed, config(20 * MS));
+    let report = engine.advance(45 * MS);
+    assert_eq!(
+        report.steps.iter().collect::<Vec<_>>(),
+        vec![20 * MS, 20 * MS, 5 * MS]
+    );
+    assert_eq!(report.accumulator, 0);
+    assert_eq!(report.latest_time, 45 * MS);
+    let report = engine.advance(40 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(2, 20 * MS));
+}
+
+#[test]
+fn accumulator_at_50hz_on_60hz_takes_five_steps_every_six_frames() {
+    let mut engine = Engine::new(Strategy::Accumulator, config(20 * MS));
+    let frames = frames_60hz(12);
+    assert_eq!(
+        steps_per_frame(&mut engine, &frames),
+        vec![0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1]
+    );
+    assert_eq!(engine.latest_time(), 200 * MS);
+    assert_eq!(engine.accumulator(), 0);
+}
+
+#[test]
+fn accumulator_lag_varies_but_interpolated_lag_is_exactly_dt() {
+    let dt = 20 * MS;
+    let mut accumulator = Engine::new(Strategy::Accumulator, config(dt));
+    let mut interpolated = Engine::new(Strategy::Interpolated, config(dt));
+    let mut lags = Vec::new();
+    for frame in frames_60hz(30) {
+        let a = accumulator.advance(frame);
+        let i = interpolated.advance(frame);
+        assert_eq!(a.steps, i.steps, "same steps, only the view differs");
+        lags.push(a.presented_time - a.shown_time);
+        if interpolated.steps() > 0 {
+            assert_eq!(i.presented_time - i.shown_time, dt);
+            assert_eq!(i.view, View::Blend(i.alpha));
+        }
+    }
+    lags.sort_unstable();
+    lags.dedup();
+    assert_eq!(
+        lags,
+        vec![0, 3_333_334, 6_666_667, 10_000_000, 13_333_334, 16_666_667],
+        "the accumulator's lag cycles through six values"
+    );
+}
+
+#[test]
+fn extrapolated_shows_real_time_with_a_throwaway_step_of_the_leftover() {
+    let mut engine = Engine::new(Strategy::Extrapolated, config(20 * MS));
+    let report = engine.advance(FRAME_60);
+    assert_eq!(report.steps.len(), 0);
+    assert_eq!(report.view, View::Extrapolate(FRAME_60));
+    for _ in 0..20 {
+        let report = engine.advance(FRAME_60);
+        assert_eq!(report.shown_time, report.presented_time);
+    }
+}
+
+#[test]
+fn max_frame_time_clamps_before_consuming_and_counts_the_drop() {
+    let mut cfg = config(20 * MS);
+    cfg.max_frame_time = NonZeroU64::new(250 * MS);
+    for strategy in Strategy::ALL {
+        let mut engine = Engine::new(strategy, cfg);
+        let report = engine.advance(1_000 * MS);
+        assert_eq!(report.used, 250 * MS);
+        assert_eq!(report.dropped, 750 * MS, "{strategy}");
+        assert_eq!(engine.presented_time(), 250 * MS);
+    }
+}
+
+#[test]
+fn max_steps_caps_and_drops_whole_steps_keeping_the_fraction() {
+    let mut cfg = config(20 * MS);
+    cfg.max_steps = NonZeroU32::new(3);
+    let mut engine = Engine::new(Strategy::Interpolated, cfg);
+    let report = engine.advance(105 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(3, 20 * MS));
+    assert_eq!(report.dropped, 40 * MS);
+    assert_eq!(report.accumulator, 5 * MS);
+    assert_eq!(report.presented_time, 65 * MS);
+
+    let mut engine = Engine::new(Strategy::SemiFixed, cfg);
+    let report = engine.advance(105 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(3, 20 * MS));
+    assert_eq!(report.dropped, 45 * MS);
+    let report = engine.advance(65 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(3, 20 * MS));
+    assert_eq!(report.dropped, 5 * MS, "no room left for the remainder step");
+}
+
+#[test]
+fn zero_frame_time_takes_no_step_under_any_strategy() {
+    for strategy in Strategy::ALL {
+        let mut engine = Engine::new(strategy, config(20 * MS));
+        let report = engine.advance(0);
+        assert!(report.steps.is_empty(), "{strategy}");
+        assert_eq!(report.presented_time, 0);
+    }
+}
+
+#[test]
+fn switching_strategies_carries_the_accumulator() {
+    let mut engine = Engine::new(Strategy::Accumulator, config(20 * MS));
+    engine.advance(35 * MS);
+    assert_eq!(engine.accumulator(), 15 * MS);
+    engine.set_strategy(Strategy::Fixed);
+    engine.advance(10 * MS);
+    assert_eq!(engine.accumulator(), 15 * MS, "fixed leaves the accumulator alone");
+    engine.set_strategy(Strategy::Variable);
+    let report = engine.advance(10 * MS);
+    assert_eq!(report.steps, StepPlan::single(25 * MS), "variable consumes it");
+    engine.set_strategy(Strategy::Interpolated);
+    let report = engine.advance(10 * MS);
+    // Last step was 25 ms: the target (real time - dt) lies inside it, 15 ms after its start.
+    assert_eq!(report.view, View::Blend(15.0 / 25.0));
+    // Steps: 20 (accumulator) + 20 (fixed) + 25 (variable); shown at 40 + 15 ms.
+    assert_eq!(report.latest_time, 65 * MS);
+    assert_eq!(report.shown_time, 55 * MS);
+}
+
+#[test]
+fn reset_returns_to_time_zero_keeping_strategy_and_config() {
+    let mut cfg = config(10 * MS);
+    cfg.max_steps = NonZeroU32::new(2);
+    let mut engine = Engine::new(Strategy::Extrapolated, cfg);
+    engine.advance(55 * MS);
+    engine.reset();
+    assert_eq!(
+        (engine.latest_time(), engine.accumulator(), engine.presented_time()),
+        (0, 0, 0)
+    );
+    assert_eq!((engine.dropped(), engine.steps(), engine.frames()), (0, 0, 0));
+    assert_eq!(engine.strategy(), Strategy::Extrapolated);
+    assert_eq!(engine.config(), &cfg);
+}
+
+fn any_strategy() -> impl proptest::strategy::Strategy<Value = Strategy> {
+    proptest::sample::select(Strategy::ALL.to_vec())
+}
+
+proptest! {
+    #[test]
+    fn accumulator_never_loses_time(
+        dt in 1_000u64..50_000_000,
+        frames in proptest::collection::vec(0u64..400_000_000, 1..200),
+        max_frame_time in proptest::option::of(1u64..300_000_000),
+        max_steps in proptest::option::of(1u32..20),
+        strategy in proptest::sample::select(vec![Strategy::Accumulator, Strategy::Interpolated, Strategy::Extrapolated]),
+    ) {
+        let cfg = TimestepConfig {
+            dt: NonZeroU64::new(dt).unwrap(),
+            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
+            max_steps: max_steps.and_then(NonZeroU32::new),
+        };
+        let mut engine = Engine::new(strategy, cfg);
+        let mut total = 0u64;
+        let mut steps = 0u64;
+        for frame in frames {
+            total += frame;
+            let report = engine.advance(frame);
+            steps += report.steps.len();
+            prop_assert!(report.accumulator < dt);
+            prop_assert_eq!(steps * dt + engine.accumulator() + engine.dropped(), total);
+        }
+    }
+
+    #[test]
+    fn switching_at_any_frame_neither_loses_nor_invents_time(
+        dt in 1_000u64..50_000_000,
+        frames in proptest::collection::vec((0u64..200_000_000, any_strategy()), 1..200),
+        max_frame_time in proptest::option::of(1u64..300_000_000),
+        max_steps in proptest::option::of(1u32..20),
+    ) {
+        let cfg = TimestepConfig {
+            dt: NonZeroU64::new(dt).unwrap(),
+            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
+            max_steps: max_steps.and_then(NonZeroU32::new),
+        };
+        let mut engine = Engine::new(Strategy::Accumulator, cfg);
+        let mut total = 0u64;
+        let mut dropped = 0u64;
+        for (frame, strategy) in frames {
+            engine.set_strategy(strategy);
+            total += frame;
+            let report = engine.advance(frame);
+            dropped += report.dropped;
+            prop_assert_eq!(dropped, engine.dropped());
+            prop_assert_eq!(engine.presented_time() + engine.dropped(), total);
+            prop_assert_eq!(
+                i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
+                i128::from(engine.presented_time()) + i128::from(engine.fixed_lead())
+            );
+            prop_assert!(report.shown_time <= report.latest_time + report.accumulator);
+            if let View::Blend(t) = report.view {
+                prop_assert!((0.0..=1.0).contains(&t));
+            }
+        }
+    }
+
+    #[test]
+    fn filters_keep_the_long_run_total(
+        frames in proptest::collection::vec(0u64..100_000_000, 1..300),
+        refresh in proptest::option::of(1_000_000u64..40_000_000),
+        average in proptest::option::of(2usize..=MAX_AVERAGE_FRAMES),
+    ) {
+        let mut filters = FrameFilters {
+            snap: Some(SnapFilter::new(refresh, DEFAULT_SNAP_TOLERANCE)),
+            average: average.map(|n| AverageFilter::new(n).unwrap()),
+        };
+        let mut total_in = 0i128;
+        let mut total_out = 0i128;
+        let max_in = frames.iter().copied().max().unwrap_or(0);
+        for frame in frames {
+            total_in += i128::from(frame);
+            total_out += i128::from(filters.apply(frame));
+            prop_assert_eq!(total_out + i128::from(filters.held()), total_in);
+            let bound = i128::from(DEFAULT_SNAP_TOLERANCE) + i128::from(max_in) * MAX_AVERAGE_FRAMES as i128;
+            prop_assert!(i128::from(filters.held()).abs() <= bound);
+        }
+    }
+}
+
+#[test]
+fn snap_filter_snaps_noisy_vsync_frames_to_whole_periods() {
+    let mut snap = SnapFilter::new(None, DEFAULT_SNAP_TOLERANCE);
+    let noisy = [16_620_000u64, 16_700_000, 16_640_000, 16_710_000, 33_300_000, 16_690_000];
+    for (i, frame) in noisy.iter().cycle().take(48).enumerate() {
+        let out = snap.apply(*frame);
+        let estimate = snap.refresh_period().unwrap();
+        assert!(estimate.abs_diff(FRAME_60) < 100_000, "estimate {estimate}");
+        if i >= noisy.len() {
+            assert_eq!(out % estimate, 0, "frame {i}: {out} is not a multiple of {estimate}");
+        }
+    }
+}
+
+#[test]
+fn snap_filter_leaves_frames_far_from_a_multiple_alone() {
+    let mut snap = SnapFilter::new(Some(FRAME_60), DEFAULT_SNAP_TOLERANCE);
+    assert_eq!(snap.apply(25 * MS), 25 * MS);
+    assert_eq!(snap.held(), 0);
+    assert_eq!(snap.apply(16_700_000), FRAME_60);
+    assert_eq!(snap.held(), 16_700_000 - FRAME_60 as i64);
+}
+
+#[test]
+fn average_filter_spreads_a_hitch_and_pays_it_back() {
+    let mut average = AverageFilter::new(4).unwrap();
+    let mut inputs = vec![10 * MS; 8];
+    inputs.push(90 * MS);
+    inputs.extend([10 * MS; 40]);
+    let outputs: Vec<Nanos> = inputs.iter().map(|&f| average.apply(f)).collect();
+    assert_eq!(outputs[..8], [10 * MS; 8]);
+    assert!(outputs[8] < 90 * MS && outputs[8] > 10 * MS, "hitch spread: {}", outputs[8]);
+    assert!(outputs[9] > 10 * MS, "paid over the next frames");
+    assert!(average.held() < 1_000, "all paid back: held {}", average.held());
+    assert_eq!(outputs.iter().sum::<u64>() as i64 + average.held(), inputs.iter().sum::<u64>() as i64);
+    assert!(AverageFilter::new(1).is_err());
+    assert!(AverageFilter::new(33).is_err());
+}
