@@ -5,3 +5,5 @@
 //! [`trace`] reads and generates frame-time traces. [`bench`] runs them together headless.
 
 pub mod timestep;
+pub mod scene;
+pub mod sim;

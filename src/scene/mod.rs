@@ -1,0 +1,342 @@
+//! The simulated scene: a spring with a known exact solution, a sphere orbiting and spinning
+//! around a pivot, and a camera orbiting the same pivot.
+//!
+//! The state is small, `Copy` and interpolatable. The scene keeps the previous state for
+//! interpolation, buffers kicks until a step consumes them, and tracks the exact spring
+//! solution so integration error and energy drift are measured, not guessed.
+
+mod orbit;
+mod spring;
+
+pub use orbit::{
+    CameraDriver, CameraParams, CameraState, OrbitParams, SphereState, UnknownCameraDriver,
+};
+pub use spring::{
+    EXPLOSION_ENERGY_RATIO, Integrator, MAX_DAMPING_RATIO, MAX_SPRING_HZ, MIN_SPRING_HZ,
+    SpringParams, SpringState, SpringTruth, UnknownIntegrator,
+};
+
+use glam::{DQuat, DVec3};
+
+use crate::timestep::{FrameReport, Nanos, RangeError, View, secs_from_ns};
+
+/// Default kick: a velocity change of 3 m/s, about half the undamped spring's peak speed,
+/// so a kick visibly changes the amplitude without throwing the mass off screen.
+pub const DEFAULT_KICK_MPS: f64 = 3.0;
+
+/// Everything that shapes the scene.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct SceneConfig {
+    /// The spring.
+    pub spring: SpringParams,
+    /// How the spring is integrated.
+    pub integrator: Integrator,
+    /// The sphere's orbit and spin.
+    pub orbit: OrbitParams,
+    /// The camera's orbit and driver.
+    pub camera: CameraParams,
+    /// Velocity change of one kick, m/s.
+    pub kick_mps: f64,
+}
+
+impl SceneConfig {
+    /// The lab's defaults.
+    pub fn new() -> Self {
+        Self {
+            kick_mps: DEFAULT_KICK_MPS,
+            ..Self::default()
+        }
+    }
+
+    /// Checks every parameter against its allowed range.
+    pub fn validate(&self) -> Result<(), RangeError> {
+        self.spring.validate()?;
+        self.orbit.validate()?;
+        if !(-100.0..=100.0).contains(&self.kick_mps) {
+            return Err(RangeError {
+                name: "kick",
+                value: format!("{} m/s", self.kick_mps),
+                allowed: "-100 to 100 m/s".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One simulated instant of the whole scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneState {
+    /// Simulated time of this state.
+    pub time: Nanos,
+    /// The mass on the spring.
+    pub spring: SpringState,
+    /// The orbiting sphere.
+    pub sphere: SphereState,
+    /// The camera, when it is part of the simulation.
+    pub camera: CameraState,
+}
+
+impl SceneState {
+    /// The state at time zero.
+    pub fn initial(config: &SceneConfig) -> Self {
+        Self {
+            time: 0,
+            spring: config.spring.initial(),
+            sphere: SphereState::initial(&config.orbit),
+            camera: CameraState::at_angle(&config.camera, config.orbit.pivot, 0.0),
+        }
+    }
+
+    /// Blends towards `other` (positions lerp, rotations slerp). `time` is `other`'s when
+    /// `t == 1`.
+    pub fn lerp(&self, other: &Self, t: f64) -> Self {
+        let span = other.time.saturating_sub(self.time);
+        Self {
+            time: self.time + (span as f64 * t).round() as Nanos,
+            spring: self.spring.lerp(other.spring, t),
+            sphere: self.sphere.lerp(other.sphere, t),
+            camera: self.camera.lerp(other.camera, t),
+        }
+    }
+
+    /// A 64-bit FNV-1a hash of every value's bits, for determinism checks.
+    pub fn hash64(&self) -> u64 {
+        let values = [
+            self.spring.x,
+            self.spring.v,
+            self.sphere.angle,
+            self.sphere.position.x,
+            self.sphere.position.y,
+            self.sphere.position.z,
+            self.sphere.rotation.x,
+            self.sphere.rotation.y,
+            self.sphere.rotation.z,
+            self.sphere.rotation.w,
+            self.camera.angle,
+            self.camera.eye.x,
+            self.camera.eye.y,
+            self.camera.eye.z,
+        ];
+        let words = std::iter::once(self.time).chain(values.iter().map(|v| v.to_bits()));
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for word in words {
+            for byte in word.to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        hash
+    }
+}
+
+/// What the renderer draws this frame, and the exact values to compare it with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShownScene {
+    /// Simulated time the drawn state represents (`S_i`).
+    pub time: Nanos,
+    /// Real time this frame is shown at (`T_i`).
+    pub real_time: Nanos,
+    /// Drawn spring displacement, metres.
+    pub spring_x_m: f64,
+    /// Drawn sphere centre.
+    pub sphere_position: DVec3,
+    /// Drawn sphere orientation.
+    pub sphere_rotation: DQuat,
+    /// Camera eye, by the camera driver.
+    pub camera_eye: DVec3,
+    /// Point the camera looks at.
+    pub camera_target: DVec3,
+    /// Where the sphere truly is at real time: the ghost.
+    pub ghost_position: DVec3,
+    /// Where the spring truly is at real time.
+    pub true_spring_x_m: f64,
+}
+
+/// The scene's simulation: current and previous state, buffered kicks, the exact spring.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// Parameters.
+    config: SceneConfig,
+    /// The latest state.
+    current: SceneState,
+    /// The state one step before `current` (equal to it after a reset).
+    previous: SceneState,
+    /// Velocity change waiting for the next step.
+    pending_kick_mps: f64,
+    /// Exact solution of the spring from the last kick (or start, or parameter change).
+    truth: SpringTruth,
+    /// Highest energy the exact solution has had; explosion is judged against it.
+    reference_energy: f64,
+    /// Whether the spring blew up (it then stays frozen until reset).
+    exploded: bool,
+}
+
+impl Scene {
+    /// A scene at time zero.
+    pub fn new(config: SceneConfig) -> Self {
+        let initial = SceneState::initial(&config);
+        Self {
+            config,
+            current: initial,
+            previous: initial,
+            pending_kick_mps: 0.0,
+            truth: SpringTruth {
+                start_s: 0.0,
+                start: initial.spring,
+            },
+            reference_energy: reference_energy(&config.spring, initial.spring),
+            exploded: false,
+        }
+    }
+
+    /// Back to time zero; the previous state is forgotten, so nothing is smeared across the
+    /// jump, and pending kicks are dropped.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.config);
+    }
+
+    /// Parameters.
+    pub fn config(&self) -> &SceneConfig {
+        &self.config
+    }
+
+    /// Changes parameters from now on. A new spring restarts the exact solution from the
+    /// true state at the current time.
+    pub fn set_config(&mut self, config: SceneConfig) {
+        if config.spring != self.config.spring {
+            let now_s = secs_from_ns(self.current.time);
+            let start = self.truth.state_at(&self.config.spring, now_s);
+            self.truth = SpringTruth { start_s: now_s, start };
+            self.reference_energy = reference_energy(&config.spring, start);
+        }
+        self.config = config;
+    }
+
+    /// The latest state.
+    pub fn current(&self) -> &SceneState {
+        &self.current
+    }
+
+    /// The state before the latest step.
+    pub fn previous(&self) -> &SceneState {
+        &self.previous
+    }
+
+    /// Whether the spring has exploded.
+    pub fn exploded(&self) -> bool {
+        self.exploded
+    }
+
+    /// Velocity change buffered for the next step.
+    pub fn pending_kick_mps(&self) -> f64 {
+        self.pending_kick_mps
+    }
+
+    /// Buffers a kick; the next step applies it (frames that take no step keep it).
+    pub fn kick(&mut self) {
+        self.pending_kick_mps += self.config.kick_mps;
+    }
+
+    /// The exact spring state at simulated time `time`.
+    pub fn true_spring(&self, time: Nanos) -> SpringState {
+        self.truth.state_at(&self.config.spring, secs_from_ns(time))
+    }
+
+    /// Spring energy of a state, joules.
+    pub fn spring_energy(&self, state: SpringState) -> f64 {
+        self.config.spring.energy(state)
+    }
+
+    /// The spring's energy at the start (or since the last change of spring parameters).
+    pub fn reference_energy(&self) -> f64 {
+        self.reference_energy
+    }
+
+    /// Advances the simulation by one step of `h`.
+    pub fn step(&mut self, h: Nanos) {
+        let config = &self.config;
+        let h_s = secs_from_ns(h);
+        let mut spring = self.current.spring;
+        if self.pending_kick_mps != 0.0 {
+            // The kick lands at the start of this step, in the simulation and in the truth.
+            let now_s = secs_from_ns(self.current.time);
+            let mut start = self.truth.state_at(&config.spring, now_s);
+            start.v += self.pending_kick_mps;
+            self.truth = SpringTruth { start_s: now_s, start };
+            self.reference_energy = self.reference_energy.max(config.spring.energy(start));
+            spring.v += self.pending_kick_mps;
+            self.pending_kick_mps = 0.0;
+        }
+        if !self.exploded {
+            let next = config.integrator.step(&config.spring, spring, h_s);
+            let blown = !next.is_finite()
+                || config.spring.energy(next) > EXPLOSION_ENERGY_RATIO * self.reference_energy;
+            if blown {
+                self.exploded = true;
+            }
+            if next.is_finite() {
+                spring = next;
+            }
+        }
+        self.previous = self.current;
+        self.current = SceneState {
+            time: self.current.time.saturating_add(h),
+            spring,
+            sphere: self.current.sphere.step(&config.orbit, h_s),
+            camera: self.current.camera.step(&config.camera, config.orbit.pivot, h_s),
+        };
+    }
+
+    /// The state a view draws: the latest, a blend with the previous, or a throw-away
+    /// extrapolation (which does not consume a pending kick: the prediction cannot know it).
+    pub fn view_state(&self, view: View) -> SceneState {
+        match view {
+            View::Latest => self.current,
+            View::Blend(t) => self.previous.lerp(&self.current, t),
+            View::Extrapolate(ahead) => {
+                let mut copy = self.clone();
+                copy.pending_kick_mps = 0.0;
+                copy.step(ahead);
+                copy.current
+            }
+        }
+    }
+
+    /// What to draw for a frame the engine reported.
+    pub fn shown(&self, report: &FrameReport) -> ShownScene {
+        let config = &self.config;
+        let state = self.view_state(report.view);
+        let real_s = secs_from_ns(report.presented_time);
+        let pivot = config.orbit.pivot;
+        let camera_eye = match config.camera.driver {
+            CameraDriver::PerFrame => {
+                let angle = config.camera.angular_speed() * real_s;
+                CameraState::at_angle(&config.camera, pivot, angle).eye
+            }
+            CameraDriver::PerStep => self.current.camera.eye,
+            CameraDriver::Smoothed => state.camera.eye,
+        };
+        ShownScene {
+            time: report.shown_time,
+            real_time: report.presented_time,
+            spring_x_m: state.spring.x,
+            sphere_position: state.sphere.position,
+            sphere_rotation: state.sphere.rotation,
+            camera_eye,
+            camera_target: pivot,
+            ghost_position: config.orbit.position_at(real_s),
+            true_spring_x_m: self.true_spring(report.presented_time).x,
+        }
+    }
+}
+
+/// Energy the explosion test is judged against: the state's, but never below that of a
+/// 1 mm displacement, so a spring at rest is not "exploded" by rounding noise.
+fn reference_energy(params: &SpringParams, state: SpringState) -> f64 {
+    params
+        .energy(state)
+        .max(params.energy(SpringState { x: 1e-3, v: 0.0 }))
+}
+
+#[cfg(test)]
+mod tests;

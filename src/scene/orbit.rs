@@ -1,0 +1,293 @@
+//! The orbiting, spinning sphere and the camera that orbits the same pivot.
+
+use std::fmt;
+use std::str::FromStr;
+
+use glam::{DQuat, DVec3};
+
+use crate::timestep::RangeError;
+
+/// The sphere's orbit and spin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrbitParams {
+    /// Centre of the orbit, world space (metres; y is up).
+    pub pivot: DVec3,
+    /// Orbit radius, metres.
+    pub radius_m: f64,
+    /// Time for one turn around the pivot, seconds (default 4).
+    pub period_s: f64,
+    /// Time for one turn about the sphere's own axis, seconds.
+    pub spin_period_s: f64,
+    /// The sphere's spin axis, tilted so the spin reads clearly from above and the side.
+    pub spin_axis: DVec3,
+}
+
+impl Default for OrbitParams {
+    fn default() -> Self {
+        Self {
+            pivot: DVec3::ZERO,
+            radius_m: 3.0,
+            period_s: 4.0,
+            spin_period_s: 1.5,
+            spin_axis: DVec3::new(0.3, 1.0, 0.1).normalize(),
+        }
+    }
+}
+
+impl OrbitParams {
+    /// Checks the periods and radius.
+    pub fn validate(&self) -> Result<(), RangeError> {
+        for (name, value) in [("orbit period", self.period_s), ("spin period", self.spin_period_s)] {
+            if !(0.1..=3600.0).contains(&value.abs()) {
+                return Err(RangeError {
+                    name,
+                    value: format!("{value} s"),
+                    allowed: "0.1 to 3600 s (negative turns the other way)".into(),
+                });
+            }
+        }
+        if !(0.1..=1000.0).contains(&self.radius_m) {
+            return Err(RangeError {
+                name: "orbit radius",
+                value: format!("{} m", self.radius_m),
+                allowed: "0.1 to 1000 m".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Orbit angular speed, rad/s.
+    pub fn angular_speed(&self) -> f64 {
+        std::f64::consts::TAU / self.period_s
+    }
+
+    /// Spin angular speed, rad/s.
+    pub fn spin_speed(&self) -> f64 {
+        std::f64::consts::TAU / self.spin_period_s
+    }
+
+    /// Point on the orbit at `angle` radians.
+    pub fn position_at_angle(&self, angle: f64) -> DVec3 {
+        self.pivot + self.radius_m * DVec3::new(angle.cos(), 0.0, angle.sin())
+    }
+
+    /// The exact position at simulated time `time_s` (for the ghost).
+    pub fn position_at(&self, time_s: f64) -> DVec3 {
+        self.position_at_angle(self.angular_speed() * time_s)
+    }
+}
+
+/// The sphere: where it is on its orbit and how it is turned.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SphereState {
+    /// Orbit angle, radians, kept in `[0, 2π)`.
+    pub angle: f64,
+    /// Position, world space.
+    pub position: DVec3,
+    /// Orientation about its own centre.
+    pub rotation: DQuat,
+}
+
+impl SphereState {
+    /// The sphere at the start.
+    pub fn initial(params: &OrbitParams) -> Self {
+        Self {
+            angle: 0.0,
+            position: params.position_at_angle(0.0),
+            rotation: DQuat::IDENTITY,
+        }
+    }
+
+    /// Advances by `h` seconds. The rotation is integrated, not recomputed from time, so that
+    /// interpolation has a real quaternion to slerp.
+    pub fn step(self, params: &OrbitParams, h: f64) -> Self {
+        let angle = (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU);
+        let spin = DQuat::from_axis_angle(params.spin_axis, params.spin_speed() * h);
+        Self {
+            angle,
+            position: params.position_at_angle(angle),
+            rotation: (spin * self.rotation).normalize(),
+        }
+    }
+
+    /// Positions lerp, rotations slerp.
+    pub fn lerp(self, other: Self, t: f64) -> Self {
+        Self {
+            angle: self.angle + wrapped_difference(self.angle, other.angle) * t,
+            position: self.position.lerp(other.position, t),
+            rotation: self.rotation.slerp(other.rotation, t),
+        }
+    }
+}
+
+/// `to - from` taken the short way round the circle.
+fn wrapped_difference(from: f64, to: f64) -> f64 {
+    use std::f64::consts::{PI, TAU};
+    (to - from + PI).rem_euclid(TAU) - PI
+}
+
+/// What moves the camera: the lab's version of Unity's Update vs FixedUpdate question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CameraDriver {
+    /// Moved from real time every render frame (Unity's `Update`).
+    PerFrame,
+    /// Part of the simulated state, shown without interpolation (`FixedUpdate`).
+    PerStep,
+    /// Part of the simulated state, shown through the strategy's interpolation or
+    /// extrapolation like the sphere.
+    #[default]
+    Smoothed,
+}
+
+impl CameraDriver {
+    /// Every driver.
+    pub const ALL: [CameraDriver; 3] = [CameraDriver::PerFrame, CameraDriver::PerStep, CameraDriver::Smoothed];
+
+    /// The stable id used on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            CameraDriver::PerFrame => "per-frame",
+            CameraDriver::PerStep => "per-step",
+            CameraDriver::Smoothed => "smoothed",
+        }
+    }
+}
+
+impl fmt::Display for CameraDriver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A camera driver id that is not one of the three.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown camera driver {0:?} (allowed: per-frame, per-step, smoothed)")]
+pub struct UnknownCameraDriver(pub String);
+
+impl FromStr for CameraDriver {
+    type Err = UnknownCameraDriver;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CameraDriver::ALL
+            .into_iter()
+            .find(|driver| driver.id() == s)
+            .ok_or_else(|| UnknownCameraDriver(s.to_owned()))
+    }
+}
+
+/// The camera's orbit. By default it turns with the sphere, a quarter turn behind it, so a
+/// consistent loop shows the sphere standing still on screen and any mismatch as judder.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraParams {
+    /// What moves the camera.
+    pub driver: CameraDriver,
+    /// Horizontal distance from the pivot, metres.
+    pub radius_m: f64,
+    /// Height above the pivot, metres.
+    pub height_m: f64,
+    /// Time for one turn, seconds (the sphere's period by default).
+    pub period_s: f64,
+    /// Angle behind the sphere, radians.
+    pub lag_rad: f64,
+}
+
+impl Default for CameraParams {
+    fn default() -> Self {
+        Self {
+            driver: CameraDriver::default(),
+            radius_m: 9.0,
+            height_m: 4.0,
+            period_s: 4.0,
+            lag_rad: std::f64::consts::FRAC_PI_4,
+        }
+    }
+}
+
+impl CameraParams {
+    /// Eye position at orbit angle `angle`, looking at `pivot`.
+    pub fn eye_at_angle(&self, pivot: DVec3, angle: f64) -> DVec3 {
+        let angle = angle - self.lag_rad;
+        pivot + DVec3::new(self.radius_m * angle.cos(), self.height_m, self.radius_m * angle.sin())
+    }
+
+    /// Orbit angular speed, rad/s.
+    pub fn angular_speed(&self) -> f64 {
+        std::f64::consts::TAU / self.period_s
+    }
+}
+
+/// The camera's simulated state (used by the `per-step` and `smoothed` drivers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraState {
+    /// Orbit angle, radians, in `[0, 2π)`.
+    pub angle: f64,
+    /// Eye position, world space.
+    pub eye: DVec3,
+}
+
+impl CameraState {
+    /// The camera at orbit angle `angle`.
+    pub fn at_angle(params: &CameraParams, pivot: DVec3, angle: f64) -> Self {
+        let angle = angle.rem_euclid(std::f64::consts::TAU);
+        Self {
+            angle,
+            eye: params.eye_at_angle(pivot, angle),
+        }
+    }
+
+    /// Advances by `h` seconds.
+    pub fn step(self, params: &CameraParams, pivot: DVec3, h: f64) -> Self {
+        Self::at_angle(params, pivot, self.angle + params.angular_speed() * h)
+    }
+
+    /// Positions lerp.
+    pub fn lerp(self, other: Self, t: f64) -> Self {
+        Self {
+            angle: self.angle + wrapped_difference(self.angle, other.angle) * t,
+            eye: self.eye.lerp(other.eye, t),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integrated_orbit_matches_the_exact_orbit() {
+        let params = OrbitParams::default();
+        let mut sphere = SphereState::initial(&params);
+        for _ in 0..500 {
+            sphere = sphere.step(&params, 0.02);
+        }
+        assert!(sphere.position.distance(params.position_at(10.0)) < 1e-9);
+        // 10 s at 1.5 s per spin turn is 6⅔ turns: 240 degrees.
+        let expected = DQuat::from_axis_angle(params.spin_axis, std::f64::consts::TAU * 10.0 / 1.5);
+        assert!(sphere.rotation.angle_between(expected) < 1e-9);
+    }
+
+    #[test]
+    fn lerp_takes_the_short_way_across_the_wrap() {
+        let params = OrbitParams::default();
+        let before = SphereState { angle: 6.2, ..SphereState::initial(&params) };
+        let after = SphereState { angle: 0.05, ..before };
+        let half = before.lerp(after, 0.5);
+        let expected = (6.2 + (0.05 + std::f64::consts::TAU - 6.2) / 2.0).rem_euclid(std::f64::consts::TAU);
+        assert!((half.angle.rem_euclid(std::f64::consts::TAU) - expected).abs() < 1e-12);
+    }
+
+    #[test]
+    fn camera_ids_round_trip() {
+        for driver in CameraDriver::ALL {
+            assert_eq!(driver.id().parse::<CameraDriver>(), Ok(driver));
+        }
+        assert!("update".parse::<CameraDriver>().unwrap_err().to_string().contains("per-frame"));
+    }
+
+    #[test]
+    fn orbit_parameters_out_of_range_are_rejected() {
+        let params = OrbitParams { period_s: 0.0, ..OrbitParams::default() };
+        assert!(params.validate().unwrap_err().to_string().contains("orbit period 0 s"));
+        assert!(OrbitParams::default().validate().is_ok());
+    }
+}

@@ -1,0 +1,167 @@
+//! Scene behaviour under the engine: kicks, resets, explosions, determinism.
+
+use proptest::prelude::{prop_assert_eq, proptest};
+
+use super::*;
+use crate::sim::Simulation;
+use crate::timestep::{Strategy, TimestepConfig};
+
+const MS: Nanos = 1_000_000;
+
+fn simulation(strategy: Strategy) -> Simulation {
+    Simulation::new(strategy, TimestepConfig::default(), SceneConfig::new())
+}
+
+#[test]
+fn kick_on_a_frame_without_steps_is_applied_by_the_next_step() {
+    let mut sim = simulation(Strategy::Accumulator);
+    sim.frame(15 * MS);
+    let before = *sim.scene().current();
+    sim.kick();
+    let (report, _) = sim.frame(2 * MS);
+    assert!(report.steps.is_empty(), "this frame takes no step");
+    assert_eq!(sim.scene().pending_kick_mps(), DEFAULT_KICK_MPS, "the kick waits");
+    let (report, _) = sim.frame(10 * MS);
+    assert_eq!(report.steps.len(), 1);
+    assert_eq!(sim.scene().pending_kick_mps(), 0.0);
+
+    let mut unkicked = Scene::new(SceneConfig::new());
+    unkicked.step(20 * MS);
+    let kicked_v = sim.scene().current().spring.v;
+    let expected = before.spring.v + DEFAULT_KICK_MPS + (unkicked.current().spring.v - before.spring.v);
+    assert!((kicked_v - expected).abs() < 1e-9, "{kicked_v} vs {expected}");
+}
+
+#[test]
+fn kick_moves_the_truth_too_so_error_stays_small() {
+    let mut sim = simulation(Strategy::Accumulator);
+    for i in 0..200 {
+        if i % 37 == 0 {
+            sim.kick();
+        }
+        sim.frame(16_666_667);
+    }
+    let state = sim.scene().current();
+    let truth = sim.scene().true_spring(state.time);
+    assert!((state.spring.x - truth.x).abs() < 0.2, "{} vs {}", state.spring.x, truth.x);
+    assert!(sim.scene().reference_energy() > sim.scene().spring_energy(SceneConfig::new().spring.initial()));
+}
+
+#[test]
+fn reset_forgets_the_previous_state() {
+    let mut sim = simulation(Strategy::Interpolated);
+    for _ in 0..50 {
+        sim.frame(16_666_667);
+    }
+    sim.reset();
+    let scene = sim.scene();
+    assert_eq!(scene.previous(), scene.current());
+    assert_eq!(scene.current(), &SceneState::initial(&SceneConfig::new()));
+    // The first frames after a reset blend initial with initial: no smear from the old run.
+    let (_, shown) = sim.frame(5 * MS);
+    assert_eq!(shown.sphere_position, SceneState::initial(&SceneConfig::new()).sphere.position);
+}
+
+#[test]
+fn explicit_euler_explodes_and_is_detected_without_non_finite_values() {
+    let mut config = SceneConfig::new();
+    config.integrator = Integrator::ExplicitEuler;
+    config.spring.natural_hz = 20.0;
+    let mut sim = Simulation::new(Strategy::Variable, TimestepConfig::default(), config);
+    for _ in 0..2000 {
+        let (_, shown) = sim.frame(33 * MS);
+        assert!(shown.spring_x_m.is_finite());
+    }
+    assert!(sim.scene().exploded());
+    sim.reset();
+    assert!(!sim.scene().exploded());
+}
+
+#[test]
+fn semi_implicit_euler_at_the_defaults_never_explodes() {
+    let mut sim = simulation(Strategy::Interpolated);
+    let start = sim.scene().reference_energy();
+    let mut worst = 0f64;
+    for _ in 0..60 * 120 {
+        sim.frame(16_666_667);
+        let energy = sim.scene().spring_energy(sim.scene().current().spring);
+        worst = worst.max((energy / start - 1.0).abs());
+    }
+    assert!(!sim.scene().exploded());
+    // Symplectic Euler's energy wobbles by about ω·dt/2 (6% at 1 Hz, 50 Hz) but never drifts.
+    assert!(worst < 0.08, "energy strayed by {worst}");
+}
+
+#[test]
+fn extrapolation_predicts_without_consuming_a_pending_kick() {
+    let mut sim = simulation(Strategy::Extrapolated);
+    sim.frame(25 * MS);
+    sim.kick();
+    let (report, shown) = sim.frame(2 * MS);
+    assert_eq!(report.view, View::Extrapolate(7 * MS));
+    assert_eq!(sim.scene().pending_kick_mps(), DEFAULT_KICK_MPS);
+    let mut plain = Scene::new(SceneConfig::new());
+    plain.step(27 * MS);
+    assert!((shown.sphere_position - plain.current().sphere.position).length() < 1e-9);
+}
+
+#[test]
+fn camera_drivers_follow_their_clock() {
+    let mut config = SceneConfig::new();
+    for driver in CameraDriver::ALL {
+        config.camera.driver = driver;
+        let mut sim = Simulation::new(Strategy::Interpolated, TimestepConfig::default(), config);
+        let mut shown = None;
+        for _ in 0..7 {
+            shown = Some(sim.frame(16_666_667).1);
+        }
+        let shown = shown.unwrap();
+        let scene = sim.scene();
+        let expected = match driver {
+            CameraDriver::PerFrame => {
+                let angle = config.camera.angular_speed() * secs_from_ns(shown.real_time);
+                CameraState::at_angle(&config.camera, config.orbit.pivot, angle).eye
+            }
+            CameraDriver::PerStep => scene.current().camera.eye,
+            CameraDriver::Smoothed => scene.view_state(View::Blend(sim.engine().accumulator() as f64 / 20e6)).camera.eye,
+        };
+        assert!((shown.camera_eye - expected).length() < 1e-9, "{driver}");
+    }
+}
+
+#[test]
+fn semi_fixed_is_not_deterministic_across_frame_splits() {
+    let run = |frames: &[Nanos]| {
+        let mut sim = simulation(Strategy::SemiFixed);
+        for &f in frames {
+            sim.frame(f);
+        }
+        sim.scene().current().hash64()
+    };
+    // Both deliver 60 ms; one in steps 20+20+20, the other 20+5, 20+15.
+    assert_ne!(run(&[60 * MS]), run(&[25 * MS, 35 * MS]));
+}
+
+proptest! {
+    #[test]
+    fn accumulator_is_deterministic_across_frame_splits(
+        cuts in proptest::collection::vec(0u64..2_000_000_000, 0..40),
+        hz in proptest::sample::select(vec![30.0, 50.0, 60.0, 64.0, 240.0]),
+        strategy in proptest::sample::select(vec![Strategy::Accumulator, Strategy::Interpolated, Strategy::Extrapolated]),
+    ) {
+        let cfg = TimestepConfig { dt: TimestepConfig::dt_for_rate(hz).unwrap(), max_frame_time: None, max_steps: None };
+        let total = 2_000_000_000u64;
+        let mut cuts = cuts;
+        cuts.push(0);
+        cuts.push(total);
+        cuts.sort_unstable();
+        let mut split = Simulation::new(strategy, cfg, SceneConfig::new());
+        for pair in cuts.windows(2) {
+            split.frame(pair[1] - pair[0]);
+        }
+        let mut whole = Simulation::new(strategy, cfg, SceneConfig::new());
+        whole.frame(total);
+        prop_assert_eq!(split.engine().steps(), whole.engine().steps());
+        prop_assert_eq!(split.scene().current().hash64(), whole.scene().current().hash64());
+    }
+}
