@@ -7,3 +7,4 @@
 pub mod timestep;
 pub mod scene;
 pub mod sim;
+pub mod metrics;

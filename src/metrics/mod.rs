@@ -1,0 +1,120 @@
+//! Smoothness metrics: how far behind reality the picture is, how evenly it moves, how
+//! wrong the physics is, and whether the loop keeps up.
+//!
+//! For render frame `i`, `T_i` is the real time it is shown at and `S_i` the simulated time
+//! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
+//! frame after the first step: before it nothing moves, so there is nothing to judge.
+
+mod spiral;
+
+pub use spiral::{SPIRAL_WINDOW_FRAMES, SpiralDetector};
+
+use crate::scene::{Scene, ShownScene};
+use crate::timestep::{FrameReport, Nanos, secs_from_ns};
+
+/// Accumulates per-frame measurements, without allocating.
+#[derive(Clone, Debug, Default)]
+pub struct MetricsRecorder {
+    /// Frames recorded.
+    frames: u64,
+    /// Steps over all frames.
+    steps: u64,
+    /// Most steps in one frame.
+    steps_max: u64,
+    /// Whether a step has happened in an earlier frame (metrics have started).
+    started: bool,
+    /// `(T, S)` of the previous frame.
+    previous: Option<(Nanos, Nanos)>,
+    /// Frames that count toward latency and judder.
+    judged: u64,
+    /// Sum of `T_i - S_i`, ns.
+    latency_sum: f64,
+    /// Sum of squared judder terms, ns².
+    judder_sq_sum: f64,
+    /// Largest spring position error, metres.
+    position_error_max: f64,
+}
+
+/// The metrics of a run, as `bench` reports them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Metrics {
+    /// Frames recorded.
+    pub frames: u64,
+    /// Steps taken.
+    pub steps: u64,
+    /// Mean steps per frame.
+    pub steps_per_frame_mean: f64,
+    /// Most steps in one frame.
+    pub steps_per_frame_max: u64,
+    /// Mean `T_i - S_i`, ms: how far behind real time the picture is.
+    pub latency_ms: f64,
+    /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms: how unevenly the shown motion
+    /// advances compared with real time. Zero is perfectly even.
+    pub judder_ms: f64,
+    /// Largest `|x_shown - x_true(S_i)|` of the spring, metres.
+    pub position_error_max: f64,
+    /// `(E_end - E_true_end) / E_0` of the spring.
+    pub energy_drift: f64,
+    /// Simulated time of the latest state, seconds.
+    pub sim_time_s: f64,
+    /// Whether the spring exploded.
+    pub exploded: bool,
+    /// 64-bit hash of the latest state.
+    pub state_hash: u64,
+}
+
+impl MetricsRecorder {
+    /// Records one frame: its report, what was drawn, and the scene it came from.
+    pub fn record(&mut self, report: &FrameReport, shown: &ShownScene, scene: &Scene) {
+        let steps = report.steps.len();
+        self.frames += 1;
+        self.steps += steps;
+        self.steps_max = self.steps_max.max(steps);
+        let (t, s) = (report.presented_time, report.shown_time);
+        if self.started {
+            self.judged += 1;
+            self.latency_sum += signed_diff(t, s);
+            if let Some((previous_t, previous_s)) = self.previous {
+                let judder = signed_diff(s, previous_s) - signed_diff(t, previous_t);
+                self.judder_sq_sum += judder * judder;
+            }
+            let error = (shown.spring_x_m - scene.true_spring(s).x).abs();
+            self.position_error_max = self.position_error_max.max(error);
+        }
+        self.started |= scene.current().time > 0;
+        self.previous = Some((t, s));
+    }
+
+    /// The metrics so far, with the end state taken from `scene`.
+    pub fn metrics(&self, scene: &Scene) -> Metrics {
+        let end = scene.current();
+        let energy_end = scene.spring_energy(end.spring);
+        let energy_true = scene.spring_energy(scene.true_spring(end.time));
+        let per_judged = |sum: f64| if self.judged > 0 { sum / self.judged as f64 } else { 0.0 };
+        Metrics {
+            frames: self.frames,
+            steps: self.steps,
+            steps_per_frame_mean: if self.frames > 0 {
+                self.steps as f64 / self.frames as f64
+            } else {
+                0.0
+            },
+            steps_per_frame_max: self.steps_max,
+            latency_ms: per_judged(self.latency_sum) / 1e6,
+            judder_ms: per_judged(self.judder_sq_sum).sqrt() / 1e6,
+            position_error_max: self.position_error_max,
+            energy_drift: (energy_end - energy_true) / scene.reference_energy(),
+            sim_time_s: secs_from_ns(end.time),
+            exploded: scene.exploded(),
+            state_hash: end.hash64(),
+        }
+    }
+}
+
+/// `a - b` in nanoseconds, as a float.
+fn signed_diff(a: Nanos, b: Nanos) -> f64 {
+    (i128::from(a) - i128::from(b)) as f64
+}
+
+#[cfg(test)]
+mod tests;

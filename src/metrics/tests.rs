@@ -1,0 +1,107 @@
+//! The metrics under each strategy, on frame sequences whose answers are known.
+
+use super::*;
+use crate::scene::{Integrator, SceneConfig};
+use crate::sim::Simulation;
+use crate::timestep::{NANOS_PER_SECOND, Strategy, TimestepConfig};
+
+/// Frames of an exact 60 Hz display for `seconds`.
+fn frames_60hz(seconds: u64) -> impl Iterator<Item = Nanos> {
+    (1..=seconds * 60)
+        .map(|k| (k * NANOS_PER_SECOND).div_ceil(60) - ((k - 1) * NANOS_PER_SECOND).div_ceil(60))
+}
+
+fn run(strategy: Strategy, scene: SceneConfig, frames: impl Iterator<Item = Nanos>) -> Metrics {
+    let mut sim = Simulation::new(strategy, TimestepConfig::default(), scene);
+    let mut recorder = MetricsRecorder::default();
+    for frame in frames {
+        let (report, shown) = sim.frame(frame);
+        recorder.record(&report, &shown, sim.scene());
+    }
+    recorder.metrics(sim.scene())
+}
+
+#[test]
+fn interpolated_motion_is_even_at_mismatched_rates() {
+    let m = run(Strategy::Interpolated, SceneConfig::new(), frames_60hz(5));
+    assert_eq!(m.judder_ms, 0.0);
+    assert_eq!(m.latency_ms, 20.0, "exactly one dt behind");
+}
+
+#[test]
+fn extrapolated_motion_is_even_with_no_latency() {
+    let m = run(Strategy::Extrapolated, SceneConfig::new(), frames_60hz(5));
+    assert_eq!(m.judder_ms, 0.0);
+    assert_eq!(m.latency_ms, 0.0);
+}
+
+#[test]
+fn accumulator_judders_at_mismatched_rates_but_not_at_matched_ones() {
+    let m = run(Strategy::Accumulator, SceneConfig::new(), frames_60hz(5));
+    // The lag cycles 16.7, 13.3, 10, 6.7, 3.3, 0 ms: the shown advance per frame is
+    // 0 or 20 ms against 16.7 ms of real time.
+    assert!(m.judder_ms > 5.0 && m.judder_ms < 10.0, "judder {}", m.judder_ms);
+    assert!((m.latency_ms - 8.333).abs() < 0.1, "latency {}", m.latency_ms);
+    let matched = run(Strategy::Accumulator, SceneConfig::new(), std::iter::repeat_n(20_000_000, 300));
+    assert_eq!(matched.judder_ms, 0.0);
+    assert_eq!(matched.latency_ms, 0.0);
+}
+
+#[test]
+fn fixed_runs_ahead_when_frames_are_shorter_than_dt() {
+    let m = run(Strategy::Fixed, SceneConfig::new(), frames_60hz(5));
+    assert!((m.sim_time_s - 6.0).abs() < 1e-9, "300 frames of 20 ms");
+    assert!(m.latency_ms < -400.0, "the picture is ahead of reality: {}", m.latency_ms);
+    assert!(m.judder_ms > 3.0, "20 ms shown per 16.7 ms real: {}", m.judder_ms);
+}
+
+#[test]
+fn variable_has_no_latency_but_more_error_at_low_frame_rates() {
+    let slow = || std::iter::repeat_n(100_000_000u64, 50);
+    let variable = run(Strategy::Variable, SceneConfig::new(), slow());
+    let accumulator = run(Strategy::Accumulator, SceneConfig::new(), slow());
+    assert_eq!(variable.latency_ms, 0.0);
+    assert!(
+        variable.position_error_max > 5.0 * accumulator.position_error_max,
+        "{} vs {}",
+        variable.position_error_max,
+        accumulator.position_error_max
+    );
+}
+
+#[test]
+fn energy_drift_separates_the_integrators() {
+    let drift = |integrator| {
+        let mut scene = SceneConfig::new();
+        scene.integrator = integrator;
+        run(Strategy::Accumulator, scene, frames_60hz(5)).energy_drift
+    };
+    let explicit = drift(Integrator::ExplicitEuler);
+    assert!(explicit > 1.0, "explicit Euler gains energy: {explicit}");
+    assert!(drift(Integrator::SemiImplicitEuler).abs() < 0.1);
+    assert!(drift(Integrator::Verlet).abs() < 0.01);
+    let rk4 = drift(Integrator::Rk4);
+    assert!(rk4 < 0.0 && rk4 > -0.01, "RK4 slowly loses energy: {rk4}");
+}
+
+#[test]
+fn metrics_start_after_the_first_step() {
+    let mut sim = Simulation::new(Strategy::Accumulator, TimestepConfig::default(), SceneConfig::new());
+    let mut recorder = MetricsRecorder::default();
+    for frame in [5_000_000, 5_000_000, 5_000_000] {
+        let (report, shown) = sim.frame(frame);
+        recorder.record(&report, &shown, sim.scene());
+    }
+    // No step yet: 15 ms behind would otherwise count as latency.
+    assert_eq!(recorder.metrics(sim.scene()).latency_ms, 0.0);
+    assert_eq!(recorder.metrics(sim.scene()).steps, 0);
+}
+
+#[test]
+fn state_hash_is_stable_and_sensitive() {
+    let a = run(Strategy::Accumulator, SceneConfig::new(), frames_60hz(1));
+    let b = run(Strategy::Accumulator, SceneConfig::new(), frames_60hz(1));
+    let c = run(Strategy::SemiFixed, SceneConfig::new(), frames_60hz(1));
+    assert_eq!(a.state_hash, b.state_hash);
+    assert_ne!(a.state_hash, c.state_hash);
+}
