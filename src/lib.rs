@@ -8,3 +8,4 @@ pub mod timestep;
 pub mod scene;
 pub mod sim;
 pub mod metrics;
+pub mod bench;

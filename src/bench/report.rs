@@ -1,0 +1,233 @@
+//! The bench report: an aligned table for people, one JSON object for programs.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{BenchResult, BenchSettings, cost_ms};
+use crate::timestep::{ms_from_ns, secs_from_ns};
+
+/// The `trace` object of the JSON report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceJson {
+    /// Where the frame times came from.
+    pub source: String,
+    /// Frames in the trace.
+    pub frames: usize,
+    /// The trace's own total time, seconds.
+    pub wall_time_s: f64,
+}
+
+/// The `settings` object of the JSON report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SettingsJson {
+    /// The step, ms.
+    pub dt_ms: f64,
+    /// The frame-time clamp, ms; `null` when off.
+    pub max_frame_time_ms: Option<f64>,
+    /// The per-frame step cap; `null` when off.
+    pub max_steps: Option<u32>,
+    /// Load model: real time per step, ms.
+    pub step_cost_ms: f64,
+    /// Load model: real time per frame, ms.
+    pub render_cost_ms: f64,
+    /// The spring integrator's id.
+    pub integrator: String,
+}
+
+/// One entry of the JSON report's `results`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ResultJson {
+    /// Strategy id.
+    pub strategy: String,
+    /// Frames run (fewer than the trace's if the loop froze).
+    pub frames: u64,
+    /// Steps taken.
+    pub steps: u64,
+    /// Mean steps per frame.
+    pub steps_per_frame_mean: f64,
+    /// Most steps in one frame.
+    pub steps_per_frame_max: u64,
+    /// Real time including the load model and dropped time, seconds.
+    pub wall_time_s: f64,
+    /// Simulated time of the latest state, seconds.
+    pub sim_time_s: f64,
+    /// Time dropped by the guards, seconds.
+    pub dropped_time_s: f64,
+    /// Mean time the picture is behind reality, ms.
+    pub latency_ms: f64,
+    /// RMS unevenness of shown motion against real time, ms.
+    pub judder_ms: f64,
+    /// Largest spring position error, metres.
+    pub position_error_max: f64,
+    /// Spring energy error at the end over the start energy.
+    pub energy_drift: f64,
+    /// Simulated time over real time.
+    pub sim_speed: f64,
+    /// Whether the spring exploded.
+    pub exploded: bool,
+    /// Whether the loop was still falling behind at the end.
+    pub spiral: bool,
+    /// 16 hex digits: hash of the state after the last step.
+    pub state_hash: String,
+}
+
+/// A whole bench run: what went in and what came out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchReport {
+    /// Format version of this JSON; bumped on any incompatible change.
+    pub version: u32,
+    /// The trace.
+    pub trace: TraceJson,
+    /// The settings.
+    pub settings: SettingsJson,
+    /// One entry per strategy, in the order run.
+    pub results: Vec<ResultJson>,
+}
+
+impl BenchReport {
+    /// Assembles the report of runs over a trace.
+    pub fn new(trace: TraceJson, settings: &BenchSettings, results: &[BenchResult]) -> Self {
+        let timestep = &settings.timestep;
+        Self {
+            version: 1,
+            trace,
+            settings: SettingsJson {
+                dt_ms: ms_from_ns(timestep.dt_ns()),
+                max_frame_time_ms: timestep.max_frame_time.map(|max| ms_from_ns(max.get())),
+                max_steps: timestep.max_steps.map(|max| max.get()),
+                step_cost_ms: cost_ms(settings.step_cost),
+                render_cost_ms: cost_ms(settings.render_cost),
+                integrator: settings.scene.integrator.id().to_owned(),
+            },
+            results: results.iter().map(result_json).collect(),
+        }
+    }
+
+    /// The report as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
+    }
+
+    /// The report as an aligned table with a short header and footnotes.
+    pub fn table(&self) -> String {
+        let trace = &self.trace;
+        let settings = &self.settings;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "trace: {} ({} frames, {:.3} s)",
+            trace.source, trace.frames, trace.wall_time_s
+        );
+        let guard = |value: Option<String>| value.unwrap_or_else(|| "off".into());
+        let _ = writeln!(
+            out,
+            "dt {} ms ({:.4} Hz) | max frame time {} | max steps {} | step cost {} ms | render cost {} ms | {}",
+            trim(settings.dt_ms),
+            1000.0 / settings.dt_ms,
+            guard(settings.max_frame_time_ms.map(|ms| format!("{} ms", trim(ms)))),
+            guard(settings.max_steps.map(|n| n.to_string())),
+            trim(settings.step_cost_ms),
+            trim(settings.render_cost_ms),
+            settings.integrator,
+        );
+        out.push('\n');
+
+        let header = [
+            "strategy", "steps/frame", "max", "latency ms", "judder ms", "pos err m", "energy drift",
+            "sim speed", "dropped s", "flags",
+        ];
+        let rows: Vec<[String; 10]> = self
+            .results
+            .iter()
+            .map(|r| {
+                let mut flags = Vec::new();
+                if r.spiral {
+                    flags.push("SPIRAL");
+                }
+                if r.exploded {
+                    flags.push("EXPLODED");
+                }
+                if (r.frames as usize) < trace.frames {
+                    flags.push("FROZE");
+                }
+                [
+                    r.strategy.clone(),
+                    format!("{:.2}", r.steps_per_frame_mean),
+                    r.steps_per_frame_max.to_string(),
+                    format!("{:.3}", r.latency_ms),
+                    format!("{:.3}", r.judder_ms),
+                    number(r.position_error_max),
+                    number(r.energy_drift),
+                    format!("{:.3}", r.sim_speed),
+                    format!("{:.3}", r.dropped_time_s),
+                    flags.join(" "),
+                ]
+            })
+            .collect();
+        let mut widths = header.map(str::len);
+        for row in &rows {
+            for (width, cell) in widths.iter_mut().zip(row) {
+                *width = (*width).max(cell.len());
+            }
+        }
+        let mut line = |cells: &[&str]| {
+            let mut text = String::new();
+            for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
+                match i {
+                    0 => text.push_str(&format!("{cell:<width$}")),
+                    9 => text.push_str(&format!("  {cell}")),
+                    _ => text.push_str(&format!("  {cell:>width$}")),
+                }
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        };
+        line(&header);
+        for row in &rows {
+            line(&row.each_ref().map(String::as_str));
+        }
+        if self.results.iter().any(|r| (r.frames as usize) < trace.frames) {
+            out.push_str("\nFROZE: the run stopped early: one frame owed more than 60 s of step work.\n");
+        }
+        out
+    }
+}
+
+fn result_json(result: &BenchResult) -> ResultJson {
+    let m = &result.metrics;
+    ResultJson {
+        strategy: result.strategy.id().to_owned(),
+        frames: m.frames,
+        steps: m.steps,
+        steps_per_frame_mean: m.steps_per_frame_mean,
+        steps_per_frame_max: m.steps_per_frame_max,
+        wall_time_s: secs_from_ns(result.wall_time),
+        sim_time_s: m.sim_time_s,
+        dropped_time_s: secs_from_ns(result.dropped),
+        latency_ms: m.latency_ms,
+        judder_ms: m.judder_ms,
+        position_error_max: m.position_error_max,
+        energy_drift: m.energy_drift,
+        sim_speed: result.sim_speed(),
+        exploded: m.exploded,
+        spiral: result.spiral,
+        state_hash: format!("{:016x}", m.state_hash),
+    }
+}
+
+/// A float for a table cell: fixed point where readable, scientific for extremes.
+fn number(value: f64) -> String {
+    let magnitude = value.abs();
+    if magnitude == 0.0 || (1e-3..1e5).contains(&magnitude) {
+        format!("{value:.4}")
+    } else {
+        format!("{value:.3e}")
+    }
+}
+
+/// A float without trailing zeros, for settings.
+fn trim(value: f64) -> String {
+    let text = format!("{value:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}

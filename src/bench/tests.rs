@@ -1,0 +1,187 @@
+//! The bench under the closed-loop load model, and the shape of its report.
+
+use std::num::{NonZeroU32, NonZeroU64};
+
+use super::*;
+use crate::timestep::NANOS_PER_SECOND;
+
+const MS: Nanos = 1_000_000;
+
+fn frames_60hz(seconds: u64) -> Vec<Nanos> {
+    (1..=seconds * 60)
+        .map(|k| (k * NANOS_PER_SECOND).div_ceil(60) - ((k - 1) * NANOS_PER_SECOND).div_ceil(60))
+        .collect()
+}
+
+fn unguarded(step_cost: Nanos) -> BenchSettings {
+    let mut settings = BenchSettings {
+        step_cost,
+        ..BenchSettings::default()
+    };
+    settings.timestep.max_frame_time = None;
+    settings.timestep.max_steps = None;
+    settings
+}
+
+#[test]
+fn step_cost_above_dt_without_guards_spirals_the_stepping_strategies() {
+    let trace = frames_60hz(10);
+    let settings = unguarded(25 * MS);
+    for result in run(&trace, &Strategy::ALL, &settings) {
+        let stepping = !matches!(result.strategy, Strategy::Fixed | Strategy::Variable);
+        assert_eq!(result.spiral, stepping, "{}", result.strategy);
+        if stepping {
+            assert!(result.frozen, "{} froze", result.strategy);
+            assert!((result.metrics.frames as usize) < trace.len());
+        }
+    }
+}
+
+#[test]
+fn a_step_cost_just_above_dt_is_caught_as_growth_before_anything_freezes() {
+    let settings = unguarded(21 * MS);
+    let result = run_strategy(&frames_60hz(1), Strategy::Accumulator, &settings);
+    assert!(result.spiral);
+    assert!(!result.frozen, "detected by the trend, not the freeze limit");
+}
+
+#[test]
+fn each_guard_stops_the_spiral_and_the_game_slows_down_instead() {
+    let trace = frames_60hz(10);
+    let mut clamp = unguarded(25 * MS);
+    clamp.timestep.max_frame_time = NonZeroU64::new(250 * MS);
+    let mut cap = unguarded(25 * MS);
+    cap.timestep.max_steps = NonZeroU32::new(8);
+    for settings in [clamp, cap] {
+        for strategy in [Strategy::SemiFixed, Strategy::Accumulator, Strategy::Interpolated] {
+            let result = run_strategy(&trace, strategy, &settings);
+            assert!(!result.spiral, "{strategy} under {:?}", settings.timestep);
+            assert!(!result.frozen);
+            assert_eq!(result.metrics.frames as usize, trace.len());
+            assert!(result.sim_speed() < 1.0, "{strategy}: {}", result.sim_speed());
+            assert!(result.dropped > 0);
+        }
+    }
+}
+
+#[test]
+fn a_cheap_step_settles_without_a_spiral() {
+    let result = run_strategy(&frames_60hz(10), Strategy::Accumulator, &unguarded(15 * MS));
+    assert!(!result.spiral);
+    assert!((result.sim_speed() - 1.0).abs() < 0.01, "keeps up: {}", result.sim_speed());
+}
+
+#[test]
+fn wall_time_is_the_trace_plus_the_load() {
+    let trace = frames_60hz(3);
+    let mut settings = unguarded(2 * MS);
+    settings.render_cost = 3 * MS;
+    let result = run_strategy(&trace, Strategy::Accumulator, &settings);
+    // Every step's cost lands in the following frame, except the last frame's steps.
+    let mut sim = Simulation::new(Strategy::Accumulator, settings.timestep, settings.scene);
+    let mut expected = 0;
+    let mut previous_steps = 0;
+    for &frame in &trace {
+        let frame = frame + 3 * MS + previous_steps * 2 * MS;
+        expected += frame;
+        previous_steps = sim.frame(frame).0.steps.len();
+    }
+    assert_eq!(result.wall_time, expected);
+    assert!(result.wall_time > trace.iter().sum::<Nanos>() + 180 * 3 * MS);
+}
+
+#[test]
+fn dropped_time_is_reported_and_excluded_from_simulation() {
+    let mut trace = frames_60hz(1);
+    trace[30] = 1_000 * MS;
+    let settings = BenchSettings::default();
+    let result = run_strategy(&trace, Strategy::Accumulator, &settings);
+    assert_eq!(result.dropped, 750 * MS);
+    let total: Nanos = trace.iter().sum();
+    assert!(result.metrics.sim_time_s * 1e9 <= (total - 750 * MS) as f64);
+}
+
+#[test]
+fn json_has_exactly_the_documented_fields() {
+    let trace = frames_60hz(1);
+    let settings = BenchSettings::default();
+    let results = run(&trace, &Strategy::ALL, &settings);
+    let report = BenchReport::new(
+        TraceJson {
+            source: "steady:60".into(),
+            frames: trace.len(),
+            wall_time_s: 1.0,
+        },
+        &settings,
+        &results,
+    );
+    let value: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    let keys = |v: &serde_json::Value| {
+        let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    assert_eq!(keys(&value), ["results", "settings", "trace", "version"]);
+    assert_eq!(value["version"], 1);
+    assert_eq!(keys(&value["trace"]), ["frames", "source", "wall_time_s"]);
+    assert_eq!(
+        keys(&value["settings"]),
+        ["dt_ms", "integrator", "max_frame_time_ms", "max_steps", "render_cost_ms", "step_cost_ms"]
+    );
+    assert_eq!(value["settings"]["max_frame_time_ms"], 250.0);
+    assert!(value["settings"]["max_steps"].is_null(), "off is null");
+    let results = value["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    let mut expected = vec![
+        "dropped_time_s", "energy_drift", "exploded", "frames", "judder_ms", "latency_ms",
+        "position_error_max", "sim_speed", "sim_time_s", "spiral", "state_hash", "steps",
+        "steps_per_frame_max", "steps_per_frame_mean", "strategy", "wall_time_s",
+    ];
+    expected.sort_unstable();
+    for result in results {
+        assert_eq!(keys(result), expected);
+        let hash = result["state_hash"].as_str().unwrap();
+        assert_eq!(hash.len(), 16);
+        assert!(hash.chars().all(|c| c.is_ascii_hexdigit()));
+    }
+    assert_eq!(results[4]["strategy"], "interpolated");
+    assert_eq!(results[4]["latency_ms"], 20.0);
+}
+
+#[test]
+fn table_has_a_row_per_strategy_with_aligned_columns() {
+    let trace = frames_60hz(1);
+    let settings = unguarded(25 * MS);
+    let results = run(&trace, &Strategy::ALL, &settings);
+    let report = BenchReport::new(
+        TraceJson {
+            source: "steady:60".into(),
+            frames: trace.len(),
+            wall_time_s: 1.0,
+        },
+        &settings,
+        &results,
+    );
+    let table = report.table();
+    let lines: Vec<&str> = table.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("strategy")).unwrap();
+    let column = lines[header].find("latency ms").unwrap() + "latency ms".len();
+    for (line, strategy) in lines[header + 1..header + 7].iter().zip(Strategy::ALL) {
+        assert!(line.starts_with(strategy.id()), "{line}");
+        // Numbers are right-aligned under their header.
+        let cell_end = line[..column].len();
+        assert!(line.as_bytes()[cell_end - 1].is_ascii_digit(), "{line}");
+    }
+    assert!(table.contains("max frame time off"));
+    assert!(table.contains("SPIRAL"));
+    assert!(table.contains("FROZE"));
+}
+
+#[test]
+fn costs_out_of_range_are_rejected() {
+    let error = BenchSettings::default().with_costs_ms(-1.0, 0.0).unwrap_err();
+    assert_eq!(error.to_string(), "step cost -1 ms is out of range (allowed 0 to 1000 ms)");
+    assert!(BenchSettings::default().with_costs_ms(0.0, f64::NAN).is_err());
+    let settings = BenchSettings::default().with_costs_ms(2.5, 1.0).unwrap();
+    assert_eq!((settings.step_cost, settings.render_cost), (2_500_000, MS));
+}
