@@ -47,7 +47,11 @@ impl Default for BenchSettings {
 
 impl BenchSettings {
     /// Sets the load model's costs in milliseconds, 0 to 1000 each.
-    pub fn with_costs_ms(mut self, step_cost_ms: f64, render_cost_ms: f64) -> Result<Self, RangeError> {
+    pub fn with_costs_ms(
+        mut self,
+        step_cost_ms: f64,
+        render_cost_ms: f64,
+    ) -> Result<Self, RangeError> {
         for (name, ms) in [("step cost", step_cost_ms), ("render cost", render_cost_ms)] {
             if !(0.0..=MAX_COST_MS).contains(&ms) {
                 return Err(RangeError {
@@ -92,7 +96,11 @@ impl BenchResult {
 }
 
 /// Runs one strategy over a trace's frame times under the closed-loop load model.
-pub fn run_strategy(frame_times: &[Nanos], strategy: Strategy, settings: &BenchSettings) -> BenchResult {
+pub fn run_strategy(
+    frame_times: &[Nanos],
+    strategy: Strategy,
+    settings: &BenchSettings,
+) -> BenchResult {
     let mut sim = Simulation::new(strategy, settings.timestep, settings.scene);
     let mut recorder = MetricsRecorder::default();
     let mut spiral = SpiralDetector::new(settings.timestep.dt_ns());
@@ -126,7 +134,11 @@ pub fn run_strategy(frame_times: &[Nanos], strategy: Strategy, settings: &BenchS
 }
 
 /// Runs each strategy over the trace.
-pub fn run(frame_times: &[Nanos], strategies: &[Strategy], settings: &BenchSettings) -> Vec<BenchResult> {
+pub fn run(
+    frame_times: &[Nanos],
+    strategies: &[Strategy],
+    settings: &BenchSettings,
+) -> Vec<BenchResult> {
     strategies
         .iter()
         .map(|&strategy| run_strategy(frame_times, strategy, settings))

@@ -125,7 +125,11 @@ impl BenchReport {
             "dt {} ms ({:.4} Hz) | max frame time {} | max steps {} | step cost {} ms | render cost {} ms | {}",
             trim(settings.dt_ms),
             1000.0 / settings.dt_ms,
-            guard(settings.max_frame_time_ms.map(|ms| format!("{} ms", trim(ms)))),
+            guard(
+                settings
+                    .max_frame_time_ms
+                    .map(|ms| format!("{} ms", trim(ms)))
+            ),
             guard(settings.max_steps.map(|n| n.to_string())),
             trim(settings.step_cost_ms),
             trim(settings.render_cost_ms),
@@ -134,8 +138,16 @@ impl BenchReport {
         out.push('\n');
 
         let header = [
-            "strategy", "steps/frame", "max", "latency ms", "judder ms", "pos err m", "energy drift",
-            "sim speed", "dropped s", "flags",
+            "strategy",
+            "steps/frame",
+            "max",
+            "latency ms",
+            "judder ms",
+            "pos err m",
+            "energy drift",
+            "sim speed",
+            "dropped s",
+            "flags",
         ];
         let rows: Vec<[String; 10]> = self
             .results
@@ -187,8 +199,14 @@ impl BenchReport {
         for row in &rows {
             line(&row.each_ref().map(String::as_str));
         }
-        if self.results.iter().any(|r| (r.frames as usize) < trace.frames) {
-            out.push_str("\nFROZE: the run stopped early: one frame owed more than 60 s of step work.\n");
+        if self
+            .results
+            .iter()
+            .any(|r| (r.frames as usize) < trace.frames)
+        {
+            out.push_str(
+                "\nFROZE: the run stopped early: one frame owed more than 60 s of step work.\n",
+            );
         }
         out
     }

@@ -42,7 +42,10 @@ fn a_step_cost_just_above_dt_is_caught_as_growth_before_anything_freezes() {
     let settings = unguarded(21 * MS);
     let result = run_strategy(&frames_60hz(1), Strategy::Accumulator, &settings);
     assert!(result.spiral);
-    assert!(!result.frozen, "detected by the trend, not the freeze limit");
+    assert!(
+        !result.frozen,
+        "detected by the trend, not the freeze limit"
+    );
 }
 
 #[test]
@@ -53,12 +56,20 @@ fn each_guard_stops_the_spiral_and_the_game_slows_down_instead() {
     let mut cap = unguarded(25 * MS);
     cap.timestep.max_steps = NonZeroU32::new(8);
     for settings in [clamp, cap] {
-        for strategy in [Strategy::SemiFixed, Strategy::Accumulator, Strategy::Interpolated] {
+        for strategy in [
+            Strategy::SemiFixed,
+            Strategy::Accumulator,
+            Strategy::Interpolated,
+        ] {
             let result = run_strategy(&trace, strategy, &settings);
             assert!(!result.spiral, "{strategy} under {:?}", settings.timestep);
             assert!(!result.frozen);
             assert_eq!(result.metrics.frames as usize, trace.len());
-            assert!(result.sim_speed() < 1.0, "{strategy}: {}", result.sim_speed());
+            assert!(
+                result.sim_speed() < 1.0,
+                "{strategy}: {}",
+                result.sim_speed()
+            );
             assert!(result.dropped > 0);
         }
     }
@@ -68,7 +79,11 @@ fn each_guard_stops_the_spiral_and_the_game_slows_down_instead() {
 fn a_cheap_step_settles_without_a_spiral() {
     let result = run_strategy(&frames_60hz(10), Strategy::Accumulator, &unguarded(15 * MS));
     assert!(!result.spiral);
-    assert!((result.sim_speed() - 1.0).abs() < 0.01, "keeps up: {}", result.sim_speed());
+    assert!(
+        (result.sim_speed() - 1.0).abs() < 0.01,
+        "keeps up: {}",
+        result.sim_speed()
+    );
 }
 
 #[test]
@@ -126,16 +141,36 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(keys(&value["trace"]), ["frames", "source", "wall_time_s"]);
     assert_eq!(
         keys(&value["settings"]),
-        ["dt_ms", "integrator", "max_frame_time_ms", "max_steps", "render_cost_ms", "step_cost_ms"]
+        [
+            "dt_ms",
+            "integrator",
+            "max_frame_time_ms",
+            "max_steps",
+            "render_cost_ms",
+            "step_cost_ms"
+        ]
     );
     assert_eq!(value["settings"]["max_frame_time_ms"], 250.0);
     assert!(value["settings"]["max_steps"].is_null(), "off is null");
     let results = value["results"].as_array().unwrap();
     assert_eq!(results.len(), 6);
     let mut expected = vec![
-        "dropped_time_s", "energy_drift", "exploded", "frames", "judder_ms", "latency_ms",
-        "position_error_max", "sim_speed", "sim_time_s", "spiral", "state_hash", "steps",
-        "steps_per_frame_max", "steps_per_frame_mean", "strategy", "wall_time_s",
+        "dropped_time_s",
+        "energy_drift",
+        "exploded",
+        "frames",
+        "judder_ms",
+        "latency_ms",
+        "position_error_max",
+        "sim_speed",
+        "sim_time_s",
+        "spiral",
+        "state_hash",
+        "steps",
+        "steps_per_frame_max",
+        "steps_per_frame_mean",
+        "strategy",
+        "wall_time_s",
     ];
     expected.sort_unstable();
     for result in results {
@@ -164,7 +199,10 @@ fn table_has_a_row_per_strategy_with_aligned_columns() {
     );
     let table = report.table();
     let lines: Vec<&str> = table.lines().collect();
-    let header = lines.iter().position(|l| l.starts_with("strategy")).unwrap();
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("strategy"))
+        .unwrap();
     let column = lines[header].find("latency ms").unwrap() + "latency ms".len();
     for (line, strategy) in lines[header + 1..header + 7].iter().zip(Strategy::ALL) {
         assert!(line.starts_with(strategy.id()), "{line}");
@@ -179,9 +217,18 @@ fn table_has_a_row_per_strategy_with_aligned_columns() {
 
 #[test]
 fn costs_out_of_range_are_rejected() {
-    let error = BenchSettings::default().with_costs_ms(-1.0, 0.0).unwrap_err();
-    assert_eq!(error.to_string(), "step cost -1 ms is out of range (allowed 0 to 1000 ms)");
-    assert!(BenchSettings::default().with_costs_ms(0.0, f64::NAN).is_err());
+    let error = BenchSettings::default()
+        .with_costs_ms(-1.0, 0.0)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "step cost -1 ms is out of range (allowed 0 to 1000 ms)"
+    );
+    assert!(
+        BenchSettings::default()
+            .with_costs_ms(0.0, f64::NAN)
+            .is_err()
+    );
     let settings = BenchSettings::default().with_costs_ms(2.5, 1.0).unwrap();
     assert_eq!((settings.step_cost, settings.render_cost), (2_500_000, MS));
 }

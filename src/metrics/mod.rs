@@ -90,7 +90,13 @@ impl MetricsRecorder {
         let end = scene.current();
         let energy_end = scene.spring_energy(end.spring);
         let energy_true = scene.spring_energy(scene.true_spring(end.time));
-        let per_judged = |sum: f64| if self.judged > 0 { sum / self.judged as f64 } else { 0.0 };
+        let per_judged = |sum: f64| {
+            if self.judged > 0 {
+                sum / self.judged as f64
+            } else {
+                0.0
+            }
+        };
         Metrics {
             frames: self.frames,
             steps: self.steps,

@@ -40,9 +40,21 @@ fn accumulator_judders_at_mismatched_rates_but_not_at_matched_ones() {
     let m = run(Strategy::Accumulator, SceneConfig::new(), frames_60hz(5));
     // The lag cycles 16.7, 13.3, 10, 6.7, 3.3, 0 ms: the shown advance per frame is
     // 0 or 20 ms against 16.7 ms of real time.
-    assert!(m.judder_ms > 5.0 && m.judder_ms < 10.0, "judder {}", m.judder_ms);
-    assert!((m.latency_ms - 8.333).abs() < 0.1, "latency {}", m.latency_ms);
-    let matched = run(Strategy::Accumulator, SceneConfig::new(), std::iter::repeat_n(20_000_000, 300));
+    assert!(
+        m.judder_ms > 5.0 && m.judder_ms < 10.0,
+        "judder {}",
+        m.judder_ms
+    );
+    assert!(
+        (m.latency_ms - 8.333).abs() < 0.1,
+        "latency {}",
+        m.latency_ms
+    );
+    let matched = run(
+        Strategy::Accumulator,
+        SceneConfig::new(),
+        std::iter::repeat_n(20_000_000, 300),
+    );
     assert_eq!(matched.judder_ms, 0.0);
     assert_eq!(matched.latency_ms, 0.0);
 }
@@ -51,8 +63,16 @@ fn accumulator_judders_at_mismatched_rates_but_not_at_matched_ones() {
 fn fixed_runs_ahead_when_frames_are_shorter_than_dt() {
     let m = run(Strategy::Fixed, SceneConfig::new(), frames_60hz(5));
     assert!((m.sim_time_s - 6.0).abs() < 1e-9, "300 frames of 20 ms");
-    assert!(m.latency_ms < -400.0, "the picture is ahead of reality: {}", m.latency_ms);
-    assert!(m.judder_ms > 3.0, "20 ms shown per 16.7 ms real: {}", m.judder_ms);
+    assert!(
+        m.latency_ms < -400.0,
+        "the picture is ahead of reality: {}",
+        m.latency_ms
+    );
+    assert!(
+        m.judder_ms > 3.0,
+        "20 ms shown per 16.7 ms real: {}",
+        m.judder_ms
+    );
 }
 
 #[test]
@@ -86,7 +106,11 @@ fn energy_drift_separates_the_integrators() {
 
 #[test]
 fn metrics_start_after_the_first_step() {
-    let mut sim = Simulation::new(Strategy::Accumulator, TimestepConfig::default(), SceneConfig::new());
+    let mut sim = Simulation::new(
+        Strategy::Accumulator,
+        TimestepConfig::default(),
+        SceneConfig::new(),
+    );
     let mut recorder = MetricsRecorder::default();
     for frame in [5_000_000, 5_000_000, 5_000_000] {
         let (report, shown) = sim.frame(frame);

@@ -206,7 +206,10 @@ impl Scene {
         if config.spring != self.config.spring {
             let now_s = secs_from_ns(self.current.time);
             let start = self.truth.state_at(&self.config.spring, now_s);
-            self.truth = SpringTruth { start_s: now_s, start };
+            self.truth = SpringTruth {
+                start_s: now_s,
+                start,
+            };
             self.reference_energy = reference_energy(&config.spring, start);
         }
         self.config = config;
@@ -262,7 +265,10 @@ impl Scene {
             let now_s = secs_from_ns(self.current.time);
             let mut start = self.truth.state_at(&config.spring, now_s);
             start.v += self.pending_kick_mps;
-            self.truth = SpringTruth { start_s: now_s, start };
+            self.truth = SpringTruth {
+                start_s: now_s,
+                start,
+            };
             self.reference_energy = self.reference_energy.max(config.spring.energy(start));
             spring.v += self.pending_kick_mps;
             self.pending_kick_mps = 0.0;
@@ -283,7 +289,10 @@ impl Scene {
             time: self.current.time.saturating_add(h),
             spring,
             sphere: self.current.sphere.step(&config.orbit, h_s),
-            camera: self.current.camera.step(&config.camera, config.orbit.pivot, h_s),
+            camera: self
+                .current
+                .camera
+                .step(&config.camera, config.orbit.pivot, h_s),
         };
     }
 

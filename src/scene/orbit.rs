@@ -37,7 +37,10 @@ impl Default for OrbitParams {
 impl OrbitParams {
     /// Checks the periods and radius.
     pub fn validate(&self) -> Result<(), RangeError> {
-        for (name, value) in [("orbit period", self.period_s), ("spin period", self.spin_period_s)] {
+        for (name, value) in [
+            ("orbit period", self.period_s),
+            ("spin period", self.spin_period_s),
+        ] {
             if !(0.1..=3600.0).contains(&value.abs()) {
                 return Err(RangeError {
                     name,
@@ -141,7 +144,11 @@ pub enum CameraDriver {
 
 impl CameraDriver {
     /// Every driver.
-    pub const ALL: [CameraDriver; 3] = [CameraDriver::PerFrame, CameraDriver::PerStep, CameraDriver::Smoothed];
+    pub const ALL: [CameraDriver; 3] = [
+        CameraDriver::PerFrame,
+        CameraDriver::PerStep,
+        CameraDriver::Smoothed,
+    ];
 
     /// The stable id used on the command line.
     pub fn id(self) -> &'static str {
@@ -207,7 +214,12 @@ impl CameraParams {
     /// Eye position at orbit angle `angle`, looking at `pivot`.
     pub fn eye_at_angle(&self, pivot: DVec3, angle: f64) -> DVec3 {
         let angle = angle - self.lag_rad;
-        pivot + DVec3::new(self.radius_m * angle.cos(), self.height_m, self.radius_m * angle.sin())
+        pivot
+            + DVec3::new(
+                self.radius_m * angle.cos(),
+                self.height_m,
+                self.radius_m * angle.sin(),
+            )
     }
 
     /// Orbit angular speed, rad/s.
@@ -269,10 +281,17 @@ mod tests {
     #[test]
     fn lerp_takes_the_short_way_across_the_wrap() {
         let params = OrbitParams::default();
-        let before = SphereState { angle: 6.2, ..SphereState::initial(&params) };
-        let after = SphereState { angle: 0.05, ..before };
+        let before = SphereState {
+            angle: 6.2,
+            ..SphereState::initial(&params)
+        };
+        let after = SphereState {
+            angle: 0.05,
+            ..before
+        };
         let half = before.lerp(after, 0.5);
-        let expected = (6.2 + (0.05 + std::f64::consts::TAU - 6.2) / 2.0).rem_euclid(std::f64::consts::TAU);
+        let expected =
+            (6.2 + (0.05 + std::f64::consts::TAU - 6.2) / 2.0).rem_euclid(std::f64::consts::TAU);
         assert!((half.angle.rem_euclid(std::f64::consts::TAU) - expected).abs() < 1e-12);
     }
 
@@ -281,13 +300,28 @@ mod tests {
         for driver in CameraDriver::ALL {
             assert_eq!(driver.id().parse::<CameraDriver>(), Ok(driver));
         }
-        assert!("update".parse::<CameraDriver>().unwrap_err().to_string().contains("per-frame"));
+        assert!(
+            "update"
+                .parse::<CameraDriver>()
+                .unwrap_err()
+                .to_string()
+                .contains("per-frame")
+        );
     }
 
     #[test]
     fn orbit_parameters_out_of_range_are_rejected() {
-        let params = OrbitParams { period_s: 0.0, ..OrbitParams::default() };
-        assert!(params.validate().unwrap_err().to_string().contains("orbit period 0 s"));
+        let params = OrbitParams {
+            period_s: 0.0,
+            ..OrbitParams::default()
+        };
+        assert!(
+            params
+                .validate()
+                .unwrap_err()
+                .to_string()
+                .contains("orbit period 0 s")
+        );
         assert!(OrbitParams::default().validate().is_ok());
     }
 }

@@ -41,8 +41,20 @@ impl Default for SpringParams {
 impl SpringParams {
     /// Checks every parameter against its allowed range.
     pub fn validate(&self) -> Result<(), RangeError> {
-        check("spring frequency", self.natural_hz, MIN_SPRING_HZ, MAX_SPRING_HZ, "Hz")?;
-        check("damping ratio", self.damping_ratio, 0.0, MAX_DAMPING_RATIO, "")?;
+        check(
+            "spring frequency",
+            self.natural_hz,
+            MIN_SPRING_HZ,
+            MAX_SPRING_HZ,
+            "Hz",
+        )?;
+        check(
+            "damping ratio",
+            self.damping_ratio,
+            0.0,
+            MAX_DAMPING_RATIO,
+            "",
+        )?;
         check("spring amplitude", self.amplitude_m, -100.0, 100.0, "m")?;
         check("spring mass", self.mass_kg, 1e-3, 1e3, "kg")
     }
@@ -81,7 +93,11 @@ fn check(name: &'static str, value: f64, min: f64, max: f64, unit: &str) -> Resu
     if (min..=max).contains(&value) {
         return Ok(());
     }
-    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
     Err(RangeError {
         name,
         value: format!("{value}{unit}"),
@@ -227,7 +243,9 @@ impl SpringTruth {
             let b = (v0 + zeta * omega * x0) / omega_d;
             let (sin, cos) = (omega_d * t).sin_cos();
             let x = decay * (x0 * cos + b * sin);
-            let v = decay * ((b * omega_d - zeta * omega * x0) * cos - (x0 * omega_d + zeta * omega * b) * sin);
+            let v = decay
+                * ((b * omega_d - zeta * omega * x0) * cos
+                    - (x0 * omega_d + zeta * omega * b) * sin);
             SpringState { x, v }
         } else if zeta == 1.0 {
             let b = v0 + omega * x0;
@@ -270,15 +288,29 @@ mod tests {
                 start: SpringState { x: 0.7, v: -1.3 },
             };
             let s = truth.state_at(&p, 0.5);
-            assert!((s.x - 0.7).abs() < 1e-12 && (s.v + 1.3).abs() < 1e-12, "ζ={zeta}: {s:?}");
+            assert!(
+                (s.x - 0.7).abs() < 1e-12 && (s.v + 1.3).abs() < 1e-12,
+                "ζ={zeta}: {s:?}"
+            );
             // Central differences of the closed form satisfy x'' = a(x, x').
             for t in [0.6, 1.1, 2.9] {
                 let h = 1e-4;
-                let (before, at, after) = (truth.state_at(&p, t - h), truth.state_at(&p, t), truth.state_at(&p, t + h));
+                let (before, at, after) = (
+                    truth.state_at(&p, t - h),
+                    truth.state_at(&p, t),
+                    truth.state_at(&p, t + h),
+                );
                 let dx = (after.x - before.x) / (2.0 * h);
                 let ddx = (after.x - 2.0 * at.x + before.x) / (h * h);
-                assert!((dx - at.v).abs() < 1e-5, "ζ={zeta} t={t}: v {dx} vs {}", at.v);
-                assert!((ddx - p.acceleration(at.x, at.v)).abs() < 1e-3, "ζ={zeta} t={t}");
+                assert!(
+                    (dx - at.v).abs() < 1e-5,
+                    "ζ={zeta} t={t}: v {dx} vs {}",
+                    at.v
+                );
+                assert!(
+                    (ddx - p.acceleration(at.x, at.v)).abs() < 1e-3,
+                    "ζ={zeta} t={t}"
+                );
             }
         }
     }
@@ -286,7 +318,10 @@ mod tests {
     #[test]
     fn undamped_truth_has_period_one_second_and_constant_energy() {
         let p = params(0.0);
-        let truth = SpringTruth { start_s: 0.0, start: p.initial() };
+        let truth = SpringTruth {
+            start_s: 0.0,
+            start: p.initial(),
+        };
         let e0 = p.energy(p.initial());
         for t in [0.25, 1.0, 7.3] {
             assert!((p.energy(truth.state_at(&p, t)) - e0).abs() < 1e-9 * e0);
@@ -298,7 +333,10 @@ mod tests {
     #[test]
     fn integrators_converge_to_the_truth_at_their_order() {
         let p = params(0.1);
-        let truth = SpringTruth { start_s: 0.0, start: p.initial() };
+        let truth = SpringTruth {
+            start_s: 0.0,
+            start: p.initial(),
+        };
         // Largest position error over 1.3 s (a full-period endpoint would hide phase error).
         let error_at = |integrator: Integrator, steps_per_second: u32| {
             let h = 1.0 / f64::from(steps_per_second);
@@ -336,12 +374,22 @@ mod tests {
 
     #[test]
     fn parameters_out_of_range_are_rejected_with_the_range() {
-        let p = SpringParams { natural_hz: 500.0, ..SpringParams::default() };
+        let p = SpringParams {
+            natural_hz: 500.0,
+            ..SpringParams::default()
+        };
         assert_eq!(
             p.validate().unwrap_err().to_string(),
             "spring frequency 500 Hz is out of range (allowed 0.01 to 200 Hz)"
         );
-        assert!(SpringParams { damping_ratio: f64::NAN, ..SpringParams::default() }.validate().is_err());
+        assert!(
+            SpringParams {
+                damping_ratio: f64::NAN,
+                ..SpringParams::default()
+            }
+            .validate()
+            .is_err()
+        );
         assert!(SpringParams::default().validate().is_ok());
     }
 }

@@ -20,7 +20,11 @@ fn kick_on_a_frame_without_steps_is_applied_by_the_next_step() {
     sim.kick();
     let (report, _) = sim.frame(2 * MS);
     assert!(report.steps.is_empty(), "this frame takes no step");
-    assert_eq!(sim.scene().pending_kick_mps(), DEFAULT_KICK_MPS, "the kick waits");
+    assert_eq!(
+        sim.scene().pending_kick_mps(),
+        DEFAULT_KICK_MPS,
+        "the kick waits"
+    );
     let (report, _) = sim.frame(10 * MS);
     assert_eq!(report.steps.len(), 1);
     assert_eq!(sim.scene().pending_kick_mps(), 0.0);
@@ -28,8 +32,12 @@ fn kick_on_a_frame_without_steps_is_applied_by_the_next_step() {
     let mut unkicked = Scene::new(SceneConfig::new());
     unkicked.step(20 * MS);
     let kicked_v = sim.scene().current().spring.v;
-    let expected = before.spring.v + DEFAULT_KICK_MPS + (unkicked.current().spring.v - before.spring.v);
-    assert!((kicked_v - expected).abs() < 1e-9, "{kicked_v} vs {expected}");
+    let expected =
+        before.spring.v + DEFAULT_KICK_MPS + (unkicked.current().spring.v - before.spring.v);
+    assert!(
+        (kicked_v - expected).abs() < 1e-9,
+        "{kicked_v} vs {expected}"
+    );
 }
 
 #[test]
@@ -43,8 +51,18 @@ fn kick_moves_the_truth_too_so_error_stays_small() {
     }
     let state = sim.scene().current();
     let truth = sim.scene().true_spring(state.time);
-    assert!((state.spring.x - truth.x).abs() < 0.2, "{} vs {}", state.spring.x, truth.x);
-    assert!(sim.scene().reference_energy() > sim.scene().spring_energy(SceneConfig::new().spring.initial()));
+    assert!(
+        (state.spring.x - truth.x).abs() < 0.2,
+        "{} vs {}",
+        state.spring.x,
+        truth.x
+    );
+    assert!(
+        sim.scene().reference_energy()
+            > sim
+                .scene()
+                .spring_energy(SceneConfig::new().spring.initial())
+    );
 }
 
 #[test]
@@ -59,7 +77,10 @@ fn reset_forgets_the_previous_state() {
     assert_eq!(scene.current(), &SceneState::initial(&SceneConfig::new()));
     // The first frames after a reset blend initial with initial: no smear from the old run.
     let (_, shown) = sim.frame(5 * MS);
-    assert_eq!(shown.sphere_position, SceneState::initial(&SceneConfig::new()).sphere.position);
+    assert_eq!(
+        shown.sphere_position,
+        SceneState::initial(&SceneConfig::new()).sphere.position
+    );
 }
 
 #[test]
@@ -123,7 +144,12 @@ fn camera_drivers_follow_their_clock() {
                 CameraState::at_angle(&config.camera, config.orbit.pivot, angle).eye
             }
             CameraDriver::PerStep => scene.current().camera.eye,
-            CameraDriver::Smoothed => scene.view_state(View::Blend(sim.engine().accumulator() as f64 / 20e6)).camera.eye,
+            CameraDriver::Smoothed => {
+                scene
+                    .view_state(View::Blend(sim.engine().accumulator() as f64 / 20e6))
+                    .camera
+                    .eye
+            }
         };
         assert!((shown.camera_eye - expected).length() < 1e-9, "{driver}");
     }

@@ -144,7 +144,10 @@ mod tests {
         assert_eq!(TimestepConfig::dt_for_rate(60.0).unwrap().get(), 16_666_667);
         assert_eq!(TimestepConfig::dt_for_rate(64.0).unwrap().get(), 15_625_000);
         assert_eq!(TimestepConfig::dt_for_rate(240.0).unwrap().get(), 4_166_667);
-        assert_eq!(TimestepConfig::dt_for_rate(1000.0).unwrap().get(), 1_000_000);
+        assert_eq!(
+            TimestepConfig::dt_for_rate(1000.0).unwrap().get(),
+            1_000_000
+        );
         assert_eq!(TimestepConfig::default().dt_ns(), 20_000_000);
     }
 

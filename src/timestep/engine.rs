@@ -48,7 +48,9 @@ impl StepPlan {
 
     /// Simulated time the plan advances.
     pub fn total(&self) -> Nanos {
-        self.count.saturating_mul(self.size).saturating_add(self.tail)
+        self.count
+            .saturating_mul(self.size)
+            .saturating_add(self.tail)
     }
 
     /// Size of the last step, if any.
@@ -228,7 +230,10 @@ impl Engine {
             None => frame_time,
         };
         let mut dropped = frame_time - used;
-        let max_steps = self.config.max_steps.map_or(u64::MAX, |n| u64::from(n.get()));
+        let max_steps = self
+            .config
+            .max_steps
+            .map_or(u64::MAX, |n| u64::from(n.get()));
 
         let owed;
         let steps = match self.strategy {

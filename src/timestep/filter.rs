@@ -58,7 +58,9 @@ impl SnapFilter {
         let mut sorted = self.recent;
         let sorted = &mut sorted[..self.recent_len];
         sorted.sort_unstable();
-        let median = *sorted.get(self.recent_len / 2).filter(|&&median| median > 0)?;
+        let median = *sorted
+            .get(self.recent_len / 2)
+            .filter(|&&median| median > 0)?;
         let (median, mut time, mut periods) = (u128::from(median), 0u128, 0u128);
         for &frame in recent {
             let multiple = (u128::from(frame) + median / 2) / median;
@@ -172,6 +174,7 @@ impl FrameFilters {
 
     /// Time held inside the filters.
     pub fn held(&self) -> i64 {
-        self.snap.as_ref().map_or(0, SnapFilter::held) + self.average.as_ref().map_or(0, AverageFilter::held)
+        self.snap.as_ref().map_or(0, SnapFilter::held)
+            + self.average.as_ref().map_or(0, AverageFilter::held)
     }
 }

@@ -62,7 +62,9 @@ impl Strategy {
     pub fn known_problem(self) -> &'static str {
         match self {
             Strategy::Fixed => "simulation speed follows the frame rate",
-            Strategy::Variable => "behaviour depends on frame rate; big frames make stiff springs explode",
+            Strategy::Variable => {
+                "behaviour depends on frame rate; big frames make stiff springs explode"
+            }
             Strategy::SemiFixed => "step sizes vary, so it is not deterministic; can spiral",
             Strategy::Accumulator => "shown state lags real time by a varying 0..dt: stutter",
             Strategy::Interpolated => "always one dt behind real time (latency)",
@@ -102,7 +104,9 @@ impl fmt::Display for Strategy {
 
 /// A strategy id that is not one of the six.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?} (allowed: fixed, variable, semi-fixed, accumulator, interpolated, extrapolated, or all)")]
+#[error(
+    "unknown strategy {0:?} (allowed: fixed, variable, semi-fixed, accumulator, interpolated, extrapolated, or all)"
+)]
 pub struct UnknownStrategy(pub String);
 
 impl FromStr for Strategy {

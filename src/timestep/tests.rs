@@ -4,8 +4,8 @@ use std::num::{NonZeroU32, NonZeroU64};
 
 use proptest::prelude::{prop_assert, prop_assert_eq, proptest};
 
-use super::*;
 use super::Strategy;
+use super::*;
 
 const MS: Nanos = 1_000_000;
 /// One 60 Hz frame, rounded as a real display would deliver it on average.
@@ -27,7 +27,10 @@ fn frames_60hz(n: u64) -> Vec<Nanos> {
 }
 
 fn steps_per_frame(engine: &mut Engine, frames: &[Nanos]) -> Vec<u64> {
-    frames.iter().map(|&f| engine.advance(f).steps.len()).collect()
+    frames
+        .iter()
+        .map(|&f| engine.advance(f).steps.len())
+        .collect()
 }
 
 #[test]
@@ -41,7 +44,10 @@ fn fixed_takes_one_dt_step_whatever_time_passed() {
     assert_eq!(engine.latest_time(), 60 * MS);
     assert_eq!(engine.presented_time(), FRAME_60 + 105 * MS);
     // The lead is what fixed simulated beyond real time: 60 ms vs 121.67 ms.
-    assert_eq!(engine.fixed_lead(), 60_000_000 - (FRAME_60 as i64 + 105_000_000));
+    assert_eq!(
+        engine.fixed_lead(),
+        60_000_000 - (FRAME_60 as i64 + 105_000_000)
+    );
 }
 
 #[test]
@@ -146,7 +152,11 @@ fn max_steps_caps_and_drops_whole_steps_keeping_the_fraction() {
     assert_eq!(report.dropped, 45 * MS);
     let report = engine.advance(65 * MS);
     assert_eq!(report.steps, StepPlan::uniform(3, 20 * MS));
-    assert_eq!(report.dropped, 5 * MS, "no room left for the remainder step");
+    assert_eq!(
+        report.dropped,
+        5 * MS,
+        "no room left for the remainder step"
+    );
 }
 
 #[test]
@@ -166,10 +176,18 @@ fn switching_strategies_carries_the_accumulator() {
     assert_eq!(engine.accumulator(), 15 * MS);
     engine.set_strategy(Strategy::Fixed);
     engine.advance(10 * MS);
-    assert_eq!(engine.accumulator(), 15 * MS, "fixed leaves the accumulator alone");
+    assert_eq!(
+        engine.accumulator(),
+        15 * MS,
+        "fixed leaves the accumulator alone"
+    );
     engine.set_strategy(Strategy::Variable);
     let report = engine.advance(10 * MS);
-    assert_eq!(report.steps, StepPlan::single(25 * MS), "variable consumes it");
+    assert_eq!(
+        report.steps,
+        StepPlan::single(25 * MS),
+        "variable consumes it"
+    );
     engine.set_strategy(Strategy::Interpolated);
     let report = engine.advance(10 * MS);
     // Last step was 25 ms: the target (real time - dt) lies inside it, 15 ms after its start.
@@ -187,10 +205,17 @@ fn reset_returns_to_time_zero_keeping_strategy_and_config() {
     engine.advance(55 * MS);
     engine.reset();
     assert_eq!(
-        (engine.latest_time(), engine.accumulator(), engine.presented_time()),
+        (
+            engine.latest_time(),
+            engine.accumulator(),
+            engine.presented_time()
+        ),
         (0, 0, 0)
     );
-    assert_eq!((engine.dropped(), engine.steps(), engine.frames()), (0, 0, 0));
+    assert_eq!(
+        (engine.dropped(), engine.steps(), engine.frames()),
+        (0, 0, 0)
+    );
     assert_eq!(engine.strategy(), Strategy::Extrapolated);
     assert_eq!(engine.config(), &cfg);
 }
@@ -284,13 +309,24 @@ proptest! {
 #[test]
 fn snap_filter_snaps_noisy_vsync_frames_to_whole_periods() {
     let mut snap = SnapFilter::new(None, DEFAULT_SNAP_TOLERANCE);
-    let noisy = [16_620_000u64, 16_700_000, 16_640_000, 16_710_000, 33_300_000, 16_690_000];
+    let noisy = [
+        16_620_000u64,
+        16_700_000,
+        16_640_000,
+        16_710_000,
+        33_300_000,
+        16_690_000,
+    ];
     for (i, frame) in noisy.iter().cycle().take(48).enumerate() {
         let out = snap.apply(*frame);
         let estimate = snap.refresh_period().unwrap();
         assert!(estimate.abs_diff(FRAME_60) < 100_000, "estimate {estimate}");
         if i >= noisy.len() {
-            assert_eq!(out % estimate, 0, "frame {i}: {out} is not a multiple of {estimate}");
+            assert_eq!(
+                out % estimate,
+                0,
+                "frame {i}: {out} is not a multiple of {estimate}"
+            );
         }
     }
 }
@@ -312,10 +348,21 @@ fn average_filter_spreads_a_hitch_and_pays_it_back() {
     inputs.extend([10 * MS; 40]);
     let outputs: Vec<Nanos> = inputs.iter().map(|&f| average.apply(f)).collect();
     assert_eq!(outputs[..8], [10 * MS; 8]);
-    assert!(outputs[8] < 90 * MS && outputs[8] > 10 * MS, "hitch spread: {}", outputs[8]);
+    assert!(
+        outputs[8] < 90 * MS && outputs[8] > 10 * MS,
+        "hitch spread: {}",
+        outputs[8]
+    );
     assert!(outputs[9] > 10 * MS, "paid over the next frames");
-    assert!(average.held() < 1_000, "all paid back: held {}", average.held());
-    assert_eq!(outputs.iter().sum::<u64>() as i64 + average.held(), inputs.iter().sum::<u64>() as i64);
+    assert!(
+        average.held() < 1_000,
+        "all paid back: held {}",
+        average.held()
+    );
+    assert_eq!(
+        outputs.iter().sum::<u64>() as i64 + average.held(),
+        inputs.iter().sum::<u64>() as i64
+    );
     assert!(AverageFilter::new(1).is_err());
     assert!(AverageFilter::new(33).is_err());
 }

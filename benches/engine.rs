@@ -1,0 +1,49 @@
+//! Cost of the core per frame: the engine alone, a whole simulated frame, and a bench run.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use timestep_lab::bench::{BenchSettings, run};
+use timestep_lab::metrics::MetricsRecorder;
+use timestep_lab::scene::SceneConfig;
+use timestep_lab::sim::Simulation;
+use timestep_lab::timestep::{Engine, Strategy, TimestepConfig};
+
+/// 60 Hz frame times, exact on average.
+fn frames_60hz(count: u64) -> Vec<u64> {
+    (1..=count)
+        .map(|k| (k * 1_000_000_000).div_ceil(60) - ((k - 1) * 1_000_000_000).div_ceil(60))
+        .collect()
+}
+
+fn engine(c: &mut Criterion) {
+    let frames = frames_60hz(600);
+    c.bench_function("engine_advance_600_frames", |b| {
+        b.iter(|| {
+            let mut engine = Engine::new(Strategy::Interpolated, TimestepConfig::default());
+            for &frame in &frames {
+                black_box(engine.advance(black_box(frame)));
+            }
+        })
+    });
+    for strategy in [Strategy::Interpolated, Strategy::Extrapolated] {
+        c.bench_function(&format!("simulation_frame_with_metrics_{strategy}"), |b| {
+            let mut sim = Simulation::new(strategy, TimestepConfig::default(), SceneConfig::new());
+            let mut recorder = MetricsRecorder::default();
+            let mut i = 0;
+            b.iter(|| {
+                let (report, shown) = sim.frame(frames[i % frames.len()]);
+                recorder.record(&report, &shown, sim.scene());
+                i += 1;
+                black_box(shown)
+            })
+        });
+    }
+    let trace = frames_60hz(600);
+    c.bench_function("bench_all_strategies_10s_60hz", |b| {
+        b.iter(|| black_box(run(&trace, &Strategy::ALL, &BenchSettings::default())))
+    });
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);
