@@ -4,8 +4,9 @@
 //! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
 //! [`trace`] reads and generates frame-time traces. [`bench`] runs them together headless.
 
-pub mod timestep;
+pub mod bench;
+mod id;
+pub mod metrics;
 pub mod scene;
 pub mod sim;
-pub mod metrics;
-pub mod bench;
+pub mod timestep;

@@ -1,8 +1,5 @@
 //! The orbiting, spinning sphere and the camera that orbits the same pivot.
 
-use std::fmt;
-use std::str::FromStr;
-
 use glam::{DQuat, DVec3};
 
 use crate::timestep::RangeError;
@@ -160,27 +157,7 @@ impl CameraDriver {
     }
 }
 
-impl fmt::Display for CameraDriver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-/// A camera driver id that is not one of the three.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown camera driver {0:?} (allowed: per-frame, per-step, smoothed)")]
-pub struct UnknownCameraDriver(pub String);
-
-impl FromStr for CameraDriver {
-    type Err = UnknownCameraDriver;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        CameraDriver::ALL
-            .into_iter()
-            .find(|driver| driver.id() == s)
-            .ok_or_else(|| UnknownCameraDriver(s.to_owned()))
-    }
-}
+crate::id::stable_ids!(CameraDriver, UnknownCameraDriver, "camera driver");
 
 /// The camera's orbit. By default it turns with the sphere, a quarter turn behind it, so a
 /// consistent loop shows the sphere standing still on screen and any mismatch as judder.

@@ -1,8 +1,5 @@
 //! A damped spring with a closed-form truth, and the integrators the lab compares.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::timestep::RangeError;
 
 /// Lowest natural frequency accepted.
@@ -199,27 +196,7 @@ impl Integrator {
     }
 }
 
-impl fmt::Display for Integrator {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-/// An integrator id that is not one of the four.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown integrator {0:?} (allowed: explicit-euler, semi-implicit-euler, verlet, rk4)")]
-pub struct UnknownIntegrator(pub String);
-
-impl FromStr for Integrator {
-    type Err = UnknownIntegrator;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Integrator::ALL
-            .into_iter()
-            .find(|integrator| integrator.id() == s)
-            .ok_or_else(|| UnknownIntegrator(s.to_owned()))
-    }
-}
+crate::id::stable_ids!(Integrator, UnknownIntegrator, "integrator");
 
 /// The exact solution from a starting state at a starting time. A kick starts a new one.
 #[derive(Clone, Copy, Debug, PartialEq)]

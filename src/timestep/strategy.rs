@@ -1,8 +1,5 @@
 //! The six timestep strategies and their stable ids.
 
-use std::fmt;
-use std::str::FromStr;
-
 /// How real frame time becomes simulation steps, and which state is drawn.
 ///
 /// The ids (`fixed`, `variable`, …) are stable: they appear on the command line, in
@@ -96,29 +93,7 @@ impl Strategy {
     }
 }
 
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-/// A strategy id that is not one of the six.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown strategy {0:?} (allowed: fixed, variable, semi-fixed, accumulator, interpolated, extrapolated, or all)"
-)]
-pub struct UnknownStrategy(pub String);
-
-impl FromStr for Strategy {
-    type Err = UnknownStrategy;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Strategy::ALL
-            .into_iter()
-            .find(|strategy| strategy.id() == s)
-            .ok_or_else(|| UnknownStrategy(s.to_owned()))
-    }
-}
+crate::id::stable_ids!(Strategy, UnknownStrategy, "strategy");
 
 #[cfg(test)]
 mod tests {

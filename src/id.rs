@@ -1,0 +1,44 @@
+//! Stable string ids for the lab's choice enums (strategy, integrator, camera driver).
+
+/// Gives an enum with `const ALL: [Self; N]` and `fn id(self) -> &'static str` a `Display`
+/// that prints the id, a `FromStr` that parses it, and an error type that lists the allowed
+/// ids when parsing fails.
+macro_rules! stable_ids {
+    ($ty:ident, $error:ident, $what:literal) => {
+        #[doc = concat!("A ", $what, " id that is not one of the allowed ones.")]
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $error(pub String);
+
+        impl std::fmt::Display for $error {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "unknown {} {:?} (allowed: ", $what, self.0)?;
+                for (i, value) in $ty::ALL.iter().enumerate() {
+                    let separator = if i == 0 { "" } else { ", " };
+                    write!(f, "{separator}{}", value.id())?;
+                }
+                f.write_str(")")
+            }
+        }
+
+        impl std::error::Error for $error {}
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.id())
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = $error;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                $ty::ALL
+                    .into_iter()
+                    .find(|value| value.id() == s)
+                    .ok_or_else(|| $error(s.to_owned()))
+            }
+        }
+    };
+}
+
+pub(crate) use stable_ids;
