@@ -1,0 +1,100 @@
+//! The per-frame engine path (engine, scene, metrics, spiral detection) never touches the
+//! heap: a counting allocator watches this thread while frames run.
+
+// A global allocator is the one way to observe allocations; it only counts and forwards.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use timestep_lab::metrics::{MetricsRecorder, SpiralDetector};
+use timestep_lab::scene::{CameraDriver, SceneConfig};
+use timestep_lab::sim::Simulation;
+use timestep_lab::timestep::{
+    AverageFilter, FrameClock, FrameFilters, SnapFilter, Strategy, TimestepConfig,
+};
+
+struct CountingAllocator;
+
+thread_local! {
+    static WATCHING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call unchanged to the system allocator.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if WATCHING.with(Cell::get) {
+            ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if WATCHING.with(Cell::get) {
+            ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    ALLOCATIONS.with(|n| n.set(0));
+    WATCHING.with(|w| w.set(true));
+    f();
+    WATCHING.with(|w| w.set(false));
+    ALLOCATIONS.with(Cell::get)
+}
+
+#[test]
+fn frames_do_not_allocate() {
+    for strategy in Strategy::ALL {
+        for driver in CameraDriver::ALL {
+            let mut scene = SceneConfig::new();
+            scene.camera.driver = driver;
+            let mut sim = Simulation::new(strategy, TimestepConfig::default(), scene);
+            let mut recorder = MetricsRecorder::default();
+            let mut spiral = SpiralDetector::new(sim.engine().config().dt_ns());
+            let mut clock = FrameClock::default();
+            let mut filters = FrameFilters {
+                snap: Some(SnapFilter::new(None, 200_000)),
+                average: Some(AverageFilter::new(4).unwrap()),
+            };
+            let count = allocations_during(|| {
+                for i in 0..2_000u64 {
+                    if i % 97 == 0 {
+                        sim.kick();
+                    }
+                    let real = 16_666_667 + (i % 7) * 1_000_000;
+                    let frame = filters.apply(clock.tick(real));
+                    let (report, shown) = sim.frame(frame);
+                    recorder.record(&report, &shown, sim.scene());
+                    spiral.record(report.owed, 0, report.used);
+                    std::hint::black_box((spiral.spiralling(), recorder.metrics(sim.scene())));
+                }
+            });
+            assert_eq!(
+                count, 0,
+                "{strategy} with camera {driver} allocated {count} times"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let count = allocations_during(|| {
+        std::hint::black_box(vec![1u8; 64]);
+    });
+    assert_eq!(count, 1);
+}
