@@ -5,8 +5,10 @@
 //! [`trace`] reads and generates frame-time traces. [`bench`] runs them together headless.
 
 pub mod bench;
+pub mod cli;
 mod id;
 pub mod metrics;
 pub mod scene;
 pub mod sim;
 pub mod timestep;
+pub mod trace;
