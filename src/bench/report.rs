@@ -116,7 +116,7 @@ impl BenchReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "trace: {} ({} frames, {:.3} s)",
+            "trace: {}: {} frames, {:.3} s",
             trace.source, trace.frames, trace.wall_time_s
         );
         let guard = |value: Option<String>| value.unwrap_or_else(|| "off".into());
