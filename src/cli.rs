@@ -96,7 +96,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SPEC")]
     pub generate: Option<String>,
     /// Length of a generated trace, seconds.
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        value_name = "S",
+        conflicts_with = "trace"
+    )]
     pub duration: f64,
     /// Print one JSON object instead of the table.
     #[arg(long)]

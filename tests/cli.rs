@@ -233,8 +233,17 @@ fn bad_values_get_errors_that_name_them_and_their_range() {
     fails_with(&["bench", "--max-steps", "999999"], &["max steps 999999"]);
     fails_with(&["bench", "--generate", "wobble:60"], &["wobble"]);
     fails_with(
+        &["bench", "--generate", "steady:60", "--duration", "0"],
+        &["duration", "0"],
+    );
+    fails_with(
+        &["bench", "--trace", "x.csv", "--duration", "5"],
+        &["--duration", "--trace"],
+    );
+    fails_with(&["bench", "--process", "game"], &["--trace"]);
+    fails_with(
         &["bench", "--trace", "/nonexistent/trace.csv"],
-        &["/nonexistent/trace.csv"],
+        &["cannot read trace file /nonexistent/trace.csv: No such file"],
     );
 }
 

@@ -7,7 +7,7 @@
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
     /// The file could not be read.
-    #[error("cannot read trace file {path}: {source}")]
+    #[error("cannot read trace file {path}")]
     Read {
         /// The path as given.
         path: String,

@@ -272,11 +272,11 @@ mod tests {
     #[test]
     fn load_of_a_missing_file_names_the_path() {
         let err = load(Path::new("no/such/trace.csv"), &LoadOptions::default()).unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("cannot read trace file no/such/trace.csv: "),
-            "{err}"
-        );
+        assert_eq!(err.to_string(), "cannot read trace file no/such/trace.csv");
+        // The cause travels as the error's source, so it is printed once, after the path.
+        let cause = std::error::Error::source(&err).expect("the io error is the source");
+        let io = cause.downcast_ref::<std::io::Error>().expect("an io error");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]
