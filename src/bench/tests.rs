@@ -49,6 +49,33 @@ fn a_step_cost_just_above_dt_is_caught_as_growth_before_anything_freezes() {
 }
 
 #[test]
+fn the_spiral_is_reported_within_two_seconds_of_load() {
+    for step_cost_ms in [21, 25, 40, 100] {
+        let settings = unguarded(step_cost_ms * MS);
+        let mut sim = Simulation::new(Strategy::Accumulator, settings.timestep, settings.scene);
+        let mut detector = SpiralDetector::new(settings.timestep.dt_ns());
+        let (mut wall, mut previous_steps) = (0, 0);
+        let detected_at = frames_60hz(60).into_iter().find_map(|trace_frame| {
+            let frame = trace_frame + previous_steps * settings.step_cost;
+            wall += frame;
+            let report = sim.frame(frame).0;
+            previous_steps = report.steps.len();
+            detector.record(
+                report.owed,
+                previous_steps * settings.step_cost,
+                report.used,
+            );
+            detector.spiralling().then_some(wall)
+        });
+        let detected_at = detected_at.expect("detected");
+        assert!(
+            detected_at < 2 * NANOS_PER_SECOND,
+            "{step_cost_ms} ms: after {detected_at} ns"
+        );
+    }
+}
+
+#[test]
 fn each_guard_stops_the_spiral_and_the_game_slows_down_instead() {
     let trace = frames_60hz(10);
     let mut clamp = unguarded(25 * MS);

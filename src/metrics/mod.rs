@@ -7,7 +7,7 @@
 
 mod spiral;
 
-pub use spiral::{SPIRAL_WINDOW_FRAMES, SpiralDetector};
+pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 
 use crate::scene::{Scene, ShownScene};
 use crate::timestep::{FrameReport, Nanos, secs_from_ns};

@@ -8,12 +8,20 @@ use crate::timestep::Nanos;
 pub const SPIRAL_WINDOW_FRAMES: usize = 16;
 /// Step work at or above this share of the frame time means the loop cannot catch up.
 const SATURATED_SHARE: f64 = 0.9;
+/// Consecutive frames whose step work exceeded the frame time, each owing at least 10% more
+/// than the one before, that count as a spiral at once. A runaway loop grows geometrically
+/// (a step costing 2 dt doubles every frame), so its frames soon last seconds: waiting for
+/// three full windows would report it only after the app had frozen.
+pub const SPIRAL_RISING_FRAMES: u32 = 3;
 
 /// Watches owed time and step work, frame by frame, without allocating.
 ///
-/// It reports a spiral when, over the last three windows of [`SPIRAL_WINDOW_FRAMES`]
-/// frames, the median owed time grew from each window to the next by more than one step
-/// and at least 10%, and step work in the last window took at least 90% of the frame time.
+/// It reports a spiral when the owed time keeps growing while stepping takes (nearly) the
+/// whole frame: either each of the last [`SPIRAL_RISING_FRAMES`] frames owed at least 10%
+/// more than the one before while its step work exceeded its frame time (a runaway), or,
+/// over the last three windows of [`SPIRAL_WINDOW_FRAMES`] frames, the median owed time
+/// grew from each window to the next by more than one step and at least 10% while step
+/// work took at least 90% of the frame time (a slow climb; medians ignore single hitches).
 /// Growth alone is not enough (a trace can slow down by itself); saturation alone is not
 /// enough (a guard keeps a saturated loop from growing: it settles, slower than real time).
 #[derive(Clone, Debug)]
@@ -28,6 +36,8 @@ pub struct SpiralDetector {
     len: usize,
     /// Next slot to write.
     next: usize,
+    /// Consecutive saturated frames that each owed at least 10% more than the one before.
+    rising: u32,
 }
 
 impl SpiralDetector {
@@ -39,6 +49,7 @@ impl SpiralDetector {
             work_share: [0.0; 3 * SPIRAL_WINDOW_FRAMES],
             len: 0,
             next: 0,
+            rising: 0,
         }
     }
 
@@ -50,18 +61,29 @@ impl SpiralDetector {
     /// Records a frame: the time it had to simulate, the time its steps took to compute,
     /// and the frame's time.
     pub fn record(&mut self, owed: Nanos, work: Nanos, frame_time: Nanos) {
-        self.owed[self.next] = owed;
-        self.work_share[self.next] = if frame_time > 0 {
+        let share = if frame_time > 0 {
             work as f64 / frame_time as f64
         } else {
             0.0
         };
+        let previous = self.owed[(self.next + self.owed.len() - 1) % self.owed.len()];
+        let rose = self.len > 0 && owed > 0 && owed >= previous.saturating_add(previous / 10);
+        self.rising = if rose && share >= 1.0 {
+            self.rising.saturating_add(1)
+        } else {
+            0
+        };
+        self.owed[self.next] = owed;
+        self.work_share[self.next] = share;
         self.next = (self.next + 1) % self.owed.len();
         self.len = (self.len + 1).min(self.owed.len());
     }
 
     /// Whether the loop is spiralling now.
     pub fn spiralling(&self) -> bool {
+        if self.rising >= SPIRAL_RISING_FRAMES {
+            return true;
+        }
         if self.len < self.owed.len() {
             return false;
         }
@@ -107,6 +129,21 @@ mod tests {
             owed *= 1.05;
         }
         assert!(detector.spiralling());
+    }
+
+    #[test]
+    fn a_fast_runaway_is_reported_after_a_few_frames() {
+        let mut detector = SpiralDetector::new(20 * MS);
+        let mut owed = 20 * MS;
+        for frame in 0..=SPIRAL_RISING_FRAMES {
+            assert!(!detector.spiralling(), "not before frame {frame}");
+            detector.record(owed, owed, owed);
+            owed += owed / 4;
+        }
+        assert!(detector.spiralling());
+        // One frame that stops growing ends the fast path (the windows are not full yet).
+        detector.record(owed / 2, owed / 2, owed / 2);
+        assert!(!detector.spiralling());
     }
 
     #[test]
