@@ -8,12 +8,13 @@ use timestep_lab::metrics::MetricsRecorder;
 use timestep_lab::scene::SceneConfig;
 use timestep_lab::sim::Simulation;
 use timestep_lab::timestep::{Engine, Strategy, TimestepConfig};
+use timestep_lab::trace::generate;
 
 /// 60 Hz frame times, exact on average.
 fn frames_60hz(count: u64) -> Vec<u64> {
-    (1..=count)
-        .map(|k| (k * 1_000_000_000).div_ceil(60) - ((k - 1) * 1_000_000_000).div_ceil(60))
-        .collect()
+    generate("steady:60", count as f64 / 60.0)
+        .expect("a valid generator")
+        .frame_times_ns
 }
 
 fn engine(c: &mut Criterion) {

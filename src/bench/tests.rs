@@ -8,9 +8,9 @@ use crate::timestep::NANOS_PER_SECOND;
 const MS: Nanos = 1_000_000;
 
 fn frames_60hz(seconds: u64) -> Vec<Nanos> {
-    (1..=seconds * 60)
-        .map(|k| (k * NANOS_PER_SECOND).div_ceil(60) - ((k - 1) * NANOS_PER_SECOND).div_ceil(60))
-        .collect()
+    crate::trace::generate("steady:60", seconds as f64)
+        .unwrap()
+        .frame_times_ns
 }
 
 fn unguarded(step_cost: Nanos) -> BenchSettings {

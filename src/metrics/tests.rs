@@ -3,12 +3,14 @@
 use super::*;
 use crate::scene::{Integrator, SceneConfig};
 use crate::sim::Simulation;
-use crate::timestep::{NANOS_PER_SECOND, Strategy, TimestepConfig};
+use crate::timestep::{Strategy, TimestepConfig};
 
 /// Frames of an exact 60 Hz display for `seconds`.
 fn frames_60hz(seconds: u64) -> impl Iterator<Item = Nanos> {
-    (1..=seconds * 60)
-        .map(|k| (k * NANOS_PER_SECOND).div_ceil(60) - ((k - 1) * NANOS_PER_SECOND).div_ceil(60))
+    crate::trace::generate("steady:60", seconds as f64)
+        .unwrap()
+        .frame_times_ns
+        .into_iter()
 }
 
 fn run(strategy: Strategy, scene: SceneConfig, frames: impl Iterator<Item = Nanos>) -> Metrics {

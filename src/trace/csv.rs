@@ -44,6 +44,44 @@ pub(super) fn column(header: &[String], names: &[&str]) -> Option<usize> {
         .position(|field| names.iter().any(|name| field.eq_ignore_ascii_case(name)))
 }
 
+/// A CSV header line and the column the frame times are read from.
+pub(super) struct Header {
+    /// 1-based line number of the header.
+    pub line: usize,
+    /// The header's fields.
+    pub fields: Vec<String>,
+    /// Index of the frame-time column.
+    pub value_column: usize,
+}
+
+/// Takes the next record of `rows` as a header and finds the frame-time column `name` in it.
+/// `format` and `expected` word the error when the file or the column is missing.
+pub(super) fn header<'a>(
+    rows: &mut impl Iterator<Item = (usize, &'a str)>,
+    origin: &str,
+    format: &'static str,
+    name: &str,
+    expected: &'static str,
+) -> Result<Header, TraceError> {
+    let Some((line, text)) = rows.next() else {
+        return Err(TraceError::Empty {
+            origin: origin.to_owned(),
+        });
+    };
+    let fields = split_fields(text);
+    let value_column = column(&fields, &[name]).ok_or_else(|| TraceError::MissingColumn {
+        origin: origin.to_owned(),
+        line,
+        format,
+        expected,
+    })?;
+    Ok(Header {
+        line,
+        fields,
+        value_column,
+    })
+}
+
 /// Fails unless a row has as many fields as its header.
 pub(super) fn check_width(
     fields: &[String],

@@ -1,7 +1,9 @@
 //! MangoHud CSV: a system-information preamble (`os,cpu,gpu,...` and its values), then a
 //! header with a `frametime` column, then one row per logged frame.
 
-use super::csv::{check_width, column, ns_from_checked_ms, parse_ms, records, split_fields};
+use super::csv::{
+    self, Header, check_width, column, ns_from_checked_ms, parse_ms, records, split_fields,
+};
 use super::{FrameTrace, TraceError};
 
 /// The frame-time column.
@@ -29,20 +31,17 @@ pub(super) fn parse(
     header_line: usize,
 ) -> Result<FrameTrace, TraceError> {
     let mut lines = records(text).skip_while(|(line, _)| *line < header_line);
-    let Some((header_line, header_text)) = lines.next() else {
-        return Err(TraceError::Empty {
-            origin: origin.to_owned(),
-        });
-    };
-    let header = split_fields(header_text);
-    let Some(value_column) = column(&header, &[FRAME_TIME_COLUMN]) else {
-        return Err(TraceError::MissingColumn {
-            origin: origin.to_owned(),
-            line: header_line,
-            format: "MangoHud",
-            expected: "\"frametime\"",
-        });
-    };
+    let Header {
+        line: header_line,
+        fields: header,
+        value_column,
+    } = csv::header(
+        &mut lines,
+        origin,
+        "MangoHud",
+        FRAME_TIME_COLUMN,
+        "\"frametime\"",
+    )?;
     let fps_column = column(&header, &["fps"]);
 
     // (line, text as written, value) first; the unit is decided from all rows.

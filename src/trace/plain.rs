@@ -1,7 +1,7 @@
 //! The lab's own formats: one frame time in ms per line, or a CSV with a `frame_time_ms`
 //! column (what [`write_csv`](super::write_csv) writes).
 
-use super::csv::{check_width, column, frame_time_ns, records, split_fields};
+use super::csv::{self, Header, check_width, frame_time_ns, records, split_fields};
 use super::{FRAME_TIME_COLUMN, FrameTrace, TraceError};
 
 /// Parses one frame time in milliseconds per line; `#` starts a comment anywhere on a line.
@@ -24,20 +24,17 @@ pub(super) fn parse_lines(text: &str, origin: &str) -> Result<FrameTrace, TraceE
 /// `frame_time_ms` column; other columns are ignored.
 pub(super) fn parse_csv(text: &str, origin: &str) -> Result<FrameTrace, TraceError> {
     let mut rows = records(text);
-    let Some((header_line, header_text)) = rows.next() else {
-        return Err(TraceError::Empty {
-            origin: origin.to_owned(),
-        });
-    };
-    let header = split_fields(header_text);
-    let Some(value_column) = column(&header, &[FRAME_TIME_COLUMN]) else {
-        return Err(TraceError::MissingColumn {
-            origin: origin.to_owned(),
-            line: header_line,
-            format: "plain CSV",
-            expected: "\"frame_time_ms\"",
-        });
-    };
+    let Header {
+        line: header_line,
+        fields: header,
+        value_column,
+    } = csv::header(
+        &mut rows,
+        origin,
+        "plain CSV",
+        FRAME_TIME_COLUMN,
+        "\"frame_time_ms\"",
+    )?;
     let mut frame_times_ns = Vec::new();
     for (line, row) in rows {
         let fields = split_fields(row);
