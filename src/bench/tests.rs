@@ -143,20 +143,21 @@ fn dropped_time_is_reported_and_excluded_from_simulation() {
     assert!(result.metrics.sim_time_s * 1e9 <= (total - 750 * MS) as f64);
 }
 
+/// The report of every strategy over one second of a steady 60 Hz display.
+fn report_of_one_second(settings: &BenchSettings) -> BenchReport {
+    let trace = frames_60hz(1);
+    let results = run(&trace, &Strategy::ALL, settings);
+    let source = TraceJson {
+        source: "steady:60".into(),
+        frames: trace.len(),
+        wall_time_s: 1.0,
+    };
+    BenchReport::new(source, settings, &results)
+}
+
 #[test]
 fn json_has_exactly_the_documented_fields() {
-    let trace = frames_60hz(1);
-    let settings = BenchSettings::default();
-    let results = run(&trace, &Strategy::ALL, &settings);
-    let report = BenchReport::new(
-        TraceJson {
-            source: "steady:60".into(),
-            frames: trace.len(),
-            wall_time_s: 1.0,
-        },
-        &settings,
-        &results,
-    );
+    let report = report_of_one_second(&BenchSettings::default());
     let value: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     let keys = |v: &serde_json::Value| {
         let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
@@ -212,18 +213,7 @@ fn json_has_exactly_the_documented_fields() {
 
 #[test]
 fn table_has_a_row_per_strategy_with_aligned_columns() {
-    let trace = frames_60hz(1);
-    let settings = unguarded(25 * MS);
-    let results = run(&trace, &Strategy::ALL, &settings);
-    let report = BenchReport::new(
-        TraceJson {
-            source: "steady:60".into(),
-            frames: trace.len(),
-            wall_time_s: 1.0,
-        },
-        &settings,
-        &results,
-    );
+    let report = report_of_one_second(&unguarded(25 * MS));
     let table = report.table();
     let lines: Vec<&str> = table.lines().collect();
     let header = lines
