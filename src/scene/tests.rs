@@ -191,3 +191,32 @@ proptest! {
         prop_assert_eq!(split.scene().current().hash64(), whole.scene().current().hash64());
     }
 }
+
+#[test]
+fn changing_the_spring_restarts_the_truth_from_the_true_state() {
+    let mut sim = simulation(Strategy::Accumulator);
+    for _ in 0..50 {
+        sim.frame(16_666_667);
+    }
+    let now = sim.scene().current().time;
+    let true_before = sim.scene().true_spring(now);
+    let mut config = *sim.scene().config();
+    config.spring.natural_hz = 2.0;
+    config.integrator = Integrator::Rk4;
+    sim.scene_mut().set_config(config);
+    // Continuous at the change, and the new truth follows the new stiffness.
+    assert_eq!(sim.scene().true_spring(now), true_before);
+    for _ in 0..120 {
+        sim.frame(16_666_667);
+    }
+    let state = sim.scene().current();
+    let truth = sim.scene().true_spring(state.time);
+    assert!(
+        (state.spring.x - truth.x).abs() < 0.1,
+        "{} vs {}",
+        state.spring.x,
+        truth.x
+    );
+    let stiffer = config.spring.energy(truth);
+    assert!((stiffer - sim.scene().reference_energy()).abs() < 1e-9 * stiffer);
+}
