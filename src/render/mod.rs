@@ -1,0 +1,1 @@
+//! The wgpu renderer (the shell): draws [`crate::view::PaneView`]s into any texture view.

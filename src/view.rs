@@ -1,0 +1,194 @@
+//! What one pane draws, described without GPU types: the bridge from the simulated scene to
+//! the renderer.
+//!
+//! The core decides every position (in `f64`, converted to `f32` here, once); the renderer
+//! only turns a [`PaneView`] into triangles. Keeping the layout of the world (where the
+//! spring hangs, how big the sphere is) here lets headless tests check it without a GPU.
+
+use glam::{DVec3, Quat, Vec3};
+
+use crate::scene::{SceneConfig, ShownScene};
+
+/// Number of shown sphere positions the trail keeps: about one second at 60 fps, enough to
+/// see the spacing pattern of a 50-on-60 stutter repeat several times.
+pub const TRAIL_LEN: usize = 60;
+
+/// Radius of the orbiting sphere, metres.
+pub const SPHERE_RADIUS_M: f32 = 0.6;
+
+/// Height of the spring's fixed anchor above the pivot, metres.
+pub const SPRING_ANCHOR_HEIGHT_M: f32 = 3.4;
+
+/// Length of the spring at rest (x = 0), metres: the mass then hangs at
+/// `SPRING_ANCHOR_HEIGHT_M - SPRING_REST_LENGTH_M` above the pivot.
+pub const SPRING_REST_LENGTH_M: f32 = 1.8;
+
+/// Drawn displacement range of the spring, metres. The simulation may run far outside it
+/// (an exploding integrator); the drawing clamps so the coil never inverts or leaves the view.
+pub const SPRING_DRAWN_X_RANGE_M: (f32, f32) = (-2.4, 1.5);
+
+/// Radius of the mass on the spring, metres.
+pub const SPRING_MASS_RADIUS_M: f32 = 0.22;
+
+/// Height of the ground grid below the pivot, metres.
+pub const GROUND_HEIGHT_M: f32 = -1.2;
+
+/// Vertical field of view of every pane's camera, radians (50°).
+pub const FOV_Y_RAD: f32 = 50.0 * std::f32::consts::PI / 180.0;
+
+/// The last [`TRAIL_LEN`] shown sphere positions, a ring that never allocates.
+#[derive(Clone, Debug)]
+pub struct Trail {
+    /// Positions, a ring; `len` are valid.
+    points: [Vec3; TRAIL_LEN],
+    /// Next slot to write.
+    next: usize,
+    /// Valid entries.
+    len: usize,
+}
+
+impl Default for Trail {
+    fn default() -> Self {
+        Self {
+            points: [Vec3::ZERO; TRAIL_LEN],
+            next: 0,
+            len: 0,
+        }
+    }
+}
+
+impl Trail {
+    /// Adds the newest position.
+    pub fn push(&mut self, point: Vec3) {
+        self.points[self.next] = point;
+        self.next = (self.next + 1) % TRAIL_LEN;
+        self.len = (self.len + 1).min(TRAIL_LEN);
+    }
+
+    /// Forgets every position (after a reset: no trail across the jump).
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.next = 0;
+    }
+
+    /// Number of positions kept.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the trail is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Positions, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = Vec3> + '_ {
+        let start = (self.next + TRAIL_LEN - self.len) % TRAIL_LEN;
+        (0..self.len).map(move |i| self.points[(start + i) % TRAIL_LEN])
+    }
+}
+
+/// Everything the renderer needs to draw one pane's scene.
+#[derive(Clone, Copy, Debug)]
+pub struct PaneView<'a> {
+    /// Camera position, world space (y up).
+    pub camera_eye: Vec3,
+    /// Point the camera looks at.
+    pub camera_target: Vec3,
+    /// Vertical field of view, radians.
+    pub fov_y_rad: f32,
+    /// Centre both the sphere and the camera orbit.
+    pub pivot: Vec3,
+    /// Drawn centre of the orbiting sphere.
+    pub sphere_center: Vec3,
+    /// Drawn orientation of the sphere (its bands show the spin).
+    pub sphere_rotation: Quat,
+    /// Sphere radius, metres.
+    pub sphere_radius_m: f32,
+    /// Where the sphere truly is at the current real time: the faint ghost.
+    pub ghost_center: Vec3,
+    /// The spring's fixed top end.
+    pub spring_anchor: Vec3,
+    /// Centre of the mass at the spring's lower end (drawn displacement, clamped).
+    pub spring_mass: Vec3,
+    /// Whether the spring has exploded (drawn in an alarm colour).
+    pub spring_exploded: bool,
+    /// Height of the ground grid.
+    pub ground_y: f32,
+    /// Recent drawn sphere centres, oldest first.
+    pub trail: &'a Trail,
+}
+
+impl<'a> PaneView<'a> {
+    /// The view of a shown scene.
+    pub fn new(shown: &ShownScene, config: &SceneConfig, exploded: bool, trail: &'a Trail) -> Self {
+        let pivot = f32_vec(config.orbit.pivot);
+        let anchor = pivot + Vec3::Y * SPRING_ANCHOR_HEIGHT_M;
+        Self {
+            camera_eye: f32_vec(shown.camera_eye),
+            camera_target: f32_vec(shown.camera_target),
+            fov_y_rad: FOV_Y_RAD,
+            pivot,
+            sphere_center: f32_vec(shown.sphere_position),
+            sphere_rotation: shown.sphere_rotation.as_quat().normalize(),
+            sphere_radius_m: SPHERE_RADIUS_M,
+            ghost_center: f32_vec(shown.ghost_position),
+            spring_anchor: anchor,
+            spring_mass: anchor
+                - Vec3::Y * (SPRING_REST_LENGTH_M - drawn_spring_x(shown.spring_x_m)),
+            spring_exploded: exploded,
+            ground_y: pivot.y + GROUND_HEIGHT_M,
+            trail,
+        }
+    }
+}
+
+/// The spring displacement as drawn: clamped to [`SPRING_DRAWN_X_RANGE_M`], and at rest when
+/// the simulated value is not finite.
+pub fn drawn_spring_x(x_m: f64) -> f32 {
+    let (low, high) = SPRING_DRAWN_X_RANGE_M;
+    if x_m.is_finite() {
+        (x_m as f32).clamp(low, high)
+    } else {
+        0.0
+    }
+}
+
+/// A world position in `f32`; a non-finite one (never expected from the orbit) becomes the
+/// origin so the renderer never sees NaN.
+fn f32_vec(v: DVec3) -> Vec3 {
+    let v = v.as_vec3();
+    if v.is_finite() { v } else { Vec3::ZERO }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trail_keeps_the_newest_points_oldest_first() {
+        let mut trail = Trail::default();
+        for i in 0..(TRAIL_LEN + 5) {
+            trail.push(Vec3::splat(i as f32));
+        }
+        assert_eq!(trail.len(), TRAIL_LEN);
+        let points: Vec<f32> = trail.iter().map(|p| p.x).collect();
+        assert_eq!(points.first(), Some(&5.0));
+        assert_eq!(points.last(), Some(&((TRAIL_LEN + 4) as f32)));
+        assert!(points.windows(2).all(|w| w[1] == w[0] + 1.0));
+        trail.clear();
+        assert!(trail.is_empty());
+        assert_eq!(trail.iter().count(), 0);
+    }
+
+    #[test]
+    fn drawn_spring_is_clamped_and_never_nan() {
+        assert_eq!(drawn_spring_x(0.5), 0.5);
+        assert_eq!(drawn_spring_x(1e9), SPRING_DRAWN_X_RANGE_M.1);
+        assert_eq!(drawn_spring_x(-1e9), SPRING_DRAWN_X_RANGE_M.0);
+        assert_eq!(drawn_spring_x(f64::NAN), 0.0);
+        assert_eq!(drawn_spring_x(f64::INFINITY), 0.0);
+        // The coil keeps a positive length at the top of the range.
+        assert!(SPRING_REST_LENGTH_M - SPRING_DRAWN_X_RANGE_M.1 > 0.2);
+    }
+}
