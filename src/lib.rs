@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod cli;
 mod id;
+pub mod live;
 pub mod metrics;
 pub mod render;
 pub mod scene;

@@ -1,0 +1,281 @@
+//! The last few seconds of frames: what the live readouts and plots are computed from.
+
+use crate::timestep::Nanos;
+
+/// Frames the history keeps: several seconds even at the thousands of frames per second an
+/// uncapped, non-vsync loop reaches.
+pub const HISTORY_CAPACITY: usize = 8192;
+
+/// Length of the sliding window the live readouts average over.
+pub const READOUT_WINDOW: Nanos = 1_000_000_000;
+
+/// One render frame, as the live loop saw it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameSample {
+    /// Real time the frame started, since the loop started.
+    pub wall: Nanos,
+    /// Real frame time measured (including load carried from the last frame).
+    pub real_frame: Nanos,
+    /// Frame time given to the engine (after pause and time scale).
+    pub frame_time: Nanos,
+    /// Time the frame had to simulate (carried accumulator plus the used frame time).
+    pub owed: Nanos,
+    /// Steps taken.
+    pub steps: u32,
+    /// Accumulator over dt after stepping.
+    pub alpha: f32,
+    /// Time dropped by the guards this frame.
+    pub dropped: Nanos,
+    /// `T_i`: real time the frame is shown at.
+    pub presented_time: Nanos,
+    /// `S_i`: simulated time of the drawn state.
+    pub shown_time: Nanos,
+    /// Whether smoothness metrics count this frame (a step happened in an earlier frame).
+    pub judged: bool,
+    /// Whether an artificial hitch landed on this frame.
+    pub hitch: bool,
+}
+
+/// A ring of recent frames that never allocates after creation.
+#[derive(Clone, Debug)]
+pub struct History {
+    /// Samples, a ring; `len` are valid.
+    samples: Box<[FrameSample]>,
+    /// Next slot to write.
+    next: usize,
+    /// Valid entries.
+    len: usize,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self {
+            samples: vec![FrameSample::default(); HISTORY_CAPACITY].into_boxed_slice(),
+            next: 0,
+            len: 0,
+        }
+    }
+}
+
+impl History {
+    /// Adds the newest frame.
+    pub fn push(&mut self, sample: FrameSample) {
+        self.samples[self.next] = sample;
+        self.next = (self.next + 1) % self.samples.len();
+        self.len = (self.len + 1).min(self.samples.len());
+    }
+
+    /// Forgets every frame.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.next = 0;
+    }
+
+    /// Number of frames kept.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no frame is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The newest frame.
+    pub fn latest(&self) -> Option<&FrameSample> {
+        (self.len > 0)
+            .then(|| &self.samples[(self.next + self.samples.len() - 1) % self.samples.len()])
+    }
+
+    /// Frames, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &FrameSample> + ExactSizeIterator + '_ {
+        let capacity = self.samples.len();
+        let start = (self.next + capacity - self.len) % capacity;
+        (0..self.len).map(move |i| &self.samples[(start + i) % capacity])
+    }
+
+    /// Frames that started within `window` of the newest one, oldest first.
+    pub fn recent(&self, window: Nanos) -> impl Iterator<Item = &FrameSample> + '_ {
+        let newest = self.latest().map_or(0, |s| s.wall);
+        let from = newest.saturating_sub(window);
+        let skip = self.iter().take_while(|s| s.wall < from).count();
+        self.iter().skip(skip)
+    }
+
+    /// Readouts over the frames of the last `window`. `scratch` holds frame times for the
+    /// percentiles; it is reused so the readouts do not allocate once it has grown.
+    pub fn stats(&self, window: Nanos, scratch: &mut Vec<Nanos>) -> WindowStats {
+        scratch.clear();
+        let mut stats = WindowStats::default();
+        let mut steps_sum = 0u64;
+        let mut latency_sum = 0.0;
+        let mut judder_sq_sum = 0.0;
+        let mut judged = 0u64;
+        let mut judder_terms = 0u64;
+        let mut previous: Option<&FrameSample> = None;
+        let mut first_wall = None;
+        for sample in self.recent(window) {
+            first_wall.get_or_insert(sample.wall);
+            stats.frames += 1;
+            scratch.push(sample.real_frame);
+            steps_sum += u64::from(sample.steps);
+            stats.steps_max = stats.steps_max.max(sample.steps);
+            stats.dropped = stats.dropped.saturating_add(sample.dropped);
+            if sample.judged {
+                judged += 1;
+                latency_sum += signed_diff(sample.presented_time, sample.shown_time);
+                if let Some(previous) = previous.filter(|p| p.judged) {
+                    let judder = signed_diff(sample.shown_time, previous.shown_time)
+                        - signed_diff(sample.presented_time, previous.presented_time);
+                    judder_sq_sum += judder * judder;
+                    judder_terms += 1;
+                }
+            }
+            previous = Some(sample);
+        }
+        if stats.frames == 0 {
+            return stats;
+        }
+        stats.steps_mean = steps_sum as f64 / stats.frames as f64;
+        if judged > 0 {
+            stats.latency_ms = latency_sum / judged as f64 / 1e6;
+        }
+        if judder_terms > 0 {
+            stats.judder_ms = (judder_sq_sum / judder_terms as f64).sqrt() / 1e6;
+        }
+        scratch.sort_unstable();
+        stats.frame_time_p50_ms = percentile(scratch, 0.50) as f64 / 1e6;
+        stats.frame_time_p99_ms = percentile(scratch, 0.99) as f64 / 1e6;
+        let newest = self.latest().map_or(0, |s| s.wall);
+        let span = newest.saturating_sub(first_wall.unwrap_or(newest));
+        if stats.frames > 1 && span > 0 {
+            stats.fps = (stats.frames - 1) as f64 * 1e9 / span as f64;
+        }
+        stats
+    }
+}
+
+/// The live readouts over a sliding window.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WindowStats {
+    /// Frames in the window.
+    pub frames: u64,
+    /// Frames per second.
+    pub fps: f64,
+    /// Median real frame time, ms.
+    pub frame_time_p50_ms: f64,
+    /// 99th percentile real frame time, ms.
+    pub frame_time_p99_ms: f64,
+    /// Mean steps per frame.
+    pub steps_mean: f64,
+    /// Most steps in one frame.
+    pub steps_max: u32,
+    /// Time dropped by the guards in the window.
+    pub dropped: Nanos,
+    /// Mean `T_i - S_i`, ms.
+    pub latency_ms: f64,
+    /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms.
+    pub judder_ms: f64,
+}
+
+/// The value at fraction `q` of a sorted slice (nearest rank); 0 when empty.
+fn percentile(sorted: &[Nanos], q: f64) -> Nanos {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// `a - b` in nanoseconds, as a float.
+fn signed_diff(a: Nanos, b: Nanos) -> f64 {
+    (i128::from(a) - i128::from(b)) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Nanos = 1_000_000;
+
+    fn sample(wall: Nanos, real_frame: Nanos) -> FrameSample {
+        FrameSample {
+            wall,
+            real_frame,
+            frame_time: real_frame,
+            presented_time: wall,
+            shown_time: wall,
+            judged: true,
+            steps: 1,
+            ..FrameSample::default()
+        }
+    }
+
+    #[test]
+    fn window_keeps_only_recent_frames() {
+        let mut history = History::default();
+        for i in 0..300 {
+            history.push(sample(i * 10 * MS, 10 * MS));
+        }
+        let mut scratch = Vec::new();
+        let stats = history.stats(READOUT_WINDOW, &mut scratch);
+        // Frames at 1.99 s .. 2.99 s inclusive.
+        assert_eq!(stats.frames, 101);
+        assert!((stats.fps - 100.0).abs() < 1e-9);
+        assert_eq!(stats.frame_time_p50_ms, 10.0);
+        assert_eq!(stats.latency_ms, 0.0);
+        assert_eq!(stats.judder_ms, 0.0);
+        assert_eq!(stats.steps_mean, 1.0);
+    }
+
+    #[test]
+    fn percentiles_see_the_slow_frame() {
+        let mut history = History::default();
+        let mut wall = 0;
+        for i in 0..100 {
+            let frame = if i == 50 || i == 70 { 80 * MS } else { 10 * MS };
+            wall += frame;
+            history.push(sample(wall, frame));
+        }
+        let stats = history.stats(10 * READOUT_WINDOW, &mut Vec::new());
+        assert_eq!(stats.frame_time_p50_ms, 10.0);
+        assert_eq!(stats.frame_time_p99_ms, 80.0);
+    }
+
+    #[test]
+    fn judder_measures_uneven_shown_motion() {
+        let mut history = History::default();
+        // Shown time advances 20, 0, 20, 0 ... while real time advances 10 each frame.
+        for i in 0..10u64 {
+            history.push(FrameSample {
+                wall: i * 10 * MS,
+                real_frame: 10 * MS,
+                presented_time: i * 10 * MS,
+                shown_time: (i / 2) * 20 * MS,
+                judged: true,
+                ..FrameSample::default()
+            });
+        }
+        let stats = history.stats(READOUT_WINDOW, &mut Vec::new());
+        assert!((stats.judder_ms - 10.0).abs() < 1e-9, "{}", stats.judder_ms);
+    }
+
+    #[test]
+    fn the_ring_wraps_without_losing_order() {
+        let mut history = History::default();
+        for i in 0..(HISTORY_CAPACITY as u64 + 10) {
+            history.push(sample(i, 1));
+        }
+        assert_eq!(history.len(), HISTORY_CAPACITY);
+        assert_eq!(history.iter().next().map(|s| s.wall), Some(10));
+        assert!(
+            history
+                .iter()
+                .zip(history.iter().skip(1))
+                .all(|(a, b)| b.wall == a.wall + 1)
+        );
+        history.clear();
+        assert!(history.is_empty());
+        assert_eq!(history.stats(READOUT_WINDOW, &mut Vec::new()).frames, 0);
+    }
+}

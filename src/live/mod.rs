@@ -1,0 +1,30 @@
+//! The live loop behind the window, free of window and GPU types.
+//!
+//! Each redraw the window calls [`LiveLoop::frame`]: it reads the [`Stopwatch`], passes the
+//! frame time through pause and time scale into the strategy, steps the scene, spends the
+//! artificial load, and records the frame for the readouts. The window then draws
+//! [`LiveLoop::pane_view`]; it makes no timing decision of its own.
+//!
+//! The artificial load is real work on the loop's thread (a busy wait), so expensive steps
+//! lengthen the next frame exactly as in a game, and a step cost above `dt` without guards
+//! spirals. So that the window stays responsive while it does, one frame busy-waits at most
+//! [`MAX_BUSY_WAIT_PER_FRAME`]; the rest is added to the next frame's time, which the loop
+//! cannot tell from waiting. Tests drive the same loop with a [`VirtualStopwatch`].
+
+mod history;
+mod lab;
+mod load;
+mod settings;
+mod stopwatch;
+
+pub use history::{FrameSample, HISTORY_CAPACITY, History, READOUT_WINDOW, WindowStats};
+pub use lab::{LiveFrame, LiveLoop};
+pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
+pub use settings::{
+    FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
+    MAX_LOAD_MS,
+};
+pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,267 @@
+use super::*;
+use crate::bench::{BenchSettings, run_strategy};
+use crate::timestep::{Nanos, Strategy};
+
+const MS: Nanos = 1_000_000;
+/// One 60 Hz display period, rounded to the nanosecond.
+const FRAME_60HZ: Nanos = 16_666_667;
+
+fn live(settings: LiveSettings) -> LiveLoop<VirtualStopwatch> {
+    LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid settings")
+}
+
+/// Runs one frame after `render` of real time passes (rendering / waiting for the display).
+fn frame_after(lab: &mut LiveLoop<VirtualStopwatch>, render: Nanos) -> LiveFrame {
+    lab.stopwatch_mut().advance(render);
+    lab.frame()
+}
+
+#[test]
+fn without_load_the_live_loop_measures_what_bench_measures() {
+    for strategy in Strategy::ALL {
+        let mut lab = live(LiveSettings {
+            strategy,
+            ..LiveSettings::default()
+        });
+        let mut frames = Vec::new();
+        lab.frame(); // The first frame has no previous one: zero time.
+        frames.push(0);
+        for i in 0..600u64 {
+            let frame = FRAME_60HZ + (i % 5) * MS / 3;
+            frames.push(frame);
+            frame_after(&mut lab, frame);
+        }
+        let bench = run_strategy(&frames, strategy, &BenchSettings::default());
+        assert_eq!(lab.run_metrics(), bench.metrics, "{strategy}");
+        assert!(!lab.spiralling());
+    }
+}
+
+#[test]
+fn a_step_cost_above_dt_without_guards_spirals_within_two_seconds() {
+    let mut settings = LiveSettings {
+        strategy: Strategy::Accumulator,
+        max_frame_time_ms: 0.0,
+        ..LiveSettings::default()
+    };
+    settings.load.step_cost_ms = 25.0;
+    let mut lab = live(settings);
+    let start = lab.stopwatch().now();
+    let mut reported_at = None;
+    for _ in 0..2_000 {
+        frame_after(&mut lab, FRAME_60HZ);
+        if lab.spiralling() {
+            reported_at = Some(lab.stopwatch().now() - start);
+            break;
+        }
+    }
+    let reported_at = reported_at.expect("the spiral is reported");
+    assert!(
+        reported_at <= 2_000 * MS,
+        "reported after {} ms of load",
+        reported_at / MS
+    );
+    // Spend a little longer in the spiral, then turn the default guard back on.
+    for _ in 0..30 {
+        frame_after(&mut lab, FRAME_60HZ);
+        // The window stays responsive: a frame never busy-waits beyond the cap.
+        assert!(lab.last().expect("a frame ran").load.waited <= MAX_BUSY_WAIT_PER_FRAME);
+    }
+    assert!(lab.spiralling());
+    lab.apply(LiveSettings {
+        max_frame_time_ms: 250.0,
+        ..settings
+    })
+    .expect("valid settings");
+    let mut cleared_after = None;
+    for frame in 0..600 {
+        frame_after(&mut lab, FRAME_60HZ);
+        if !lab.spiralling() && cleared_after.is_none() {
+            cleared_after = Some(frame);
+        }
+    }
+    assert!(!lab.spiralling(), "the guard clears the spiral");
+    assert!(cleared_after.expect("cleared") < 60);
+    let stats = lab.window_stats();
+    assert!(stats.dropped > 0, "the guard drops time");
+    // The game runs slower than real time instead of freezing: 12-13 steps per frame.
+    assert!((10.0..=14.0).contains(&stats.steps_mean), "{stats:?}");
+}
+
+#[test]
+fn a_loop_that_keeps_up_is_never_called_a_spiral() {
+    let mut settings = LiveSettings::default();
+    settings.load.step_cost_ms = 15.0;
+    settings.load.jitter_ms = 3.0;
+    settings.load.hitch_ms = 150.0;
+    settings.load.hitch_every_s = 1.0;
+    let mut lab = live(settings);
+    for _ in 0..1_000 {
+        frame_after(&mut lab, FRAME_60HZ);
+        assert!(!lab.spiralling());
+    }
+}
+
+#[test]
+fn maximum_load_keeps_every_frame_within_the_busy_wait_cap() {
+    let settings = LiveSettings {
+        max_frame_time_ms: 0.0,
+        load: LoadSettings {
+            step_cost_ms: MAX_LOAD_MS,
+            render_cost_ms: MAX_LOAD_MS,
+            jitter_ms: MAX_JITTER_MS,
+            hitch_ms: MAX_LOAD_MS,
+            hitch_every_s: HITCH_PERIOD_RANGE_S.0,
+        },
+        ..LiveSettings::default()
+    };
+    let mut lab = live(settings);
+    for _ in 0..200 {
+        let before = lab.stopwatch().now();
+        let frame = frame_after(&mut lab, FRAME_60HZ);
+        let spent = lab.stopwatch().now() - before;
+        assert!(spent <= FRAME_60HZ + MAX_BUSY_WAIT_PER_FRAME);
+        assert!(frame.load.waited <= MAX_BUSY_WAIT_PER_FRAME);
+        assert!(frame.shown.sphere_position.is_finite());
+    }
+    assert!(lab.spiralling() && lab.frozen());
+    lab.reset();
+    assert!(!lab.spiralling() && !lab.frozen());
+}
+
+#[test]
+fn a_kick_on_a_paused_frame_waits_for_the_next_step() {
+    let mut lab = live(LiveSettings::default());
+    for _ in 0..10 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    lab.set_paused(true);
+    frame_after(&mut lab, FRAME_60HZ);
+    let velocity_before = lab.sim().scene().current().spring.v;
+    lab.kick();
+    let paused = frame_after(&mut lab, FRAME_60HZ);
+    assert!(paused.report.steps.is_empty());
+    assert_eq!(lab.sim().scene().current().spring.v, velocity_before);
+    assert!(lab.sim().scene().pending_kick_mps() > 0.0);
+    // Single-stepping delivers one 60 Hz frame: with dt = 20 ms that may take no step, and
+    // the kick waits; it lands on the first step.
+    let mut stepped = false;
+    for _ in 0..3 {
+        lab.single_step();
+        let frame = frame_after(&mut lab, 500 * MS);
+        assert_eq!(
+            frame.report.frame_time,
+            crate::timestep::DEFAULT_SINGLE_STEP_FRAME
+        );
+        if !frame.report.steps.is_empty() {
+            stepped = true;
+            break;
+        }
+    }
+    assert!(stepped);
+    assert_eq!(lab.sim().scene().pending_kick_mps(), 0.0);
+    assert_ne!(lab.sim().scene().current().spring.v, velocity_before);
+    assert!(lab.paused());
+}
+
+#[test]
+fn a_bad_setting_is_named_and_changes_nothing() {
+    let mut lab = live(LiveSettings::default());
+    let before = *lab.settings();
+    let error = lab
+        .apply(LiveSettings {
+            rate_hz: 5000.0,
+            strategy: Strategy::Variable,
+            ..before
+        })
+        .expect_err("out of range");
+    assert_eq!(
+        error.to_string(),
+        "physics rate 5000 Hz is out of range (allowed 1 to 1000 Hz)"
+    );
+    assert_eq!(*lab.settings(), before);
+    assert_eq!(lab.sim().engine().strategy(), before.strategy);
+    let mut bad_load = before;
+    bad_load.load.step_cost_ms = f64::NAN;
+    assert!(lab.apply(bad_load).is_err());
+    let error = LiveSettings {
+        frame_cap_hz: 1.0,
+        ..before
+    }
+    .validate()
+    .expect_err("too low");
+    assert_eq!(
+        error.to_string(),
+        "frame cap 1 fps is out of range (allowed 0 (off) or 5 to 1000 fps)"
+    );
+}
+
+#[test]
+fn switching_strategy_live_neither_loses_nor_invents_time() {
+    let mut lab = live(LiveSettings::default());
+    let mut total = 0;
+    for (i, strategy) in Strategy::ALL.iter().cycle().take(60).enumerate() {
+        if i % 7 == 0 {
+            let settings = LiveSettings {
+                strategy: *strategy,
+                ..*lab.settings()
+            };
+            lab.apply(settings).expect("valid");
+        }
+        let frame = frame_after(&mut lab, FRAME_60HZ + i as Nanos * 1000);
+        total += frame.report.frame_time;
+    }
+    let engine = lab.sim().engine();
+    assert_eq!(
+        i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
+        i128::from(total) - i128::from(engine.dropped()) + i128::from(engine.fixed_lead())
+    );
+}
+
+#[test]
+fn reset_forgets_trail_history_and_previous_state() {
+    let mut lab = live(LiveSettings::default());
+    for _ in 0..30 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    assert!(lab.pane_view().is_some_and(|view| view.trail.len() > 1));
+    lab.reset();
+    assert!(lab.pane_view().is_none());
+    assert!(lab.history().is_empty());
+    let scene = lab.sim().scene();
+    assert_eq!(scene.previous(), scene.current());
+    let frame = lab.frame();
+    assert_eq!(frame.report.frame_time, 0, "no time passes across a reset");
+    assert_eq!(lab.pane_view().map(|view| view.trail.len()), Some(1));
+}
+
+#[test]
+fn the_present_rate_is_measured_from_presents() {
+    let mut lab = live(LiveSettings::default());
+    assert_eq!(lab.present_rate_hz(), 0.0);
+    for _ in 0..200 {
+        lab.stopwatch_mut().advance(10 * MS);
+        lab.record_present();
+    }
+    assert!((lab.present_rate_hz() - 100.0).abs() < 1e-6);
+}
+
+#[test]
+fn the_frame_cap_paces_frames() {
+    let mut lab = live(LiveSettings {
+        frame_cap_hz: 100.0,
+        ..LiveSettings::default()
+    });
+    lab.frame();
+    lab.stopwatch_mut().advance(3 * MS);
+    lab.pace();
+    assert_eq!(lab.stopwatch().now(), 10 * MS);
+    lab.frame();
+    lab.stopwatch_mut().advance(30 * MS);
+    lab.pace();
+    assert_eq!(
+        lab.stopwatch().now(),
+        40 * MS,
+        "a late frame is not delayed further"
+    );
+}
