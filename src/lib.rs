@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod app;
 mod id;
 pub mod live;
 pub mod metrics;
@@ -14,4 +15,5 @@ pub mod scene;
 pub mod sim;
 pub mod timestep;
 pub mod trace;
+pub mod ui;
 pub mod view;

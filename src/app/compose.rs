@@ -1,0 +1,131 @@
+//! One whole frame into any texture view: the scene panes, then the egui panel on top.
+//! The window, its screenshots and `bench-render` all draw through this.
+
+use std::time::Instant;
+
+use crate::render::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, SceneRenderer};
+
+/// The egui output of one frame, tessellated.
+pub struct UiFrame<'a> {
+    /// Triangles to draw.
+    pub primitives: &'a [egui::ClippedPrimitive],
+    /// Textures to upload before drawing and free after.
+    pub textures: &'a egui::TexturesDelta,
+    /// Physical pixels per egui point.
+    pub pixels_per_point: f32,
+}
+
+/// Draws the scene and the panel with shared pipelines and targets.
+pub struct FrameComposer {
+    /// Draws every pane's scene.
+    scene: SceneRenderer,
+    /// MSAA colour and depth for the scene pass.
+    targets: RenderTargets,
+    /// Draws egui.
+    egui: egui_wgpu::Renderer,
+}
+
+impl FrameComposer {
+    /// A composer drawing into targets of `format`, `width` × `height` to start with.
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, width: u32, height: u32) -> Self {
+        Self {
+            scene: SceneRenderer::new(device, format, DEFAULT_SAMPLE_COUNT),
+            targets: RenderTargets::new(device, format, width, height, DEFAULT_SAMPLE_COUNT),
+            // The panel is drawn after the MSAA resolve, into the single-sample target.
+            egui: egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default()),
+        }
+    }
+
+    /// Encodes and submits one frame into `target` (`width` × `height` physical pixels):
+    /// the panes' scenes, then `ui` on top. Returns the CPU time it took.
+    pub fn render(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &wgpu::TextureView,
+        (width, height): (u32, u32),
+        panes: &[Pane<'_>],
+        ui: Option<UiFrame<'_>>,
+    ) -> std::time::Duration {
+        let start = Instant::now();
+        self.targets.resize(device, width, height);
+        self.scene.prepare(device, queue, panes);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+        self.targets
+            .encode_scene_pass(&mut encoder, target, &self.scene, BACKGROUND);
+        let mut extra = Vec::new();
+        if let Some(ui) = &ui {
+            for (id, deltas) in &ui.textures.set {
+                for delta in deltas {
+                    self.egui.update_texture(device, queue, *id, delta);
+                }
+            }
+            let screen = egui_wgpu::ScreenDescriptor {
+                size_in_pixels: [width, height],
+                pixels_per_point: ui.pixels_per_point,
+            };
+            extra = self
+                .egui
+                .update_buffers(device, queue, &mut encoder, ui.primitives, &screen);
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("ui pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.egui
+                .render(&mut pass.forget_lifetime(), ui.primitives, &screen);
+        }
+        queue.submit(extra.into_iter().chain(std::iter::once(encoder.finish())));
+        if let Some(ui) = &ui {
+            for id in &ui.textures.free {
+                self.egui.free_texture(id);
+            }
+        }
+        start.elapsed()
+    }
+
+    /// Encodes and submits a frame that only clears `target` (the baseline `bench-render`
+    /// compares against). Returns the CPU time it took.
+    pub fn render_clear_only(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &wgpu::TextureView,
+    ) -> std::time::Duration {
+        let start = Instant::now();
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("clear-only frame"),
+        });
+        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("clear pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(BACKGROUND),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        }));
+        queue.submit(std::iter::once(encoder.finish()));
+        start.elapsed()
+    }
+}

@@ -1,0 +1,10 @@
+//! The window (the shell): a winit application that drives the live loop and draws it,
+//! and the headless commands that draw through the same code.
+
+mod compose;
+mod present;
+mod window;
+
+pub use compose::{FrameComposer, UiFrame};
+pub use present::{PresentModeId, UnknownPresentMode};
+pub use window::{WindowOptions, WindowSummary, run_window};

@@ -1,0 +1,560 @@
+//! The winit application: one window, the live loop, the renderer and the panel.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, anyhow};
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::window::{Fullscreen, Window, WindowId};
+
+use super::compose::{FrameComposer, UiFrame};
+use super::present::PresentModeId;
+use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
+use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, request_adapter};
+use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
+
+/// How long to wait between checks while the window is minimised: no busy spin, and the
+/// window comes back within a tenth of a second.
+const MINIMISED_POLL: Duration = Duration::from_millis(100);
+
+/// How the window starts and, for automation, when it stops.
+#[derive(Clone, Debug)]
+pub struct WindowOptions {
+    /// The live loop's starting settings.
+    pub settings: LiveSettings,
+    /// The present mode to start with.
+    pub present_mode: PresentModeId,
+    /// Window size, physical pixels.
+    pub size: (u32, u32),
+    /// Run this many frames, then exit.
+    pub frames: Option<u64>,
+    /// Write the last frame (scene and panel) to this PNG.
+    pub screenshot: Option<PathBuf>,
+    /// Whether the side panel starts visible.
+    pub panel: bool,
+    /// Start paused.
+    pub paused: bool,
+    /// Automation: switch to the next present mode the surface offers every this many
+    /// frames, as a person would in the panel (tests of live reconfiguration).
+    pub cycle_present_modes: Option<u64>,
+}
+
+/// What a window run did, printed on exit for people and tests.
+#[derive(Clone, Debug, Default)]
+pub struct WindowSummary {
+    /// Frames drawn.
+    pub frames: u64,
+    /// Present modes the surface reported.
+    pub offered: Vec<PresentModeId>,
+    /// Every present mode the surface was configured with, in order.
+    pub configured: Vec<PresentModeId>,
+    /// Errors reported while configuring the surface.
+    pub configure_errors: Vec<String>,
+    /// The adapter.
+    pub adapter: String,
+    /// Whether the spiral banner was up at the end.
+    pub spiral: bool,
+    /// The screenshot written, if any.
+    pub screenshot: Option<PathBuf>,
+}
+
+impl std::fmt::Display for WindowSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids = |modes: &[PresentModeId]| {
+            modes.iter().map(|m| m.id()).collect::<Vec<_>>().join(",")
+        };
+        writeln!(f, "adapter: {}", self.adapter)?;
+        writeln!(f, "frames: {}", self.frames)?;
+        writeln!(f, "present modes offered: {}", ids(&self.offered))?;
+        writeln!(f, "present modes configured: {}", ids(&self.configured))?;
+        writeln!(f, "configure errors: {}", self.configure_errors.len())?;
+        for error in &self.configure_errors {
+            writeln!(f, "  {error}")?;
+        }
+        writeln!(f, "spiral: {}", if self.spiral { "yes" } else { "no" })?;
+        if let Some(path) = &self.screenshot {
+            writeln!(f, "screenshot: {}", path.display())?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens the window and runs until it is closed (or `frames` have run).
+pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
+    let event_loop = EventLoop::new().context("cannot open a window (is a display available?)")?;
+    let mut live = LiveLoop::new(RealStopwatch::default(), options.settings)?;
+    live.set_paused(options.paused);
+    let mut model = PanelModel::new(options.settings);
+    model.present_mode = options.present_mode;
+    model.visible = options.panel;
+    let mut app = App {
+        options,
+        live,
+        model,
+        active: None,
+        summary: WindowSummary::default(),
+        error: None,
+        pending_textures: egui::TexturesDelta::default(),
+    };
+    event_loop.run_app(&mut app).context("the event loop failed")?;
+    match app.error {
+        Some(error) => Err(error),
+        None => Ok(app.summary),
+    }
+}
+
+/// Everything that exists only while the window does.
+struct Active {
+    /// The window.
+    window: Arc<Window>,
+    /// Instance, adapter, device, queue.
+    gpu: GpuContext,
+    /// The window's surface.
+    surface: wgpu::Surface<'static>,
+    /// How the surface is configured.
+    config: wgpu::SurfaceConfiguration,
+    /// Present modes the surface supports.
+    offered: Vec<PresentModeId>,
+    /// Draws scene and panel.
+    composer: FrameComposer,
+    /// egui's context.
+    egui_ctx: egui::Context,
+    /// egui's window integration.
+    egui_state: egui_winit::State,
+}
+
+/// The application state winit drives.
+struct App {
+    /// Start-up and automation options.
+    options: WindowOptions,
+    /// The live loop.
+    live: LiveLoop<RealStopwatch>,
+    /// The panel's state.
+    model: PanelModel,
+    /// The window and GPU state, once created.
+    active: Option<Active>,
+    /// What happened, for the exit report.
+    summary: WindowSummary,
+    /// The error that ended the run, if any.
+    error: Option<anyhow::Error>,
+    /// egui texture changes not yet uploaded (a frame that could not be drawn keeps them).
+    pending_textures: egui::TexturesDelta,
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.active.is_some() {
+            return;
+        }
+        match self.create_active(event_loop) {
+            Ok(active) => self.active = Some(active),
+            Err(error) => {
+                self.error = Some(error);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(active) = self.active.as_mut() else {
+            return;
+        };
+        // egui sees every event first (it handles the keyboard shortcuts too).
+        let _ = active.egui_state.on_window_event(&active.window, &event);
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => active.resize(size),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(active) = self.active.as_ref() else {
+            return;
+        };
+        if active.is_minimised() {
+            // Nothing to draw: wait instead of spinning; time keeps running in the loop
+            // and the first frame back is clamped by the guards like any long frame.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + MINIMISED_POLL));
+        } else {
+            event_loop.set_control_flow(ControlFlow::Poll);
+            active.window.request_redraw();
+        }
+    }
+}
+
+impl App {
+    /// Creates the window, the GPU context and the surface.
+    fn create_active(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<Active> {
+        let (width, height) = self.options.size;
+        let attributes = Window::default_attributes()
+            .with_title("timestep-lab")
+            .with_inner_size(PhysicalSize::new(width.max(1), height.max(1)));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .context("cannot create the window")?,
+        );
+        let instance = wgpu::Instance::new(
+            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                event_loop.owned_display_handle(),
+            )),
+        );
+        let surface = instance
+            .create_surface(window.clone())
+            .context("cannot create a drawing surface for the window")?;
+        let adapter = pollster::block_on(request_adapter(&instance, Some(&surface)))?;
+        let gpu = pollster::block_on(GpuContext::with_adapter(instance, adapter))?;
+        let capabilities = surface.get_capabilities(&gpu.adapter);
+        let format = capabilities
+            .formats
+            .iter()
+            .copied()
+            .find(wgpu::TextureFormat::is_srgb)
+            .or_else(|| capabilities.formats.first().copied())
+            .ok_or_else(|| {
+                anyhow!(
+                    "the surface of adapter {} reports no texture format it can present",
+                    adapter_summary(&gpu.adapter.get_info())
+                )
+            })?;
+        let offered: Vec<PresentModeId> = capabilities
+            .present_modes
+            .iter()
+            .map(|&mode| PresentModeId::from_wgpu(mode))
+            .collect();
+        let size = window.inner_size();
+        let present_mode = self.model.present_mode.resolve(&offered);
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: present_mode.to_wgpu(),
+            desired_maximum_frame_latency: 2,
+            alpha_mode: capabilities
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+            color_space: Default::default(),
+        };
+        let adapter_text = adapter_summary(&gpu.adapter.get_info());
+        self.model.adapter = adapter_text.clone();
+        self.model.present_modes = offered.clone();
+        self.summary.adapter = adapter_text;
+        self.summary.offered = offered.clone();
+        let composer = FrameComposer::new(&gpu.device, format, config.width, config.height);
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            event_loop,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let mut active = Active {
+            window,
+            gpu,
+            surface,
+            config,
+            offered,
+            composer,
+            egui_ctx,
+            egui_state,
+        };
+        if !active.is_minimised() {
+            self.configure(&mut active, present_mode);
+        }
+        Ok(active)
+    }
+
+    /// Configures the surface with `mode`, recording the outcome.
+    fn configure(&mut self, active: &mut Active, mode: PresentModeId) {
+        active.config.present_mode = mode.to_wgpu();
+        match active.configure() {
+            Ok(()) => {
+                self.summary.configured.push(mode);
+                self.model.active_present_mode = Some(mode);
+            }
+            Err(error) => {
+                eprintln!("timestep-lab: configuring the surface for {mode} failed: {error}");
+                self.summary.configure_errors.push(format!("{mode}: {error}"));
+            }
+        }
+    }
+
+    /// One frame: advance the loop, build the panel, draw, present, apply what the person
+    /// asked for.
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(mut active) = self.active.take() else {
+            return;
+        };
+        if !active.is_minimised() {
+            self.frame(event_loop, &mut active);
+        }
+        self.active = Some(active);
+    }
+
+    /// The body of [`Self::redraw`] for a visible window.
+    fn frame(&mut self, event_loop: &ActiveEventLoop, active: &mut Active) {
+        self.live.frame();
+        let readouts = Readouts::gather(&mut self.live);
+        let raw_input = active.egui_state.take_egui_input(&active.window);
+        let mut actions = PanelActions::default();
+        let mut scene_rect = egui::Rect::NOTHING;
+        let (model, live) = (&mut self.model, &self.live);
+        let output = active.egui_ctx.run_ui(raw_input, |ui| {
+            scene_rect = lab_ui(ui, model, &readouts, live.history(), &mut actions);
+        });
+        active
+            .egui_state
+            .handle_platform_output(&active.window, output.platform_output);
+        let primitives = active
+            .egui_ctx
+            .tessellate(output.shapes, output.pixels_per_point);
+        self.pending_textures.append(output.textures_delta);
+
+        let size = (active.config.width, active.config.height);
+        let viewport = scene_viewport(scene_rect, output.pixels_per_point, size);
+        let last_frame = self
+            .options
+            .frames
+            .is_some_and(|frames| self.summary.frames + 1 >= frames);
+        let drawn = {
+            let panes: Vec<Pane<'_>> = self
+                .live
+                .pane_view()
+                .map(|view| Pane { viewport, view })
+                .into_iter()
+                .collect();
+            if last_frame && let Some(path) = self.options.screenshot.clone() {
+                match self.screenshot(active, &panes, &primitives, output.pixels_per_point, &path) {
+                    Ok(()) => self.summary.screenshot = Some(path),
+                    Err(error) => self.error = Some(error),
+                }
+            }
+            self.present(active, &panes, &primitives, output.pixels_per_point)
+        };
+        if drawn {
+            self.live.record_present();
+            self.summary.frames += 1;
+        }
+        self.apply(active, actions);
+        self.summary.spiral = self.live.spiralling();
+        if last_frame && drawn || self.error.is_some() || actions.quit {
+            event_loop.exit();
+        }
+        self.live.pace();
+    }
+
+    /// Acquires the surface texture, draws into it and presents. Returns whether a frame
+    /// reached the display; every other outcome is handled here.
+    fn present(
+        &mut self,
+        active: &mut Active,
+        panes: &[Pane<'_>],
+        primitives: &[egui::ClippedPrimitive],
+        pixels_per_point: f32,
+    ) -> bool {
+        let (texture, suboptimal) = match active.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
+            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return false;
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                if let Err(error) = active.configure() {
+                    eprintln!("timestep-lab: reconfiguring an outdated surface failed: {error}");
+                }
+                return false;
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                if let Err(error) = active.recreate_surface() {
+                    eprintln!("timestep-lab: recreating the lost surface failed: {error:#}");
+                }
+                return false;
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                eprintln!("timestep-lab: acquiring the frame failed validation; skipping it");
+                return false;
+            }
+        };
+        let view = texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let textures = std::mem::take(&mut self.pending_textures);
+        active.composer.render(
+            &active.gpu.device,
+            &active.gpu.queue,
+            &view,
+            (active.config.width, active.config.height),
+            panes,
+            Some(UiFrame {
+                primitives,
+                textures: &textures,
+                pixels_per_point,
+            }),
+        );
+        active.window.pre_present_notify();
+        active.gpu.queue.present(texture);
+        if suboptimal && let Err(error) = active.configure() {
+            eprintln!("timestep-lab: reconfiguring a suboptimal surface failed: {error}");
+        }
+        true
+    }
+
+    /// Draws the frame into an offscreen texture of the surface's size and format and
+    /// writes it to `path`.
+    fn screenshot(
+        &mut self,
+        active: &mut Active,
+        panes: &[Pane<'_>],
+        primitives: &[egui::ClippedPrimitive],
+        pixels_per_point: f32,
+        path: &std::path::Path,
+    ) -> anyhow::Result<()> {
+        let (width, height) = (active.config.width, active.config.height);
+        let device = &active.gpu.device;
+        let offscreen = Offscreen::new(device, width, height, active.config.format);
+        // Texture uploads are applied here; the window's frame then finds them in place.
+        let textures = std::mem::take(&mut self.pending_textures);
+        active.composer.render(
+            device,
+            &active.gpu.queue,
+            offscreen.view(),
+            (width, height),
+            panes,
+            Some(UiFrame {
+                primitives,
+                textures: &textures,
+                pixels_per_point,
+            }),
+        );
+        let image = offscreen
+            .read_rgba(device, &active.gpu.queue)
+            .context("reading the screenshot back from the GPU")?;
+        image
+            .save(path)
+            .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
+        Ok(())
+    }
+
+    /// Applies the panel's actions and settings after a frame.
+    fn apply(&mut self, active: &mut Active, actions: PanelActions) {
+        if actions.reset {
+            self.live.reset();
+        }
+        if actions.kick {
+            self.live.kick();
+        }
+        if actions.toggle_pause {
+            self.live.set_paused(!self.live.paused());
+        }
+        if actions.single_step {
+            self.live.single_step();
+        }
+        if actions.toggle_fullscreen {
+            let fullscreen = match active.window.fullscreen() {
+                Some(_) => None,
+                None => Some(Fullscreen::Borderless(None)),
+            };
+            active.window.set_fullscreen(fullscreen);
+        }
+        if let Err(error) = self.live.apply(self.model.settings) {
+            // The panel's ranges lie inside the allowed ones; should one not, say so and
+            // keep the settings in force.
+            eprintln!("timestep-lab: setting refused: {error}");
+            self.model.settings = *self.live.settings();
+        }
+        if let Some(every) = self.options.cycle_present_modes
+            && every > 0
+            && self.summary.frames > 0
+            && self.summary.frames % every == 0
+        {
+            let current = self.model.active_present_mode;
+            let offered = &active.offered;
+            let next = current
+                .and_then(|mode| offered.iter().position(|&m| m == mode))
+                .map_or(0, |i| (i + 1) % offered.len().max(1));
+            if let Some(&mode) = offered.get(next) {
+                self.model.present_mode = mode;
+            }
+        }
+        let wanted = self.model.present_mode.resolve(&active.offered);
+        if self.model.active_present_mode != Some(wanted) {
+            self.configure(active, wanted);
+        }
+    }
+}
+
+impl Active {
+    /// Whether there is nothing to draw into.
+    fn is_minimised(&self) -> bool {
+        let size = self.window.inner_size();
+        size.width == 0 || size.height == 0 || self.window.is_minimized() == Some(true)
+    }
+
+    /// Follows a new window size; a zero size is never configured.
+    fn resize(&mut self, size: PhysicalSize<u32>) {
+        if size.width == 0 || size.height == 0 {
+            return;
+        }
+        self.config.width = size.width;
+        self.config.height = size.height;
+        if let Err(error) = self.configure() {
+            eprintln!("timestep-lab: resizing the surface failed: {error}");
+        }
+    }
+
+    /// Configures the surface with the current configuration, catching validation errors.
+    fn configure(&mut self) -> Result<(), wgpu::Error> {
+        let scope = self
+            .gpu
+            .device
+            .push_error_scope(wgpu::ErrorFilter::Validation);
+        self.surface.configure(&self.gpu.device, &self.config);
+        match pollster::block_on(scope.pop()) {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Makes a new surface for the window after the old one was lost.
+    fn recreate_surface(&mut self) -> anyhow::Result<()> {
+        self.surface = self
+            .gpu
+            .instance
+            .create_surface(self.window.clone())
+            .context("cannot recreate the surface")?;
+        self.configure()?;
+        Ok(())
+    }
+}
+
+/// The scene's viewport in physical pixels: the part of the window the panel leaves free,
+/// or the whole target when that is empty.
+fn scene_viewport(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> Viewport {
+    let (w, h) = (width as f32, height as f32);
+    let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
+    let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
+    let x1 = (rect.max.x * pixels_per_point).clamp(0.0, w);
+    let y1 = (rect.max.y * pixels_per_point).clamp(0.0, h);
+    if rect.is_finite() && x1 - x0 >= 1.0 && y1 - y0 >= 1.0 {
+        Viewport {
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        }
+    } else {
+        Viewport::full(width, height)
+    }
+}

@@ -1,0 +1,422 @@
+//! The side panel: controls, readouts, plots; the banner; keyboard shortcuts.
+
+use egui::{Color32, Key, RichText};
+
+use super::plots::plots_ui;
+use super::readouts::Readouts;
+use crate::app::PresentModeId;
+use crate::live::{History, LiveSettings};
+use crate::scene::{CameraDriver, Integrator};
+use crate::timestep::{
+    DEFAULT_MAX_FRAME_TIME, Nanos, RATE_PRESETS_HZ, Strategy, TimestepConfig, ms_from_ns,
+};
+
+/// Width of the side panel, points.
+pub const PANEL_WIDTH: f32 = 330.0;
+
+/// Colour of alarms (spiral, explosion).
+const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
+
+/// What the panel edits and shows besides the readouts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PanelModel {
+    /// The live loop's settings, edited in place; the window applies them after the frame.
+    pub settings: LiveSettings,
+    /// Present modes the surface reports (concrete ones).
+    pub present_modes: Vec<PresentModeId>,
+    /// The present mode asked for (may be an `auto-*` one).
+    pub present_mode: PresentModeId,
+    /// The mode the surface is configured with now.
+    pub active_present_mode: Option<PresentModeId>,
+    /// The GPU adapter, in words.
+    pub adapter: String,
+    /// Whether the side panel is shown (H toggles).
+    pub visible: bool,
+}
+
+impl PanelModel {
+    /// A model for these settings, before the surface is known.
+    pub fn new(settings: LiveSettings) -> Self {
+        Self {
+            settings,
+            present_modes: vec![PresentModeId::Fifo],
+            present_mode: PresentModeId::default(),
+            active_present_mode: None,
+            adapter: String::new(),
+            visible: true,
+        }
+    }
+}
+
+/// What the person asked for this frame, besides settings edits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PanelActions {
+    /// Kick the spring (Space).
+    pub kick: bool,
+    /// Reset the scene (R).
+    pub reset: bool,
+    /// Pause or resume (P).
+    pub toggle_pause: bool,
+    /// Advance one frame while paused (.).
+    pub single_step: bool,
+    /// Toggle fullscreen (F11).
+    pub toggle_fullscreen: bool,
+    /// Close the window (Esc).
+    pub quit: bool,
+}
+
+/// Draws the whole UI for one frame and returns the rectangle left for the scene, in points.
+pub fn lab_ui(
+    ui: &mut egui::Ui,
+    model: &mut PanelModel,
+    readouts: &Readouts,
+    history: &History,
+    actions: &mut PanelActions,
+) -> egui::Rect {
+    keys_ui(ui, model, actions);
+    if model.visible {
+        egui::Panel::left("controls")
+            .resizable(false)
+            .exact_size(PANEL_WIDTH)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    panel_contents_ui(ui, model, readouts, history, actions);
+                });
+            });
+    }
+    egui::CentralPanel::no_frame()
+        .show(ui, |ui| {
+            banner_ui(ui, model, readouts, actions);
+        })
+        .response
+        .rect
+}
+
+/// The keyboard shortcuts.
+fn keys_ui(ui: &mut egui::Ui, model: &mut PanelModel, actions: &mut PanelActions) {
+    let numbers = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6];
+    ui.input(|input| {
+        for (key, strategy) in numbers.into_iter().zip(Strategy::ALL) {
+            if input.key_pressed(key) {
+                model.settings.strategy = strategy;
+            }
+        }
+        actions.toggle_pause |= input.key_pressed(Key::P);
+        actions.single_step |= input.key_pressed(Key::Period);
+        actions.kick |= input.key_pressed(Key::Space);
+        actions.reset |= input.key_pressed(Key::R);
+        actions.toggle_fullscreen |= input.key_pressed(Key::F11);
+        actions.quit |= input.key_pressed(Key::Escape);
+        if input.key_pressed(Key::H) {
+            model.visible = !model.visible;
+        }
+    });
+}
+
+/// Everything inside the side panel.
+fn panel_contents_ui(
+    ui: &mut egui::Ui,
+    model: &mut PanelModel,
+    readouts: &Readouts,
+    history: &History,
+    actions: &mut PanelActions,
+) {
+    ui.heading("timestep-lab");
+    if !model.adapter.is_empty() {
+        ui.small(&model.adapter);
+    }
+    ui.separator();
+    strategy_ui(ui, &mut model.settings);
+    ui.separator();
+    time_ui(ui, &mut model.settings, readouts, actions);
+    ui.separator();
+    readouts_ui(ui, readouts);
+    egui::CollapsingHeader::new("Plots")
+        .default_open(true)
+        .show(ui, |ui| {
+            let dt = TimestepConfig::dt_for_rate(model.settings.rate_hz)
+                .map_or(0, |dt| dt.get());
+            plots_ui(ui, history, dt);
+        });
+    egui::CollapsingHeader::new("Physics")
+        .default_open(true)
+        .show(ui, |ui| physics_ui(ui, &mut model.settings));
+    egui::CollapsingHeader::new("Spiral guards")
+        .default_open(true)
+        .show(ui, |ui| guards_ui(ui, &mut model.settings));
+    egui::CollapsingHeader::new("Artificial load")
+        .default_open(true)
+        .show(ui, |ui| load_ui(ui, &mut model.settings));
+    egui::CollapsingHeader::new("Display")
+        .default_open(true)
+        .show(ui, |ui| display_ui(ui, model));
+    egui::CollapsingHeader::new("Keys")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.small(
+                "1-6 strategy · P pause · . single step · Space kick · R reset\n\
+                 H hide panel · F11 fullscreen · Esc quit",
+            );
+        });
+}
+
+/// Strategy choice, with each one's known problem.
+fn strategy_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
+    ui.label(RichText::new("Strategy").strong());
+    for (i, strategy) in Strategy::ALL.into_iter().enumerate() {
+        ui.radio_value(
+            &mut settings.strategy,
+            strategy,
+            format!("{} {}  ({})", i + 1, strategy.id(), strategy.name()),
+        );
+    }
+    ui.small(settings.strategy.known_problem());
+}
+
+/// Time scale, pause, single step, kick, reset.
+fn time_ui(
+    ui: &mut egui::Ui,
+    settings: &mut LiveSettings,
+    readouts: &Readouts,
+    actions: &mut PanelActions,
+) {
+    ui.add(
+        egui::Slider::new(&mut settings.time_scale, 0.05..=2.0)
+            .logarithmic(true)
+            .text("time scale"),
+    );
+    ui.horizontal(|ui| {
+        let pause = if readouts.paused { "Resume (P)" } else { "Pause (P)" };
+        actions.toggle_pause |= ui.button(pause).clicked();
+        actions.single_step |= ui.button("Step (.)").clicked();
+        actions.kick |= ui.button("Kick (Space)").clicked();
+        actions.reset |= ui.button("Reset (R)").clicked();
+    });
+}
+
+/// The live numbers.
+fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
+    let w = &r.window;
+    egui::Grid::new("readouts")
+        .num_columns(2)
+        .spacing([12.0, 2.0])
+        .show(ui, |ui| {
+            let mut row = |name: &str, value: String| {
+                ui.label(name);
+                ui.monospace(value);
+                ui.end_row();
+            };
+            row("fps / presents", format!("{:.1} / {:.1} Hz", w.fps, r.present_rate_hz));
+            row(
+                "frame p50 / p99",
+                format!("{:.2} / {:.2} ms", w.frame_time_p50_ms, w.frame_time_p99_ms),
+            );
+            row(
+                "steps now / mean / max",
+                format!("{} / {:.2} / {}", r.steps_this_frame, w.steps_mean, w.steps_max),
+            );
+            row("alpha", format!("{:.3}", r.alpha));
+            row("sim / real time", format!("{:.2} / {:.2} s", r.sim_time_s, r.real_time_s));
+            row(
+                "owed / carried",
+                format!("{:.2} / {:.2} ms", r.owed_ms, r.accumulator_ms),
+            );
+            row("dropped", format!("{:.3} s", r.dropped_total_s));
+            row("latency", format!("{:.2} ms", w.latency_ms));
+            row("judder", format!("{:.3} ms", w.judder_ms));
+            row("energy drift", format!("{:+.4}", r.energy_drift));
+            if r.carried_load_ms > 0.0 {
+                row("load carried", format!("{:.1} ms", r.carried_load_ms));
+            }
+        });
+}
+
+/// Physics rate, integrator, spring, camera driver.
+fn physics_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
+    ui.add(
+        egui::Slider::new(&mut settings.rate_hz, 1.0..=1000.0)
+            .logarithmic(true)
+            .suffix(" Hz")
+            .text("physics rate"),
+    );
+    ui.horizontal_wrapped(|ui| {
+        for preset in RATE_PRESETS_HZ {
+            if ui
+                .selectable_label(settings.rate_hz == preset, format!("{preset}"))
+                .clicked()
+            {
+                settings.rate_hz = preset;
+            }
+        }
+    });
+    egui::ComboBox::from_label("integrator")
+        .selected_text(settings.integrator.id())
+        .show_ui(ui, |ui| {
+            for integrator in Integrator::ALL {
+                ui.selectable_value(&mut settings.integrator, integrator, integrator.id());
+            }
+        });
+    ui.add(
+        egui::Slider::new(&mut settings.spring_hz, 0.05..=50.0)
+            .logarithmic(true)
+            .suffix(" Hz")
+            .text("spring stiffness"),
+    );
+    ui.add(egui::Slider::new(&mut settings.damping, 0.0..=2.0).text("damping ratio"));
+    egui::ComboBox::from_label("camera")
+        .selected_text(settings.camera.id())
+        .show_ui(ui, |ui| {
+            for driver in CameraDriver::ALL {
+                ui.selectable_value(&mut settings.camera, driver, driver.id());
+            }
+        });
+}
+
+/// Max frame time and max steps.
+fn guards_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
+    let mut clamp_on = settings.max_frame_time_ms > 0.0;
+    ui.horizontal(|ui| {
+        if ui.checkbox(&mut clamp_on, "max frame time").changed() {
+            settings.max_frame_time_ms = if clamp_on {
+                ms_from_ns(DEFAULT_MAX_FRAME_TIME)
+            } else {
+                0.0
+            };
+        }
+        if clamp_on {
+            ui.add(
+                egui::Slider::new(&mut settings.max_frame_time_ms, 1.0..=1000.0)
+                    .logarithmic(true)
+                    .suffix(" ms"),
+            );
+        }
+    });
+    let mut cap_on = settings.max_steps > 0;
+    ui.horizontal(|ui| {
+        if ui.checkbox(&mut cap_on, "max steps").changed() {
+            settings.max_steps = if cap_on { 8 } else { 0 };
+        }
+        if cap_on {
+            ui.add(egui::Slider::new(&mut settings.max_steps, 1..=64));
+        }
+    });
+}
+
+/// The artificial load.
+fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
+    let load = &mut settings.load;
+    ui.add(egui::Slider::new(&mut load.step_cost_ms, 0.0..=100.0).suffix(" ms").text("per step"));
+    let dt_ms = 1000.0 / settings.rate_hz;
+    if load.step_cost_ms > dt_ms {
+        ui.colored_label(
+            ALARM,
+            format!("a step costs more than dt ({dt_ms:.1} ms): without guards, the loop spirals"),
+        );
+    }
+    ui.add(
+        egui::Slider::new(&mut load.render_cost_ms, 0.0..=100.0)
+            .suffix(" ms")
+            .text("per frame"),
+    );
+    ui.add(egui::Slider::new(&mut load.jitter_ms, 0.0..=20.0).suffix(" ms").text("jitter (sd)"));
+    ui.add(egui::Slider::new(&mut load.hitch_ms, 0.0..=1000.0).suffix(" ms").text("hitch"));
+    ui.add(
+        egui::Slider::new(&mut load.hitch_every_s, 0.1..=10.0)
+            .logarithmic(true)
+            .suffix(" s")
+            .text("hitch every"),
+    );
+}
+
+/// Present mode and frame cap.
+fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
+    let offered = PresentModeId::ALL
+        .into_iter()
+        .filter(|mode| model.present_modes.contains(mode) || mode.id().starts_with("auto"));
+    egui::ComboBox::from_label("present mode")
+        .selected_text(model.present_mode.id())
+        .show_ui(ui, |ui| {
+            for mode in offered {
+                ui.selectable_value(&mut model.present_mode, mode, mode.id());
+            }
+        });
+    let active = model.active_present_mode.map_or("none", PresentModeId::id);
+    ui.small(format!(
+        "active: {active} · surface offers: {}",
+        model
+            .present_modes
+            .iter()
+            .map(|mode| mode.id())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let settings = &mut model.settings;
+    let mut cap_on = settings.frame_cap_hz > 0.0;
+    ui.horizontal(|ui| {
+        if ui.checkbox(&mut cap_on, "frame cap").changed() {
+            settings.frame_cap_hz = if cap_on { 60.0 } else { 0.0 };
+        }
+        if cap_on {
+            ui.add(
+                egui::Slider::new(&mut settings.frame_cap_hz, 5.0..=1000.0)
+                    .logarithmic(true)
+                    .suffix(" fps"),
+            );
+        }
+    });
+}
+
+/// The loud banner over the scene when the loop spirals or the spring explodes, with a
+/// one-click way out.
+fn banner_ui(
+    ui: &mut egui::Ui,
+    model: &mut PanelModel,
+    readouts: &Readouts,
+    actions: &mut PanelActions,
+) {
+    if !(readouts.spiral || readouts.exploded) {
+        return;
+    }
+    egui::Frame::new()
+        .fill(ALARM)
+        .inner_margin(10.0)
+        .corner_radius(4.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            if readouts.spiral {
+                let what = if readouts.frozen {
+                    "SPIRAL OF DEATH: the loop has frozen (a frame owes over a minute of steps)"
+                } else {
+                    "SPIRAL OF DEATH: each frame owes more steps than the last"
+                };
+                ui.label(RichText::new(what).strong().size(18.0).color(Color32::WHITE));
+                ui.horizontal(|ui| {
+                    if model.settings.max_frame_time_ms == 0.0
+                        && ui.button("Turn on the 250 ms frame-time guard").clicked()
+                    {
+                        model.settings.max_frame_time_ms = ms_from_ns(DEFAULT_MAX_FRAME_TIME);
+                    }
+                    if ui.button("Remove the load").clicked() {
+                        model.settings.load.step_cost_ms = 0.0;
+                    }
+                    actions.reset |= ui.button("Reset").clicked();
+                });
+            }
+            if readouts.exploded {
+                ui.label(
+                    RichText::new(
+                        "SPRING EXPLODED: the integrator is unstable at this step and stiffness",
+                    )
+                    .strong()
+                    .size(18.0)
+                    .color(Color32::WHITE),
+                );
+                actions.reset |= ui.button("Reset").clicked();
+            }
+        });
+}
+
+/// The step in nanoseconds for the settings' rate (0 when the rate is out of range).
+pub fn dt_ns(settings: &LiveSettings) -> Nanos {
+    TimestepConfig::dt_for_rate(settings.rate_hz).map_or(0, |dt| dt.get())
+}

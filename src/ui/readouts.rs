@@ -1,0 +1,71 @@
+//! The numbers the panel shows, gathered from the live loop once per frame.
+
+use crate::live::{LiveLoop, Stopwatch, WindowStats};
+use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
+
+/// Live readouts: the last frame and the sliding window.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Readouts {
+    /// The strategy that ran the last frame.
+    pub strategy: Option<Strategy>,
+    /// Readouts over the last second (fps, frame-time percentiles, steps, latency, judder).
+    pub window: WindowStats,
+    /// Presents per second, measured.
+    pub present_rate_hz: f64,
+    /// Steps the last frame took.
+    pub steps_this_frame: u64,
+    /// Accumulator over dt after the last frame.
+    pub alpha: f64,
+    /// Simulated time of the latest state, s.
+    pub sim_time_s: f64,
+    /// Real time presented, s (dropped time excluded).
+    pub real_time_s: f64,
+    /// Time the last frame had to simulate, ms.
+    pub owed_ms: f64,
+    /// Real time carried to the next frame, ms.
+    pub accumulator_ms: f64,
+    /// Time dropped by the guards since the start, s.
+    pub dropped_total_s: f64,
+    /// Load carried to the next frame instead of busy-waited, ms.
+    pub carried_load_ms: f64,
+    /// Spring energy error over its reference energy.
+    pub energy_drift: f64,
+    /// Whether the loop is spiralling.
+    pub spiral: bool,
+    /// Whether the carried load reached the frozen limit.
+    pub frozen: bool,
+    /// Whether the spring exploded.
+    pub exploded: bool,
+    /// Whether time is stopped.
+    pub paused: bool,
+}
+
+impl Readouts {
+    /// Gathers the readouts of `live` after its last frame.
+    pub fn gather<S: Stopwatch>(live: &mut LiveLoop<S>) -> Self {
+        let window = live.window_stats();
+        let engine = live.sim().engine();
+        let mut readouts = Readouts {
+            strategy: Some(engine.strategy()),
+            window,
+            present_rate_hz: live.present_rate_hz(),
+            sim_time_s: secs_from_ns(engine.latest_time()),
+            real_time_s: secs_from_ns(engine.presented_time()),
+            accumulator_ms: ms_from_ns(engine.accumulator()),
+            dropped_total_s: secs_from_ns(engine.dropped()),
+            energy_drift: live.energy_drift(),
+            spiral: live.spiralling(),
+            frozen: live.frozen(),
+            exploded: live.exploded(),
+            paused: live.paused(),
+            ..Readouts::default()
+        };
+        if let Some(frame) = live.last() {
+            readouts.steps_this_frame = frame.report.steps.len();
+            readouts.alpha = frame.report.alpha;
+            readouts.owed_ms = ms_from_ns(frame.report.owed);
+            readouts.carried_load_ms = ms_from_ns(frame.load.total - frame.load.waited);
+        }
+        readouts
+    }
+}
