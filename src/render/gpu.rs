@@ -1,0 +1,139 @@
+//! The wgpu instance, adapter, device and queue, for a window or for headless rendering.
+
+use std::sync::Arc;
+
+/// Why no GPU context could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No adapter on any enabled backend.
+    #[error(
+        "no GPU adapter found (tried backends {backends:?}): {source}; install \
+         mesa-vulkan-drivers for software rendering, or set WGPU_BACKEND=gl"
+    )]
+    NoAdapter {
+        /// The backends the instance enabled.
+        backends: wgpu::Backends,
+        /// What wgpu said.
+        source: wgpu::RequestAdapterError,
+    },
+    /// `WGPU_ADAPTER_NAME` named an adapter that is not there.
+    #[error("no GPU adapter matches WGPU_ADAPTER_NAME={wanted:?}; available: {available}")]
+    AdapterNotFound {
+        /// The requested name (a case-insensitive substring).
+        wanted: String,
+        /// Summaries of the adapters that exist.
+        available: String,
+    },
+    /// The adapter refused to create a device.
+    #[error("the GPU adapter {adapter} could not create a device: {source}")]
+    Device {
+        /// Summary of the adapter.
+        adapter: String,
+        /// What wgpu said.
+        source: wgpu::RequestDeviceError,
+    },
+}
+
+/// Everything needed to render: instance, adapter, device and queue.
+#[derive(Debug)]
+pub struct GpuContext {
+    /// The wgpu instance.
+    pub instance: wgpu::Instance,
+    /// The chosen adapter.
+    pub adapter: wgpu::Adapter,
+    /// The device every resource is created on.
+    pub device: wgpu::Device,
+    /// The queue work is submitted to.
+    pub queue: wgpu::Queue,
+}
+
+impl GpuContext {
+    /// A context with no window: instance options from the environment (`WGPU_BACKEND` and
+    /// friends), the adapter named by `WGPU_ADAPTER_NAME` if set, else the default one
+    /// (`WGPU_POWER_PREF` honoured).
+    pub fn headless() -> Result<Self, GpuError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pollster::block_on(request_adapter(&instance, None))?;
+        pollster::block_on(Self::with_adapter(instance, adapter))
+    }
+
+    /// Creates the device on `adapter` and installs the error logger.
+    pub async fn with_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+    ) -> Result<Self, GpuError> {
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("timestep-lab device"),
+                required_limits: wgpu::Limits::downlevel_defaults()
+                    .using_resolution(adapter.limits()),
+                ..Default::default()
+            })
+            .await
+            .map_err(|source| GpuError::Device {
+                adapter: adapter_summary(&adapter.get_info()),
+                source,
+            })?;
+        log_uncaptured_errors(&device);
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+        })
+    }
+}
+
+/// The adapter named by `WGPU_ADAPTER_NAME` (a case-insensitive substring), else the default
+/// adapter for `compatible_surface`.
+pub async fn request_adapter(
+    instance: &wgpu::Instance,
+    compatible_surface: Option<&wgpu::Surface<'_>>,
+) -> Result<wgpu::Adapter, GpuError> {
+    if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
+        let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+        let wanted_lower = wanted.to_lowercase();
+        let mut available = Vec::new();
+        for adapter in adapters {
+            let info = adapter.get_info();
+            let supported =
+                compatible_surface.is_none_or(|surface| adapter.is_surface_supported(surface));
+            if supported && info.name.to_lowercase().contains(&wanted_lower) {
+                return Ok(adapter);
+            }
+            available.push(adapter_summary(&info));
+        }
+        let available = if available.is_empty() {
+            "none".to_owned()
+        } else {
+            available.join(", ")
+        };
+        return Err(GpuError::AdapterNotFound { wanted, available });
+    }
+    instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
+            force_fallback_adapter: false,
+            compatible_surface,
+            apply_limit_buckets: false,
+        })
+        .await
+        .map_err(|source| GpuError::NoAdapter {
+            backends: wgpu::Backends::from_env().unwrap_or_default(),
+            source,
+        })
+}
+
+/// Sends validation and out-of-memory errors the application did not catch to stderr
+/// instead of wgpu's default panic; they are logged, never hidden.
+fn log_uncaptured_errors(device: &wgpu::Device) {
+    device.on_uncaptured_error(Arc::new(|error: wgpu::Error| {
+        eprintln!("timestep-lab: wgpu error: {error}");
+    }));
+}
+
+/// A one-line description of an adapter, e.g. "llvmpipe (Vulkan, Cpu)".
+pub fn adapter_summary(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+}

@@ -1,0 +1,178 @@
+//! Rendering into a texture and reading it back: headless tests, snapshots and the
+//! `render` command.
+
+use super::gpu::GpuContext;
+use super::scene::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, SceneRenderer};
+
+/// Bytes per row of a texture-to-buffer copy must be a multiple of this.
+const ROW_ALIGNMENT: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+
+/// Why a rendered image could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadbackError {
+    /// Only 8-bit RGBA and BGRA formats are read back.
+    #[error("reading back {0:?} textures is not supported (use an 8-bit RGBA or BGRA format)")]
+    UnsupportedFormat(wgpu::TextureFormat),
+    /// Waiting for the GPU failed.
+    #[error("waiting for the GPU failed: {0}")]
+    Poll(#[from] wgpu::PollError),
+    /// Mapping the readback buffer failed.
+    #[error("mapping the readback buffer failed: {0}")]
+    Map(#[from] wgpu::BufferAsyncError),
+    /// The mapped range could not be viewed.
+    #[error("reading the mapped buffer failed: {0}")]
+    MappedRange(#[from] wgpu::MapRangeError),
+}
+
+/// A colour texture to render into and read back.
+pub struct Offscreen {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    width: u32,
+    height: u32,
+    format: wgpu::TextureFormat,
+}
+
+impl Offscreen {
+    /// A `width` × `height` texture of `format` (zero sizes are clamped to 1).
+    pub fn new(
+        device: &wgpu::Device,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+    ) -> Self {
+        let width = width.max(1);
+        let height = height.max(1);
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen colour"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Self {
+            texture,
+            view,
+            width,
+            height,
+            format,
+        }
+    }
+
+    /// The view to render into.
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
+    /// Width and height, pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The texture's format.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    /// Copies the texture to the CPU as RGBA (BGRA formats are swizzled; sRGB bytes stay
+    /// sRGB-encoded). Waits for all submitted work.
+    pub fn read_rgba(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<image::RgbaImage, ReadbackError> {
+        use wgpu::TextureFormat as F;
+        let swap_red_blue = match self.format {
+            F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
+            F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
+            other => return Err(ReadbackError::UnsupportedFormat(other)),
+        };
+        let row_bytes = self.width * 4;
+        let padded_row_bytes = row_bytes.next_multiple_of(ROW_ALIGNMENT);
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("offscreen readback"),
+            size: u64::from(padded_row_bytes) * u64::from(self.height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("offscreen readback"),
+        });
+        encoder.copy_texture_to_buffer(
+            self.texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded_row_bytes),
+                    rows_per_image: Some(self.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        queue.submit([encoder.finish()]);
+
+        let (sender, receiver) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+            // The receiver outlives the poll below; a send error cannot happen.
+            let _ = sender.send(result);
+        });
+        device.poll(wgpu::PollType::wait_indefinitely())?;
+        receiver
+            .recv()
+            .expect("wait_indefinitely runs the map callback before returning")?;
+
+        let mut pixels = Vec::with_capacity((row_bytes * self.height) as usize);
+        {
+            let mapped = buffer.get_mapped_range(..)?;
+            for row in mapped.chunks_exact(padded_row_bytes as usize) {
+                pixels.extend_from_slice(&row[..row_bytes as usize]);
+            }
+        }
+        buffer.unmap();
+        if swap_red_blue {
+            for pixel in pixels.chunks_exact_mut(4) {
+                pixel.swap(0, 2);
+            }
+        }
+        Ok(image::RgbaImage::from_raw(self.width, self.height, pixels)
+            .expect("the pixel buffer holds exactly width × height RGBA pixels"))
+    }
+}
+
+/// Renders `panes` into a fresh `width` × `height` `Rgba8UnormSrgb` image with the default
+/// MSAA, clearing to [`BACKGROUND`]. Builds a renderer each call: for tests and one-off
+/// renders, not for frame loops.
+pub fn render_scene_png(
+    ctx: &GpuContext,
+    panes: &[Pane<'_>],
+    width: u32,
+    height: u32,
+) -> Result<image::RgbaImage, ReadbackError> {
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let offscreen = Offscreen::new(&ctx.device, width, height, format);
+    let (width, height) = offscreen.size();
+    let targets = RenderTargets::new(&ctx.device, format, width, height, DEFAULT_SAMPLE_COUNT);
+    let mut renderer = SceneRenderer::new(&ctx.device, format, DEFAULT_SAMPLE_COUNT);
+    renderer.prepare(&ctx.device, &ctx.queue, panes);
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("render_scene_png"),
+        });
+    targets.encode_scene_pass(&mut encoder, offscreen.view(), &renderer, BACKGROUND);
+    ctx.queue.submit([encoder.finish()]);
+    offscreen.read_rgba(&ctx.device, &ctx.queue)
+}

@@ -1,0 +1,296 @@
+//! The scene renderer draws a known state where the camera math says it should, matches a
+//! committed snapshot, lays several panes side by side, and survives degenerate sizes.
+//!
+//! Every test skips (with a note) on a machine without a GPU adapter; set
+//! `TIMESTEP_LAB_REQUIRE_GPU=1` to make that a failure. `UPDATE_SNAPSHOTS=1` rewrites the
+//! reference image.
+
+mod common;
+
+use common::{compare_images, gpu_or_skip};
+use glam::{Vec2, Vec3};
+use image::{Rgba, RgbaImage};
+use timestep_lab::render::{
+    BACKGROUND, Pane, SceneRenderer, Viewport, clip_from_world, render_scene_png,
+};
+use timestep_lab::scene::{SceneConfig, ShownScene};
+use timestep_lab::sim::Simulation;
+use timestep_lab::timestep::{Strategy, TimestepConfig};
+use timestep_lab::view::{PaneView, Trail};
+
+/// One 60 Hz display frame, nanoseconds.
+const FRAME_NS: u64 = 16_666_667;
+
+/// Per-channel difference a pixel may have from the snapshot without counting as changed:
+/// rasterizers differ in the last bits of MSAA coverage and shading.
+const SNAPSHOT_CHANNEL_TOLERANCE: u8 = 24;
+/// Share of pixels allowed to differ by more than the tolerance.
+const SNAPSHOT_MAX_BAD_FRACTION: f64 = 0.01;
+
+/// A simulation run for `frames` 60 Hz frames, with the trail of shown sphere positions.
+fn run(strategy: Strategy, frames: usize) -> (Simulation, ShownScene, Trail) {
+    let mut sim = Simulation::new(strategy, TimestepConfig::default(), SceneConfig::new());
+    let mut trail = Trail::default();
+    let mut shown = None;
+    for _ in 0..frames {
+        let (_, frame) = sim.frame(FRAME_NS);
+        trail.push(frame.sphere_position.as_vec3());
+        shown = Some(frame);
+    }
+    (sim, shown.expect("at least one frame"), trail)
+}
+
+/// Where a world point lands in a viewport, in target pixels (y down).
+fn project(view: &PaneView, viewport: Viewport, point: Vec3) -> Vec2 {
+    let ndc = clip_from_world(view, viewport.width / viewport.height).project_point3(point);
+    Vec2::new(
+        viewport.x + (ndc.x * 0.5 + 0.5) * viewport.width,
+        viewport.y + (0.5 - ndc.y * 0.5) * viewport.height,
+    )
+}
+
+fn pixel(image: &RgbaImage, at: Vec2) -> Rgba<u8> {
+    *image.get_pixel(at.x as u32, at.y as u32)
+}
+
+/// The background as it lands in an sRGB target.
+fn background_srgb() -> [u8; 3] {
+    let encode = |linear: f64| {
+        let srgb = if linear <= 0.003_130_8 {
+            linear * 12.92
+        } else {
+            1.055 * linear.powf(1.0 / 2.4) - 0.055
+        };
+        (srgb * 255.0).round() as u8
+    };
+    [
+        encode(BACKGROUND.r),
+        encode(BACKGROUND.g),
+        encode(BACKGROUND.b),
+    ]
+}
+
+fn is_background(pixel: Rgba<u8>) -> bool {
+    let background = background_srgb();
+    (0..3).all(|c| pixel.0[c].abs_diff(background[c]) <= 3)
+}
+
+fn assert_sphere_colored(pixel: Rgba<u8>, what: &str) {
+    let [r, g, b, _] = pixel.0;
+    let background = background_srgb();
+    assert!(
+        r > g && g > b && r >= background[0] + 60,
+        "{what}: expected the sphere's orange (r > g > b, r well above the background), got {:?}",
+        pixel.0
+    );
+}
+
+#[test]
+fn known_state_draws_sphere_spring_and_background_where_expected() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim, shown, trail) = run(Strategy::Interpolated, 30);
+    let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
+    let (width, height) = (320, 240);
+    let viewport = Viewport::full(width, height);
+    let image = render_scene_png(&ctx, &[Pane { viewport, view }], width, height).unwrap();
+
+    let centre = project(&view, viewport, view.sphere_center);
+    assert!(centre.x > 0.0 && centre.x < 320.0 && centre.y > 0.0 && centre.y < 240.0);
+    assert_sphere_colored(pixel(&image, centre), "sphere centre");
+
+    let corner = image.get_pixel(0, 0);
+    assert!(
+        is_background(*corner),
+        "corner {:?} is not the background {:?}",
+        corner.0,
+        background_srgb()
+    );
+
+    // The coil: along the projected spring axis, most rows have something drawn within a
+    // few pixels of it.
+    let top = project(&view, viewport, view.spring_anchor);
+    let bottom = project(&view, viewport, view.spring_mass);
+    let samples = 40;
+    let covered = (0..samples)
+        .filter(|&i| {
+            let at = top.lerp(bottom, (i as f32 + 0.5) / samples as f32);
+            (-4..=4).any(|dx| {
+                let x = (at.x as i32 + dx).clamp(0, width as i32 - 1) as u32;
+                let y = (at.y as u32).min(height - 1);
+                !is_background(*image.get_pixel(x, y))
+            })
+        })
+        .count();
+    assert!(
+        covered >= samples * 3 / 4,
+        "only {covered} of {samples} points along the spring axis show the coil"
+    );
+}
+
+#[test]
+fn known_state_matches_snapshot() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim, shown, trail) = run(Strategy::Interpolated, 30);
+    let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
+    let image = render_scene_png(
+        &ctx,
+        &[Pane {
+            viewport: Viewport::full(320, 240),
+            view,
+        }],
+        320,
+        240,
+    )
+    .unwrap();
+
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots/render_known_state.png");
+    let update = std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1");
+    if update || !path.exists() {
+        image.save(&path).unwrap();
+        eprintln!("note: wrote the reference image {}", path.display());
+        return;
+    }
+    let expected = image::open(&path).unwrap().to_rgba8();
+    if let Err(message) = compare_images(
+        &image,
+        &expected,
+        SNAPSHOT_CHANNEL_TOLERANCE,
+        SNAPSHOT_MAX_BAD_FRACTION,
+    ) {
+        let actual_path = std::env::temp_dir().join("render_known_state.actual.png");
+        image.save(&actual_path).unwrap();
+        panic!(
+            "render differs from {}: {message}; actual image at {} (UPDATE_SNAPSHOTS=1 to accept)",
+            path.display(),
+            actual_path.display()
+        );
+    }
+}
+
+#[test]
+fn two_panes_each_draw_their_own_sphere_in_their_own_half() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim_a, shown_a, trail_a) = run(Strategy::Interpolated, 30);
+    let (sim_b, shown_b, trail_b) = run(Strategy::Fixed, 75);
+    let view_a = PaneView::new(&shown_a, sim_a.scene().config(), false, &trail_a);
+    let view_b = PaneView::new(&shown_b, sim_b.scene().config(), false, &trail_b);
+    let left = Viewport {
+        x: 0.0,
+        y: 0.0,
+        width: 240.0,
+        height: 240.0,
+    };
+    let right = Viewport { x: 240.0, ..left };
+    let panes = [
+        Pane {
+            viewport: left,
+            view: view_a,
+        },
+        Pane {
+            viewport: right,
+            view: view_b,
+        },
+    ];
+    let image = render_scene_png(&ctx, &panes, 480, 240).unwrap();
+
+    let centre_a = project(&view_a, left, view_a.sphere_center);
+    let centre_b = project(&view_b, right, view_b.sphere_center);
+    assert!(centre_a.x < 240.0, "left sphere at {centre_a}");
+    assert!(centre_b.x >= 240.0, "right sphere at {centre_b}");
+    assert_sphere_colored(pixel(&image, centre_a), "left pane's sphere");
+    assert_sphere_colored(pixel(&image, centre_b), "right pane's sphere");
+    // Each pane is cleared and drawn on its own: both top corners show the background.
+    assert!(is_background(*image.get_pixel(0, 0)));
+    assert!(is_background(*image.get_pixel(479, 0)));
+}
+
+#[test]
+fn empty_viewports_and_tiny_targets_do_not_panic() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim, shown, trail) = run(Strategy::Accumulator, 10);
+    let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
+    let empty = Viewport {
+        x: 10.0,
+        y: 10.0,
+        width: 0.0,
+        height: 0.0,
+    };
+    let outside = Viewport {
+        x: 50.0,
+        y: 50.0,
+        width: 100.0,
+        height: 100.0,
+    };
+
+    let image = render_scene_png(
+        &ctx,
+        &[Pane {
+            viewport: empty,
+            view,
+        }],
+        16,
+        16,
+    )
+    .unwrap();
+    assert!(image.pixels().all(|p| is_background(*p)));
+
+    let image = render_scene_png(
+        &ctx,
+        &[Pane {
+            viewport: Viewport::full(1, 1),
+            view,
+        }],
+        1,
+        1,
+    )
+    .unwrap();
+    assert_eq!(image.dimensions(), (1, 1));
+
+    // A zero-sized request is clamped to 1 × 1; a pane reaching past the target is cut.
+    let image = render_scene_png(
+        &ctx,
+        &[Pane {
+            viewport: outside,
+            view,
+        }],
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(image.dimensions(), (1, 1));
+    let image = render_scene_png(
+        &ctx,
+        &[Pane {
+            viewport: outside,
+            view,
+        }],
+        64,
+        64,
+    )
+    .unwrap();
+    assert_eq!(image.dimensions(), (64, 64));
+
+    // No panes at all.
+    let mut renderer = SceneRenderer::new(&ctx.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
+    renderer.prepare(&ctx.device, &ctx.queue, &[]);
+}
+
+#[test]
+#[ignore = "writes /tmp/render_big.png for a person to look at"]
+fn render_big_image_for_inspection() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim, shown, trail) = run(Strategy::Interpolated, 30);
+    let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
+    let image = render_scene_png(
+        &ctx,
+        &[Pane {
+            viewport: Viewport::full(1280, 720),
+            view,
+        }],
+        1280,
+        720,
+    )
+    .unwrap();
+    image.save("/tmp/render_big.png").unwrap();
+}
