@@ -1,22 +1,35 @@
-//! The command line: `timestep-lab [bench ...]`.
+//! The command line: `timestep-lab [OPTIONS]` opens the window; `bench`, `render` and
+//! `bench-render` run headless.
 
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
+use crate::app::{PresentModeId, WindowOptions};
 use crate::bench::{self, BenchReport, BenchSettings, TraceJson};
-use crate::scene::{Integrator, SceneConfig};
+use crate::live::{LiveSettings, LoadSettings};
+use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
 
 /// See, measure and understand game-loop timesteps.
 #[derive(Debug, Parser)]
-#[command(name = "timestep-lab", version, about, long_about = None)]
+#[command(
+    name = "timestep-lab",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true,
+    allow_negative_numbers = true
+)]
 pub struct Cli {
     /// What to do; with none, the interactive window opens.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The window's starting values.
+    #[command(flatten)]
+    pub window: WindowArgs,
 }
 
 /// The subcommands.
@@ -25,6 +38,168 @@ pub enum Command {
     /// Run strategies over a frame-time trace and print a comparison table.
     #[command(allow_negative_numbers = true)]
     Bench(BenchArgs),
+    /// Render one frame of the scene headless (no window) to a PNG.
+    #[command(allow_negative_numbers = true)]
+    Render(RenderArgs),
+    /// Render frames headless and report the CPU cost per frame, split by stage.
+    #[command(name = "bench-render", allow_negative_numbers = true)]
+    BenchRender(BenchRenderArgs),
+}
+
+/// Scene and loop settings the window and `render` share (besides [`SimArgs`]).
+#[derive(Debug, Clone, Args)]
+pub struct LiveArgs {
+    /// Timestep strategy: fixed, variable, semi-fixed, accumulator, interpolated or
+    /// extrapolated.
+    #[arg(long, default_value = "interpolated", value_name = "ID")]
+    pub strategy: Strategy,
+    /// Camera driver: per-frame, per-step or smoothed.
+    #[arg(long, default_value = "per-frame", value_name = "ID")]
+    pub camera: CameraDriver,
+    /// Time scale, 0.05 to 2 (slow motion below 1).
+    #[arg(long, default_value_t = 1.0, value_name = "X")]
+    pub time_scale: f64,
+    /// Artificial load: standard deviation of a random extra cost per frame, ms (0 to 100).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub jitter: f64,
+    /// Artificial load: length of a periodic hitch, ms (0 to 1000; 0 = none).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub hitch: f64,
+    /// Artificial load: seconds between hitches (0.1 to 60).
+    #[arg(long, default_value_t = 2.0, value_name = "S")]
+    pub hitch_every: f64,
+    /// Simulation settings.
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+impl LiveArgs {
+    /// The live loop's settings, checked; a bad value is named with its allowed range.
+    pub fn settings(&self) -> anyhow::Result<LiveSettings> {
+        let sim = &self.sim;
+        let settings = LiveSettings {
+            strategy: self.strategy,
+            rate_hz: sim.hz,
+            max_frame_time_ms: sim.max_frame_time,
+            max_steps: sim.max_steps,
+            integrator: sim.integrator,
+            spring_hz: sim.spring_hz,
+            damping: sim.damping,
+            camera: self.camera,
+            time_scale: self.time_scale,
+            load: LoadSettings {
+                step_cost_ms: sim.step_cost,
+                render_cost_ms: sim.render_cost,
+                jitter_ms: self.jitter,
+                hitch_ms: self.hitch,
+                hitch_every_s: self.hitch_every,
+            },
+            frame_cap_hz: 0.0,
+        };
+        settings.validate()?;
+        Ok(settings)
+    }
+}
+
+/// The window's options (used when no subcommand is given).
+#[derive(Debug, Clone, Args)]
+pub struct WindowArgs {
+    /// Present mode: fifo, fifo-relaxed, mailbox, immediate, auto-vsync or auto-no-vsync
+    /// (one the surface does not offer falls back to fifo).
+    #[arg(long, default_value = "auto-vsync", value_name = "ID")]
+    pub present_mode: PresentModeId,
+    /// Frame cap for non-vsync present modes, fps (5 to 1000; 0 = off).
+    #[arg(long, default_value_t = 0.0, value_name = "FPS")]
+    pub frame_cap: f64,
+    /// Window width, physical pixels.
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub width: u32,
+    /// Window height, physical pixels.
+    #[arg(long, default_value_t = 800, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub height: u32,
+    /// Run this many frames, then exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    /// Write the last frame (scene and panel) to this PNG file.
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Start with the side panel hidden (H shows it).
+    #[arg(long)]
+    pub no_panel: bool,
+    /// Start paused (P resumes, . steps one frame).
+    #[arg(long)]
+    pub paused: bool,
+    /// Automation: switch to the next present mode the surface offers every N frames.
+    #[arg(long, value_name = "N", hide = true)]
+    pub cycle_present_modes: Option<u64>,
+    /// Loop and scene settings.
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+impl WindowArgs {
+    /// The window's options, checked.
+    pub fn options(&self) -> anyhow::Result<WindowOptions> {
+        let mut settings = self.live.settings()?;
+        settings.frame_cap_hz = self.frame_cap;
+        settings.validate()?;
+        if let Some(path) = &self.screenshot {
+            check_png_path(path)?;
+        }
+        Ok(WindowOptions {
+            settings,
+            present_mode: self.present_mode,
+            size: (self.width, self.height),
+            frames: self.frames,
+            screenshot: self.screenshot.clone(),
+            panel: !self.no_panel,
+            paused: self.paused,
+            cycle_present_modes: self.cycle_present_modes,
+        })
+    }
+}
+
+/// Arguments of `timestep-lab render`.
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    pub out: PathBuf,
+    /// Image width, pixels.
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub width: u32,
+    /// Image height, pixels.
+    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub height: u32,
+    /// Real time to run before the frame is drawn, seconds (0 to 3600).
+    #[arg(long, default_value_t = 2.0, value_name = "S")]
+    pub time: f64,
+    /// Display rate the loop runs at until then, Hz (1 to 1000).
+    #[arg(long, default_value_t = 60.0, value_name = "HZ")]
+    pub display_hz: f64,
+    /// Loop and scene settings.
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+/// Arguments of `timestep-lab bench-render`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchRenderArgs {
+    /// Frames to measure (after a short warm-up).
+    #[arg(long, default_value_t = 600, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// Target width, pixels.
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub width: u32,
+    /// Target height, pixels.
+    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub height: u32,
+    /// Scene panes side by side, each running the next strategy (1 to 6).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub panes: u32,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Simulation settings shared by every command that runs the engine.
@@ -150,4 +325,25 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     } else {
         report.table()
     })
+}
+
+/// Checks that an output path names a PNG file in a directory that exists, before any
+/// work is done, so a typo does not cost a whole run.
+pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
+    let is_png = path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"));
+    if !is_png {
+        anyhow::bail!("{}: the image file must end in .png", path.display());
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        anyhow::bail!(
+            "{}: the directory {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
 }

@@ -4,7 +4,14 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
+use timestep_lab::app::{run_bench_render, run_render, run_window};
 use timestep_lab::cli::{Cli, Command, run_bench};
+
+/// Exit code for a bad value given by the user (nothing was run).
+const EXIT_BAD_INPUT: u8 = 2;
+
+/// Exit code for a failure while running (no GPU, no display, a write that failed).
+const EXIT_FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -15,25 +22,37 @@ fn main() -> ExitCode {
             for note in notes {
                 eprintln!("note: {note}");
             }
-            match outcome {
-                Ok(output) => {
-                    // A closed pipe (e.g. `| head`) is not an error worth a panic.
-                    let _ = std::io::stdout().write_all(output.as_bytes());
-                    ExitCode::SUCCESS
-                }
+            finish(outcome, EXIT_BAD_INPUT)
+        }
+        Some(Command::Render(args)) => finish(run_render(&args), EXIT_FAILURE),
+        Some(Command::BenchRender(args)) => finish(run_bench_render(&args), EXIT_FAILURE),
+        None => {
+            let options = match cli.window.options() {
+                Ok(options) => options,
                 Err(error) => {
                     eprintln!("error: {error:#}");
-                    ExitCode::from(2)
+                    return ExitCode::from(EXIT_BAD_INPUT);
                 }
-            }
+            };
+            finish(
+                run_window(options).map(|summary| summary.to_string()),
+                EXIT_FAILURE,
+            )
         }
-        None => {
-            eprintln!(
-                "timestep-lab: the interactive window is not part of this build yet.\n\
-                 Measure the strategies headless meanwhile: `timestep-lab bench` \
-                 (see `timestep-lab bench --help`)."
-            );
+    }
+}
+
+/// Prints the output, or the error with the given exit code.
+fn finish(outcome: anyhow::Result<String>, error_code: u8) -> ExitCode {
+    match outcome {
+        Ok(output) => {
+            // A closed pipe (e.g. `| head`) is not an error worth a panic.
+            let _ = std::io::stdout().write_all(output.as_bytes());
             ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(error_code)
         }
     }
 }

@@ -2,9 +2,13 @@
 //! and the headless commands that draw through the same code.
 
 mod compose;
+mod headless;
+mod layout;
 mod present;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
+pub use headless::{BenchRenderReport, run_bench_render, run_render, scene_area};
+pub use layout::grid_viewports;
 pub use present::{PresentModeId, UnknownPresentMode};
 pub use window::{WindowOptions, WindowSummary, run_window};

@@ -12,9 +12,10 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
+use super::headless::scene_area;
 use super::present::PresentModeId;
 use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
-use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, request_adapter};
+use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
 
 /// How long to wait between checks while the window is minimised: no busy spin, and the
@@ -323,7 +324,7 @@ impl App {
         self.pending_textures.append(output.textures_delta);
 
         let size = (active.config.width, active.config.height);
-        let viewport = scene_viewport(scene_rect, output.pixels_per_point, size);
+        let viewport = scene_area(scene_rect, output.pixels_per_point, size);
         let last_frame = self
             .options
             .frames
@@ -335,13 +336,22 @@ impl App {
                 .map(|view| Pane { viewport, view })
                 .into_iter()
                 .collect();
+            let textures = &mut self.pending_textures;
             if last_frame && let Some(path) = self.options.screenshot.clone() {
-                match self.screenshot(active, &panes, &primitives, output.pixels_per_point, &path) {
+                let shot = screenshot(
+                    active,
+                    textures,
+                    &panes,
+                    &primitives,
+                    output.pixels_per_point,
+                    &path,
+                );
+                match shot {
                     Ok(()) => self.summary.screenshot = Some(path),
                     Err(error) => self.error = Some(error),
                 }
             }
-            self.present(active, &panes, &primitives, output.pixels_per_point)
+            present(active, textures, &panes, &primitives, output.pixels_per_point)
         };
         if drawn {
             self.live.record_present();
@@ -353,98 +363,6 @@ impl App {
             event_loop.exit();
         }
         self.live.pace();
-    }
-
-    /// Acquires the surface texture, draws into it and presents. Returns whether a frame
-    /// reached the display; every other outcome is handled here.
-    fn present(
-        &mut self,
-        active: &mut Active,
-        panes: &[Pane<'_>],
-        primitives: &[egui::ClippedPrimitive],
-        pixels_per_point: f32,
-    ) -> bool {
-        let (texture, suboptimal) = match active.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
-            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                return false;
-            }
-            wgpu::CurrentSurfaceTexture::Outdated => {
-                if let Err(error) = active.configure() {
-                    eprintln!("timestep-lab: reconfiguring an outdated surface failed: {error}");
-                }
-                return false;
-            }
-            wgpu::CurrentSurfaceTexture::Lost => {
-                if let Err(error) = active.recreate_surface() {
-                    eprintln!("timestep-lab: recreating the lost surface failed: {error:#}");
-                }
-                return false;
-            }
-            wgpu::CurrentSurfaceTexture::Validation => {
-                eprintln!("timestep-lab: acquiring the frame failed validation; skipping it");
-                return false;
-            }
-        };
-        let view = texture
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
-        let textures = std::mem::take(&mut self.pending_textures);
-        active.composer.render(
-            &active.gpu.device,
-            &active.gpu.queue,
-            &view,
-            (active.config.width, active.config.height),
-            panes,
-            Some(UiFrame {
-                primitives,
-                textures: &textures,
-                pixels_per_point,
-            }),
-        );
-        active.window.pre_present_notify();
-        active.gpu.queue.present(texture);
-        if suboptimal && let Err(error) = active.configure() {
-            eprintln!("timestep-lab: reconfiguring a suboptimal surface failed: {error}");
-        }
-        true
-    }
-
-    /// Draws the frame into an offscreen texture of the surface's size and format and
-    /// writes it to `path`.
-    fn screenshot(
-        &mut self,
-        active: &mut Active,
-        panes: &[Pane<'_>],
-        primitives: &[egui::ClippedPrimitive],
-        pixels_per_point: f32,
-        path: &std::path::Path,
-    ) -> anyhow::Result<()> {
-        let (width, height) = (active.config.width, active.config.height);
-        let device = &active.gpu.device;
-        let offscreen = Offscreen::new(device, width, height, active.config.format);
-        // Texture uploads are applied here; the window's frame then finds them in place.
-        let textures = std::mem::take(&mut self.pending_textures);
-        active.composer.render(
-            device,
-            &active.gpu.queue,
-            offscreen.view(),
-            (width, height),
-            panes,
-            Some(UiFrame {
-                primitives,
-                textures: &textures,
-                pixels_per_point,
-            }),
-        );
-        let image = offscreen
-            .read_rgba(device, &active.gpu.queue)
-            .context("reading the screenshot back from the GPU")?;
-        image
-            .save(path)
-            .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
-        Ok(())
     }
 
     /// Applies the panel's actions and settings after a frame.
@@ -539,22 +457,95 @@ impl Active {
     }
 }
 
-/// The scene's viewport in physical pixels: the part of the window the panel leaves free,
-/// or the whole target when that is empty.
-fn scene_viewport(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> Viewport {
-    let (w, h) = (width as f32, height as f32);
-    let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
-    let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
-    let x1 = (rect.max.x * pixels_per_point).clamp(0.0, w);
-    let y1 = (rect.max.y * pixels_per_point).clamp(0.0, h);
-    if rect.is_finite() && x1 - x0 >= 1.0 && y1 - y0 >= 1.0 {
-        Viewport {
-            x: x0,
-            y: y0,
-            width: x1 - x0,
-            height: y1 - y0,
+
+/// Acquires the surface texture, draws into it and presents. Returns whether a frame
+/// reached the display; every other outcome is handled here.
+fn present(
+    active: &mut Active,
+    pending_textures: &mut egui::TexturesDelta,
+    panes: &[Pane<'_>],
+    primitives: &[egui::ClippedPrimitive],
+    pixels_per_point: f32,
+) -> bool {
+    let (texture, suboptimal) = match active.surface.get_current_texture() {
+        wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
+        wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
+        wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+            return false;
         }
-    } else {
-        Viewport::full(width, height)
+        wgpu::CurrentSurfaceTexture::Outdated => {
+            if let Err(error) = active.configure() {
+                eprintln!("timestep-lab: reconfiguring an outdated surface failed: {error}");
+            }
+            return false;
+        }
+        wgpu::CurrentSurfaceTexture::Lost => {
+            if let Err(error) = active.recreate_surface() {
+                eprintln!("timestep-lab: recreating the lost surface failed: {error:#}");
+            }
+            return false;
+        }
+        wgpu::CurrentSurfaceTexture::Validation => {
+            eprintln!("timestep-lab: acquiring the frame failed validation; skipping it");
+            return false;
+        }
+    };
+    let view = texture
+        .texture
+        .create_view(&wgpu::TextureViewDescriptor::default());
+    let textures = std::mem::take(pending_textures);
+    active.composer.render(
+        &active.gpu.device,
+        &active.gpu.queue,
+        &view,
+        (active.config.width, active.config.height),
+        panes,
+        Some(UiFrame {
+            primitives,
+            textures: &textures,
+            pixels_per_point,
+        }),
+    );
+    active.window.pre_present_notify();
+    active.gpu.queue.present(texture);
+    if suboptimal && let Err(error) = active.configure() {
+        eprintln!("timestep-lab: reconfiguring a suboptimal surface failed: {error}");
     }
+    true
+}
+
+/// Draws the frame into an offscreen texture of the surface's size and format and
+/// writes it to `path`.
+fn screenshot(
+    active: &mut Active,
+    pending_textures: &mut egui::TexturesDelta,
+    panes: &[Pane<'_>],
+    primitives: &[egui::ClippedPrimitive],
+    pixels_per_point: f32,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let (width, height) = (active.config.width, active.config.height);
+    let device = &active.gpu.device;
+    let offscreen = Offscreen::new(device, width, height, active.config.format);
+    // Texture uploads are applied here; the window's frame then finds them in place.
+    let textures = std::mem::take(pending_textures);
+    active.composer.render(
+        device,
+        &active.gpu.queue,
+        offscreen.view(),
+        (width, height),
+        panes,
+        Some(UiFrame {
+            primitives,
+            textures: &textures,
+            pixels_per_point,
+        }),
+    );
+    let image = offscreen
+        .read_rgba(device, &active.gpu.queue)
+        .context("reading the screenshot back from the GPU")?;
+    image
+        .save(path)
+        .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
+    Ok(())
 }

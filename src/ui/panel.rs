@@ -8,7 +8,7 @@ use crate::app::PresentModeId;
 use crate::live::{History, LiveSettings};
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::{
-    DEFAULT_MAX_FRAME_TIME, Nanos, RATE_PRESETS_HZ, Strategy, TimestepConfig, ms_from_ns,
+    DEFAULT_MAX_FRAME_TIME, RATE_PRESETS_HZ, Strategy, TimestepConfig, ms_from_ns,
 };
 
 /// Width of the side panel, points.
@@ -414,9 +414,4 @@ fn banner_ui(
                 actions.reset |= ui.button("Reset").clicked();
             }
         });
-}
-
-/// The step in nanoseconds for the settings' rate (0 when the rate is out of range).
-pub fn dt_ns(settings: &LiveSettings) -> Nanos {
-    TimestepConfig::dt_for_rate(settings.rate_hz).map_or(0, |dt| dt.get())
 }

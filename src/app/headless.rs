@@ -1,0 +1,296 @@
+//! The headless commands: `render` (one frame to PNG) and `bench-render` (CPU cost per
+//! frame, by stage). Both draw through the window's own renderer and panel.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use super::compose::{FrameComposer, UiFrame};
+use super::layout::grid_viewports;
+use crate::cli::{BenchRenderArgs, RenderArgs, check_png_path};
+use crate::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, render_scene_png};
+use crate::timestep::{Nanos, Strategy};
+use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
+
+/// Frames drawn before measuring, so pipelines, caches and egui's font atlas are warm.
+const WARM_UP_FRAMES: u32 = 30;
+
+/// The colour format headless frames are drawn in.
+const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// One display frame at 60 Hz, the rate headless loops are fed.
+const FRAME_60HZ: Nanos = 16_666_667;
+
+/// Runs `render`: the loop headless at the display rate until `--time`, then one frame of
+/// the scene to `--out`. Returns what to print.
+pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
+    check_png_path(&args.out)?;
+    let settings = args.live.settings()?;
+    if !(0.0..=3600.0).contains(&args.time) {
+        anyhow::bail!("--time {} s is out of range (allowed 0 to 3600 s)", args.time);
+    }
+    if !(1.0..=1000.0).contains(&args.display_hz) {
+        anyhow::bail!(
+            "--display-hz {} is out of range (allowed 1 to 1000 Hz)",
+            args.display_hz
+        );
+    }
+    let frame = (1e9 / args.display_hz).round() as Nanos;
+    let until = (args.time * 1e9).round() as Nanos;
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
+    live.frame();
+    while live.stopwatch().now() < until {
+        live.stopwatch_mut().advance(frame);
+        live.frame();
+    }
+    let gpu = GpuContext::headless()?;
+    let view = live
+        .pane_view()
+        .context("the loop ran no frame")?;
+    let pane = Pane {
+        viewport: Viewport::full(args.width, args.height),
+        view,
+    };
+    let image = render_scene_png(&gpu, &[pane], args.width, args.height)?;
+    image
+        .save(&args.out)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    Ok(format!(
+        "{}: {}x{} {} at {:.3} s on {}\n",
+        args.out.display(),
+        args.width,
+        args.height,
+        settings.strategy,
+        args.time,
+        adapter_summary(&gpu.adapter.get_info())
+    ))
+}
+
+/// The JSON `bench-render --json` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchRenderReport {
+    /// Frames measured.
+    pub frames: u32,
+    /// Target width, pixels.
+    pub width: u32,
+    /// Target height, pixels.
+    pub height: u32,
+    /// Scene panes per frame.
+    pub panes: u32,
+    /// The adapter, in words.
+    pub adapter: String,
+    /// Median CPU time of the app's own work per frame (engine + UI + encode and submit),
+    /// ms: everything but waiting for the GPU (on lavapipe, the rasterizer threads).
+    pub main_thread_ms_median: f64,
+    /// Median engine time per frame (every pane's loop), microseconds.
+    pub engine_us_median: f64,
+    /// Median UI time per frame (readouts, panel, tessellation), ms.
+    pub ui_ms_median: f64,
+    /// Median time to encode and submit the frame, ms.
+    pub encode_submit_ms_median: f64,
+    /// Median time waiting for the GPU to finish the frame, ms.
+    pub wait_ms_median: f64,
+    /// Median whole time of a frame that only clears the target (encode, submit, wait), ms.
+    pub clear_only_ms_median: f64,
+    /// Median whole time of a full frame (main thread + wait), ms.
+    pub frame_ms_median: f64,
+}
+
+/// Runs `bench-render`. Returns what to print.
+pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
+    let gpu = GpuContext::headless()?;
+    let (width, height) = (args.width, args.height);
+    let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
+    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, width, height);
+    let mut loops = (0..args.panes as usize)
+        .map(|i| {
+            let settings = LiveSettings {
+                strategy: Strategy::ALL[i % Strategy::ALL.len()],
+                ..LiveSettings::default()
+            };
+            LiveLoop::new(VirtualStopwatch::default(), settings)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut model = PanelModel::new(*loops[0].settings());
+    model.adapter = adapter_summary(&gpu.adapter.get_info());
+    let egui_ctx = egui::Context::default();
+    let screen = egui::Rect::from_min_size(
+        egui::Pos2::ZERO,
+        egui::vec2(width as f32, height as f32),
+    );
+
+    let total = WARM_UP_FRAMES + args.frames;
+    let mut engine = Vec::with_capacity(total as usize);
+    let mut ui = Vec::with_capacity(total as usize);
+    let mut encode = Vec::with_capacity(total as usize);
+    let mut wait = Vec::with_capacity(total as usize);
+    for frame in 0..total {
+        let start = Instant::now();
+        for live in &mut loops {
+            if frame > 0 {
+                live.stopwatch_mut().advance(FRAME_60HZ);
+            }
+            live.frame();
+        }
+        let engine_done = Instant::now();
+        let readouts = Readouts::gather(&mut loops[0]);
+        let raw_input = egui::RawInput {
+            screen_rect: Some(screen),
+            time: Some(f64::from(frame) / 60.0),
+            ..egui::RawInput::default()
+        };
+        let mut actions = PanelActions::default();
+        let mut scene_rect = egui::Rect::NOTHING;
+        let history = loops[0].history();
+        let output = egui_ctx.run_ui(raw_input, |ui| {
+            scene_rect = lab_ui(ui, &mut model, &readouts, history, &mut actions);
+        });
+        let primitives = egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+        let ui_done = Instant::now();
+        let area = scene_area(scene_rect, output.pixels_per_point, (width, height));
+        let viewports = grid_viewports(loops.len(), area);
+        let panes: Vec<Pane<'_>> = loops
+            .iter()
+            .zip(viewports)
+            .filter_map(|(live, viewport)| live.pane_view().map(|view| Pane { viewport, view }))
+            .collect();
+        let encode_time = composer.render(
+            &gpu.device,
+            &gpu.queue,
+            offscreen.view(),
+            (width, height),
+            &panes,
+            Some(UiFrame {
+                primitives: &primitives,
+                textures: &output.textures_delta,
+                pixels_per_point: output.pixels_per_point,
+            }),
+        );
+        let wait_start = Instant::now();
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .context("waiting for the GPU")?;
+        let wait_time = wait_start.elapsed();
+        if frame >= WARM_UP_FRAMES {
+            engine.push(engine_done - start);
+            ui.push(ui_done - engine_done);
+            encode.push(encode_time);
+            wait.push(wait_time);
+        }
+    }
+    let mut clear_only = Vec::with_capacity(args.frames as usize);
+    for frame in 0..total {
+        let start = Instant::now();
+        composer.render_clear_only(&gpu.device, &gpu.queue, offscreen.view());
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .context("waiting for the GPU")?;
+        if frame >= WARM_UP_FRAMES {
+            clear_only.push(start.elapsed());
+        }
+    }
+    let main_thread: Vec<Duration> = (0..engine.len())
+        .map(|i| engine[i] + ui[i] + encode[i])
+        .collect();
+    let whole: Vec<Duration> = (0..engine.len()).map(|i| main_thread[i] + wait[i]).collect();
+    let report = BenchRenderReport {
+        frames: args.frames,
+        width,
+        height,
+        panes: args.panes,
+        adapter: adapter_summary(&gpu.adapter.get_info()),
+        main_thread_ms_median: median_ms(&main_thread),
+        engine_us_median: median_ms(&engine) * 1000.0,
+        ui_ms_median: median_ms(&ui),
+        encode_submit_ms_median: median_ms(&encode),
+        wait_ms_median: median_ms(&wait),
+        clear_only_ms_median: median_ms(&clear_only),
+        frame_ms_median: median_ms(&whole),
+    };
+    Ok(if args.json {
+        let mut json = serde_json::to_string(&report).context("encoding the report")?;
+        json.push('\n');
+        json
+    } else {
+        bench_render_table(&report)
+    })
+}
+
+/// The report as a few aligned lines.
+fn bench_render_table(r: &BenchRenderReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} frames, {}x{}, {} pane(s), {}",
+        r.frames, r.width, r.height, r.panes, r.adapter
+    );
+    let _ = writeln!(out, "median per frame:");
+    let _ = writeln!(out, "  engine            {:>9.1} us", r.engine_us_median);
+    let _ = writeln!(out, "  ui                {:>9.3} ms", r.ui_ms_median);
+    let _ = writeln!(out, "  encode + submit   {:>9.3} ms", r.encode_submit_ms_median);
+    let _ = writeln!(out, "  main thread       {:>9.3} ms  (engine + ui + encode/submit)", r.main_thread_ms_median);
+    let _ = writeln!(out, "  wait for GPU      {:>9.3} ms", r.wait_ms_median);
+    let _ = writeln!(out, "  whole frame       {:>9.3} ms", r.frame_ms_median);
+    let _ = writeln!(out, "  clear-only frame  {:>9.3} ms", r.clear_only_ms_median);
+    out
+}
+
+/// Median of durations, in ms (0 when empty).
+fn median_ms(samples: &[Duration]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_unstable();
+    let mid = sorted.len() / 2;
+    let median = if sorted.len() % 2 == 0 {
+        (sorted[mid - 1] + sorted[mid]) / 2
+    } else {
+        sorted[mid]
+    };
+    median.as_secs_f64() * 1000.0
+}
+
+/// The scene's area in physical pixels: what the panel leaves free, or the whole target.
+pub fn scene_area(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> Viewport {
+    let (w, h) = (width as f32, height as f32);
+    let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
+    let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
+    let x1 = (rect.max.x * pixels_per_point).clamp(0.0, w);
+    let y1 = (rect.max.y * pixels_per_point).clamp(0.0, h);
+    if rect.is_finite() && x1 - x0 >= 1.0 && y1 - y0 >= 1.0 {
+        Viewport {
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        }
+    } else {
+        Viewport::full(width, height)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        let ms = Duration::from_millis;
+        assert_eq!(median_ms(&[ms(3), ms(1), ms(2)]), 2.0);
+        assert_eq!(median_ms(&[ms(4), ms(1), ms(2), ms(3)]), 2.5);
+        assert_eq!(median_ms(&[]), 0.0);
+    }
+
+    #[test]
+    fn the_scene_area_is_what_the_panel_leaves() {
+        let rect = egui::Rect::from_min_max(egui::pos2(330.0, 0.0), egui::pos2(640.0, 400.0));
+        let area = scene_area(rect, 2.0, (1280, 800));
+        assert_eq!((area.x, area.y, area.width, area.height), (660.0, 0.0, 620.0, 800.0));
+        let full = scene_area(egui::Rect::NOTHING, 1.0, (100, 50));
+        assert_eq!((full.width, full.height), (100.0, 50.0));
+    }
+}

@@ -1,0 +1,79 @@
+//! Splitting the scene area into panes.
+
+use crate::render::Viewport;
+
+/// Width over height a pane is best at: the scene is framed for a landscape view.
+const PANE_ASPECT: f32 = 4.0 / 3.0;
+
+/// `count` equal panes in a grid filling `area`, row by row. The number of columns is the
+/// one that gives each pane the most room at a landscape shape.
+pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let score = |columns: usize| {
+        let rows = count.div_ceil(columns);
+        let (w, h) = (area.width / columns as f32, area.height / rows as f32);
+        // The largest PANE_ASPECT rectangle that fits in the cell.
+        (w / PANE_ASPECT).min(h)
+    };
+    let columns = (1..=count)
+        .max_by(|&a, &b| score(a).total_cmp(&score(b)))
+        .unwrap_or(1);
+    let rows = count.div_ceil(columns);
+    let (w, h) = (area.width / columns as f32, area.height / rows as f32);
+    (0..count)
+        .map(|i| Viewport {
+            x: area.x + (i % columns) as f32 * w,
+            y: area.y + (i / columns) as f32 * h,
+            width: w,
+            height: h,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn area(width: f32, height: f32) -> Viewport {
+        Viewport {
+            x: 10.0,
+            y: 20.0,
+            width,
+            height,
+        }
+    }
+
+    #[test]
+    fn six_panes_on_a_wide_window_make_three_by_two() {
+        let panes = grid_viewports(6, area(1500.0, 800.0));
+        assert_eq!(panes.len(), 6);
+        assert_eq!((panes[2].x, panes[2].y), (1010.0, 20.0));
+        assert_eq!((panes[3].x, panes[3].y), (10.0, 420.0));
+        assert!(panes.iter().all(|p| p.width == 500.0 && p.height == 400.0));
+    }
+
+    #[test]
+    fn panes_tile_the_area_without_overlap() {
+        for count in 1..=6 {
+            for (w, h) in [(1280.0, 720.0), (600.0, 1000.0), (300.0, 300.0)] {
+                let panes = grid_viewports(count, area(w, h));
+                assert_eq!(panes.len(), count);
+                for (i, a) in panes.iter().enumerate() {
+                    assert!(a.x >= 10.0 && a.x + a.width <= 10.0 + w + 1e-3);
+                    assert!(a.y >= 20.0 && a.y + a.height <= 20.0 + h + 1e-3);
+                    for b in &panes[i + 1..] {
+                        let apart = a.x + a.width <= b.x + 1e-3
+                            || b.x + b.width <= a.x + 1e-3
+                            || a.y + a.height <= b.y + 1e-3
+                            || b.y + b.height <= a.y + 1e-3;
+                        assert!(apart, "{count} panes overlap in {w}x{h}");
+                    }
+                }
+            }
+        }
+        assert_eq!(grid_viewports(1, area(640.0, 480.0))[0].width, 640.0);
+        assert!(grid_viewports(0, area(640.0, 480.0)).is_empty());
+    }
+}
