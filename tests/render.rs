@@ -319,7 +319,7 @@ fn empty_viewports_and_tiny_targets_do_not_panic() {
 }
 
 #[test]
-#[ignore = "writes /tmp/render_big.png for a person to look at"]
+#[ignore = "writes /tmp/render_big.png and /tmp/render_panes.png for a person to look at"]
 fn render_big_image_for_inspection() {
     let Some(ctx) = gpu_or_skip() else { return };
     let (sim, shown, trail) = run(Strategy::Interpolated, 30);
@@ -335,4 +335,27 @@ fn render_big_image_for_inspection() {
     )
     .unwrap();
     image.save("/tmp/render_big.png").unwrap();
+
+    // Six strategies side by side, 3 × 2, as the comparison view will show them.
+    let runs: Vec<_> = Strategy::ALL
+        .iter()
+        .map(|&strategy| run(strategy, 30))
+        .collect();
+    let (width, height) = (1280.0, 720.0);
+    let panes: Vec<Pane> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (sim, shown, trail))| Pane {
+            viewport: Viewport {
+                x: (i % 3) as f32 * width / 3.0,
+                y: (i / 3) as f32 * height / 2.0,
+                width: width / 3.0,
+                height: height / 2.0,
+            },
+            view: PaneView::new(shown, sim.scene().config(), sim.scene().exploded(), trail),
+        })
+        .collect();
+    let image = render_scene_png(&ctx, &panes, 1280, 720).unwrap();
+    image.save("/tmp/render_panes.png").unwrap();
+    assert_no_gpu_errors(&ctx);
 }

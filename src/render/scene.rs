@@ -45,6 +45,9 @@ pub const GHOST_COLOR: [f32; 3] = [0.75, 0.85, 1.0];
 /// The ghost's opacity facing the camera; its rim is more opaque.
 pub const GHOST_ALPHA: f32 = 0.10;
 
+/// The ghost's radius relative to the sphere's.
+const GHOST_SCALE: f32 = 0.985;
+
 /// Radius of a trail dot, metres: small next to the 0.6 m sphere, still a few pixels wide
 /// in a small pane.
 pub const TRAIL_DOT_RADIUS_M: f32 = 0.06;
@@ -660,8 +663,10 @@ impl SceneRenderer {
             });
 
         let ghost = self.group(|instances| {
+            // A hair smaller than the sphere: where the ghost coincides with the drawn
+            // sphere (strategies without lag) it hides inside it instead of z-fighting.
             instances.push(Instance::new(
-                ball(view.ghost_center, view.sphere_radius_m),
+                ball(view.ghost_center, view.sphere_radius_m * GHOST_SCALE),
                 GHOST_COLOR,
                 GHOST_ALPHA,
             ));
