@@ -11,7 +11,8 @@ use common::{compare_images, gpu_or_skip};
 use glam::{Vec2, Vec3};
 use image::{Rgba, RgbaImage};
 use timestep_lab::render::{
-    BACKGROUND, Pane, SceneRenderer, Viewport, clip_from_world, render_scene_png,
+    BACKGROUND, GpuContext, MASS_COLOR, Pane, SceneRenderer, Viewport, clip_from_world,
+    render_scene_png,
 };
 use timestep_lab::scene::{SceneConfig, ShownScene};
 use timestep_lab::sim::Simulation;
@@ -85,6 +86,15 @@ fn assert_sphere_colored(pixel: Rgba<u8>, what: &str) {
     );
 }
 
+/// Fails the test if wgpu reported any error (the handler only prints them).
+fn assert_no_gpu_errors(ctx: &GpuContext) {
+    assert_eq!(
+        ctx.uncaptured_error_count(),
+        0,
+        "wgpu reported errors (see stderr)"
+    );
+}
+
 #[test]
 fn known_state_draws_sphere_spring_and_background_where_expected() {
     let Some(ctx) = gpu_or_skip() else { return };
@@ -125,6 +135,7 @@ fn known_state_draws_sphere_spring_and_background_where_expected() {
         covered >= samples * 3 / 4,
         "only {covered} of {samples} points along the spring axis show the coil"
     );
+    assert_no_gpu_errors(&ctx);
 }
 
 #[test]
@@ -149,6 +160,7 @@ fn known_state_matches_snapshot() {
     if update || !path.exists() {
         image.save(&path).unwrap();
         eprintln!("note: wrote the reference image {}", path.display());
+        assert_no_gpu_errors(&ctx);
         return;
     }
     let expected = image::open(&path).unwrap().to_rgba8();
@@ -166,6 +178,7 @@ fn known_state_matches_snapshot() {
             actual_path.display()
         );
     }
+    assert_no_gpu_errors(&ctx);
 }
 
 #[test]
@@ -203,6 +216,34 @@ fn two_panes_each_draw_their_own_sphere_in_their_own_half() {
     // Each pane is cleared and drawn on its own: both top corners show the background.
     assert!(is_background(*image.get_pixel(0, 0)));
     assert!(is_background(*image.get_pixel(479, 0)));
+    assert_no_gpu_errors(&ctx);
+}
+
+#[test]
+fn exploded_spring_turns_alarm_red() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim, shown, trail) = run(Strategy::Interpolated, 30);
+    let calm = PaneView::new(&shown, sim.scene().config(), false, &trail);
+    let exploded = PaneView {
+        spring_exploded: true,
+        ..calm
+    };
+    let viewport = Viewport::full(320, 240);
+    for (view, red) in [(calm, false), (exploded, true)] {
+        let image = render_scene_png(&ctx, &[Pane { viewport, view }], 320, 240).unwrap();
+        let [r, g, b, _] = pixel(&image, project(&view, viewport, view.spring_mass)).0;
+        let is_red = u16::from(r) > 2 * u16::from(g.max(b)) && r > 120;
+        assert_eq!(is_red, red, "mass pixel {:?} (exploded: {red})", [r, g, b]);
+        if !red {
+            // The calm mass is blue, like MASS_COLOR.
+            assert!(
+                MASS_COLOR[2] > MASS_COLOR[0] && b > r,
+                "calm mass pixel {:?}",
+                [r, g, b]
+            );
+        }
+    }
+    assert_no_gpu_errors(&ctx);
 }
 
 #[test]
@@ -274,10 +315,11 @@ fn empty_viewports_and_tiny_targets_do_not_panic() {
     // No panes at all.
     let mut renderer = SceneRenderer::new(&ctx.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
     renderer.prepare(&ctx.device, &ctx.queue, &[]);
+    assert_no_gpu_errors(&ctx);
 }
 
 #[test]
-#[ignore = "writes /tmp/render_big.png for a person to look at"]
+#[ignore = "writes /tmp/render_big.png and /tmp/render_panes.png for a person to look at"]
 fn render_big_image_for_inspection() {
     let Some(ctx) = gpu_or_skip() else { return };
     let (sim, shown, trail) = run(Strategy::Interpolated, 30);
@@ -293,4 +335,27 @@ fn render_big_image_for_inspection() {
     )
     .unwrap();
     image.save("/tmp/render_big.png").unwrap();
+
+    // Six strategies side by side, 3 × 2, as the comparison view will show them.
+    let runs: Vec<_> = Strategy::ALL
+        .iter()
+        .map(|&strategy| run(strategy, 30))
+        .collect();
+    let (width, height) = (1280.0, 720.0);
+    let panes: Vec<Pane> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (sim, shown, trail))| Pane {
+            viewport: Viewport {
+                x: (i % 3) as f32 * width / 3.0,
+                y: (i / 3) as f32 * height / 2.0,
+                width: width / 3.0,
+                height: height / 2.0,
+            },
+            view: PaneView::new(shown, sim.scene().config(), sim.scene().exploded(), trail),
+        })
+        .collect();
+    let image = render_scene_png(&ctx, &panes, 1280, 720).unwrap();
+    image.save("/tmp/render_panes.png").unwrap();
+    assert_no_gpu_errors(&ctx);
 }

@@ -1,6 +1,7 @@
 //! The wgpu instance, adapter, device and queue, for a window or for headless rendering.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Why no GPU context could be made.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +46,8 @@ pub struct GpuContext {
     pub device: wgpu::Device,
     /// The queue work is submitted to.
     pub queue: wgpu::Queue,
+    /// Errors the device reported that nobody caught (each was printed to stderr).
+    uncaptured_errors: Arc<AtomicU64>,
 }
 
 impl GpuContext {
@@ -75,13 +78,20 @@ impl GpuContext {
                 adapter: adapter_summary(&adapter.get_info()),
                 source,
             })?;
-        log_uncaptured_errors(&device);
+        let uncaptured_errors = log_uncaptured_errors(&device);
         Ok(Self {
             instance,
             adapter,
             device,
             queue,
+            uncaptured_errors,
         })
+    }
+
+    /// How many validation or out-of-memory errors the device has reported that no error
+    /// scope caught. Tests assert it stays zero.
+    pub fn uncaptured_error_count(&self) -> u64 {
+        self.uncaptured_errors.load(Ordering::Relaxed)
     }
 }
 
@@ -126,11 +136,15 @@ pub async fn request_adapter(
 }
 
 /// Sends validation and out-of-memory errors the application did not catch to stderr
-/// instead of wgpu's default panic; they are logged, never hidden.
-fn log_uncaptured_errors(device: &wgpu::Device) {
-    device.on_uncaptured_error(Arc::new(|error: wgpu::Error| {
+/// instead of wgpu's default panic, and counts them: logged, never hidden.
+pub fn log_uncaptured_errors(device: &wgpu::Device) -> Arc<AtomicU64> {
+    let count = Arc::new(AtomicU64::new(0));
+    let handler_count = Arc::clone(&count);
+    device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+        handler_count.fetch_add(1, Ordering::Relaxed);
         eprintln!("timestep-lab: wgpu error: {error}");
     }));
+    count
 }
 
 /// A one-line description of an adapter, e.g. "llvmpipe (Vulkan, Cpu)".

@@ -12,7 +12,7 @@ mod mesh;
 mod readback;
 mod scene;
 
-pub use gpu::{GpuContext, GpuError, adapter_summary, request_adapter};
+pub use gpu::{GpuContext, GpuError, adapter_summary, log_uncaptured_errors, request_adapter};
 pub use readback::{Offscreen, ReadbackError, render_scene_png};
 pub use scene::{
     ALARM_COLOR, BACKGROUND, COIL_RADIUS_M, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA,

@@ -45,6 +45,9 @@ pub const GHOST_COLOR: [f32; 3] = [0.75, 0.85, 1.0];
 /// The ghost's opacity facing the camera; its rim is more opaque.
 pub const GHOST_ALPHA: f32 = 0.10;
 
+/// The ghost's radius relative to the sphere's.
+const GHOST_SCALE: f32 = 0.985;
+
 /// Radius of a trail dot, metres: small next to the 0.6 m sphere, still a few pixels wide
 /// in a small pane.
 pub const TRAIL_DOT_RADIUS_M: f32 = 0.06;
@@ -493,13 +496,15 @@ impl SceneRenderer {
     }
 
     /// Records the prepared panes into `pass`, setting each pane's viewport and scissor.
-    /// The viewports must lie inside the pass's target; see [`SceneRenderer::draw_clamped`].
+    /// The viewports must lie inside the pass's target (a scissor rectangle may not reach
+    /// past it); [`SceneRenderer::draw_clamped`] cuts them to the target instead.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
         self.draw_within(pass, None);
     }
 
-    /// Like [`SceneRenderer::draw`], with each viewport cut to a `width` × `height` target
-    /// (a pane wholly outside it is skipped).
+    /// Like [`SceneRenderer::draw`], with each pane's scissor cut to a `width` × `height`
+    /// target: a pane reaching past the target is cropped (not squeezed), and one wholly
+    /// outside it is skipped.
     pub fn draw_clamped(&self, pass: &mut wgpu::RenderPass<'_>, width: u32, height: u32) {
         self.draw_within(pass, Some((width, height)));
     }
@@ -512,35 +517,26 @@ impl SceneRenderer {
         pass.set_vertex_buffer(1, self.instance_buffer.buffer.slice(..));
         pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
         for pane in &self.pane_draws {
-            let viewport = match target {
-                Some((width, height)) => match pane.viewport.clamped(width, height) {
-                    Some(viewport) => viewport,
-                    None => continue,
-                },
-                None => pane.viewport,
+            let visible = match target {
+                Some((width, height)) => pane.viewport.clamped(width, height),
+                None => Some(pane.viewport),
             };
-            // The projection keeps the pane's own aspect even when clamping cut it.
-            let (x, y, width, height) = viewport.scissor();
+            let Some((x, y, width, height)) = visible.map(|visible| visible.scissor()) else {
+                continue;
+            };
             if width == 0 || height == 0 {
                 continue;
             }
-            let full = pane.viewport;
-            match target {
-                Some(_) => {
-                    // A viewport partly outside the target cannot be set; draw the clamped
-                    // rectangle (the picture is squeezed, which only happens when the
-                    // caller's layout exceeds the target).
-                    pass.set_viewport(
-                        viewport.x,
-                        viewport.y,
-                        viewport.width,
-                        viewport.height,
-                        0.0,
-                        1.0,
-                    );
-                }
-                None => pass.set_viewport(full.x, full.y, full.width, full.height, 0.0, 1.0),
-            }
+            // wgpu accepts viewports that reach past the target; only the scissor must fit.
+            let viewport = pane.viewport;
+            pass.set_viewport(
+                viewport.x,
+                viewport.y,
+                viewport.width,
+                viewport.height,
+                0.0,
+                1.0,
+            );
             pass.set_scissor_rect(x, y, width, height);
             pass.set_bind_group(0, &self.camera_bind_group, &[pane.camera_offset]);
 
@@ -667,8 +663,10 @@ impl SceneRenderer {
             });
 
         let ghost = self.group(|instances| {
+            // A hair smaller than the sphere: where the ghost coincides with the drawn
+            // sphere (strategies without lag) it hides inside it instead of z-fighting.
             instances.push(Instance::new(
-                ball(view.ghost_center, view.sphere_radius_m),
+                ball(view.ghost_center, view.sphere_radius_m * GHOST_SCALE),
                 GHOST_COLOR,
                 GHOST_ALPHA,
             ));
