@@ -4,9 +4,9 @@
 //! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
 //! [`trace`] reads and generates frame-time traces. [`bench`] runs them together headless.
 
+pub mod app;
 pub mod bench;
 pub mod cli;
-pub mod app;
 mod id;
 pub mod live;
 pub mod metrics;

@@ -9,8 +9,8 @@ use crate::render::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, Scene
 pub struct UiFrame<'a> {
     /// Triangles to draw.
     pub primitives: &'a [egui::ClippedPrimitive],
-    /// Textures to upload before drawing and free after.
-    pub textures: &'a egui::TexturesDelta,
+    /// Textures to upload before drawing and free after (consumed).
+    pub textures: egui::TexturesDelta,
     /// Physical pixels per egui point.
     pub pixels_per_point: f32,
 }
@@ -27,7 +27,12 @@ pub struct FrameComposer {
 
 impl FrameComposer {
     /// A composer drawing into targets of `format`, `width` × `height` to start with.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, width: u32, height: u32) -> Self {
+    pub fn new(
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+    ) -> Self {
         Self {
             scene: SceneRenderer::new(device, format, DEFAULT_SAMPLE_COUNT),
             targets: RenderTargets::new(device, format, width, height, DEFAULT_SAMPLE_COUNT),
@@ -89,10 +94,12 @@ impl FrameComposer {
                 .render(&mut pass.forget_lifetime(), ui.primitives, &screen);
         }
         queue.submit(extra.into_iter().chain(std::iter::once(encoder.finish())));
-        if let Some(ui) = &ui {
+        if let Some(mut ui) = ui {
             for id in &ui.textures.free {
                 self.egui.free_texture(id);
             }
+            // Every delta has been applied; say so (egui checks in debug builds).
+            ui.textures.clear();
         }
         start.elapsed()
     }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::compose::{FrameComposer, UiFrame};
 use super::layout::grid_viewports;
 use crate::cli::{BenchRenderArgs, RenderArgs, check_png_path};
-use crate::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+use crate::live::{LiveLoop, LiveSettings, Stopwatch as _, VirtualStopwatch};
 use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, render_scene_png};
 use crate::timestep::{Nanos, Strategy};
 use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
@@ -30,7 +30,10 @@ pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
     check_png_path(&args.out)?;
     let settings = args.live.settings()?;
     if !(0.0..=3600.0).contains(&args.time) {
-        anyhow::bail!("--time {} s is out of range (allowed 0 to 3600 s)", args.time);
+        anyhow::bail!(
+            "--time {} s is out of range (allowed 0 to 3600 s)",
+            args.time
+        );
     }
     if !(1.0..=1000.0).contains(&args.display_hz) {
         anyhow::bail!(
@@ -47,9 +50,7 @@ pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
         live.frame();
     }
     let gpu = GpuContext::headless()?;
-    let view = live
-        .pane_view()
-        .context("the loop ran no frame")?;
+    let view = live.pane_view().context("the loop ran no frame")?;
     let pane = Pane {
         viewport: Viewport::full(args.width, args.height),
         view,
@@ -117,10 +118,8 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
     let mut model = PanelModel::new(*loops[0].settings());
     model.adapter = adapter_summary(&gpu.adapter.get_info());
     let egui_ctx = egui::Context::default();
-    let screen = egui::Rect::from_min_size(
-        egui::Pos2::ZERO,
-        egui::vec2(width as f32, height as f32),
-    );
+    let screen =
+        egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width as f32, height as f32));
 
     let total = WARM_UP_FRAMES + args.frames;
     let mut engine = Vec::with_capacity(total as usize);
@@ -165,7 +164,7 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
             &panes,
             Some(UiFrame {
                 primitives: &primitives,
-                textures: &output.textures_delta,
+                textures: output.textures_delta,
                 pixels_per_point: output.pixels_per_point,
             }),
         );
@@ -195,7 +194,9 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
     let main_thread: Vec<Duration> = (0..engine.len())
         .map(|i| engine[i] + ui[i] + encode[i])
         .collect();
-    let whole: Vec<Duration> = (0..engine.len()).map(|i| main_thread[i] + wait[i]).collect();
+    let whole: Vec<Duration> = (0..engine.len())
+        .map(|i| main_thread[i] + wait[i])
+        .collect();
     let report = BenchRenderReport {
         frames: args.frames,
         width,
@@ -230,11 +231,23 @@ fn bench_render_table(r: &BenchRenderReport) -> String {
     let _ = writeln!(out, "median per frame:");
     let _ = writeln!(out, "  engine            {:>9.1} us", r.engine_us_median);
     let _ = writeln!(out, "  ui                {:>9.3} ms", r.ui_ms_median);
-    let _ = writeln!(out, "  encode + submit   {:>9.3} ms", r.encode_submit_ms_median);
-    let _ = writeln!(out, "  main thread       {:>9.3} ms  (engine + ui + encode/submit)", r.main_thread_ms_median);
+    let _ = writeln!(
+        out,
+        "  encode + submit   {:>9.3} ms",
+        r.encode_submit_ms_median
+    );
+    let _ = writeln!(
+        out,
+        "  main thread       {:>9.3} ms  (engine + ui + encode/submit)",
+        r.main_thread_ms_median
+    );
     let _ = writeln!(out, "  wait for GPU      {:>9.3} ms", r.wait_ms_median);
     let _ = writeln!(out, "  whole frame       {:>9.3} ms", r.frame_ms_median);
-    let _ = writeln!(out, "  clear-only frame  {:>9.3} ms", r.clear_only_ms_median);
+    let _ = writeln!(
+        out,
+        "  clear-only frame  {:>9.3} ms",
+        r.clear_only_ms_median
+    );
     out
 }
 
@@ -255,7 +268,11 @@ fn median_ms(samples: &[Duration]) -> f64 {
 }
 
 /// The scene's area in physical pixels: what the panel leaves free, or the whole target.
-pub fn scene_area(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> Viewport {
+pub fn scene_area(
+    rect: egui::Rect,
+    pixels_per_point: f32,
+    (width, height): (u32, u32),
+) -> Viewport {
     let (w, h) = (width as f32, height as f32);
     let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
     let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
@@ -289,7 +306,10 @@ mod tests {
     fn the_scene_area_is_what_the_panel_leaves() {
         let rect = egui::Rect::from_min_max(egui::pos2(330.0, 0.0), egui::pos2(640.0, 400.0));
         let area = scene_area(rect, 2.0, (1280, 800));
-        assert_eq!((area.x, area.y, area.width, area.height), (660.0, 0.0, 620.0, 800.0));
+        assert_eq!(
+            (area.x, area.y, area.width, area.height),
+            (660.0, 0.0, 620.0, 800.0)
+        );
         let full = scene_area(egui::Rect::NOTHING, 1.0, (100, 50));
         assert_eq!((full.width, full.height), (100.0, 50.0));
     }

@@ -109,11 +109,20 @@ mod tests {
             PresentModeId::FifoRelaxed,
         ];
         let gl = [PresentModeId::Fifo];
-        assert_eq!(PresentModeId::AutoNoVsync.resolve(&lavapipe), PresentModeId::Immediate);
+        assert_eq!(
+            PresentModeId::AutoNoVsync.resolve(&lavapipe),
+            PresentModeId::Immediate
+        );
         assert_eq!(PresentModeId::AutoNoVsync.resolve(&gl), PresentModeId::Fifo);
-        assert_eq!(PresentModeId::AutoVsync.resolve(&lavapipe), PresentModeId::FifoRelaxed);
+        assert_eq!(
+            PresentModeId::AutoVsync.resolve(&lavapipe),
+            PresentModeId::FifoRelaxed
+        );
         assert_eq!(PresentModeId::Mailbox.resolve(&gl), PresentModeId::Fifo);
-        assert_eq!(PresentModeId::Mailbox.resolve(&lavapipe), PresentModeId::Mailbox);
+        assert_eq!(
+            PresentModeId::Mailbox.resolve(&lavapipe),
+            PresentModeId::Mailbox
+        );
     }
 
     #[test]
@@ -123,6 +132,10 @@ mod tests {
             assert_eq!(PresentModeId::from_wgpu(mode.to_wgpu()), mode);
         }
         let error = "vsync".parse::<PresentModeId>().expect_err("unknown");
-        assert!(error.to_string().starts_with("unknown present mode \"vsync\" (allowed: fifo"));
+        assert!(
+            error
+                .to_string()
+                .starts_with("unknown present mode \"vsync\" (allowed: fifo")
+        );
     }
 }

@@ -65,9 +65,8 @@ pub struct WindowSummary {
 
 impl std::fmt::Display for WindowSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ids = |modes: &[PresentModeId]| {
-            modes.iter().map(|m| m.id()).collect::<Vec<_>>().join(",")
-        };
+        let ids =
+            |modes: &[PresentModeId]| modes.iter().map(|m| m.id()).collect::<Vec<_>>().join(",");
         writeln!(f, "adapter: {}", self.adapter)?;
         writeln!(f, "frames: {}", self.frames)?;
         writeln!(f, "present modes offered: {}", ids(&self.offered))?;
@@ -101,7 +100,10 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         error: None,
         pending_textures: egui::TexturesDelta::default(),
     };
-    event_loop.run_app(&mut app).context("the event loop failed")?;
+    let outcome = event_loop.run_app(&mut app);
+    // Texture changes of a last frame that was never drawn are of no use any more.
+    app.pending_textures.clear();
+    outcome.context("the event loop failed")?;
     match app.error {
         Some(error) => Err(error),
         None => Ok(app.summary),
@@ -201,11 +203,10 @@ impl App {
                 .create_window(attributes)
                 .context("cannot create the window")?,
         );
-        let instance = wgpu::Instance::new(
-            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-                event_loop.owned_display_handle(),
-            )),
-        );
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
         let surface = instance
             .create_surface(window.clone())
             .context("cannot create a drawing surface for the window")?;
@@ -287,7 +288,9 @@ impl App {
             }
             Err(error) => {
                 eprintln!("timestep-lab: configuring the surface for {mode} failed: {error}");
-                self.summary.configure_errors.push(format!("{mode}: {error}"));
+                self.summary
+                    .configure_errors
+                    .push(format!("{mode}: {error}"));
             }
         }
     }
@@ -351,7 +354,13 @@ impl App {
                     Err(error) => self.error = Some(error),
                 }
             }
-            present(active, textures, &panes, &primitives, output.pixels_per_point)
+            present(
+                active,
+                textures,
+                &panes,
+                &primitives,
+                output.pixels_per_point,
+            )
         };
         if drawn {
             self.live.record_present();
@@ -457,7 +466,6 @@ impl Active {
     }
 }
 
-
 /// Acquires the surface texture, draws into it and presents. Returns whether a frame
 /// reached the display; every other outcome is handled here.
 fn present(
@@ -502,7 +510,7 @@ fn present(
         panes,
         Some(UiFrame {
             primitives,
-            textures: &textures,
+            textures,
             pixels_per_point,
         }),
     );
@@ -537,7 +545,7 @@ fn screenshot(
         panes,
         Some(UiFrame {
             primitives,
-            textures: &textures,
+            textures,
             pixels_per_point,
         }),
     );

@@ -94,7 +94,14 @@ pub fn lab_ui(
 
 /// The keyboard shortcuts.
 fn keys_ui(ui: &mut egui::Ui, model: &mut PanelModel, actions: &mut PanelActions) {
-    let numbers = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6];
+    let numbers = [
+        Key::Num1,
+        Key::Num2,
+        Key::Num3,
+        Key::Num4,
+        Key::Num5,
+        Key::Num6,
+    ];
     ui.input(|input| {
         for (key, strategy) in numbers.into_iter().zip(Strategy::ALL) {
             if input.key_pressed(key) {
@@ -134,8 +141,7 @@ fn panel_contents_ui(
     egui::CollapsingHeader::new("Plots")
         .default_open(true)
         .show(ui, |ui| {
-            let dt = TimestepConfig::dt_for_rate(model.settings.rate_hz)
-                .map_or(0, |dt| dt.get());
+            let dt = TimestepConfig::dt_for_rate(model.settings.rate_hz).map_or(0, |dt| dt.get());
             plots_ui(ui, history, dt);
         });
     egui::CollapsingHeader::new("Physics")
@@ -186,7 +192,11 @@ fn time_ui(
             .text("time scale"),
     );
     ui.horizontal(|ui| {
-        let pause = if readouts.paused { "Resume (P)" } else { "Pause (P)" };
+        let pause = if readouts.paused {
+            "Resume (P)"
+        } else {
+            "Pause (P)"
+        };
         actions.toggle_pause |= ui.button(pause).clicked();
         actions.single_step |= ui.button("Step (.)").clicked();
         actions.kick |= ui.button("Kick (Space)").clicked();
@@ -206,17 +216,26 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                 ui.monospace(value);
                 ui.end_row();
             };
-            row("fps / presents", format!("{:.1} / {:.1} Hz", w.fps, r.present_rate_hz));
+            row(
+                "fps / presents",
+                format!("{:.1} / {:.1} Hz", w.fps, r.present_rate_hz),
+            );
             row(
                 "frame p50 / p99",
                 format!("{:.2} / {:.2} ms", w.frame_time_p50_ms, w.frame_time_p99_ms),
             );
             row(
                 "steps now / mean / max",
-                format!("{} / {:.2} / {}", r.steps_this_frame, w.steps_mean, w.steps_max),
+                format!(
+                    "{} / {:.2} / {}",
+                    r.steps_this_frame, w.steps_mean, w.steps_max
+                ),
             );
             row("alpha", format!("{:.3}", r.alpha));
-            row("sim / real time", format!("{:.2} / {:.2} s", r.sim_time_s, r.real_time_s));
+            row(
+                "sim / real time",
+                format!("{:.2} / {:.2} s", r.sim_time_s, r.real_time_s),
+            );
             row(
                 "owed / carried",
                 format!("{:.2} / {:.2} ms", r.owed_ms, r.accumulator_ms),
@@ -305,7 +324,11 @@ fn guards_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
 /// The artificial load.
 fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     let load = &mut settings.load;
-    ui.add(egui::Slider::new(&mut load.step_cost_ms, 0.0..=100.0).suffix(" ms").text("per step"));
+    ui.add(
+        egui::Slider::new(&mut load.step_cost_ms, 0.0..=100.0)
+            .suffix(" ms")
+            .text("per step"),
+    );
     let dt_ms = 1000.0 / settings.rate_hz;
     if load.step_cost_ms > dt_ms {
         ui.colored_label(
@@ -318,8 +341,16 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
             .suffix(" ms")
             .text("per frame"),
     );
-    ui.add(egui::Slider::new(&mut load.jitter_ms, 0.0..=20.0).suffix(" ms").text("jitter (sd)"));
-    ui.add(egui::Slider::new(&mut load.hitch_ms, 0.0..=1000.0).suffix(" ms").text("hitch"));
+    ui.add(
+        egui::Slider::new(&mut load.jitter_ms, 0.0..=20.0)
+            .suffix(" ms")
+            .text("jitter (sd)"),
+    );
+    ui.add(
+        egui::Slider::new(&mut load.hitch_ms, 0.0..=1000.0)
+            .suffix(" ms")
+            .text("hitch"),
+    );
     ui.add(
         egui::Slider::new(&mut load.hitch_every_s, 0.1..=10.0)
             .logarithmic(true)
@@ -389,7 +420,12 @@ fn banner_ui(
                 } else {
                     "SPIRAL OF DEATH: each frame owes more steps than the last"
                 };
-                ui.label(RichText::new(what).strong().size(18.0).color(Color32::WHITE));
+                ui.label(
+                    RichText::new(what)
+                        .strong()
+                        .size(18.0)
+                        .color(Color32::WHITE),
+                );
                 ui.horizontal(|ui| {
                     if model.settings.max_frame_time_ms == 0.0
                         && ui.button("Turn on the 250 ms frame-time guard").clicked()
