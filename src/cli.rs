@@ -54,7 +54,7 @@ pub struct LiveArgs {
     #[arg(long, default_value = "interpolated", value_name = "ID")]
     pub strategy: Strategy,
     /// Camera driver: per-frame, per-step or smoothed.
-    #[arg(long, default_value = "per-frame", value_name = "ID")]
+    #[arg(long, default_value = "smoothed", value_name = "ID")]
     pub camera: CameraDriver,
     /// Time scale, 0.05 to 2 (slow motion below 1).
     #[arg(long, default_value_t = 1.0, value_name = "X")]

@@ -294,31 +294,28 @@ fn physics_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
 /// Max frame time and max steps.
 fn guards_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     let mut clamp_on = settings.max_frame_time_ms > 0.0;
-    ui.horizontal(|ui| {
-        if ui.checkbox(&mut clamp_on, "max frame time").changed() {
-            settings.max_frame_time_ms = if clamp_on {
-                ms_from_ns(DEFAULT_MAX_FRAME_TIME)
-            } else {
-                0.0
-            };
-        }
-        if clamp_on {
-            ui.add(
-                egui::Slider::new(&mut settings.max_frame_time_ms, 1.0..=1000.0)
-                    .logarithmic(true)
-                    .suffix(" ms"),
-            );
-        }
-    });
+    if ui.checkbox(&mut clamp_on, "clamp frame time").changed() {
+        settings.max_frame_time_ms = if clamp_on {
+            ms_from_ns(DEFAULT_MAX_FRAME_TIME)
+        } else {
+            0.0
+        };
+    }
+    if clamp_on {
+        ui.add(
+            egui::Slider::new(&mut settings.max_frame_time_ms, 1.0..=1000.0)
+                .logarithmic(true)
+                .suffix(" ms")
+                .text("max frame time"),
+        );
+    }
     let mut cap_on = settings.max_steps > 0;
-    ui.horizontal(|ui| {
-        if ui.checkbox(&mut cap_on, "max steps").changed() {
-            settings.max_steps = if cap_on { 8 } else { 0 };
-        }
-        if cap_on {
-            ui.add(egui::Slider::new(&mut settings.max_steps, 1..=64));
-        }
-    });
+    if ui.checkbox(&mut cap_on, "cap steps per frame").changed() {
+        settings.max_steps = if cap_on { 8 } else { 0 };
+    }
+    if cap_on {
+        ui.add(egui::Slider::new(&mut settings.max_steps, 1..=64).text("max steps"));
+    }
 }
 
 /// The artificial load.
@@ -383,18 +380,20 @@ fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
     ));
     let settings = &mut model.settings;
     let mut cap_on = settings.frame_cap_hz > 0.0;
-    ui.horizontal(|ui| {
-        if ui.checkbox(&mut cap_on, "frame cap").changed() {
-            settings.frame_cap_hz = if cap_on { 60.0 } else { 0.0 };
-        }
-        if cap_on {
-            ui.add(
-                egui::Slider::new(&mut settings.frame_cap_hz, 5.0..=1000.0)
-                    .logarithmic(true)
-                    .suffix(" fps"),
-            );
-        }
-    });
+    if ui
+        .checkbox(&mut cap_on, "frame cap (non-vsync modes)")
+        .changed()
+    {
+        settings.frame_cap_hz = if cap_on { 60.0 } else { 0.0 };
+    }
+    if cap_on {
+        ui.add(
+            egui::Slider::new(&mut settings.frame_cap_hz, 5.0..=1000.0)
+                .logarithmic(true)
+                .suffix(" fps")
+                .text("cap"),
+        );
+    }
 }
 
 /// The loud banner over the scene when the loop spirals or the spring explodes, with a

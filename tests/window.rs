@@ -1,0 +1,278 @@
+//! The real binary in a real window: a virtual X server (Xvfb), Mesa lavapipe, 120 frames,
+//! its own screenshot checked; present modes switched live; the spiral and its guard.
+
+mod common;
+
+use std::io::{BufRead as _, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+
+/// A private Xvfb server, stopped when dropped.
+struct VirtualDisplay {
+    /// The server.
+    server: Child,
+    /// `:N`.
+    name: String,
+}
+
+impl Drop for VirtualDisplay {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// Starts Xvfb on a free display, or returns `None` (with a note) when it is not installed
+/// and `TIMESTEP_LAB_REQUIRE_GPU` is not `1`.
+fn virtual_display() -> Option<VirtualDisplay> {
+    common::gpu_or_skip()?;
+    // -displayfd makes the server pick a free display and print its number.
+    let spawned = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1600x1000x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut server = match spawned {
+        Ok(server) => server,
+        Err(error) => {
+            if std::env::var("TIMESTEP_LAB_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("TIMESTEP_LAB_REQUIRE_GPU=1 but Xvfb cannot start: {error}");
+            }
+            eprintln!("skipping: Xvfb is not available ({error}); apt-get install xvfb");
+            return None;
+        }
+    };
+    let stdout = server.stdout.take().expect("piped stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("Xvfb prints its display number");
+    let number: u32 = line.trim().parse().expect("a display number");
+    Some(VirtualDisplay {
+        server,
+        name: format!(":{number}"),
+    })
+}
+
+/// Runs the binary on `display` with `args`.
+fn lab(display: &VirtualDisplay, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(args)
+        .env("DISPLAY", &display.name)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn assert_success(output: &Output) {
+    assert!(
+        output.status.success(),
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        stdout(output),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The value after `key: ` on a line of the exit summary.
+fn summary_value(output: &Output, key: &str) -> String {
+    stdout(output)
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("{key}: ")).map(str::to_owned))
+        .unwrap_or_else(|| panic!("no {key:?} in:\n{}", stdout(output)))
+}
+
+fn temp_png(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("timestep-lab-{}-{name}.png", std::process::id()))
+}
+
+/// Whether a pixel has the orbiting sphere's warm orange or cream (lit) colours.
+fn is_sphere_colour(p: &image::Rgba<u8>) -> bool {
+    let [r, g, b, _] = p.0;
+    r > 150 && r > g && g > b && r - b > 90
+}
+
+#[test]
+fn a_real_window_runs_120_frames_and_screenshots_itself() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let path = temp_png("window");
+    let output = lab(
+        &display,
+        &[
+            "--frames",
+            "120",
+            "--width",
+            "1024",
+            "--height",
+            "640",
+            "--screenshot",
+            path.to_str().expect("utf-8 path"),
+        ],
+    );
+    assert_success(&output);
+    assert_eq!(summary_value(&output, "frames"), "120");
+    let image = image::open(&path)
+        .expect("the screenshot is a PNG")
+        .to_rgba8();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(image.dimensions(), (1024, 640), "the window's size");
+
+    // Not blank: many distinct colours.
+    let mut colours: Vec<[u8; 4]> = image.pixels().step_by(7).map(|p| p.0).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 200, "only {} colours", colours.len());
+
+    // The panel: the left strip is egui's dark panel with light text on it.
+    let panel_width = timestep_lab::ui::PANEL_WIDTH as u32;
+    let panel_dark = (0..640)
+        .step_by(4)
+        .filter(|&y| {
+            let [r, g, b, _] = image.get_pixel(panel_width / 2 + 60, y).0;
+            r < 45 && g < 45 && b < 45
+        })
+        .count();
+    assert!(
+        panel_dark > 80,
+        "panel background on {panel_dark} of 160 rows"
+    );
+    let panel_text = image
+        .enumerate_pixels()
+        .filter(|(x, _, p)| *x < panel_width && p.0[0] > 170 && p.0[1] > 170 && p.0[2] > 170)
+        .count();
+    assert!(
+        panel_text > 500,
+        "{panel_text} light text pixels in the panel"
+    );
+
+    // The sphere: a blob of its colour in the scene area, none of it in the panel.
+    let sphere = image
+        .enumerate_pixels()
+        .filter(|(x, _, p)| *x > panel_width && is_sphere_colour(p))
+        .count();
+    assert!(
+        sphere > 1500,
+        "{sphere} sphere-coloured pixels in the scene"
+    );
+}
+
+#[test]
+fn every_present_mode_the_surface_offers_can_be_switched_to_live() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let output = lab(
+        &display,
+        &[
+            "--frames",
+            "48",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--no-panel",
+            "--cycle-present-modes",
+            "6",
+        ],
+    );
+    assert_success(&output);
+    let offered = summary_value(&output, "present modes offered");
+    let configured = summary_value(&output, "present modes configured");
+    assert_eq!(summary_value(&output, "configure errors"), "0");
+    let offered: Vec<&str> = offered.split(',').collect();
+    assert!(
+        offered.contains(&"fifo"),
+        "fifo is always offered: {offered:?}"
+    );
+    // Xvfb with lavapipe offers all four.
+    for mode in ["immediate", "mailbox", "fifo", "fifo-relaxed"] {
+        assert!(offered.contains(&mode), "{mode} not offered: {offered:?}");
+    }
+    let configured: Vec<&str> = configured.split(',').collect();
+    for mode in &offered {
+        assert!(
+            configured.contains(mode),
+            "{mode} was never configured: {configured:?}"
+        );
+    }
+    assert!(
+        configured.len() > offered.len(),
+        "switched back and forth: {configured:?}"
+    );
+}
+
+#[test]
+fn each_explicit_present_mode_starts() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    for mode in [
+        "fifo",
+        "fifo-relaxed",
+        "mailbox",
+        "immediate",
+        "auto-no-vsync",
+    ] {
+        let output = lab(
+            &display,
+            &[
+                "--frames",
+                "5",
+                "--width",
+                "200",
+                "--height",
+                "150",
+                "--present-mode",
+                mode,
+            ],
+        );
+        assert_success(&output);
+        let expected = if mode == "auto-no-vsync" {
+            "immediate"
+        } else {
+            mode
+        };
+        assert_eq!(summary_value(&output, "present modes configured"), expected);
+    }
+}
+
+#[test]
+fn the_window_reports_the_spiral_and_the_guard_prevents_it() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let small = [
+        "--width",
+        "240",
+        "--height",
+        "180",
+        "--no-panel",
+        "--frames",
+        "24",
+    ];
+    let mut args = small.to_vec();
+    args.extend(["--step-cost", "25", "--max-frame-time", "0"]);
+    let spiralling = lab(&display, &args);
+    assert_success(&spiralling);
+    assert_eq!(summary_value(&spiralling, "spiral"), "yes");
+
+    let mut args = small.to_vec();
+    args.extend(["--step-cost", "25"]);
+    let guarded = lab(&display, &args);
+    assert_success(&guarded);
+    assert_eq!(summary_value(&guarded, "spiral"), "no");
+}
