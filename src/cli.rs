@@ -182,6 +182,27 @@ pub struct RenderArgs {
     pub live: LiveArgs,
 }
 
+impl RenderArgs {
+    /// Checks every value; returns the loop's settings.
+    pub fn check(&self) -> anyhow::Result<LiveSettings> {
+        check_png_path(&self.out)?;
+        let settings = self.live.settings()?;
+        if !(0.0..=3600.0).contains(&self.time) {
+            anyhow::bail!(
+                "--time {} s is out of range (allowed 0 to 3600 s)",
+                self.time
+            );
+        }
+        if !(1.0..=1000.0).contains(&self.display_hz) {
+            anyhow::bail!(
+                "--display-hz {} Hz is out of range (allowed 1 to 1000 Hz)",
+                self.display_hz
+            );
+        }
+        Ok(settings)
+    }
+}
+
 /// Arguments of `timestep-lab bench-render`.
 #[derive(Debug, Clone, Args)]
 pub struct BenchRenderArgs {

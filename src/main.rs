@@ -24,7 +24,13 @@ fn main() -> ExitCode {
             }
             finish(outcome, EXIT_BAD_INPUT)
         }
-        Some(Command::Render(args)) => finish(run_render(&args), EXIT_FAILURE),
+        Some(Command::Render(args)) => {
+            if let Err(error) = args.check() {
+                eprintln!("error: {error:#}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+            finish(run_render(&args), EXIT_FAILURE)
+        }
         Some(Command::BenchRender(args)) => finish(run_bench_render(&args), EXIT_FAILURE),
         None => {
             let options = match cli.window.options() {

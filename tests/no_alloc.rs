@@ -98,3 +98,39 @@ fn the_counter_sees_allocations() {
     });
     assert_eq!(count, 1);
 }
+
+#[test]
+fn live_loop_frames_do_not_allocate() {
+    use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+    for strategy in Strategy::ALL {
+        let mut settings = LiveSettings {
+            strategy,
+            ..LiveSettings::default()
+        };
+        settings.load.step_cost_ms = 2.0;
+        settings.load.jitter_ms = 1.0;
+        settings.load.hitch_ms = 40.0;
+        settings.load.hitch_every_s = 0.5;
+        let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).unwrap();
+        // Fill the history ring once so that steady state is measured.
+        for _ in 0..10_000 {
+            live.stopwatch_mut().advance(16_666_667);
+            live.frame();
+        }
+        let count = allocations_during(|| {
+            for i in 0..2_000u64 {
+                if i % 97 == 0 {
+                    live.kick();
+                }
+                live.stopwatch_mut().advance(16_666_667);
+                let frame = live.frame();
+                live.record_present();
+                std::hint::black_box((frame, live.window_stats(), live.pane_view().is_some()));
+            }
+        });
+        assert_eq!(
+            count, 0,
+            "{strategy}: the live loop allocated {count} times"
+        );
+    }
+}

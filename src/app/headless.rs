@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
 use super::layout::grid_viewports;
-use crate::cli::{BenchRenderArgs, RenderArgs, check_png_path};
+use crate::cli::{BenchRenderArgs, RenderArgs};
 use crate::live::{LiveLoop, LiveSettings, Stopwatch as _, VirtualStopwatch};
 use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, render_scene_png};
 use crate::timestep::{Nanos, Strategy};
@@ -27,20 +27,7 @@ const FRAME_60HZ: Nanos = 16_666_667;
 /// Runs `render`: the loop headless at the display rate until `--time`, then one frame of
 /// the scene to `--out`. Returns what to print.
 pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
-    check_png_path(&args.out)?;
-    let settings = args.live.settings()?;
-    if !(0.0..=3600.0).contains(&args.time) {
-        anyhow::bail!(
-            "--time {} s is out of range (allowed 0 to 3600 s)",
-            args.time
-        );
-    }
-    if !(1.0..=1000.0).contains(&args.display_hz) {
-        anyhow::bail!(
-            "--display-hz {} is out of range (allowed 1 to 1000 Hz)",
-            args.display_hz
-        );
-    }
+    let settings = args.check()?;
     let frame = (1e9 / args.display_hz).round() as Nanos;
     let until = (args.time * 1e9).round() as Nanos;
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
@@ -259,7 +246,7 @@ fn median_ms(samples: &[Duration]) -> f64 {
     let mut sorted = samples.to_vec();
     sorted.sort_unstable();
     let mid = sorted.len() / 2;
-    let median = if sorted.len() % 2 == 0 {
+    let median = if sorted.len().is_multiple_of(2) {
         (sorted[mid - 1] + sorted[mid]) / 2
     } else {
         sorted[mid]

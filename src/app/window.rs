@@ -404,7 +404,7 @@ impl App {
         if let Some(every) = self.options.cycle_present_modes
             && every > 0
             && self.summary.frames > 0
-            && self.summary.frames % every == 0
+            && self.summary.frames.is_multiple_of(every)
         {
             let current = self.model.active_present_mode;
             let offered = &active.offered;

@@ -188,11 +188,11 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Sleeps until the frame cap's next frame is due (no-op when the cap is off).
     pub fn pace(&mut self) {
-        if self.settings.frame_cap_hz > 0.0 {
-            if let Some(start) = self.last_frame_start {
-                let period = (1e9 / self.settings.frame_cap_hz).round() as Nanos;
-                self.stopwatch.sleep_until(start.saturating_add(period));
-            }
+        if self.settings.frame_cap_hz > 0.0
+            && let Some(start) = self.last_frame_start
+        {
+            let period = (1e9 / self.settings.frame_cap_hz).round() as Nanos;
+            self.stopwatch.sleep_until(start.saturating_add(period));
         }
     }
 

@@ -1,0 +1,188 @@
+//! `timestep-lab render` and `bench-render`, and the window's argument checks, through the
+//! real binary.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn lab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(args)
+        // No display: a bad value must be reported before any window is tried.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn render_writes_the_requested_frame() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("timestep-lab-{}-render.png", std::process::id()));
+    let output = lab(&[
+        "render",
+        "--out",
+        path.to_str().expect("utf-8 path"),
+        "--width",
+        "400",
+        "--height",
+        "300",
+        "--strategy",
+        "accumulator",
+        "--time",
+        "1.5",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let image = image::open(&path).expect("a PNG").to_rgba8();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(image.dimensions(), (400, 300));
+    let sphere = image
+        .pixels()
+        .filter(|p| p.0[0] > 150 && p.0[0] > p.0[1] && p.0[1] > p.0[2] && p.0[0] - p.0[2] > 90)
+        .count();
+    assert!(sphere > 500, "{sphere} sphere pixels");
+}
+
+#[test]
+fn bench_render_reports_every_stage_as_json() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let output = lab(&[
+        "bench-render",
+        "--frames",
+        "5",
+        "--width",
+        "320",
+        "--height",
+        "200",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.lines().count(), 1, "one JSON object: {text}");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(json["frames"], 5);
+    assert_eq!(json["width"], 320);
+    assert_eq!(json["height"], 200);
+    assert_eq!(json["panes"], 1);
+    assert!(json["adapter"].as_str().is_some_and(|a| !a.is_empty()));
+    for key in [
+        "main_thread_ms_median",
+        "engine_us_median",
+        "ui_ms_median",
+        "encode_submit_ms_median",
+        "wait_ms_median",
+        "clear_only_ms_median",
+    ] {
+        let value = json[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} missing: {text}"));
+        assert!(value > 0.0 && value.is_finite(), "{key} = {value}");
+    }
+    let main = json["main_thread_ms_median"].as_f64().unwrap_or_default();
+    let parts = json["engine_us_median"].as_f64().unwrap_or_default() / 1000.0
+        + json["ui_ms_median"].as_f64().unwrap_or_default()
+        + json["encode_submit_ms_median"].as_f64().unwrap_or_default();
+    // Medians of a sum are not sums of medians, but they cannot be far apart.
+    assert!(
+        main <= parts * 2.0 && main >= parts * 0.5,
+        "{main} vs {parts}"
+    );
+}
+
+#[test]
+fn bad_window_values_are_named_and_nothing_opens() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--hz", "5000"],
+            "physics rate 5000 Hz is out of range (allowed 1 to 1000 Hz)",
+        ),
+        (
+            &["--time-scale", "3"],
+            "time scale 3 is out of range (allowed 0.05 to 2)",
+        ),
+        (
+            &["--step-cost", "-1"],
+            "step cost -1 ms is out of range (allowed 0 to 1000 ms)",
+        ),
+        (
+            &["--frame-cap", "2"],
+            "frame cap 2 fps is out of range (allowed 0 (off) or 5 to 1000 fps)",
+        ),
+        (
+            &["--screenshot", "shot.jpg"],
+            "shot.jpg: the image file must end in .png",
+        ),
+        (
+            &["--screenshot", "/no/such/dir/shot.png"],
+            "the directory /no/such/dir does not exist",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = lab(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let output = lab(&["--strategy", "smooth"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown strategy \"smooth\""),
+        "{}",
+        stderr(&output)
+    );
+    let output = lab(&["--present-mode", "vsync"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown present mode \"vsync\""),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn without_a_display_the_window_fails_with_a_clear_message() {
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(["--frames", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("cannot open a window"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("panicked"));
+}
+
+#[test]
+fn render_rejects_bad_values() {
+    let output = lab(&["render", "--out", "x.png", "--time", "-2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--time -2 s is out of range (allowed 0 to 3600 s)"));
+    let output = lab(&["render", "--out", "x.png", "--hz", "0"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("physics rate 0 Hz is out of range"),
+        "{}",
+        stderr(&output)
+    );
+}
