@@ -117,6 +117,9 @@ pub struct WindowArgs {
     /// Window height, physical pixels.
     #[arg(long, default_value_t = 800, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     pub height: u32,
+    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
+    pub msaa: u32,
     /// Run this many frames, then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
@@ -150,6 +153,7 @@ impl WindowArgs {
             settings,
             present_mode: self.present_mode,
             size: (self.width, self.height),
+            msaa: self.msaa,
             frames: self.frames,
             screenshot: self.screenshot.clone(),
             panel: !self.no_panel,
@@ -221,6 +225,9 @@ pub struct BenchRenderArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
+    pub msaa: u32,
 }
 
 /// Simulation settings shared by every command that runs the engine.
@@ -367,4 +374,15 @@ pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Parses an MSAA sample count: 1 or 4, the counts every wgpu adapter supports.
+fn parse_msaa(value: &str) -> Result<u32, String> {
+    match value {
+        "1" => Ok(1),
+        "4" => Ok(4),
+        _ => Err(format!(
+            "{value} is not an MSAA sample count (allowed: 1, 4)"
+        )),
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::render::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, SceneRenderer};
+use crate::render::{BACKGROUND, Pane, RenderTargets, SceneRenderer};
 
 /// The egui output of one frame, tessellated.
 pub struct UiFrame<'a> {
@@ -26,16 +26,17 @@ pub struct FrameComposer {
 }
 
 impl FrameComposer {
-    /// A composer drawing into targets of `format`, `width` × `height` to start with.
+    /// A composer drawing into targets of `format`, `width` × `height` to start with, the
+    /// scene with `sample_count` MSAA samples (1 or 4).
     pub fn new(
         device: &wgpu::Device,
         format: wgpu::TextureFormat,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
+        sample_count: u32,
     ) -> Self {
         Self {
-            scene: SceneRenderer::new(device, format, DEFAULT_SAMPLE_COUNT),
-            targets: RenderTargets::new(device, format, width, height, DEFAULT_SAMPLE_COUNT),
+            scene: SceneRenderer::new(device, format, sample_count),
+            targets: RenderTargets::new(device, format, width, height, sample_count),
             // The panel is drawn after the MSAA resolve, into the single-sample target.
             egui: egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default()),
         }

@@ -68,6 +68,8 @@ pub struct BenchRenderReport {
     pub height: u32,
     /// Scene panes per frame.
     pub panes: u32,
+    /// MSAA samples of the scene.
+    pub msaa: u32,
     /// The adapter, in words.
     pub adapter: String,
     /// Median CPU time of the app's own work per frame (engine + UI + encode and submit),
@@ -92,7 +94,7 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
     let gpu = GpuContext::headless()?;
     let (width, height) = (args.width, args.height);
     let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, width, height);
+    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), args.msaa);
     let mut loops = (0..args.panes as usize)
         .map(|i| {
             let settings = LiveSettings {
@@ -189,6 +191,7 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
         width,
         height,
         panes: args.panes,
+        msaa: args.msaa,
         adapter: adapter_summary(&gpu.adapter.get_info()),
         main_thread_ms_median: median_ms(&main_thread),
         engine_us_median: median_ms(&engine) * 1000.0,
@@ -212,8 +215,8 @@ fn bench_render_table(r: &BenchRenderReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} frames, {}x{}, {} pane(s), {}",
-        r.frames, r.width, r.height, r.panes, r.adapter
+        "{} frames, {}x{}, {} pane(s), {}x MSAA, {}",
+        r.frames, r.width, r.height, r.panes, r.msaa, r.adapter
     );
     let _ = writeln!(out, "median per frame:");
     let _ = writeln!(out, "  engine            {:>9.1} us", r.engine_us_median);

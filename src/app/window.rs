@@ -31,6 +31,8 @@ pub struct WindowOptions {
     pub present_mode: PresentModeId,
     /// Window size, physical pixels.
     pub size: (u32, u32),
+    /// MSAA samples of the scene (1 or 4).
+    pub msaa: u32,
     /// Run this many frames, then exit.
     pub frames: Option<u64>,
     /// Write the last frame (scene and panel) to this PNG.
@@ -252,7 +254,12 @@ impl App {
         self.model.present_modes = offered.clone();
         self.summary.adapter = adapter_text;
         self.summary.offered = offered.clone();
-        let composer = FrameComposer::new(&gpu.device, format, config.width, config.height);
+        let composer = FrameComposer::new(
+            &gpu.device,
+            format,
+            (config.width, config.height),
+            self.options.msaa,
+        );
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),

@@ -51,6 +51,9 @@ pub(crate) struct MeshSet {
     pub indices: Vec<u32>,
     /// Unit sphere (radius 1, centred).
     pub sphere: MeshRange,
+    /// A coarse unit sphere for small things (trail dots, the pivot, the mass): a few
+    /// pixels wide, they need a tenth of the triangles, which a CPU rasterizer feels.
+    pub dot: MeshRange,
     /// Capped cylinder, radius 1, from y = 0 to y = 1.
     pub cylinder: MeshRange,
     /// The spring's parameter grid, shaped by the coil vertex shader.
@@ -64,6 +67,10 @@ pub(crate) struct MeshSet {
 const SPHERE_SEGMENTS: u32 = 48;
 /// Latitude rings of the sphere.
 const SPHERE_RINGS: u32 = 24;
+/// Longitude segments of the coarse sphere (16 × 8: 224 triangles).
+const DOT_SEGMENTS: u32 = 16;
+/// Latitude rings of the coarse sphere.
+const DOT_RINGS: u32 = 8;
 /// Sides of the cylinder.
 const CYLINDER_SIDES: u32 = 24;
 /// Samples along the spring per turn: enough for the coil to look round.
@@ -77,7 +84,8 @@ impl MeshSet {
     /// Generates all meshes. `grid_half_extent_m` and `grid_spacing_m` shape the ground grid.
     pub fn new(grid_half_extent_m: f32, grid_spacing_m: f32) -> Self {
         let mut set = Self::default();
-        set.sphere = set.append(sphere);
+        set.sphere = set.append(|v, i| sphere(v, i, SPHERE_SEGMENTS, SPHERE_RINGS));
+        set.dot = set.append(|v, i| sphere(v, i, DOT_SEGMENTS, DOT_RINGS));
         set.cylinder = set.append(cylinder);
         set.coil = set.append(coil);
         set.grid = set.append(|v, i| grid(v, i, grid_half_extent_m, grid_spacing_m));
@@ -117,11 +125,11 @@ fn grid_triangles(indices: &mut Vec<u32>, columns: u32, rows: u32) {
     }
 }
 
-fn sphere(vertices: &mut Vec<Vertex>, indices: &mut Vec<u32>) {
-    for ring in 0..=SPHERE_RINGS {
-        let polar = PI * ring as f32 / SPHERE_RINGS as f32;
-        for segment in 0..=SPHERE_SEGMENTS {
-            let azimuth = TAU * segment as f32 / SPHERE_SEGMENTS as f32;
+fn sphere(vertices: &mut Vec<Vertex>, indices: &mut Vec<u32>, segments: u32, rings: u32) {
+    for ring in 0..=rings {
+        let polar = PI * ring as f32 / rings as f32;
+        for segment in 0..=segments {
+            let azimuth = TAU * segment as f32 / segments as f32;
             let n = Vec3::new(
                 polar.sin() * azimuth.cos(),
                 polar.cos(),
@@ -130,7 +138,7 @@ fn sphere(vertices: &mut Vec<Vertex>, indices: &mut Vec<u32>) {
             vertices.push(Vertex::new(n, n));
         }
     }
-    grid_triangles(indices, SPHERE_SEGMENTS, SPHERE_RINGS);
+    grid_triangles(indices, segments, rings);
 }
 
 fn cylinder(vertices: &mut Vec<Vertex>, indices: &mut Vec<u32>) {

@@ -233,6 +233,7 @@ struct PaneDraw {
     /// Instance ranges in the shared instance buffer.
     grid: Range<u32>,
     spheres: Range<u32>,
+    dots: Range<u32>,
     cylinders: Range<u32>,
     coil: Range<u32>,
     ghost: Range<u32>,
@@ -305,6 +306,7 @@ pub struct SceneRenderer {
     vertex_buffer: wgpu::Buffer,
     index_buffer: wgpu::Buffer,
     sphere_mesh: MeshRange,
+    dot_mesh: MeshRange,
     cylinder_mesh: MeshRange,
     coil_mesh: MeshRange,
     grid_mesh: MeshRange,
@@ -450,6 +452,7 @@ impl SceneRenderer {
             vertex_buffer,
             index_buffer,
             sphere_mesh: meshes.sphere,
+            dot_mesh: meshes.dot,
             cylinder_mesh: meshes.cylinder,
             coil_mesh: meshes.coil,
             grid_mesh: meshes.grid,
@@ -544,6 +547,7 @@ impl SceneRenderer {
             draw_mesh(pass, self.grid_mesh, pane.grid.clone());
             pass.set_pipeline(&self.lit_pipeline);
             draw_mesh(pass, self.sphere_mesh, pane.spheres.clone());
+            draw_mesh(pass, self.dot_mesh, pane.dots.clone());
             draw_mesh(pass, self.cylinder_mesh, pane.cylinders.clone());
             pass.set_pipeline(&self.coil_pipeline);
             draw_mesh(pass, self.coil_mesh, pane.coil.clone());
@@ -604,6 +608,9 @@ impl SceneRenderer {
                 1.0,
             ];
             instances.push(sphere);
+        });
+
+        let dots = self.group(|instances| {
             instances.push(Instance::new(
                 ball(view.pivot, PIVOT_RADIUS_M),
                 PIVOT_COLOR,
@@ -677,6 +684,7 @@ impl SceneRenderer {
             camera_offset: u32::try_from(camera_offset).expect("camera buffer offset fits u32"),
             grid,
             spheres,
+            dots,
             cylinders,
             coil,
             ghost,
