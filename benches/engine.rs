@@ -4,6 +4,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use timestep_lab::bench::{BenchSettings, run};
+use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::metrics::MetricsRecorder;
 use timestep_lab::scene::SceneConfig;
 use timestep_lab::sim::Simulation;
@@ -40,6 +41,31 @@ fn engine(c: &mut Criterion) {
             })
         });
     }
+    // Four 20 ms steps per frame: an 80 ms frame, the upper end of the target.
+    c.bench_function("simulation_frame_with_metrics_4_steps", |b| {
+        let mut sim = Simulation::new(
+            Strategy::Interpolated,
+            TimestepConfig::default(),
+            SceneConfig::new(),
+        );
+        let mut recorder = MetricsRecorder::default();
+        b.iter(|| {
+            let (report, shown) = sim.frame(black_box(80_000_000));
+            recorder.record(&report, &shown, sim.scene());
+            black_box(shown)
+        })
+    });
+    // The window's per-frame engine work: the live loop on a virtual clock (no load), with
+    // the readouts the panel shows.
+    c.bench_function("live_loop_frame_with_readouts", |b| {
+        let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+            .expect("default settings are valid");
+        b.iter(|| {
+            live.stopwatch_mut().advance(16_666_667);
+            black_box(live.frame());
+            black_box(live.window_stats())
+        })
+    });
     let trace = frames_60hz(600);
     c.bench_function("bench_all_strategies_10s_60hz", |b| {
         b.iter(|| black_box(run(&trace, &Strategy::ALL, &BenchSettings::default())))

@@ -186,3 +186,20 @@ fn render_rejects_bad_values() {
         stderr(&output)
     );
 }
+
+#[test]
+fn an_adapter_that_is_not_there_is_a_clear_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(["render", "--out", "never-written.png"])
+        .env("WGPU_ADAPTER_NAME", "no-such-gpu-anywhere")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("no GPU adapter matches WGPU_ADAPTER_NAME=\"no-such-gpu-anywhere\""),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
+    assert!(!std::path::Path::new("never-written.png").exists());
+}

@@ -276,3 +276,41 @@ fn the_window_reports_the_spiral_and_the_guard_prevents_it() {
     assert_success(&guarded);
     assert_eq!(summary_value(&guarded, "spiral"), "no");
 }
+
+#[test]
+fn maximum_load_with_no_guards_neither_hangs_nor_crashes() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    // Unpaid, this load would owe thousands of seconds of busy work within a few frames;
+    // the window waits at most 250 ms per frame and carries the rest as frame time.
+    let start = std::time::Instant::now();
+    let output = lab(
+        &display,
+        &[
+            "--frames",
+            "12",
+            "--width",
+            "240",
+            "--height",
+            "180",
+            "--no-panel",
+            "--max-frame-time",
+            "0",
+            "--step-cost",
+            "1000",
+            "--render-cost",
+            "1000",
+            "--jitter",
+            "100",
+            "--hitch",
+            "1000",
+            "--hitch-every",
+            "0.1",
+        ],
+    );
+    assert_success(&output);
+    assert_eq!(summary_value(&output, "spiral"), "yes");
+    let elapsed = start.elapsed();
+    assert!(elapsed.as_secs() < 60, "12 frames took {elapsed:?}");
+}

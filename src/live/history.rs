@@ -89,17 +89,26 @@ impl History {
 
     /// Frames, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &FrameSample> + ExactSizeIterator + '_ {
-        let capacity = self.samples.len();
-        let start = (self.next + capacity - self.len) % capacity;
-        (0..self.len).map(move |i| &self.samples[(start + i) % capacity])
+        self.iter_from(0)
     }
 
-    /// Frames that started within `window` of the newest one, oldest first.
+    /// Frames from the `skip`-th oldest on, oldest first.
+    fn iter_from(
+        &self,
+        skip: usize,
+    ) -> impl DoubleEndedIterator<Item = &FrameSample> + ExactSizeIterator + '_ {
+        let capacity = self.samples.len();
+        let start = (self.next + capacity - self.len) % capacity;
+        (skip.min(self.len)..self.len).map(move |i| &self.samples[(start + i) % capacity])
+    }
+
+    /// Frames that started within `window` of the newest one, oldest first. Costs the
+    /// number of frames in the window, not the size of the history.
     pub fn recent(&self, window: Nanos) -> impl Iterator<Item = &FrameSample> + '_ {
         let newest = self.latest().map_or(0, |s| s.wall);
         let from = newest.saturating_sub(window);
-        let skip = self.iter().take_while(|s| s.wall < from).count();
-        self.iter().skip(skip)
+        let count = self.iter().rev().take_while(|s| s.wall >= from).count();
+        self.iter_from(self.len - count)
     }
 
     /// Readouts over the frames of the last `window`. `scratch` holds frame times for the
