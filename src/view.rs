@@ -8,6 +8,7 @@
 use glam::{DVec3, Quat, Vec3};
 
 use crate::scene::{SceneConfig, ShownScene};
+use crate::timestep::Nanos;
 
 /// Number of shown sphere positions the trail keeps: about one second at 60 fps, enough to
 /// see the spacing pattern of a 50-on-60 stutter repeat several times.
@@ -33,14 +34,22 @@ pub const SPRING_MASS_RADIUS_M: f32 = 0.22;
 /// Height of the ground grid below the pivot, metres.
 pub const GROUND_HEIGHT_M: f32 = -1.2;
 
+/// How fast trail dots sink as they age, metres per second of real time. Each dot's height
+/// then records when it was shown: motion that advances evenly with real time draws a
+/// smooth slope; a frame that did not move the sphere drops a dot straight below the last,
+/// and a frame that moved it twice as far leaves a wide step — stutter becomes a staircase,
+/// visible in a still image.
+pub const TRAIL_SINK_M_PER_S: f32 = 2.0;
+
 /// Vertical field of view of every pane's camera, radians (50°).
 pub const FOV_Y_RAD: f32 = 50.0 * std::f32::consts::PI / 180.0;
 
-/// The last [`TRAIL_LEN`] shown sphere positions, a ring that never allocates.
+/// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at, a
+/// ring that never allocates.
 #[derive(Clone, Debug)]
 pub struct Trail {
-    /// Positions, a ring; `len` are valid.
-    points: [Vec3; TRAIL_LEN],
+    /// Positions and real times, a ring; `len` are valid.
+    points: [(Vec3, Nanos); TRAIL_LEN],
     /// Next slot to write.
     next: usize,
     /// Valid entries.
@@ -50,7 +59,7 @@ pub struct Trail {
 impl Default for Trail {
     fn default() -> Self {
         Self {
-            points: [Vec3::ZERO; TRAIL_LEN],
+            points: [(Vec3::ZERO, 0); TRAIL_LEN],
             next: 0,
             len: 0,
         }
@@ -58,9 +67,9 @@ impl Default for Trail {
 }
 
 impl Trail {
-    /// Adds the newest position.
-    pub fn push(&mut self, point: Vec3) {
-        self.points[self.next] = point;
+    /// Adds the newest position, shown at real time `real_time`.
+    pub fn push(&mut self, point: Vec3, real_time: Nanos) {
+        self.points[self.next] = (point, real_time);
         self.next = (self.next + 1) % TRAIL_LEN;
         self.len = (self.len + 1).min(TRAIL_LEN);
     }
@@ -81,8 +90,8 @@ impl Trail {
         self.len == 0
     }
 
-    /// Positions, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = Vec3> + '_ {
+    /// Positions and the real times they were shown at, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (Vec3, Nanos)> + '_ {
         let start = (self.next + TRAIL_LEN - self.len) % TRAIL_LEN;
         (0..self.len).map(move |i| self.points[(start + i) % TRAIL_LEN])
     }
@@ -117,6 +126,8 @@ pub struct PaneView<'a> {
     pub ground_y: f32,
     /// Recent drawn sphere centres, oldest first.
     pub trail: &'a Trail,
+    /// Real time this frame is shown at (the trail sinks from it).
+    pub real_time: Nanos,
 }
 
 impl<'a> PaneView<'a> {
@@ -139,7 +150,17 @@ impl<'a> PaneView<'a> {
             spring_exploded: exploded,
             ground_y: pivot.y + GROUND_HEIGHT_M,
             trail,
+            real_time: shown.real_time,
         }
+    }
+
+    /// Where to draw the trail's dots, oldest first: each recorded position sunk by
+    /// [`TRAIL_SINK_M_PER_S`] for the real time since it was shown.
+    pub fn trail_points(&self) -> impl Iterator<Item = Vec3> + '_ {
+        self.trail.iter().map(|(point, shown_at)| {
+            let age_s = self.real_time.saturating_sub(shown_at) as f32 / 1e9;
+            point - Vec3::Y * (TRAIL_SINK_M_PER_S * age_s)
+        })
     }
 }
 
@@ -169,16 +190,54 @@ mod tests {
     fn trail_keeps_the_newest_points_oldest_first() {
         let mut trail = Trail::default();
         for i in 0..(TRAIL_LEN + 5) {
-            trail.push(Vec3::splat(i as f32));
+            trail.push(Vec3::splat(i as f32), i as Nanos);
         }
         assert_eq!(trail.len(), TRAIL_LEN);
-        let points: Vec<f32> = trail.iter().map(|p| p.x).collect();
+        let points: Vec<f32> = trail.iter().map(|(p, _)| p.x).collect();
         assert_eq!(points.first(), Some(&5.0));
         assert_eq!(points.last(), Some(&((TRAIL_LEN + 4) as f32)));
         assert!(points.windows(2).all(|w| w[1] == w[0] + 1.0));
         trail.clear();
         assert!(trail.is_empty());
         assert_eq!(trail.iter().count(), 0);
+    }
+
+    #[test]
+    fn trail_dots_sink_with_the_real_time_since_they_were_shown() {
+        let mut trail = Trail::default();
+        // Frames 0..4 at 10 ms, but the third frame repeats the second's position: a
+        // stutter. The repeated dot lands straight below the previous one.
+        let positions = [0.0, 1.0, 1.0, 2.0];
+        for (i, x) in positions.into_iter().enumerate() {
+            trail.push(Vec3::new(x, 0.0, 0.0), i as Nanos * 10_000_000);
+        }
+        let view = PaneView {
+            camera_eye: Vec3::ONE,
+            camera_target: Vec3::ZERO,
+            fov_y_rad: FOV_Y_RAD,
+            pivot: Vec3::ZERO,
+            sphere_center: Vec3::ZERO,
+            sphere_rotation: Quat::IDENTITY,
+            sphere_radius_m: SPHERE_RADIUS_M,
+            ghost_center: Vec3::ZERO,
+            spring_anchor: Vec3::ZERO,
+            spring_mass: Vec3::ZERO,
+            spring_exploded: false,
+            ground_y: GROUND_HEIGHT_M,
+            trail: &trail,
+            real_time: 30_000_000,
+        };
+        let points: Vec<Vec3> = view.trail_points().collect();
+        let drop_per_frame = TRAIL_SINK_M_PER_S * 0.010;
+        for (i, point) in points.iter().enumerate() {
+            let expected_y = -(3.0 - i as f32) * drop_per_frame;
+            assert!((point.y - expected_y).abs() < 1e-6, "{i}: {point}");
+        }
+        assert_eq!(
+            points[1].x, points[2].x,
+            "the repeated dot is straight below"
+        );
+        assert_eq!(points[3].y, 0.0, "the newest dot is where it was drawn");
     }
 
     #[test]

@@ -259,8 +259,20 @@ fn a_malformed_trace_names_the_file_line_and_value() {
 }
 
 #[test]
-fn no_subcommand_says_the_window_is_not_here_yet() {
-    let output = lab(&[]);
+fn help_lists_the_window_options_and_every_command() {
+    let output = lab(&["--help"]);
     assert!(output.status.success());
-    assert!(stderr(&output).contains("timestep-lab bench"));
+    let help = stdout(&output);
+    for expected in [
+        "bench",
+        "render",
+        "bench-render",
+        "--strategy",
+        "--present-mode",
+        "--step-cost",
+        "--frames",
+        "--screenshot",
+    ] {
+        assert!(help.contains(expected), "{expected} missing from:\n{help}");
+    }
 }

@@ -35,7 +35,7 @@ fn run(strategy: Strategy, frames: usize) -> (Simulation, ShownScene, Trail) {
     let mut shown = None;
     for _ in 0..frames {
         let (_, frame) = sim.frame(FRAME_NS);
-        trail.push(frame.sphere_position.as_vec3());
+        trail.push(frame.sphere_position.as_vec3(), frame.real_time);
         shown = Some(frame);
     }
     (sim, shown.expect("at least one frame"), trail)

@@ -132,7 +132,8 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.started |= self.sim.scene().current().time > 0;
         self.recorder.record(&report, &shown, self.sim.scene());
         if report.frame_time > 0 || self.trail.is_empty() {
-            self.trail.push(shown.sphere_position.as_vec3());
+            self.trail
+                .push(shown.sphere_position.as_vec3(), shown.real_time);
         }
         let load = self
             .load

@@ -49,8 +49,9 @@ pub const GHOST_ALPHA: f32 = 0.10;
 const GHOST_SCALE: f32 = 0.985;
 
 /// Radius of a trail dot, metres: small next to the 0.6 m sphere, still a few pixels wide
-/// in a small pane.
-pub const TRAIL_DOT_RADIUS_M: f32 = 0.06;
+/// in a small pane, and narrower than the 7.9 cm the sphere moves in one 60 Hz frame, so
+/// that frames which did not move it (a repeated dot) and gaps stay apart.
+pub const TRAIL_DOT_RADIUS_M: f32 = 0.035;
 /// Radius of the pivot ball, metres.
 pub const PIVOT_RADIUS_M: f32 = 0.12;
 /// Radius of the post under the pivot, metres.
@@ -622,7 +623,7 @@ impl SceneRenderer {
                 1.0,
             ));
             let count = view.trail.len().max(1) as f32;
-            for (i, point) in view.trail.iter().enumerate() {
+            for (i, point) in view.trail_points().enumerate() {
                 // Newest is 1, oldest near 0: old dots darken into the background.
                 let age = (i + 1) as f32 / count;
                 let strength = 0.15 + 0.85 * age;

@@ -222,7 +222,11 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             );
             row(
                 "frame p50 / p99",
-                format!("{:.2} / {:.2} ms", w.frame_time_p50_ms, w.frame_time_p99_ms),
+                format!(
+                    "{} / {} ms",
+                    ms(w.frame_time_p50_ms),
+                    ms(w.frame_time_p99_ms)
+                ),
             );
             row(
                 "steps now / mean / max",
@@ -238,7 +242,7 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             );
             row(
                 "owed / carried",
-                format!("{:.2} / {:.2} ms", r.owed_ms, r.accumulator_ms),
+                format!("{} / {} ms", ms(r.owed_ms), ms(r.accumulator_ms)),
             );
             row("dropped", format!("{:.3} s", r.dropped_total_s));
             row("latency", format!("{:.2} ms", w.latency_ms));
@@ -449,4 +453,14 @@ fn banner_ui(
                 actions.reset |= ui.button("Reset").clicked();
             }
         });
+}
+
+/// Milliseconds for a readout: two decimals, none once the value has five digits (a
+/// spiralling loop's frame times), so the column keeps its width.
+fn ms(value: f64) -> String {
+    if value.abs() >= 1000.0 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.2}")
+    }
 }
