@@ -135,6 +135,9 @@ pub struct WindowArgs {
     /// Automation: switch to the next present mode the surface offers every N frames.
     #[arg(long, value_name = "N", hide = true)]
     pub cycle_present_modes: Option<u64>,
+    /// Automation: after N frames, resize the window to W×H (`N:WxH`).
+    #[arg(long, value_name = "N:WxH", hide = true, value_parser = parse_resize)]
+    pub resize_at: Option<(u64, (u32, u32))>,
     /// Loop and scene settings.
     #[command(flatten)]
     pub live: LiveArgs,
@@ -159,6 +162,7 @@ impl WindowArgs {
             panel: !self.no_panel,
             paused: self.paused,
             cycle_present_modes: self.cycle_present_modes,
+            resize_at: self.resize_at,
         })
     }
 }
@@ -385,4 +389,23 @@ fn parse_msaa(value: &str) -> Result<u32, String> {
             "{value} is not an MSAA sample count (allowed: 1, 4)"
         )),
     }
+}
+
+/// Parses `N:WxH` (frame, width, height).
+fn parse_resize(value: &str) -> Result<(u64, (u32, u32)), String> {
+    let bad = || format!("{value:?} is not N:WxH (e.g. 30:640x360)");
+    let (frame, size) = value.split_once(':').ok_or_else(bad)?;
+    let (width, height) = size.split_once('x').ok_or_else(bad)?;
+    let number = |text: &str| {
+        text.parse::<u32>()
+            .ok()
+            .filter(|&n| (1..=16384).contains(&n))
+    };
+    Ok((
+        frame.parse().map_err(|_| bad())?,
+        (
+            number(width).ok_or_else(bad)?,
+            number(height).ok_or_else(bad)?,
+        ),
+    ))
 }

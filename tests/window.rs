@@ -77,6 +77,11 @@ fn stdout(output: &Output) -> String {
 }
 
 fn assert_success(output: &Output) {
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !errors.contains("wgpu error") && !errors.contains("panicked"),
+        "GPU errors or a panic:\n{errors}"
+    );
     assert!(
         output.status.success(),
         "exit {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -98,10 +103,11 @@ fn temp_png(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("timestep-lab-{}-{name}.png", std::process::id()))
 }
 
-/// Whether a pixel has the orbiting sphere's warm orange or cream (lit) colours.
+/// Whether a pixel has the orbiting sphere's orange (not the trail's yellow, whose green is
+/// close to its red).
 fn is_sphere_colour(p: &image::Rgba<u8>) -> bool {
-    let [r, g, b, _] = p.0;
-    r > 150 && r > g && g > b && r - b > 90
+    let [r, g, b, _] = p.0.map(u32::from);
+    r > 150 && g * 5 < r * 4 && g > b && r - b > 90
 }
 
 #[test]
@@ -313,4 +319,55 @@ fn maximum_load_with_no_guards_neither_hangs_nor_crashes() {
     assert_eq!(summary_value(&output, "spiral"), "yes");
     let elapsed = start.elapsed();
     assert!(elapsed.as_secs() < 60, "12 frames took {elapsed:?}");
+}
+
+#[test]
+fn a_resized_window_rebuilds_its_targets() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let path = temp_png("resized");
+    let output = lab(
+        &display,
+        &[
+            "--frames",
+            "40",
+            "--width",
+            "800",
+            "--height",
+            "500",
+            "--no-panel",
+            "--resize-at",
+            "10:480x360",
+            "--screenshot",
+            path.to_str().expect("utf-8 path"),
+        ],
+    );
+    assert_success(&output);
+    let image = image::open(&path)
+        .expect("the screenshot is a PNG")
+        .to_rgba8();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(image.dimensions(), (480, 360), "the new size");
+    assert_eq!(summary_value(&output, "configure errors"), "0");
+    // The scene fills the new size: the sphere is drawn, and the four corners show the
+    // background above the horizon (a stale target would fail validation or leave black).
+    let sphere = image.pixels().filter(|p| is_sphere_colour(p)).count();
+    assert!(sphere > 300, "{sphere} sphere pixels");
+    let background = image.get_pixel(2, 2).0;
+    for (x, y) in [(477, 2), (240, 2)] {
+        let corner = image.get_pixel(x, y).0;
+        let close = corner
+            .iter()
+            .zip(background)
+            .all(|(a, b)| a.abs_diff(b) <= 12);
+        assert!(
+            close,
+            "corner {x},{y} is {corner:?}, background {background:?}"
+        );
+    }
+    assert!(
+        background[2] > 40,
+        "the background colour, not black: {background:?}"
+    );
 }

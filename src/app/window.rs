@@ -44,6 +44,8 @@ pub struct WindowOptions {
     /// Automation: switch to the next present mode the surface offers every this many
     /// frames, as a person would in the panel (tests of live reconfiguration).
     pub cycle_present_modes: Option<u64>,
+    /// Automation: after this many frames, ask for this window size (tests of resizing).
+    pub resize_at: Option<(u64, (u32, u32))>,
 }
 
 /// What a window run did, printed on exit for people and tests.
@@ -407,6 +409,13 @@ impl App {
             // keep the settings in force.
             eprintln!("timestep-lab: setting refused: {error}");
             self.model.settings = *self.live.settings();
+        }
+        if let Some((frame, (width, height))) = self.options.resize_at
+            && self.summary.frames == frame
+        {
+            let _ = active
+                .window
+                .request_inner_size(PhysicalSize::new(width, height));
         }
         if let Some(every) = self.options.cycle_present_modes
             && every > 0
