@@ -11,6 +11,7 @@ mod id;
 pub mod live;
 pub mod metrics;
 pub mod render;
+mod ring;
 pub mod scene;
 pub mod sim;
 pub mod timestep;

@@ -7,6 +7,7 @@
 
 use glam::{DVec3, Quat, Vec3};
 
+use crate::ring::Ring;
 use crate::scene::{SceneConfig, ShownScene};
 use crate::timestep::Nanos;
 
@@ -44,24 +45,18 @@ pub const TRAIL_SINK_M_PER_S: f32 = 2.0;
 /// Vertical field of view of every pane's camera, radians (50°).
 pub const FOV_Y_RAD: f32 = 50.0 * std::f32::consts::PI / 180.0;
 
-/// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at, a
-/// ring that never allocates.
+/// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at; it
+/// never allocates after creation.
 #[derive(Clone, Debug)]
 pub struct Trail {
-    /// Positions and real times, a ring; `len` are valid.
-    points: [(Vec3, Nanos); TRAIL_LEN],
-    /// Next slot to write.
-    next: usize,
-    /// Valid entries.
-    len: usize,
+    /// Positions and real times.
+    ring: Ring<(Vec3, Nanos)>,
 }
 
 impl Default for Trail {
     fn default() -> Self {
         Self {
-            points: [(Vec3::ZERO, 0); TRAIL_LEN],
-            next: 0,
-            len: 0,
+            ring: Ring::new(TRAIL_LEN),
         }
     }
 }
@@ -69,31 +64,27 @@ impl Default for Trail {
 impl Trail {
     /// Adds the newest position, shown at real time `real_time`.
     pub fn push(&mut self, point: Vec3, real_time: Nanos) {
-        self.points[self.next] = (point, real_time);
-        self.next = (self.next + 1) % TRAIL_LEN;
-        self.len = (self.len + 1).min(TRAIL_LEN);
+        self.ring.push((point, real_time));
     }
 
     /// Forgets every position (after a reset: no trail across the jump).
     pub fn clear(&mut self) {
-        self.len = 0;
-        self.next = 0;
+        self.ring.clear();
     }
 
     /// Number of positions kept.
     pub fn len(&self) -> usize {
-        self.len
+        self.ring.len()
     }
 
     /// Whether the trail is empty.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.ring.is_empty()
     }
 
     /// Positions and the real times they were shown at, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = (Vec3, Nanos)> + '_ {
-        let start = (self.next + TRAIL_LEN - self.len) % TRAIL_LEN;
-        (0..self.len).map(move |i| self.points[(start + i) % TRAIL_LEN])
+        self.ring.iter_from(0).copied()
     }
 }
 

@@ -47,20 +47,26 @@ fn scripted_state() -> PanelState {
 }
 
 fn harness(state: PanelState) -> Harness<'static, PanelState> {
-    Harness::builder()
-        .with_size(egui::vec2(720.0, 1100.0))
-        .build_ui_state(
-            |ui, state: &mut PanelState| {
-                lab_ui(
-                    ui,
-                    &mut state.model,
-                    &state.readouts,
-                    &state.history,
-                    &mut state.actions,
-                );
-            },
-            state,
-        )
+    build(Harness::builder(), state)
+}
+
+/// The whole UI in a 720 × 1100 harness made by `builder`.
+fn build(
+    builder: egui_kittest::HarnessBuilder<PanelState>,
+    state: PanelState,
+) -> Harness<'static, PanelState> {
+    builder.with_size(egui::vec2(720.0, 1100.0)).build_ui_state(
+        |ui, state: &mut PanelState| {
+            lab_ui(
+                ui,
+                &mut state.model,
+                &state.readouts,
+                &state.history,
+                &mut state.actions,
+            );
+        },
+        state,
+    )
 }
 
 #[test]
@@ -68,21 +74,7 @@ fn panel_snapshot() {
     if common::gpu_or_skip().is_none() {
         return;
     }
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(720.0, 1100.0))
-        .wgpu()
-        .build_ui_state(
-            |ui, state: &mut PanelState| {
-                lab_ui(
-                    ui,
-                    &mut state.model,
-                    &state.readouts,
-                    &state.history,
-                    &mut state.actions,
-                );
-            },
-            scripted_state(),
-        );
+    let mut harness = build(Harness::builder().wgpu(), scripted_state());
     harness.run();
     // Text antialiasing may differ in a few pixels between lavapipe versions.
     harness.snapshot_options(

@@ -517,18 +517,13 @@ fn present(
     let view = texture
         .texture
         .create_view(&wgpu::TextureViewDescriptor::default());
-    let textures = std::mem::take(pending_textures);
-    active.composer.render(
-        &active.gpu.device,
-        &active.gpu.queue,
+    draw(
+        active,
+        pending_textures,
         &view,
-        (active.config.width, active.config.height),
         panes,
-        Some(UiFrame {
-            primitives,
-            textures,
-            pixels_per_point,
-        }),
+        primitives,
+        pixels_per_point,
     );
     active.window.pre_present_notify();
     active.gpu.queue.present(texture);
@@ -549,22 +544,17 @@ fn screenshot(
     path: &std::path::Path,
 ) -> anyhow::Result<()> {
     let (width, height) = (active.config.width, active.config.height);
-    let device = &active.gpu.device;
-    let offscreen = Offscreen::new(device, width, height, active.config.format);
+    let offscreen = Offscreen::new(&active.gpu.device, width, height, active.config.format);
     // Texture uploads are applied here; the window's frame then finds them in place.
-    let textures = std::mem::take(pending_textures);
-    active.composer.render(
-        device,
-        &active.gpu.queue,
+    draw(
+        active,
+        pending_textures,
         offscreen.view(),
-        (width, height),
         panes,
-        Some(UiFrame {
-            primitives,
-            textures,
-            pixels_per_point,
-        }),
+        primitives,
+        pixels_per_point,
     );
+    let device = &active.gpu.device;
     let image = offscreen
         .read_rgba(device, &active.gpu.queue)
         .context("reading the screenshot back from the GPU")?;
@@ -572,4 +562,28 @@ fn screenshot(
         .save(path)
         .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
     Ok(())
+}
+
+/// Draws the scene panes and the panel into `target` (the surface's size), uploading the
+/// pending egui textures.
+fn draw(
+    active: &mut Active,
+    pending_textures: &mut egui::TexturesDelta,
+    target: &wgpu::TextureView,
+    panes: &[Pane<'_>],
+    primitives: &[egui::ClippedPrimitive],
+    pixels_per_point: f32,
+) {
+    active.composer.render(
+        &active.gpu.device,
+        &active.gpu.queue,
+        target,
+        (active.config.width, active.config.height),
+        panes,
+        Some(UiFrame {
+            primitives,
+            textures: std::mem::take(pending_textures),
+            pixels_per_point,
+        }),
+    );
 }

@@ -1,5 +1,6 @@
 //! The last few seconds of frames: what the live readouts and plots are computed from.
 
+use crate::ring::Ring;
 use crate::timestep::Nanos;
 
 /// Frames the history keeps: several seconds even at the thousands of frames per second an
@@ -39,20 +40,14 @@ pub struct FrameSample {
 /// A ring of recent frames that never allocates after creation.
 #[derive(Clone, Debug)]
 pub struct History {
-    /// Samples, a ring; `len` are valid.
-    samples: Box<[FrameSample]>,
-    /// Next slot to write.
-    next: usize,
-    /// Valid entries.
-    len: usize,
+    /// The frames.
+    ring: Ring<FrameSample>,
 }
 
 impl Default for History {
     fn default() -> Self {
         Self {
-            samples: vec![FrameSample::default(); HISTORY_CAPACITY].into_boxed_slice(),
-            next: 0,
-            len: 0,
+            ring: Ring::new(HISTORY_CAPACITY),
         }
     }
 }
@@ -60,46 +55,32 @@ impl Default for History {
 impl History {
     /// Adds the newest frame.
     pub fn push(&mut self, sample: FrameSample) {
-        self.samples[self.next] = sample;
-        self.next = (self.next + 1) % self.samples.len();
-        self.len = (self.len + 1).min(self.samples.len());
+        self.ring.push(sample);
     }
 
     /// Forgets every frame.
     pub fn clear(&mut self) {
-        self.len = 0;
-        self.next = 0;
+        self.ring.clear();
     }
 
     /// Number of frames kept.
     pub fn len(&self) -> usize {
-        self.len
+        self.ring.len()
     }
 
     /// Whether no frame is kept.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.ring.is_empty()
     }
 
     /// The newest frame.
     pub fn latest(&self) -> Option<&FrameSample> {
-        (self.len > 0)
-            .then(|| &self.samples[(self.next + self.samples.len() - 1) % self.samples.len()])
+        self.ring.latest()
     }
 
     /// Frames, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &FrameSample> + ExactSizeIterator + '_ {
-        self.iter_from(0)
-    }
-
-    /// Frames from the `skip`-th oldest on, oldest first.
-    fn iter_from(
-        &self,
-        skip: usize,
-    ) -> impl DoubleEndedIterator<Item = &FrameSample> + ExactSizeIterator + '_ {
-        let capacity = self.samples.len();
-        let start = (self.next + capacity - self.len) % capacity;
-        (skip.min(self.len)..self.len).map(move |i| &self.samples[(start + i) % capacity])
+        self.ring.iter_from(0)
     }
 
     /// Frames that started within `window` of the newest one, oldest first. Costs the
@@ -108,7 +89,7 @@ impl History {
         let newest = self.latest().map_or(0, |s| s.wall);
         let from = newest.saturating_sub(window);
         let count = self.iter().rev().take_while(|s| s.wall >= from).count();
-        self.iter_from(self.len - count)
+        self.ring.iter_from(self.len() - count)
     }
 
     /// Readouts over the frames of the last `window`. `scratch` holds frame times for the
