@@ -139,3 +139,23 @@ fn the_spiral_banner_offers_the_guard() {
     harness.run();
     assert_eq!(harness.state().model.settings.max_frame_time_ms, 250.0);
 }
+
+#[test]
+fn typing_into_a_value_field_is_not_a_shortcut() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .next()
+        .expect("the time scale's value field")
+        .focus();
+    harness.run();
+    harness.key_press(egui::Key::Num4);
+    harness.key_press(egui::Key::R);
+    harness.run();
+    assert_eq!(
+        harness.state().model.settings.strategy,
+        Strategy::Interpolated
+    );
+    assert!(!harness.state().actions.reset);
+}

@@ -94,6 +94,10 @@ pub fn lab_ui(
 
 /// The keyboard shortcuts.
 fn keys_ui(ui: &mut egui::Ui, model: &mut PanelModel, actions: &mut PanelActions) {
+    // Typing a value into a field (a slider's number) is not a shortcut.
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
     let numbers = [
         Key::Num1,
         Key::Num2,
