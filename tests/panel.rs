@@ -159,3 +159,17 @@ fn typing_into_a_value_field_is_not_a_shortcut() {
     );
     assert!(!harness.state().actions.reset);
 }
+
+#[test]
+fn values_beyond_a_sliders_range_are_kept() {
+    let mut state = scripted_state();
+    let settings = &mut state.model.settings;
+    settings.load.step_cost_ms = 500.0;
+    settings.load.jitter_ms = 80.0;
+    settings.spring_hz = 150.0;
+    settings.max_steps = 1000;
+    let given = *settings;
+    let mut harness = harness(state);
+    harness.run();
+    assert_eq!(harness.state().model.settings, given);
+}

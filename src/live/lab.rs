@@ -6,6 +6,7 @@ use super::load::{LoadModel, LoadSpent};
 use super::settings::LiveSettings;
 use super::stopwatch::Stopwatch;
 use crate::metrics::{Metrics, MetricsRecorder, SpiralDetector};
+use crate::ring::Ring;
 use crate::scene::{SceneConfig, ShownScene};
 use crate::sim::Simulation;
 use crate::timestep::{FrameClock, FrameReport, NANOS_PER_SECOND, Nanos, RangeError};
@@ -54,10 +55,8 @@ pub struct LiveLoop<S: Stopwatch> {
     last: Option<LiveFrame>,
     /// Whether a step has happened (later frames count toward smoothness readouts).
     started: bool,
-    /// Times of recent presents, a ring.
-    presents: [Nanos; PRESENT_RING],
-    /// Valid entries of `presents`.
-    present_count: usize,
+    /// Times of recent presents.
+    presents: Ring<Nanos>,
     /// Scratch for percentiles.
     scratch: Vec<Nanos>,
 }
@@ -83,8 +82,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             last_frame_start: None,
             last: None,
             started: false,
-            presents: [0; PRESENT_RING],
-            present_count: 0,
+            presents: Ring::new(PRESENT_RING),
             scratch: Vec::with_capacity(super::history::HISTORY_CAPACITY),
         })
     }
@@ -138,7 +136,10 @@ impl<S: Stopwatch> LiveLoop<S> {
         let load = self
             .load
             .spend(&mut self.stopwatch, now, report.steps.len());
-        self.spiral.record(report.owed, load.step_work, report.used);
+        // The detector compares step work with the frame time it simulated: both in the
+        // simulation's time base, so a time scale above 1 that makes the loop spiral counts.
+        let scaled_work = (load.step_work as f64 * self.clock.time_scale()).round() as Nanos;
+        self.spiral.record(report.owed, scaled_work, report.used);
         self.history.push(FrameSample {
             wall: now,
             real_frame,
@@ -162,28 +163,31 @@ impl<S: Stopwatch> LiveLoop<S> {
         frame
     }
 
-    /// Notes that a frame reached the display now (for the measured present rate).
+    /// Notes that a frame was handed to the display now (for the measured present rate).
     pub fn record_present(&mut self) {
-        let now = self.stopwatch.now();
-        self.presents.copy_within(1.., 0);
-        self.presents[PRESENT_RING - 1] = now;
-        self.present_count = (self.present_count + 1).min(PRESENT_RING);
+        self.presents.push(self.stopwatch.now());
     }
 
-    /// Presents per second over the last second, from [`Self::record_present`].
+    /// Frames handed to the display per second over the last second, from
+    /// [`Self::record_present`]. Under vsync a present blocks until the display takes the
+    /// frame, so this is the display's rate; without vsync it equals fps.
     pub fn present_rate_hz(&self) -> f64 {
-        let recent = &self.presents[PRESENT_RING - self.present_count..];
-        let Some(&newest) = recent.last() else {
+        let Some(&newest) = self.presents.latest() else {
             return 0.0;
         };
         let from = newest.saturating_sub(NANOS_PER_SECOND);
-        let first_index = recent.partition_point(|&t| t < from);
-        let in_window = &recent[first_index..];
-        match (in_window.first(), in_window.len()) {
-            (Some(&first), n) if n > 1 && newest > first => {
-                (n - 1) as f64 * 1e9 / (newest - first) as f64
-            }
-            _ => 0.0,
+        let mut in_window = self.presents.iter_from(0).rev().take_while(|&&t| t >= from);
+        let count = in_window.by_ref().count();
+        let first = self
+            .presents
+            .iter_from(self.presents.len() - count)
+            .next()
+            .copied()
+            .unwrap_or(newest);
+        if count > 1 && newest > first {
+            (count - 1) as f64 * 1e9 / (newest - first) as f64
+        } else {
+            0.0
         }
     }
 

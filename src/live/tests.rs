@@ -230,8 +230,16 @@ fn reset_forgets_trail_history_and_previous_state() {
     assert!(lab.history().is_empty());
     let scene = lab.sim().scene();
     assert_eq!(scene.previous(), scene.current());
+    lab.stopwatch_mut().advance(FRAME_60HZ);
     let frame = lab.frame();
-    assert_eq!(frame.report.frame_time, 0, "no time passes across a reset");
+    assert_eq!(
+        frame.report.frame_time, FRAME_60HZ,
+        "real time keeps running"
+    );
+    assert_eq!(
+        frame.report.presented_time, FRAME_60HZ,
+        "the scene restarts at zero"
+    );
     assert_eq!(lab.pane_view().map(|view| view.trail.len()), Some(1));
 }
 
@@ -264,4 +272,39 @@ fn the_frame_cap_paces_frames() {
         40 * MS,
         "a late frame is not delayed further"
     );
+}
+
+#[test]
+fn a_time_scale_that_makes_the_steps_too_expensive_is_a_spiral() {
+    // 12 ms per 20 ms step is fine at 1x, but at 2x each real frame owes twice its length
+    // in simulated time: 1.2 real seconds of step work per real second.
+    let mut settings = LiveSettings {
+        strategy: Strategy::Interpolated,
+        max_frame_time_ms: 0.0,
+        time_scale: 2.0,
+        ..LiveSettings::default()
+    };
+    settings.load.step_cost_ms = 12.0;
+    let mut lab = live(settings);
+    let start = lab.stopwatch().now();
+    let mut reported_at = None;
+    for _ in 0..2_000 {
+        frame_after(&mut lab, FRAME_60HZ);
+        if lab.spiralling() {
+            reported_at = Some(lab.stopwatch().now() - start);
+            break;
+        }
+    }
+    let reported_at = reported_at.expect("the spiral is reported");
+    assert!(reported_at <= 2_000 * MS, "after {} ms", reported_at / MS);
+    assert!(!lab.frozen(), "reported before the loop froze");
+
+    let mut calm = live(LiveSettings {
+        time_scale: 1.0,
+        ..settings
+    });
+    for _ in 0..600 {
+        frame_after(&mut calm, FRAME_60HZ);
+        assert!(!calm.spiralling());
+    }
 }

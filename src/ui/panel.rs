@@ -14,6 +14,10 @@ use crate::timestep::{
 /// Width of the side panel, points.
 pub const PANEL_WIDTH: f32 = 330.0;
 
+/// Sliders keep a value given on the command line even when it lies outside their range
+/// (the range is what is comfortable to drag, not what is allowed); edits stay inside it.
+const KEEP_GIVEN: egui::SliderClamping = egui::SliderClamping::Edits;
+
 /// Colour of alarms (spiral, explosion).
 const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
 
@@ -106,19 +110,30 @@ fn keys_ui(ui: &mut egui::Ui, model: &mut PanelModel, actions: &mut PanelActions
         Key::Num5,
         Key::Num6,
     ];
+    let popup_open = egui::Popup::is_any_open(ui.ctx());
     ui.input(|input| {
+        // A key held down repeats; a shortcut acts once per press.
+        let pressed = |wanted: Key| {
+            input.events.iter().any(|event| {
+                matches!(
+                    event,
+                    egui::Event::Key { key, pressed: true, repeat: false, .. } if *key == wanted
+                )
+            })
+        };
         for (key, strategy) in numbers.into_iter().zip(Strategy::ALL) {
-            if input.key_pressed(key) {
+            if pressed(key) {
                 model.settings.strategy = strategy;
             }
         }
-        actions.toggle_pause |= input.key_pressed(Key::P);
-        actions.single_step |= input.key_pressed(Key::Period);
-        actions.kick |= input.key_pressed(Key::Space);
-        actions.reset |= input.key_pressed(Key::R);
-        actions.toggle_fullscreen |= input.key_pressed(Key::F11);
-        actions.quit |= input.key_pressed(Key::Escape);
-        if input.key_pressed(Key::H) {
+        actions.toggle_pause |= pressed(Key::P);
+        actions.single_step |= pressed(Key::Period);
+        actions.kick |= pressed(Key::Space);
+        actions.reset |= pressed(Key::R);
+        actions.toggle_fullscreen |= pressed(Key::F11);
+        // Esc first closes an open drop-down; only then does it quit.
+        actions.quit |= pressed(Key::Escape) && !popup_open;
+        if pressed(Key::H) {
             model.visible = !model.visible;
         }
     });
@@ -192,6 +207,7 @@ fn time_ui(
 ) {
     ui.add(
         egui::Slider::new(&mut settings.time_scale, 0.05..=2.0)
+            .clamping(KEEP_GIVEN)
             .logarithmic(true)
             .text("time scale"),
     );
@@ -241,7 +257,7 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             );
             row("alpha", format!("{:.3}", r.alpha));
             row(
-                "sim / real time",
+                "simulated / presented",
                 format!("{:.2} / {:.2} s", r.sim_time_s, r.real_time_s),
             );
             row(
@@ -262,6 +278,7 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
 fn physics_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     ui.add(
         egui::Slider::new(&mut settings.rate_hz, 1.0..=1000.0)
+            .clamping(KEEP_GIVEN)
             .logarithmic(true)
             .suffix(" Hz")
             .text("physics rate"),
@@ -285,11 +302,16 @@ fn physics_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
         });
     ui.add(
         egui::Slider::new(&mut settings.spring_hz, 0.05..=50.0)
+            .clamping(KEEP_GIVEN)
             .logarithmic(true)
             .suffix(" Hz")
             .text("spring stiffness"),
     );
-    ui.add(egui::Slider::new(&mut settings.damping, 0.0..=2.0).text("damping ratio"));
+    ui.add(
+        egui::Slider::new(&mut settings.damping, 0.0..=2.0)
+            .clamping(KEEP_GIVEN)
+            .text("damping ratio"),
+    );
     egui::ComboBox::from_label("camera")
         .selected_text(settings.camera.id())
         .show_ui(ui, |ui| {
@@ -312,6 +334,7 @@ fn guards_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     if clamp_on {
         ui.add(
             egui::Slider::new(&mut settings.max_frame_time_ms, 1.0..=1000.0)
+                .clamping(KEEP_GIVEN)
                 .logarithmic(true)
                 .suffix(" ms")
                 .text("max frame time"),
@@ -322,7 +345,11 @@ fn guards_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
         settings.max_steps = if cap_on { 8 } else { 0 };
     }
     if cap_on {
-        ui.add(egui::Slider::new(&mut settings.max_steps, 1..=64).text("max steps"));
+        ui.add(
+            egui::Slider::new(&mut settings.max_steps, 1..=64)
+                .clamping(KEEP_GIVEN)
+                .text("max steps"),
+        );
     }
 }
 
@@ -331,6 +358,7 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     let load = &mut settings.load;
     ui.add(
         egui::Slider::new(&mut load.step_cost_ms, 0.0..=100.0)
+            .clamping(KEEP_GIVEN)
             .suffix(" ms")
             .text("per step"),
     );
@@ -343,21 +371,25 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     }
     ui.add(
         egui::Slider::new(&mut load.render_cost_ms, 0.0..=100.0)
+            .clamping(KEEP_GIVEN)
             .suffix(" ms")
             .text("per frame"),
     );
     ui.add(
         egui::Slider::new(&mut load.jitter_ms, 0.0..=20.0)
+            .clamping(KEEP_GIVEN)
             .suffix(" ms")
             .text("jitter (sd)"),
     );
     ui.add(
         egui::Slider::new(&mut load.hitch_ms, 0.0..=1000.0)
+            .clamping(KEEP_GIVEN)
             .suffix(" ms")
             .text("hitch"),
     );
     ui.add(
         egui::Slider::new(&mut load.hitch_every_s, 0.1..=10.0)
+            .clamping(KEEP_GIVEN)
             .logarithmic(true)
             .suffix(" s")
             .text("hitch every"),
@@ -368,7 +400,7 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
 fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
     let offered = PresentModeId::ALL
         .into_iter()
-        .filter(|mode| model.present_modes.contains(mode) || mode.id().starts_with("auto"));
+        .filter(|mode| model.present_modes.contains(mode));
     egui::ComboBox::from_label("present mode")
         .selected_text(model.present_mode.id())
         .show_ui(ui, |ui| {
@@ -389,7 +421,7 @@ fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
     let settings = &mut model.settings;
     let mut cap_on = settings.frame_cap_hz > 0.0;
     if ui
-        .checkbox(&mut cap_on, "frame cap (non-vsync modes)")
+        .checkbox(&mut cap_on, "frame cap (applies without vsync)")
         .changed()
     {
         settings.frame_cap_hz = if cap_on { 60.0 } else { 0.0 };
@@ -397,6 +429,7 @@ fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
     if cap_on {
         ui.add(
             egui::Slider::new(&mut settings.frame_cap_hz, 5.0..=1000.0)
+                .clamping(KEEP_GIVEN)
                 .logarithmic(true)
                 .suffix(" fps")
                 .text("cap"),
