@@ -94,10 +94,10 @@ fn shade(base: vec3<f32>, world_position: vec3<f32>, world_normal: vec3<f32>) ->
 
 @fragment
 fn fs_lit(in: VertexOut) -> @location(0) vec4<f32> {
-    var base = in.color.rgb;
-    if in.material == 1u {
-        base = banded(in.color.rgb, in.color_alt, normalize(in.object_normal));
-    }
+    // Derivatives (fwidth) need uniform control flow: compute the bands for every
+    // fragment, then choose.
+    let bands = banded(in.color.rgb, in.color_alt, normalize(in.object_normal));
+    let base = select(in.color.rgb, bands, in.material == 1u);
     return vec4<f32>(shade(base, in.world_position, in.world_normal), 1.0);
 }
 

@@ -157,7 +157,13 @@ fn known_state_matches_snapshot() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots/render_known_state.png");
     let update = std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1");
-    if update || !path.exists() {
+    if !update && !path.exists() {
+        panic!(
+            "the reference image {} is missing; UPDATE_SNAPSHOTS=1 cargo test writes it",
+            path.display()
+        );
+    }
+    if update {
         image.save(&path).unwrap();
         eprintln!("note: wrote the reference image {}", path.display());
         assert_no_gpu_errors(&ctx);

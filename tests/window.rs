@@ -62,14 +62,51 @@ fn virtual_display() -> Option<VirtualDisplay> {
     })
 }
 
-/// Runs the binary on `display` with `args`.
+/// Longest a window run may take before the test calls it hung (the longest run here takes
+/// a few seconds; a debug build on a loaded machine, several times that).
+const RUN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(180);
+
+/// Runs the binary on `display` with `args`; kills it and fails if it runs past
+/// [`RUN_DEADLINE`].
 fn lab(display: &VirtualDisplay, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(args)
         .env("DISPLAY", &display.name)
         .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("the binary runs")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Read the pipes on threads so a chatty child never blocks on a full pipe.
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut bytes);
+        bytes
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the window") {
+            break status;
+        }
+        if start.elapsed() > RUN_DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} hung: still running after {RUN_DEADLINE:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    }
 }
 
 fn stdout(output: &Output) -> String {

@@ -32,6 +32,29 @@ pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
         .collect()
 }
 
+/// The scene's area in physical pixels: what the panel leaves free, or the whole target.
+pub fn scene_area(
+    rect: egui::Rect,
+    pixels_per_point: f32,
+    (width, height): (u32, u32),
+) -> Viewport {
+    let (w, h) = (width as f32, height as f32);
+    let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
+    let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
+    let x1 = (rect.max.x * pixels_per_point).clamp(0.0, w);
+    let y1 = (rect.max.y * pixels_per_point).clamp(0.0, h);
+    if rect.is_finite() && x1 - x0 >= 1.0 && y1 - y0 >= 1.0 {
+        Viewport {
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        }
+    } else {
+        Viewport::full(width, height)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +98,17 @@ mod tests {
         }
         assert_eq!(grid_viewports(1, area(640.0, 480.0))[0].width, 640.0);
         assert!(grid_viewports(0, area(640.0, 480.0)).is_empty());
+    }
+
+    #[test]
+    fn the_scene_area_is_what_the_panel_leaves() {
+        let rect = egui::Rect::from_min_max(egui::pos2(330.0, 0.0), egui::pos2(640.0, 400.0));
+        let area = scene_area(rect, 2.0, (1280, 800));
+        assert_eq!(
+            (area.x, area.y, area.width, area.height),
+            (660.0, 0.0, 620.0, 800.0)
+        );
+        let full = scene_area(egui::Rect::NOTHING, 1.0, (100, 50));
+        assert_eq!((full.width, full.height), (100.0, 50.0));
     }
 }

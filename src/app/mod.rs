@@ -8,7 +8,7 @@ mod present;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
-pub use headless::{BenchRenderReport, run_bench_render, run_render, scene_area};
-pub use layout::grid_viewports;
+pub use headless::{BenchRenderReport, run_bench_render, run_render};
+pub use layout::{grid_viewports, scene_area};
 pub use present::{PresentModeId, UnknownPresentMode};
 pub use window::{WindowOptions, WindowSummary, run_window};

@@ -12,15 +12,18 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
-use super::headless::scene_area;
+use super::layout::scene_area;
 use super::present::PresentModeId;
 use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
 
-/// How long to wait between checks while the window is minimised: no busy spin, and the
-/// window comes back within a tenth of a second.
+/// How long to wait between checks while the window is minimised, hidden or its surface
+/// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
 const MINIMISED_POLL: Duration = Duration::from_millis(100);
+
+/// Configuration errors kept for the exit report (each one is also printed when it happens).
+const MAX_RECORDED_ERRORS: usize = 32;
 
 /// How the window starts and, for automation, when it stops.
 #[derive(Clone, Debug)]
@@ -105,6 +108,9 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         pending_textures: egui::TexturesDelta::default(),
     };
     let outcome = event_loop.run_app(&mut app);
+    if let Some(active) = &app.active {
+        app.summary.configure_errors = active.configure_errors.clone();
+    }
     // Texture changes of a last frame that was never drawn are of no use any more.
     app.pending_textures.clear();
     outcome.context("the event loop failed")?;
@@ -132,6 +138,14 @@ struct Active {
     egui_ctx: egui::Context,
     /// egui's window integration.
     egui_state: egui_winit::State,
+    /// Whether the surface is configured now (acquiring from one that is not panics).
+    configured: bool,
+    /// Whether the window is fully hidden (nothing it draws would be seen).
+    occluded: bool,
+    /// No frame before this instant (after an occluded acquire or a failed configure).
+    idle_until: Option<Instant>,
+    /// Every surface configuration that failed, the first [`MAX_RECORDED_ERRORS`].
+    configure_errors: Vec<String>,
 }
 
 /// The application state winit drives.
@@ -175,6 +189,7 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => active.resize(size),
+            WindowEvent::Occluded(occluded) => active.occluded = occluded,
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
         }
@@ -184,10 +199,13 @@ impl ApplicationHandler for App {
         let Some(active) = self.active.as_ref() else {
             return;
         };
-        if active.is_minimised() {
+        let now = Instant::now();
+        let idle = active.idle_until.filter(|&until| until > now);
+        if active.is_minimised() || active.occluded || idle.is_some() {
             // Nothing to draw: wait instead of spinning; time keeps running in the loop
             // and the first frame back is clamped by the guards like any long frame.
-            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + MINIMISED_POLL));
+            let until = idle.unwrap_or(now + MINIMISED_POLL);
+            event_loop.set_control_flow(ControlFlow::WaitUntil(until));
         } else {
             event_loop.set_control_flow(ControlFlow::Poll);
             active.window.request_redraw();
@@ -280,6 +298,10 @@ impl App {
             composer,
             egui_ctx,
             egui_state,
+            configured: false,
+            occluded: false,
+            idle_until: None,
+            configure_errors: Vec::new(),
         };
         if !active.is_minimised() {
             self.configure(&mut active, present_mode);
@@ -287,20 +309,20 @@ impl App {
         Ok(active)
     }
 
-    /// Configures the surface with `mode`, recording the outcome.
+    /// Configures the surface with present mode `mode`. On failure the panel goes back to
+    /// the mode in force, so a refused mode is not retried every frame.
     fn configure(&mut self, active: &mut Active, mode: PresentModeId) {
+        let previous = active.config.present_mode;
         active.config.present_mode = mode.to_wgpu();
-        match active.configure() {
-            Ok(()) => {
-                self.summary.configured.push(mode);
-                self.model.active_present_mode = Some(mode);
-            }
-            Err(error) => {
-                eprintln!("timestep-lab: configuring the surface for {mode} failed: {error}");
-                self.summary
-                    .configure_errors
-                    .push(format!("{mode}: {error}"));
-            }
+        if active.configure().is_ok() {
+            self.summary.configured.push(mode);
+            self.model.active_present_mode = Some(mode);
+        } else {
+            active.config.present_mode = previous;
+            self.model.present_mode = self
+                .model
+                .active_present_mode
+                .unwrap_or(PresentModeId::Fifo);
         }
     }
 
@@ -311,7 +333,14 @@ impl App {
             return;
         };
         if !active.is_minimised() {
-            self.frame(event_loop, &mut active);
+            if !active.configured {
+                // Never configured (created minimised) or a configure failed: try again.
+                let mode = self.model.present_mode.resolve(&active.offered);
+                self.configure(&mut active, mode);
+            }
+            if active.configured {
+                self.frame(event_loop, &mut active);
+            }
         }
         self.active = Some(active);
     }
@@ -380,7 +409,14 @@ impl App {
         if last_frame && drawn || self.error.is_some() || actions.quit {
             event_loop.exit();
         }
-        self.live.pace();
+        // The frame cap is for modes without vsync; under vsync the display paces.
+        if !self
+            .model
+            .active_present_mode
+            .is_some_and(PresentModeId::is_vsync)
+        {
+            self.live.pace();
+        }
     }
 
     /// Applies the panel's actions and settings after a frame.
@@ -450,35 +486,60 @@ impl Active {
         if size.width == 0 || size.height == 0 {
             return;
         }
-        self.config.width = size.width;
-        self.config.height = size.height;
-        if let Err(error) = self.configure() {
-            eprintln!("timestep-lab: resizing the surface failed: {error}");
-        }
+        // Outcome recorded by `configure`.
+        let _ = self.configure();
     }
 
-    /// Configures the surface with the current configuration, catching validation errors.
+    /// Configures the surface at the window's current size, catching validation errors.
+    /// A failure is printed, recorded for the exit report, and leaves the surface marked
+    /// unconfigured so that no frame is acquired from it until a retry succeeds.
     fn configure(&mut self) -> Result<(), wgpu::Error> {
+        let size = self.window.inner_size();
+        if size.width > 0 && size.height > 0 {
+            self.config.width = size.width;
+            self.config.height = size.height;
+        }
         let scope = self
             .gpu
             .device
             .push_error_scope(wgpu::ErrorFilter::Validation);
         self.surface.configure(&self.gpu.device, &self.config);
-        match pollster::block_on(scope.pop()) {
+        let outcome = match pollster::block_on(scope.pop()) {
             Some(error) => Err(error),
             None => Ok(()),
+        };
+        self.configured = outcome.is_ok();
+        if let Err(error) = &outcome {
+            let mode = PresentModeId::from_wgpu(self.config.present_mode);
+            let text = format!(
+                "{mode} at {}x{}: {error}",
+                self.config.width, self.config.height
+            );
+            eprintln!("timestep-lab: configuring the surface failed: {text}");
+            if self.configure_errors.len() < MAX_RECORDED_ERRORS {
+                self.configure_errors.push(text);
+            }
+            self.idle_until = Some(Instant::now() + MINIMISED_POLL);
         }
+        outcome
     }
 
-    /// Makes a new surface for the window after the old one was lost.
+    /// Makes a new surface for the window after the old one was lost, and configures it
+    /// (a configuration failure is recorded by [`Self::configure`]).
     fn recreate_surface(&mut self) -> anyhow::Result<()> {
-        self.surface = self
-            .gpu
-            .instance
-            .create_surface(self.window.clone())
-            .context("cannot recreate the surface")?;
-        self.configure()?;
-        Ok(())
+        let surface = self.gpu.instance.create_surface(self.window.clone());
+        match surface {
+            Ok(surface) => {
+                self.surface = surface;
+                self.configured = false;
+                let _ = self.configure();
+                Ok(())
+            }
+            Err(error) => {
+                self.idle_until = Some(Instant::now() + MINIMISED_POLL);
+                Err(error).context("cannot recreate the lost surface")
+            }
+        }
     }
 }
 
@@ -494,18 +555,20 @@ fn present(
     let (texture, suboptimal) = match active.surface.get_current_texture() {
         wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
         wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
-        wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+        // The acquire itself waited; try again next frame.
+        wgpu::CurrentSurfaceTexture::Timeout => return false,
+        wgpu::CurrentSurfaceTexture::Occluded => {
+            active.idle_until = Some(Instant::now() + MINIMISED_POLL);
             return false;
         }
         wgpu::CurrentSurfaceTexture::Outdated => {
-            if let Err(error) = active.configure() {
-                eprintln!("timestep-lab: reconfiguring an outdated surface failed: {error}");
-            }
+            // Outcome recorded by `configure`.
+            let _ = active.configure();
             return false;
         }
         wgpu::CurrentSurfaceTexture::Lost => {
             if let Err(error) = active.recreate_surface() {
-                eprintln!("timestep-lab: recreating the lost surface failed: {error:#}");
+                eprintln!("timestep-lab: {error:#}");
             }
             return false;
         }
@@ -527,8 +590,10 @@ fn present(
     );
     active.window.pre_present_notify();
     active.gpu.queue.present(texture);
-    if suboptimal && let Err(error) = active.configure() {
-        eprintln!("timestep-lab: reconfiguring a suboptimal surface failed: {error}");
+    let size = active.window.inner_size();
+    if suboptimal && (size.width, size.height) != (active.config.width, active.config.height) {
+        // Outcome recorded by `configure`.
+        let _ = active.configure();
     }
     true
 }

@@ -216,7 +216,7 @@ mod tests {
     fn meshes_index_only_their_own_vertices() {
         let set = MeshSet::new(10.0, 1.0);
         let total = set.vertices.len() as i64;
-        for mesh in [set.sphere, set.cylinder, set.coil, set.grid] {
+        for mesh in [set.sphere, set.dot, set.cylinder, set.coil, set.grid] {
             let indices = &set.indices[mesh.indices().start as usize..mesh.indices().end as usize];
             assert!(!indices.is_empty());
             assert!(
@@ -225,7 +225,8 @@ mod tests {
                     .all(|&i| (i as i64 + mesh.base_vertex as i64) < total)
             );
         }
-        // About 2k triangles for the sphere.
+        // About 2k triangles for the sphere, a tenth of that for the coarse one.
         assert!((2000..2600).contains(&(set.sphere.index_count / 3)));
+        assert!((150..300).contains(&(set.dot.index_count / 3)));
     }
 }
