@@ -298,8 +298,9 @@ pub struct BenchArgs {
     /// PresentMon: the application whose rows to use (default: the one with most rows).
     #[arg(long, value_name = "NAME", requires = "trace")]
     pub process: Option<String>,
-    /// Generated trace: steady:HZ, jitter:HZ:SD_MS[:SEED], hitch:HZ:SPIKE_MS:EVERY_S,
-    /// ramp:FROM_HZ:TO_HZ. The default when no --trace is given is steady:60.
+    /// Generated trace: steady:HZ, jitter:HZ:SD_MS (or jitter:HZ:SD_MS:SEED),
+    /// hitch:HZ:SPIKE_MS:EVERY_S, ramp:FROM_HZ:TO_HZ. The default when no --trace is given is
+    /// steady:60.
     #[arg(long, value_name = "SPEC")]
     pub generate: Option<String>,
     /// Length of a generated trace, seconds.

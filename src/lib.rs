@@ -2,7 +2,12 @@
 //!
 //! The pure core (no window or GPU types): [`timestep`] turns frame times into steps,
 //! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
-//! [`trace`] reads and generates frame-time traces. [`bench`] runs them together headless.
+//! [`trace`] reads and generates frame-time traces. [`mod@bench`] runs them together
+//! headless; [`live`] drives them from a clock with artificial load, as the window does;
+//! [`view`] describes what one pane draws as plain data.
+//!
+//! The shell draws what the core decides: [`render`] (wgpu), [`ui`] (egui) and [`app`]
+//! (the winit window and the headless `render` / `bench-render` commands).
 
 pub mod app;
 pub mod bench;

@@ -26,10 +26,15 @@ pub enum ReadbackError {
 
 /// A colour texture to render into and read back.
 pub struct Offscreen {
+    /// The colour texture rendered into and copied from.
     texture: wgpu::Texture,
+    /// View of the texture, for render passes.
     view: wgpu::TextureView,
+    /// Width, pixels (at least 1).
     width: u32,
+    /// Height, pixels (at least 1).
     height: u32,
+    /// Pixel format of the texture.
     format: wgpu::TextureFormat,
 }
 

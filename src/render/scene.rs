@@ -233,18 +233,26 @@ struct PaneDraw {
     camera_offset: u32,
     /// Instance ranges in the shared instance buffer.
     grid: Range<u32>,
+    /// Instances of the orbiting sphere.
     spheres: Range<u32>,
+    /// Instances of the pivot ball, the spring's mass and the trail dots.
     dots: Range<u32>,
+    /// Instances of the pivot's post and the spring's anchor plate.
     cylinders: Range<u32>,
+    /// Instances of the spring's coil.
     coil: Range<u32>,
+    /// Instances of the ghost sphere.
     ghost: Range<u32>,
 }
 
 /// A GPU buffer that grows (to the next power of two) when more is needed, and is reused
 /// otherwise.
 struct GrowingBuffer {
+    /// The current buffer.
     buffer: wgpu::Buffer,
+    /// Debug label, reused for replacement buffers.
     label: &'static str,
+    /// Usages of the buffer, besides the `COPY_DST` always added.
     usage: wgpu::BufferUsages,
 }
 
@@ -294,26 +302,43 @@ fn create_buffer(
 /// [`SceneRenderer::draw`] inside a pass (or let [`RenderTargets::encode_scene_pass`] do
 /// both the pass and the draw).
 pub struct SceneRenderer {
+    /// Opaque lit meshes: the sphere, dots and cylinders.
     lit_pipeline: wgpu::RenderPipeline,
+    /// The spring's coil, shaped into a helix in the vertex shader.
     coil_pipeline: wgpu::RenderPipeline,
+    /// The translucent ghost sphere.
     ghost_pipeline: wgpu::RenderPipeline,
+    /// The ground grid's lines.
     grid_pipeline: wgpu::RenderPipeline,
+    /// Layout of the camera bind group: one uniform with a dynamic offset.
     camera_layout: wgpu::BindGroupLayout,
+    /// Binds the camera buffer; rebuilt when that buffer is replaced.
     camera_bind_group: wgpu::BindGroup,
+    /// Every prepared pane's camera uniform, one per stride.
     camera_buffer: GrowingBuffer,
     /// Bytes between two panes' cameras (the device's uniform offset alignment).
     camera_stride: u64,
+    /// Every prepared pane's instances.
     instance_buffer: GrowingBuffer,
+    /// Vertices of all the shared meshes.
     vertex_buffer: wgpu::Buffer,
+    /// Indices of all the shared meshes.
     index_buffer: wgpu::Buffer,
+    /// Unit sphere: the orbiting sphere and its ghost.
     sphere_mesh: MeshRange,
+    /// Coarse unit sphere: the pivot ball, the mass and the trail dots.
     dot_mesh: MeshRange,
+    /// Unit cylinder: the pivot's post and the anchor plate.
     cylinder_mesh: MeshRange,
+    /// The spring's parameter grid, shaped by the coil pipeline.
     coil_mesh: MeshRange,
+    /// Ground grid lines.
     grid_mesh: MeshRange,
     /// Scratch lists reused every frame so steady-state frames do not allocate.
     instances: Vec<Instance>,
+    /// This frame's camera uniforms as bytes, before upload.
     camera_bytes: Vec<u8>,
+    /// What each prepared pane draws.
     pane_draws: Vec<PaneDraw>,
 }
 
@@ -767,11 +792,17 @@ fn upload(
 
 /// What differs between the scene's pipelines.
 struct PipelineSpec<'a> {
+    /// Debug label of the pipeline.
     label: &'static str,
+    /// Shader module holding both entry points.
     module: &'a wgpu::ShaderModule,
+    /// Name of the vertex shader entry point.
     vertex_entry: &'static str,
+    /// Name of the fragment shader entry point.
     fragment_entry: &'static str,
+    /// Primitive topology: triangles or lines.
     topology: wgpu::PrimitiveTopology,
+    /// Faces culled; `None` draws both.
     cull_mode: Option<wgpu::Face>,
     /// Alpha blended, depth tested but not written.
     translucent: bool,
@@ -779,9 +810,13 @@ struct PipelineSpec<'a> {
 
 /// What the scene's pipelines share.
 struct PipelineBuilder<'a> {
+    /// Device the pipelines are created on.
     device: &'a wgpu::Device,
+    /// Pipeline layout with the camera bind group.
     layout: &'a wgpu::PipelineLayout,
+    /// Format of the colour target.
     color_format: wgpu::TextureFormat,
+    /// MSAA samples per pixel.
     sample_count: u32,
 }
 
@@ -859,12 +894,17 @@ impl PipelineBuilder<'_> {
 /// A zero width or height is clamped to 1 so the textures always exist; a window should
 /// skip rendering while minimised rather than draw into such targets.
 pub struct RenderTargets {
+    /// Format of the colour target the pass resolves or draws into.
     format: wgpu::TextureFormat,
+    /// MSAA samples per pixel (at least 1).
     sample_count: u32,
+    /// Width, pixels (at least 1).
     width: u32,
+    /// Height, pixels (at least 1).
     height: u32,
     /// Multisampled colour, resolved into the target view; `None` at one sample.
     msaa_view: Option<wgpu::TextureView>,
+    /// Depth buffer in [`DEPTH_FORMAT`], with the same sample count.
     depth_view: wgpu::TextureView,
 }
 

@@ -156,7 +156,9 @@ impl Kind {
 /// A frame rate as an exact fraction `numerator / denominator` Hz (the decimal as written).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Rate {
+    /// The decimal's digits without its point (never 0).
     numerator: u128,
+    /// Ten to the number of decimals written.
     denominator: u128,
 }
 
@@ -180,7 +182,9 @@ impl Rate {
 
 /// The fields of one spec, with the spec kept for messages.
 struct Fields<'a> {
+    /// The whole spec, trimmed.
     spec: &'a str,
+    /// The spec split at `:` and trimmed; the generator name first.
     fields: Vec<&'a str>,
 }
 

@@ -16,9 +16,13 @@ const SWAP_CHAIN_COLUMN: &str = "SwapChainAddress";
 
 /// One data row, kept until the application is chosen.
 struct Row {
+    /// Line number in the file (1-based), for messages.
     line: usize,
+    /// The application (process name) that presented.
     application: String,
+    /// The `MsBetweenPresents` field, unparsed.
     value: String,
+    /// The swap chain address, when the file has that column.
     swap_chain: Option<String>,
 }
 
