@@ -282,41 +282,17 @@ fn empty_viewports_and_tiny_targets_do_not_panic() {
     .unwrap();
     assert!(image.pixels().all(|p| is_background(*p)));
 
-    let image = render_scene_png(
-        &ctx,
-        &[Pane {
-            viewport: Viewport::full(1, 1),
-            view,
-        }],
-        1,
-        1,
-    )
-    .unwrap();
-    assert_eq!(image.dimensions(), (1, 1));
-
-    // A zero-sized request is clamped to 1 × 1; a pane reaching past the target is cut.
-    let image = render_scene_png(
-        &ctx,
-        &[Pane {
-            viewport: outside,
-            view,
-        }],
-        0,
-        0,
-    )
-    .unwrap();
-    assert_eq!(image.dimensions(), (1, 1));
-    let image = render_scene_png(
-        &ctx,
-        &[Pane {
-            viewport: outside,
-            view,
-        }],
-        64,
-        64,
-    )
-    .unwrap();
-    assert_eq!(image.dimensions(), (64, 64));
+    // A 1 × 1 target; a zero-sized request, clamped to 1 × 1; a pane reaching past the
+    // target, cut.
+    let cases = [
+        (Viewport::full(1, 1), (1, 1), (1, 1)),
+        (outside, (0, 0), (1, 1)),
+        (outside, (64, 64), (64, 64)),
+    ];
+    for (viewport, (width, height), expected) in cases {
+        let image = render_scene_png(&ctx, &[Pane { viewport, view }], width, height).unwrap();
+        assert_eq!(image.dimensions(), expected);
+    }
 
     // No panes at all.
     let mut renderer = SceneRenderer::new(&ctx.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);

@@ -16,6 +16,19 @@ fn frame_after(lab: &mut LiveLoop<VirtualStopwatch>, render: Nanos) -> LiveFrame
     lab.frame()
 }
 
+/// Runs 60 Hz frames until the loop reports a spiral; returns the real time that took, or
+/// `None` if 2000 frames pass without one.
+fn spiral_reported_after(lab: &mut LiveLoop<VirtualStopwatch>) -> Option<Nanos> {
+    let start = lab.stopwatch().now();
+    for _ in 0..2_000 {
+        frame_after(lab, FRAME_60HZ);
+        if lab.spiralling() {
+            return Some(lab.stopwatch().now() - start);
+        }
+    }
+    None
+}
+
 #[test]
 fn without_load_the_live_loop_measures_what_bench_measures() {
     for strategy in Strategy::ALL {
@@ -46,16 +59,7 @@ fn a_step_cost_above_dt_without_guards_spirals_within_two_seconds() {
     };
     settings.load.step_cost_ms = 25.0;
     let mut lab = live(settings);
-    let start = lab.stopwatch().now();
-    let mut reported_at = None;
-    for _ in 0..2_000 {
-        frame_after(&mut lab, FRAME_60HZ);
-        if lab.spiralling() {
-            reported_at = Some(lab.stopwatch().now() - start);
-            break;
-        }
-    }
-    let reported_at = reported_at.expect("the spiral is reported");
+    let reported_at = spiral_reported_after(&mut lab).expect("the spiral is reported");
     assert!(
         reported_at <= 2_000 * MS,
         "reported after {} ms of load",
@@ -286,16 +290,7 @@ fn a_time_scale_that_makes_the_steps_too_expensive_is_a_spiral() {
     };
     settings.load.step_cost_ms = 12.0;
     let mut lab = live(settings);
-    let start = lab.stopwatch().now();
-    let mut reported_at = None;
-    for _ in 0..2_000 {
-        frame_after(&mut lab, FRAME_60HZ);
-        if lab.spiralling() {
-            reported_at = Some(lab.stopwatch().now() - start);
-            break;
-        }
-    }
-    let reported_at = reported_at.expect("the spiral is reported");
+    let reported_at = spiral_reported_after(&mut lab).expect("the spiral is reported");
     assert!(reported_at <= 2_000 * MS, "after {} ms", reported_at / MS);
     assert!(!lab.frozen(), "reported before the loop froze");
 
