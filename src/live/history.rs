@@ -1,5 +1,6 @@
 //! The last few seconds of frames: what the live readouts and plots are computed from.
 
+use crate::metrics::Smoothness;
 use crate::ring::Ring;
 use crate::timestep::Nanos;
 
@@ -17,8 +18,6 @@ pub struct FrameSample {
     pub wall: Nanos,
     /// Real frame time measured (including load carried from the last frame).
     pub real_frame: Nanos,
-    /// Frame time given to the engine (after pause and time scale).
-    pub frame_time: Nanos,
     /// Time the frame had to simulate (carried accumulator plus the used frame time).
     pub owed: Nanos,
     /// Steps taken.
@@ -33,8 +32,6 @@ pub struct FrameSample {
     pub shown_time: Nanos,
     /// Whether smoothness metrics count this frame (a step happened in an earlier frame).
     pub judged: bool,
-    /// Whether an artificial hitch landed on this frame.
-    pub hitch: bool,
 }
 
 /// A ring of recent frames that never allocates after creation.
@@ -98,11 +95,7 @@ impl History {
         scratch.clear();
         let mut stats = WindowStats::default();
         let mut steps_sum = 0u64;
-        let mut latency_sum = 0.0;
-        let mut judder_sq_sum = 0.0;
-        let mut judged = 0u64;
-        let mut judder_terms = 0u64;
-        let mut previous: Option<&FrameSample> = None;
+        let mut smoothness = Smoothness::default();
         let mut first_wall = None;
         for sample in self.recent(window) {
             first_wall.get_or_insert(sample.wall);
@@ -111,28 +104,14 @@ impl History {
             steps_sum += u64::from(sample.steps);
             stats.steps_max = stats.steps_max.max(sample.steps);
             stats.dropped = stats.dropped.saturating_add(sample.dropped);
-            if sample.judged {
-                judged += 1;
-                latency_sum += signed_diff(sample.presented_time, sample.shown_time);
-                if let Some(previous) = previous.filter(|p| p.judged) {
-                    let judder = signed_diff(sample.shown_time, previous.shown_time)
-                        - signed_diff(sample.presented_time, previous.presented_time);
-                    judder_sq_sum += judder * judder;
-                    judder_terms += 1;
-                }
-            }
-            previous = Some(sample);
+            smoothness.record(sample.presented_time, sample.shown_time, sample.judged);
         }
         if stats.frames == 0 {
             return stats;
         }
         stats.steps_mean = steps_sum as f64 / stats.frames as f64;
-        if judged > 0 {
-            stats.latency_ms = latency_sum / judged as f64 / 1e6;
-        }
-        if judder_terms > 0 {
-            stats.judder_ms = (judder_sq_sum / judder_terms as f64).sqrt() / 1e6;
-        }
+        stats.latency_ms = smoothness.latency_ms();
+        stats.judder_ms = smoothness.judder_ms();
         scratch.sort_unstable();
         stats.frame_time_p50_ms = percentile(scratch, 0.50) as f64 / 1e6;
         stats.frame_time_p99_ms = percentile(scratch, 0.99) as f64 / 1e6;
@@ -177,11 +156,6 @@ fn percentile(sorted: &[Nanos], q: f64) -> Nanos {
     sorted[rank - 1]
 }
 
-/// `a - b` in nanoseconds, as a float.
-fn signed_diff(a: Nanos, b: Nanos) -> f64 {
-    (i128::from(a) - i128::from(b)) as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,7 +166,6 @@ mod tests {
         FrameSample {
             wall,
             real_frame,
-            frame_time: real_frame,
             presented_time: wall,
             shown_time: wall,
             judged: true,

@@ -53,8 +53,6 @@ pub struct LiveLoop<S: Stopwatch> {
     last_frame_start: Option<Nanos>,
     /// The last frame's outcome.
     last: Option<LiveFrame>,
-    /// Whether a step has happened (later frames count toward smoothness readouts).
-    started: bool,
     /// Times of recent presents.
     presents: Ring<Nanos>,
     /// Scratch for percentiles.
@@ -81,7 +79,6 @@ impl<S: Stopwatch> LiveLoop<S> {
             history: History::default(),
             last_frame_start: None,
             last: None,
-            started: false,
             presents: Ring::new(PRESENT_RING),
             scratch: Vec::with_capacity(super::history::HISTORY_CAPACITY),
         })
@@ -125,9 +122,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         let real_frame = measured.saturating_add(self.load.take_debt());
         let frame_time = self.clock.tick(real_frame);
         let (report, shown) = self.sim.frame(frame_time);
-        // Metrics judge a frame once a step happened in an earlier one (as the recorder does).
-        let judged = self.started;
-        self.started |= self.sim.scene().current().time > 0;
+        let judged = self.recorder.judging();
         self.recorder.record(&report, &shown, self.sim.scene());
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
@@ -143,7 +138,6 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.history.push(FrameSample {
             wall: now,
             real_frame,
-            frame_time: report.frame_time,
             owed: report.owed,
             steps: u32::try_from(report.steps.len()).unwrap_or(u32::MAX),
             alpha: report.alpha as f32,
@@ -151,7 +145,6 @@ impl<S: Stopwatch> LiveLoop<S> {
             presented_time: report.presented_time,
             shown_time: report.shown_time,
             judged,
-            hitch: load.hitch,
         });
         let frame = LiveFrame {
             report,
@@ -176,8 +169,12 @@ impl<S: Stopwatch> LiveLoop<S> {
             return 0.0;
         };
         let from = newest.saturating_sub(NANOS_PER_SECOND);
-        let mut in_window = self.presents.iter_from(0).rev().take_while(|&&t| t >= from);
-        let count = in_window.by_ref().count();
+        let count = self
+            .presents
+            .iter_from(0)
+            .rev()
+            .take_while(|&&t| t >= from)
+            .count();
         let first = self
             .presents
             .iter_from(self.presents.len() - count)
@@ -211,7 +208,6 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.history.clear();
         self.load.reset();
         self.last = None;
-        self.started = false;
     }
 
     /// Buffers a kick for the next step.
@@ -284,16 +280,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.history.stats(READOUT_WINDOW, &mut self.scratch)
     }
 
-    /// Spring energy now against the exact solution, over the reference energy.
-    pub fn energy_drift(&self) -> f64 {
-        let scene = self.sim.scene();
-        let current = scene.current();
-        let exact = scene.true_spring(current.time);
-        (scene.spring_energy(current.spring) - scene.spring_energy(exact))
-            / scene.reference_energy()
-    }
-
-    /// What to draw for the last frame, or the initial state before the first frame.
+    /// What to draw for the last frame; `None` before the first frame or after a reset.
     pub fn pane_view(&self) -> Option<PaneView<'_>> {
         let frame = self.last.as_ref()?;
         let scene = self.sim.scene();

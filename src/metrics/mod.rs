@@ -5,12 +5,14 @@
 //! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
 //! frame after the first step: before it nothing moves, so there is nothing to judge.
 
+mod smoothness;
 mod spiral;
 
+pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 
 use crate::scene::{Scene, ShownScene};
-use crate::timestep::{FrameReport, Nanos, secs_from_ns};
+use crate::timestep::{FrameReport, secs_from_ns};
 
 /// Accumulates per-frame measurements, without allocating.
 #[derive(Clone, Debug, Default)]
@@ -23,14 +25,8 @@ pub struct MetricsRecorder {
     steps_max: u64,
     /// Whether a step has happened in an earlier frame (metrics have started).
     started: bool,
-    /// `(T, S)` of the previous frame.
-    previous: Option<(Nanos, Nanos)>,
-    /// Frames that count toward latency and judder.
-    judged: u64,
-    /// Sum of `T_i - S_i`, ns.
-    latency_sum: f64,
-    /// Sum of squared judder terms, ns².
-    judder_sq_sum: f64,
+    /// Latency and judder sums.
+    smoothness: Smoothness,
     /// Largest spring position error, metres.
     position_error_max: f64,
 }
@@ -71,32 +67,22 @@ impl MetricsRecorder {
         self.steps += steps;
         self.steps_max = self.steps_max.max(steps);
         let (t, s) = (report.presented_time, report.shown_time);
+        self.smoothness.record(t, s, self.started);
         if self.started {
-            self.judged += 1;
-            self.latency_sum += signed_diff(t, s);
-            if let Some((previous_t, previous_s)) = self.previous {
-                let judder = signed_diff(s, previous_s) - signed_diff(t, previous_t);
-                self.judder_sq_sum += judder * judder;
-            }
             let error = (shown.spring_x_m - scene.true_spring(s).x).abs();
             self.position_error_max = self.position_error_max.max(error);
         }
         self.started |= scene.current().time > 0;
-        self.previous = Some((t, s));
+    }
+
+    /// Whether the next frame recorded will be judged (a step happened in an earlier frame).
+    pub fn judging(&self) -> bool {
+        self.started
     }
 
     /// The metrics so far, with the end state taken from `scene`.
     pub fn metrics(&self, scene: &Scene) -> Metrics {
         let end = scene.current();
-        let energy_end = scene.spring_energy(end.spring);
-        let energy_true = scene.spring_energy(scene.true_spring(end.time));
-        let per_judged = |sum: f64| {
-            if self.judged > 0 {
-                sum / self.judged as f64
-            } else {
-                0.0
-            }
-        };
         Metrics {
             frames: self.frames,
             steps: self.steps,
@@ -106,20 +92,15 @@ impl MetricsRecorder {
                 0.0
             },
             steps_per_frame_max: self.steps_max,
-            latency_ms: per_judged(self.latency_sum) / 1e6,
-            judder_ms: per_judged(self.judder_sq_sum).sqrt() / 1e6,
+            latency_ms: self.smoothness.latency_ms(),
+            judder_ms: self.smoothness.judder_ms(),
             position_error_max: self.position_error_max,
-            energy_drift: (energy_end - energy_true) / scene.reference_energy(),
+            energy_drift: scene.energy_drift(),
             sim_time_s: secs_from_ns(end.time),
             exploded: scene.exploded(),
             state_hash: end.hash64(),
         }
     }
-}
-
-/// `a - b` in nanoseconds, as a float.
-fn signed_diff(a: Nanos, b: Nanos) -> f64 {
-    (i128::from(a) - i128::from(b)) as f64
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::*;
 use crate::scene::{Integrator, SceneConfig};
 use crate::sim::Simulation;
-use crate::timestep::{Strategy, TimestepConfig};
+use crate::timestep::{Nanos, Strategy, TimestepConfig};
 
 /// Frames of an exact 60 Hz display for `seconds`.
 fn frames_60hz(seconds: u64) -> impl Iterator<Item = Nanos> {

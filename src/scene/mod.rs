@@ -250,6 +250,14 @@ impl Scene {
         self.config.spring.energy(state)
     }
 
+    /// `(E_now - E_true_now) / E_0`: the spring's energy error at the latest state, over
+    /// the reference energy. Positive gains energy (explicit Euler), negative loses it.
+    pub fn energy_drift(&self) -> f64 {
+        let current = self.current.spring;
+        let exact = self.true_spring(self.current.time);
+        (self.spring_energy(current) - self.spring_energy(exact)) / self.reference_energy
+    }
+
     /// The spring's energy at the start (or since the last change of spring parameters).
     pub fn reference_energy(&self) -> f64 {
         self.reference_energy

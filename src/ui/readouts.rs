@@ -53,7 +53,7 @@ impl Readouts {
             real_time_s: secs_from_ns(engine.presented_time()),
             accumulator_ms: ms_from_ns(engine.accumulator()),
             dropped_total_s: secs_from_ns(engine.dropped()),
-            energy_drift: live.energy_drift(),
+            energy_drift: live.sim().scene().energy_drift(),
             spiral: live.spiralling(),
             frozen: live.frozen(),
             exploded: live.exploded(),
