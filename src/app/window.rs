@@ -370,36 +370,30 @@ impl App {
             .options
             .frames
             .is_some_and(|frames| self.summary.frames + 1 >= frames);
-        let drawn = {
-            let panes: Vec<Pane<'_>> = self
-                .live
-                .pane_view()
-                .map(|view| Pane { viewport, view })
-                .into_iter()
-                .collect();
-            let textures = &mut self.pending_textures;
-            if last_frame && let Some(path) = self.options.screenshot.clone() {
-                let shot = screenshot(
-                    active,
-                    textures,
-                    &panes,
-                    &primitives,
-                    output.pixels_per_point,
-                    &path,
-                );
-                match shot {
-                    Ok(()) => self.summary.screenshot = Some(path),
-                    Err(error) => self.error = Some(error),
-                }
-            }
-            present(
+        let pane = self.live.pane_view().map(|view| Pane { viewport, view });
+        let panes = pane.as_slice();
+        let textures = &mut self.pending_textures;
+        if last_frame && let Some(path) = self.options.screenshot.clone() {
+            let shot = screenshot(
                 active,
                 textures,
-                &panes,
+                panes,
                 &primitives,
                 output.pixels_per_point,
-            )
-        };
+                &path,
+            );
+            match shot {
+                Ok(()) => self.summary.screenshot = Some(path),
+                Err(error) => self.error = Some(error),
+            }
+        }
+        let drawn = present(
+            active,
+            textures,
+            panes,
+            &primitives,
+            output.pixels_per_point,
+        );
         if drawn {
             self.live.record_present();
             self.summary.frames += 1;

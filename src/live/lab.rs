@@ -24,8 +24,6 @@ pub struct LiveFrame {
     pub shown: ShownScene,
     /// What the artificial load spent.
     pub load: LoadSpent,
-    /// Real frame time measured, including load carried from the last frame.
-    pub real_frame: Nanos,
 }
 
 /// A simulation driven by a stopwatch, with load, metrics and history.
@@ -150,7 +148,6 @@ impl<S: Stopwatch> LiveLoop<S> {
             report,
             shown,
             load,
-            real_frame,
         };
         self.last = Some(frame);
         frame
