@@ -120,7 +120,7 @@ pub struct WindowArgs {
     /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
     #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
     pub msaa: u32,
-    /// Run this many frames, then exit.
+    /// Run this many frames, print a summary (adapter, present modes, spiral), then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
     /// Write the last frame (scene and panel) to this PNG file.
@@ -258,7 +258,8 @@ pub struct SimArgs {
     /// Load model: real ms each physics step costs (0 to 1000). Above dt, the loop spirals.
     #[arg(long, default_value_t = 0.0, value_name = "MS")]
     pub step_cost: f64,
-    /// Load model: real ms each render frame costs on top of the trace (0 to 1000).
+    /// Load model: real ms each render frame costs on top of its own time (for bench, the
+    /// trace's frame) (0 to 1000).
     #[arg(long, default_value_t = 0.0, value_name = "MS")]
     pub render_cost: f64,
 }

@@ -1,5 +1,6 @@
 //! Everything a person can set in the live loop, in the units they think in.
 
+use crate::bench::BenchSettings;
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{
     DEFAULT_RATE_HZ, MAX_TIME_SCALE, MIN_TIME_SCALE, RangeError, Strategy, TimestepConfig,
@@ -128,8 +129,8 @@ impl LiveSettings {
             "",
         )?;
         let load = &self.load;
-        check_range("step cost", load.step_cost_ms, 0.0, MAX_LOAD_MS, " ms")?;
-        check_range("render cost", load.render_cost_ms, 0.0, MAX_LOAD_MS, " ms")?;
+        // The same costs, and the same limits, as the bench's load model.
+        BenchSettings::default().with_costs_ms(load.step_cost_ms, load.render_cost_ms)?;
         check_range("jitter", load.jitter_ms, 0.0, MAX_JITTER_MS, " ms")?;
         check_range("hitch length", load.hitch_ms, 0.0, MAX_LOAD_MS, " ms")?;
         let (low, high) = HITCH_PERIOD_RANGE_S;
