@@ -18,6 +18,9 @@ pub struct FrameSample {
     pub wall: Nanos,
     /// Real frame time measured (including load carried from the last frame).
     pub real_frame: Nanos,
+    /// Frame time fed to the strategy: `real_frame` after pause and time scale, before the
+    /// guards (simulated-time nanoseconds, like every field below).
+    pub fed: Nanos,
     /// Time the frame had to simulate (carried accumulator plus the used frame time).
     pub owed: Nanos,
     /// Steps taken.
@@ -30,6 +33,9 @@ pub struct FrameSample {
     pub presented_time: Nanos,
     /// `S_i`: simulated time of the drawn state.
     pub shown_time: Nanos,
+    /// Simulated time of the latest state after the frame's steps. The frame's steps
+    /// covered the time from the previous frame's `latest_time` up to this one.
+    pub latest_time: Nanos,
     /// Whether smoothness metrics count this frame (a step happened in an earlier frame).
     pub judged: bool,
 }

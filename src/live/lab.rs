@@ -136,12 +136,14 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.history.push(FrameSample {
             wall: now,
             real_frame,
+            fed: report.frame_time,
             owed: report.owed,
             steps: u32::try_from(report.steps.len()).unwrap_or(u32::MAX),
             alpha: report.alpha as f32,
             dropped: report.dropped,
             presented_time: report.presented_time,
             shown_time: report.shown_time,
+            latest_time: report.latest_time,
             judged,
         });
         let frame = LiveFrame {
