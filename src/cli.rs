@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::{PresentModeId, WindowOptions};
 use crate::bench::{self, BenchReport, BenchSettings, TraceJson};
-use crate::live::{LiveSettings, LoadSettings};
+use crate::live::{LiveSettings, LoadSettings, Panes, ScenePreset};
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
@@ -53,6 +53,15 @@ pub struct LiveArgs {
     /// extrapolated.
     #[arg(long, default_value = "interpolated", value_name = "ID")]
     pub strategy: Strategy,
+    /// Start in comparison mode, one pane per strategy: `all`, or 2 to 6 comma-separated
+    /// strategy ids (e.g. fixed,accumulator,interpolated). All panes get the same frames.
+    #[arg(long, value_name = "LIST")]
+    pub compare: Option<String>,
+    /// Scene preset: together, or camera-vs-sphere (the camera moves per render frame, the
+    /// sphere per fixed step; compares accumulator with interpolated unless --compare
+    /// names the panes). Sets the camera driver, overriding --camera.
+    #[arg(long, value_name = "ID")]
+    pub preset: Option<ScenePreset>,
     /// Camera driver: per-frame, per-step or smoothed.
     #[arg(long, default_value = "smoothed", value_name = "ID")]
     pub camera: CameraDriver,
@@ -77,8 +86,11 @@ impl LiveArgs {
     /// The live loop's settings, checked; a bad value is named with its allowed range.
     pub fn settings(&self) -> anyhow::Result<LiveSettings> {
         let sim = &self.sim;
-        let settings = LiveSettings {
+        let mut settings = LiveSettings {
             strategy: self.strategy,
+            compare: false,
+            panes: Panes::default(),
+            focus: 0,
             rate_hz: sim.hz,
             max_frame_time_ms: sim.max_frame_time,
             max_steps: sim.max_steps,
@@ -96,6 +108,14 @@ impl LiveArgs {
             },
             frame_cap_hz: 0.0,
         };
+        if let Some(preset) = self.preset {
+            preset.apply(&mut settings);
+        }
+        if let Some(list) = &self.compare {
+            let strategies = Strategy::parse_list(list).context("--compare")?;
+            settings.panes = Panes::new(&strategies).context("--compare")?;
+            settings.compare = true;
+        }
         settings.validate()?;
         Ok(settings)
     }

@@ -82,11 +82,16 @@ impl LoadModel {
         self.next_hitch_at = None;
     }
 
+    /// What `steps` physics steps cost.
+    pub fn step_work(&self, steps: u64) -> Nanos {
+        steps.saturating_mul(ns_from_ms(self.settings.step_cost_ms))
+    }
+
     /// Spends one frame's load: `steps` physics steps plus the per-frame costs, starting at
     /// real time `now`. Waits at most [`MAX_BUSY_WAIT_PER_FRAME`] and carries the rest.
     pub fn spend(&mut self, stopwatch: &mut impl Stopwatch, now: Nanos, steps: u64) -> LoadSpent {
+        let step_work = self.step_work(steps);
         let settings = &self.settings;
-        let step_work = steps.saturating_mul(ns_from_ms(settings.step_cost_ms));
         let jitter = if settings.jitter_ms > 0.0 {
             ns_from_ms(self.rng.normal(0.0, settings.jitter_ms).abs())
         } else {

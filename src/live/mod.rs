@@ -18,11 +18,11 @@ mod settings;
 mod stopwatch;
 
 pub use history::{FrameSample, HISTORY_CAPACITY, History, READOUT_WINDOW, WindowStats};
-pub use lab::{LiveFrame, LiveLoop};
+pub use lab::{Lane, LiveFrame, LiveLoop};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
-    MAX_LOAD_MS,
+    MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,
 };
 pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
 

@@ -19,6 +19,181 @@ pub const HITCH_PERIOD_RANGE_S: (f64, f64) = (0.1, 60.0);
 /// Allowed frame cap, frames per second (0 = off).
 pub const FRAME_CAP_RANGE_HZ: (f64, f64) = (5.0, 1000.0);
 
+/// Most comparison panes: one per strategy.
+pub const MAX_PANES: usize = Strategy::ALL.len();
+
+/// What an unused pane slot holds.
+const UNUSED_PANE: Strategy = Strategy::ALL[0];
+
+/// Fewest panes a comparison has.
+pub const MIN_COMPARE_PANES: usize = 2;
+
+/// The strategies of the comparison panes, in pane order: 1 to [`MAX_PANES`] of them,
+/// stored inline so settings stay `Copy` and changing them never allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Panes {
+    /// The strategies; entries from `count` on are unused and kept at the default, so
+    /// equality compares only the panes in use.
+    strategies: [Strategy; MAX_PANES],
+    /// Panes in use.
+    count: usize,
+}
+
+impl Default for Panes {
+    /// Every strategy, in the order of [`Strategy::ALL`].
+    fn default() -> Self {
+        Self {
+            strategies: Strategy::ALL,
+            count: MAX_PANES,
+        }
+    }
+}
+
+impl Panes {
+    /// Panes running `strategies`, in order; from [`MIN_COMPARE_PANES`] to [`MAX_PANES`].
+    pub fn new(strategies: &[Strategy]) -> Result<Self, RangeError> {
+        if !(MIN_COMPARE_PANES..=MAX_PANES).contains(&strategies.len()) {
+            let ids: Vec<&str> = strategies.iter().map(|s| s.id()).collect();
+            return Err(RangeError {
+                name: "comparison panes",
+                value: format!("{} ({})", strategies.len(), ids.join(",")),
+                allowed: format!("{MIN_COMPARE_PANES} to {MAX_PANES} strategies"),
+            });
+        }
+        let mut panes = Self {
+            strategies: [UNUSED_PANE; MAX_PANES],
+            count: strategies.len(),
+        };
+        panes.strategies[..strategies.len()].copy_from_slice(strategies);
+        Ok(panes)
+    }
+
+    /// The strategies in pane order.
+    pub fn as_slice(&self) -> &[Strategy] {
+        &self.strategies[..self.count]
+    }
+
+    /// Number of panes.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Always false: there is at least one pane.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Sets pane `index`'s strategy; an index past the last pane changes nothing.
+    pub fn set(&mut self, index: usize, strategy: Strategy) {
+        if let Some(slot) = self.strategies[..self.count].get_mut(index) {
+            *slot = strategy;
+        }
+    }
+
+    /// Adds a pane running the first strategy no pane runs yet; false when all
+    /// [`MAX_PANES`] are in use.
+    pub fn add(&mut self) -> bool {
+        if self.count >= MAX_PANES {
+            return false;
+        }
+        let unused = Strategy::ALL
+            .into_iter()
+            .find(|s| !self.as_slice().contains(s))
+            .unwrap_or(UNUSED_PANE);
+        self.strategies[self.count] = unused;
+        self.count += 1;
+        true
+    }
+
+    /// Removes the last pane; false when only [`MIN_COMPARE_PANES`] are left.
+    pub fn remove_last(&mut self) -> bool {
+        if self.count <= MIN_COMPARE_PANES {
+            return false;
+        }
+        self.count -= 1;
+        self.strategies[self.count] = UNUSED_PANE;
+        true
+    }
+}
+
+/// Settings that together stage one well-known effect, with what to look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenePreset {
+    /// Camera and sphere both in the fixed step, both drawn through the strategy's
+    /// interpolation or extrapolation: the view moves as one.
+    Together,
+    /// The Unity stutter: the camera moves every render frame (like `Update`) while the
+    /// sphere moves in fixed steps (like `FixedUpdate`), compared without and with
+    /// interpolation.
+    CameraVsSphere,
+}
+
+impl ScenePreset {
+    /// Every preset, in the order the panel lists them.
+    pub const ALL: [ScenePreset; 2] = [ScenePreset::Together, ScenePreset::CameraVsSphere];
+
+    /// Stable id, as on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            ScenePreset::Together => "together",
+            ScenePreset::CameraVsSphere => "camera-vs-sphere",
+        }
+    }
+
+    /// Name, as the panel shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScenePreset::Together => "camera and sphere together",
+            ScenePreset::CameraVsSphere => "camera vs sphere",
+        }
+    }
+
+    /// Sets what the preset stages; everything else stays.
+    pub fn apply(self, settings: &mut LiveSettings) {
+        match self {
+            ScenePreset::Together => settings.camera = CameraDriver::Smoothed,
+            ScenePreset::CameraVsSphere => {
+                settings.camera = CameraDriver::PerFrame;
+                settings.compare = true;
+                settings.panes = Panes::new(&[Strategy::Accumulator, Strategy::Interpolated])
+                    .expect("two panes are a valid comparison");
+                settings.focus = 0;
+            }
+        }
+    }
+
+    /// Whether `settings` stage this preset's effect.
+    pub fn matches(self, settings: &LiveSettings) -> bool {
+        match self {
+            ScenePreset::Together => settings.camera == CameraDriver::Smoothed,
+            ScenePreset::CameraVsSphere => settings.camera == CameraDriver::PerFrame,
+        }
+    }
+
+    /// What to look for, in a few sentences.
+    pub fn advice(self) -> &'static str {
+        match self {
+            ScenePreset::Together => {
+                "The camera is part of the simulated state and is drawn through the same \
+                 interpolation or extrapolation as the sphere, so the two never move \
+                 against each other. Under accumulator both jump together and the whole \
+                 view judders; under interpolated the whole view is smooth."
+            }
+            ScenePreset::CameraVsSphere => {
+                "The camera moves every render frame (Unity's Update); the sphere moves in \
+                 fixed steps (FixedUpdate). Under accumulator the sphere shows its latest \
+                 step, so against the smoothly turning camera it jumps back and forth every \
+                 few frames while the grid glides: the classic stutter. Under interpolated \
+                 the sphere is drawn between its last two steps and moves as smoothly as \
+                 the camera. With 50 Hz physics on a 60 Hz display the pattern repeats \
+                 every 6 frames; a 60 Hz rate hides it."
+            }
+        }
+    }
+}
+
+crate::id::stable_ids!(ScenePreset, UnknownScenePreset, "scene preset");
+
 /// The artificial load: what makes frames long and steps expensive.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoadSettings {
@@ -50,8 +225,15 @@ impl Default for LoadSettings {
 /// the loop takes it, so a bad value from the command line is named, never used.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LiveSettings {
-    /// The timestep strategy.
+    /// The timestep strategy of the single pane.
     pub strategy: Strategy,
+    /// Whether the window shows comparison panes instead of the single one.
+    pub compare: bool,
+    /// The comparison panes' strategies.
+    pub panes: Panes,
+    /// The pane whose steps the per-step load costs, whose numbers the readouts and plots
+    /// show and which the timeline details (comparison only; clamped to the panes).
+    pub focus: usize,
     /// Physics rate, Hz (1 to 1000).
     pub rate_hz: f64,
     /// Frame-time clamp, ms; 0 = off.
@@ -80,6 +262,9 @@ impl Default for LiveSettings {
         let timestep = TimestepConfig::default();
         Self {
             strategy: Strategy::Interpolated,
+            compare: false,
+            panes: Panes::default(),
+            focus: 0,
             rate_hz: DEFAULT_RATE_HZ,
             max_frame_time_ms: timestep
                 .max_frame_time
@@ -97,6 +282,20 @@ impl Default for LiveSettings {
 }
 
 impl LiveSettings {
+    /// The strategy of each pane the loop runs: the comparison panes, or the single one.
+    pub fn lane_strategies(&self) -> &[Strategy] {
+        if self.compare {
+            self.panes.as_slice()
+        } else {
+            std::slice::from_ref(&self.strategy)
+        }
+    }
+
+    /// The focused pane, within the panes that exist.
+    pub fn focus_index(&self) -> usize {
+        self.focus.min(self.lane_strategies().len() - 1)
+    }
+
     /// The engine configuration these settings describe.
     pub fn timestep(&self) -> Result<TimestepConfig, RangeError> {
         TimestepConfig::default()

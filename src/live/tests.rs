@@ -303,3 +303,262 @@ fn a_time_scale_that_makes_the_steps_too_expensive_is_a_spiral() {
         assert!(!calm.spiralling());
     }
 }
+
+/// A loop comparing `strategies` side by side.
+fn comparing(strategies: &[Strategy]) -> LiveLoop<VirtualStopwatch> {
+    live(LiveSettings {
+        compare: true,
+        panes: Panes::new(strategies).expect("2 to 6 panes"),
+        ..LiveSettings::default()
+    })
+}
+
+/// A scripted, uneven sequence of frame times: jitter, a 300 ms hitch the 250 ms guard
+/// clamps, and a run of short frames.
+fn scripted_frames() -> Vec<Nanos> {
+    let mut frames = vec![0];
+    for i in 0..900u64 {
+        let frame = match i {
+            300 => 300 * MS,
+            500..=540 => 4 * MS + (i % 3) * MS,
+            _ => FRAME_60HZ + (i * 7919 % 11) * MS / 4,
+        };
+        frames.push(frame);
+    }
+    frames
+}
+
+#[test]
+fn every_pane_is_fed_the_same_frames_and_measures_what_bench_measures() {
+    let panes_sets: [&[Strategy]; 3] = [
+        &Strategy::ALL,
+        &[
+            Strategy::Fixed,
+            Strategy::Accumulator,
+            Strategy::Interpolated,
+        ],
+        &[Strategy::Extrapolated, Strategy::Variable],
+    ];
+    let frames = scripted_frames();
+    for strategies in panes_sets {
+        let mut lab = comparing(strategies);
+        lab.frame();
+        for &frame in &frames[1..] {
+            frame_after(&mut lab, frame);
+        }
+        assert_eq!(lab.lanes().len(), strategies.len());
+        for (lane, &strategy) in lab.lanes().iter().zip(strategies) {
+            assert_eq!(lane.strategy(), strategy);
+            let fed: Vec<Nanos> = lane.history().iter().map(|s| s.fed).collect();
+            assert_eq!(
+                fed, frames,
+                "{strategy}: the frame times its engine received"
+            );
+            let bench = run_strategy(&frames, strategy, &BenchSettings::default());
+            assert_eq!(lane.run_metrics(), bench.metrics, "{strategy}");
+        }
+    }
+}
+
+#[test]
+fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
+    let mut lab = comparing(&Strategy::ALL);
+    for _ in 0..20 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    let latest = |lab: &LiveLoop<VirtualStopwatch>| -> Vec<FrameSample> {
+        lab.lanes()
+            .iter()
+            .map(|lane| *lane.history().latest().expect("a frame ran"))
+            .collect()
+    };
+    lab.set_paused(true);
+    let before: Vec<Nanos> = lab
+        .lanes()
+        .iter()
+        .map(|lane| lane.sim().engine().presented_time())
+        .collect();
+    for _ in 0..5 {
+        frame_after(&mut lab, FRAME_60HZ);
+        assert!(latest(&lab).iter().all(|s| s.fed == 0 && s.steps == 0));
+    }
+    let paused: Vec<Nanos> = lab
+        .lanes()
+        .iter()
+        .map(|lane| lane.sim().engine().presented_time())
+        .collect();
+    assert_eq!(paused, before, "pause freezes every pane on the same frame");
+    for _ in 0..4 {
+        lab.single_step();
+        frame_after(&mut lab, 300 * MS);
+        let samples = latest(&lab);
+        assert!(
+            samples
+                .iter()
+                .all(|s| s.fed == crate::timestep::DEFAULT_SINGLE_STEP_FRAME),
+            "every pane advances exactly one single-step frame: {samples:?}"
+        );
+        let frames: Vec<usize> = lab.lanes().iter().map(|l| l.history().len()).collect();
+        assert!(frames.windows(2).all(|w| w[0] == w[1]), "{frames:?}");
+    }
+    let after: Vec<Nanos> = lab
+        .lanes()
+        .iter()
+        .map(|lane| lane.sim().engine().presented_time())
+        .collect();
+    for (a, b) in after.iter().zip(&before) {
+        assert_eq!(a - b, 4 * crate::timestep::DEFAULT_SINGLE_STEP_FRAME);
+    }
+}
+
+#[test]
+fn reset_gives_every_pane_the_same_initial_state() {
+    let mut lab = comparing(&Strategy::ALL);
+    for i in 0..90 {
+        if i == 30 {
+            lab.kick();
+        }
+        frame_after(&mut lab, FRAME_60HZ + (i % 4) * MS);
+    }
+    let states: Vec<_> = lab
+        .lanes()
+        .iter()
+        .map(|l| *l.sim().scene().current())
+        .collect();
+    assert!(
+        states.windows(2).any(|w| w[0] != w[1]),
+        "the strategies have diverged before the reset"
+    );
+    lab.reset();
+    let initial = crate::scene::SceneState::initial(lab.lanes()[0].sim().scene().config());
+    for lane in lab.lanes() {
+        let scene = lane.sim().scene();
+        assert_eq!(*scene.current(), initial, "{}", lane.strategy());
+        assert_eq!(
+            scene.previous(),
+            scene.current(),
+            "no smear across the reset"
+        );
+        assert_eq!(lane.sim().engine().presented_time(), 0);
+        assert!(lane.history().is_empty() && lane.pane_view().is_none());
+    }
+}
+
+#[test]
+fn a_kick_reaches_every_pane() {
+    let mut lab = comparing(&Strategy::ALL);
+    for _ in 0..10 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    lab.kick();
+    for _ in 0..3 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    for lane in lab.lanes() {
+        assert_eq!(
+            lane.sim().scene().pending_kick_mps(),
+            0.0,
+            "{}",
+            lane.strategy()
+        );
+    }
+    // The same kick in a loop of one pane moves the spring the same way.
+    let mut single = live(LiveSettings {
+        strategy: Strategy::Accumulator,
+        ..LiveSettings::default()
+    });
+    for _ in 0..10 {
+        frame_after(&mut single, FRAME_60HZ);
+    }
+    single.kick();
+    for _ in 0..3 {
+        frame_after(&mut single, FRAME_60HZ);
+    }
+    let accumulator = &lab.lanes()[3];
+    assert_eq!(accumulator.strategy(), Strategy::Accumulator);
+    assert_eq!(
+        accumulator.sim().scene().current(),
+        single.sim().scene().current()
+    );
+}
+
+#[test]
+fn turning_the_comparison_on_restarts_all_panes_together() {
+    let mut lab = live(LiveSettings::default());
+    for _ in 0..30 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    assert_eq!(lab.lanes().len(), 1);
+    let settings = LiveSettings {
+        compare: true,
+        ..*lab.settings()
+    };
+    lab.apply(settings).expect("valid");
+    assert_eq!(lab.lanes().len(), 6);
+    for _ in 0..10 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    for lane in lab.lanes() {
+        assert_eq!(lane.history().len(), 10, "{}", lane.strategy());
+        assert_eq!(lane.sim().engine().presented_time(), 10 * FRAME_60HZ);
+    }
+    // Switching one pane's strategy keeps the others, and time, running.
+    let mut settings = *lab.settings();
+    settings.panes.set(0, Strategy::Interpolated);
+    lab.apply(settings).expect("valid");
+    frame_after(&mut lab, FRAME_60HZ);
+    assert_eq!(lab.lanes()[0].strategy(), Strategy::Interpolated);
+    assert!(lab.lanes().iter().all(|l| l.history().len() == 11));
+    // Back to one pane: the first.
+    lab.apply(LiveSettings {
+        compare: false,
+        ..settings
+    })
+    .expect("valid");
+    assert_eq!(lab.lanes().len(), 1);
+    assert_eq!(lab.sim().engine().strategy(), settings.strategy);
+}
+
+#[test]
+fn the_load_is_spent_once_for_the_focused_pane() {
+    let mut settings = LiveSettings {
+        compare: true,
+        panes: Panes::new(&[Strategy::Fixed, Strategy::Accumulator]).expect("valid"),
+        ..LiveSettings::default()
+    };
+    settings.load.step_cost_ms = 5.0;
+    settings.load.render_cost_ms = 1.0;
+    for focus in 0..2 {
+        let mut lab = live(LiveSettings { focus, ..settings });
+        for _ in 0..60 {
+            let frame = frame_after(&mut lab, FRAME_60HZ);
+            let focused_steps = lab.lanes()[focus].history().latest().expect("ran").steps;
+            assert_eq!(frame.report.strategy, settings.panes.as_slice()[focus]);
+            assert_eq!(
+                frame.load.total,
+                u64::from(focused_steps) * 5 * MS + MS,
+                "one load: the focused pane's steps and one frame's cost"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_comparison_needs_two_to_six_panes() {
+    let error = Panes::new(&[Strategy::Fixed]).expect_err("one pane");
+    assert_eq!(
+        error.to_string(),
+        "comparison panes 1 (fixed) is out of range (allowed 2 to 6 strategies)"
+    );
+    let mut panes = Panes::new(&[Strategy::Fixed, Strategy::Variable]).expect("valid");
+    assert!(!panes.remove_last());
+    assert!(panes.add());
+    assert_eq!(
+        panes.as_slice()[2],
+        Strategy::SemiFixed,
+        "the first unused strategy"
+    );
+    while panes.add() {}
+    assert_eq!(panes.len(), MAX_PANES);
+    assert_eq!(panes, Panes::default());
+}
