@@ -4,9 +4,10 @@
 mod common;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use timestep_lab::app::PresentModeId;
-use timestep_lab::live::{History, LiveLoop, LiveSettings, VirtualStopwatch};
+use timestep_lab::live::{Lane, LiveLoop, LiveSettings, Panes, ScenePreset, VirtualStopwatch};
+use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
 use timestep_lab::ui::{PanelActions, PanelModel, Readouts, lab_ui};
 
@@ -14,15 +15,20 @@ use timestep_lab::ui::{PanelActions, PanelModel, Readouts, lab_ui};
 struct PanelState {
     model: PanelModel,
     readouts: Readouts,
-    history: History,
+    lanes: Vec<Lane>,
     actions: PanelActions,
 }
 
 /// The panel after two seconds of a 60 Hz loop under the default settings, with lavapipe's
 /// present modes: the numbers are exact, so the picture is reproducible.
 fn scripted_state() -> PanelState {
-    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
-        .expect("default settings are valid");
+    scripted_state_with(LiveSettings::default())
+}
+
+/// [`scripted_state`] under `settings`.
+fn scripted_state_with(settings: LiveSettings) -> PanelState {
+    let mut live =
+        LiveLoop::new(VirtualStopwatch::default(), settings).expect("the settings are valid");
     live.frame();
     for _ in 0..120 {
         live.stopwatch_mut().advance(16_666_667);
@@ -41,7 +47,7 @@ fn scripted_state() -> PanelState {
     PanelState {
         model,
         readouts: Readouts::gather(&mut live),
-        history: live.history().clone(),
+        lanes: live.lanes().to_vec(),
         actions: PanelActions::default(),
     }
 }
@@ -61,7 +67,7 @@ fn build(
                 ui,
                 &mut state.model,
                 &state.readouts,
-                &state.history,
+                &state.lanes,
                 &mut state.actions,
             );
         },
@@ -172,4 +178,96 @@ fn values_beyond_a_sliders_range_are_kept() {
     let mut harness = harness(state);
     harness.run();
     assert_eq!(harness.state().model.settings, given);
+}
+
+/// The scripted run comparing `strategies`.
+fn comparing(strategies: &[Strategy]) -> PanelState {
+    scripted_state_with(LiveSettings {
+        compare: true,
+        panes: Panes::new(strategies).expect("2 to 6 panes"),
+        ..LiveSettings::default()
+    })
+}
+
+#[test]
+fn c_compares_and_numbers_then_focus_panes() {
+    let mut single = harness(scripted_state());
+    single.run();
+    single.key_press(egui::Key::C);
+    single.run();
+    assert!(single.state().model.settings.compare);
+
+    let mut harness = harness(comparing(&[
+        Strategy::Fixed,
+        Strategy::Accumulator,
+        Strategy::Interpolated,
+    ]));
+    harness.run();
+    harness.key_press(egui::Key::Num3);
+    harness.run();
+    let settings = harness.state().model.settings;
+    assert_eq!(settings.focus, 2, "3 focuses the third pane");
+    assert_eq!(
+        settings.strategy,
+        Strategy::Interpolated,
+        "not a strategy switch"
+    );
+    // There is no sixth pane to focus.
+    harness.key_press(egui::Key::Num6);
+    harness.run();
+    assert_eq!(harness.state().model.settings.focus, 2);
+}
+
+#[test]
+fn every_comparison_pane_is_labelled_with_its_numbers() {
+    let mut harness = harness(comparing(&[Strategy::Accumulator, Strategy::Interpolated]));
+    harness.run();
+    // 2 s of 60 Hz frames on 50 Hz steps: interpolated is exactly one dt behind, evenly;
+    // the accumulator takes 0 or 1 step a frame, 0.83 on average, and judders.
+    harness.get_by_label_contains("2 interpolated\nlatency 20.0 ms  judder 0.00 ms");
+    let accumulator = harness.get_by_label_contains("1 accumulator\nlatency");
+    let text = format!("{accumulator:?}");
+    assert!(
+        text.contains("/frame") && !text.contains("judder 0.00"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_pane_editor_adds_removes_and_focuses_panes() {
+    let mut harness = harness(comparing(&[Strategy::Fixed, Strategy::Variable]));
+    harness.run();
+    harness.get_by_label("+ pane").click();
+    harness.run();
+    let panes = harness.state().model.settings.panes;
+    assert_eq!(
+        panes.as_slice(),
+        [Strategy::Fixed, Strategy::Variable, Strategy::SemiFixed]
+    );
+    harness.get_by_label("- pane").click();
+    harness.run();
+    assert_eq!(harness.state().model.settings.panes.len(), 2);
+    harness
+        .get_all_by_label("focus")
+        .nth(1)
+        .expect("the second pane's focus button")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().model.settings.focus, 1);
+}
+
+#[test]
+fn the_camera_vs_sphere_preset_stages_the_unity_stutter() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    harness.get_by_label("camera vs sphere").click();
+    harness.run();
+    let settings = harness.state().model.settings;
+    assert_eq!(settings.camera, CameraDriver::PerFrame);
+    assert!(settings.compare);
+    assert_eq!(
+        settings.panes.as_slice(),
+        [Strategy::Accumulator, Strategy::Interpolated]
+    );
+    harness.get_by_label(ScenePreset::CameraVsSphere.advice());
 }

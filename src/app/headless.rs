@@ -8,12 +8,12 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
-use super::layout::{grid_viewports, scene_area};
+use super::frame::{UiPass, lane_panes};
 use crate::cli::{BenchRenderArgs, RenderArgs};
-use crate::live::{LiveLoop, LiveSettings, Stopwatch as _, VirtualStopwatch};
+use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
 use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, render_scene_png};
 use crate::timestep::{Nanos, Strategy};
-use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
+use crate::ui::{PanelActions, PanelModel};
 
 /// Frames drawn before measuring, so pipelines, caches and egui's font atlas are warm.
 const WARM_UP_FRAMES: u32 = 30;
@@ -24,8 +24,9 @@ const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb
 /// One display frame at 60 Hz, the rate headless loops are fed.
 const FRAME_60HZ: Nanos = 16_666_667;
 
-/// Runs `render`: the loop headless at the display rate until `--time`, then one frame of
-/// the scene to `--out`. Returns what to print.
+/// Runs `render`: the loop headless at the display rate until `--time`, then one frame to
+/// `--out`: the scene alone, or with `--compare` the grid of panes with their labels.
+/// Returns what to print.
 pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
     let settings = args.check()?;
     let frame = (1e9 / args.display_hz).round() as Nanos;
@@ -37,24 +38,89 @@ pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
         live.frame();
     }
     let gpu = GpuContext::headless()?;
-    let view = live.pane_view().context("the loop ran no frame")?;
-    let pane = Pane {
-        viewport: Viewport::full(args.width, args.height),
-        view,
+    let image = if settings.compare {
+        render_grid(&gpu, &mut live, (args.width, args.height))?
+    } else {
+        let view = live.pane_view().context("the loop ran no frame")?;
+        let pane = Pane {
+            viewport: Viewport::full(args.width, args.height),
+            view,
+        };
+        render_scene_png(&gpu, &[pane], args.width, args.height)?
     };
-    let image = render_scene_png(&gpu, &[pane], args.width, args.height)?;
     image
         .save(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let strategies: Vec<&str> = settings.lane_strategies().iter().map(|s| s.id()).collect();
     Ok(format!(
         "{}: {}x{} {} at {:.3} s on {}\n",
         args.out.display(),
         args.width,
         args.height,
-        settings.strategy,
+        strategies.join(","),
         args.time,
         adapter_summary(&gpu.adapter.get_info())
     ))
+}
+
+/// Draws `live`'s panes as the window does with its side panel and timeline hidden: the
+/// grid of scenes with each pane's label. Returns the image.
+pub fn render_grid<S: Stopwatch>(
+    gpu: &GpuContext,
+    live: &mut LiveLoop<S>,
+    (width, height): (u32, u32),
+) -> anyhow::Result<image::RgbaImage> {
+    let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
+    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), 4);
+    let mut model = PanelModel::new(*live.settings());
+    model.visible = false;
+    model.timeline = false;
+    let egui_ctx = egui::Context::default();
+    let mut actions = PanelActions::default();
+    // egui sizes some areas on a first pass; draw the second, with the texture changes
+    // (the font atlas) of both.
+    let mut textures = egui::TexturesDelta::default();
+    let mut pass = None;
+    for _ in 0..2 {
+        let run = UiPass::run(
+            &egui_ctx,
+            screen_input(width, height, 0.0),
+            &mut model,
+            live,
+            &mut actions,
+            (width, height),
+        );
+        textures.append(run.textures);
+        pass = Some((run.primitives, run.pixels_per_point, run.viewports));
+    }
+    let (primitives, pixels_per_point, viewports) = pass.context("the UI ran no pass")?;
+    let panes = lane_panes(live, &viewports);
+    composer.render(
+        &gpu.device,
+        &gpu.queue,
+        offscreen.view(),
+        (width, height),
+        &panes,
+        Some(UiFrame {
+            primitives: &primitives,
+            textures,
+            pixels_per_point,
+        }),
+    );
+    offscreen
+        .read_rgba(&gpu.device, &gpu.queue)
+        .context("reading the frame back from the GPU")
+}
+
+/// egui's input for a `width` × `height` target at one pixel per point, at `time` seconds.
+fn screen_input(width: u32, height: u32, time: f64) -> egui::RawInput {
+    let screen =
+        egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width as f32, height as f32));
+    egui::RawInput {
+        screen_rect: Some(screen),
+        time: Some(time),
+        ..egui::RawInput::default()
+    }
 }
 
 /// The JSON `bench-render --json` prints.
@@ -95,20 +161,20 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
     let (width, height) = (args.width, args.height);
     let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
     let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), args.msaa);
-    let mut loops = (0..args.panes as usize)
-        .map(|i| {
-            let settings = LiveSettings {
-                strategy: Strategy::ALL[i % Strategy::ALL.len()],
-                ..LiveSettings::default()
-            };
-            LiveLoop::new(VirtualStopwatch::default(), settings)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut model = PanelModel::new(*loops[0].settings());
+    let panes = args.panes as usize;
+    let settings = if panes > 1 {
+        LiveSettings {
+            compare: true,
+            panes: Panes::new(&Strategy::ALL[..panes])?,
+            ..LiveSettings::default()
+        }
+    } else {
+        LiveSettings::default()
+    };
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
+    let mut model = PanelModel::new(settings);
     model.adapter = adapter_summary(&gpu.adapter.get_info());
     let egui_ctx = egui::Context::default();
-    let screen =
-        egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width as f32, height as f32));
 
     let total = WARM_UP_FRAMES + args.frames;
     let mut engine = Vec::with_capacity(total as usize);
@@ -117,34 +183,22 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
     let mut wait = Vec::with_capacity(total as usize);
     for frame in 0..total {
         let start = Instant::now();
-        for live in &mut loops {
-            if frame > 0 {
-                live.stopwatch_mut().advance(FRAME_60HZ);
-            }
-            live.frame();
+        if frame > 0 {
+            live.stopwatch_mut().advance(FRAME_60HZ);
         }
+        live.frame();
         let engine_done = Instant::now();
-        let readouts = Readouts::gather(&mut loops[0]);
-        let raw_input = egui::RawInput {
-            screen_rect: Some(screen),
-            time: Some(f64::from(frame) / 60.0),
-            ..egui::RawInput::default()
-        };
         let mut actions = PanelActions::default();
-        let mut scene_rect = egui::Rect::NOTHING;
-        let history = loops[0].history();
-        let output = egui_ctx.run_ui(raw_input, |ui| {
-            scene_rect = lab_ui(ui, &mut model, &readouts, history, &mut actions);
-        });
-        let primitives = egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+        let pass = UiPass::run(
+            &egui_ctx,
+            screen_input(width, height, f64::from(frame) / 60.0),
+            &mut model,
+            &mut live,
+            &mut actions,
+            (width, height),
+        );
         let ui_done = Instant::now();
-        let area = scene_area(scene_rect, output.pixels_per_point, (width, height));
-        let viewports = grid_viewports(loops.len(), area);
-        let panes: Vec<Pane<'_>> = loops
-            .iter()
-            .zip(viewports)
-            .filter_map(|(live, viewport)| live.pane_view().map(|view| Pane { viewport, view }))
-            .collect();
+        let panes = lane_panes(&live, &pass.viewports);
         let encode_time = composer.render(
             &gpu.device,
             &gpu.queue,
@@ -152,9 +206,9 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
             (width, height),
             &panes,
             Some(UiFrame {
-                primitives: &primitives,
-                textures: output.textures_delta,
-                pixels_per_point: output.pixels_per_point,
+                primitives: &pass.primitives,
+                textures: pass.textures,
+                pixels_per_point: pass.pixels_per_point,
             }),
         );
         let wait_start = Instant::now();

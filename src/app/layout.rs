@@ -5,31 +5,55 @@ use crate::render::Viewport;
 /// Width over height a pane is best at: the scene is framed for a landscape view.
 const PANE_ASPECT: f32 = 4.0 / 3.0;
 
-/// `count` equal panes in a grid filling `area`, row by row. The number of columns is the
-/// one that gives each pane the most room at a landscape shape.
-pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
-    if count == 0 {
-        return Vec::new();
-    }
+/// Columns and rows of a grid of `count` equal panes filling a `width` × `height` area:
+/// the number of columns that gives each pane the most room at a landscape shape.
+pub fn grid_shape(count: usize, width: f32, height: f32) -> (usize, usize) {
+    let count = count.max(1);
     let score = |columns: usize| {
         let rows = count.div_ceil(columns);
-        let (w, h) = (area.width / columns as f32, area.height / rows as f32);
+        let (w, h) = (width / columns as f32, height / rows as f32);
         // The largest PANE_ASPECT rectangle that fits in the cell.
         (w / PANE_ASPECT).min(h)
     };
     let columns = (1..=count)
         .max_by(|&a, &b| score(a).total_cmp(&score(b)))
         .unwrap_or(1);
-    let rows = count.div_ceil(columns);
-    let (w, h) = (area.width / columns as f32, area.height / rows as f32);
-    (0..count)
-        .map(|i| Viewport {
-            x: area.x + (i % columns) as f32 * w,
-            y: area.y + (i / columns) as f32 * h,
-            width: w,
-            height: h,
+    (columns, count.div_ceil(columns))
+}
+
+/// `count` equal panes in a grid filling `area`, row by row (see [`grid_shape`]).
+pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
+    grid_cells(count, [area.x, area.y, area.width, area.height])
+        .map(|[x, y, width, height]| Viewport {
+            x,
+            y,
+            width,
+            height,
         })
         .collect()
+}
+
+/// The same grid as [`grid_viewports`] in egui points: where the UI labels each pane.
+pub fn grid_rects(count: usize, area: egui::Rect) -> impl Iterator<Item = egui::Rect> {
+    grid_cells(count, [area.min.x, area.min.y, area.width(), area.height()]).map(
+        |[x, y, width, height]| {
+            egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(width, height))
+        },
+    )
+}
+
+/// Cells `[x, y, width, height]` of the grid of `count` panes over `[x, y, width, height]`.
+fn grid_cells(count: usize, [x, y, width, height]: [f32; 4]) -> impl Iterator<Item = [f32; 4]> {
+    let (columns, rows) = grid_shape(count, width, height);
+    let (w, h) = (width / columns as f32, height / rows as f32);
+    (0..count).map(move |i| {
+        [
+            x + (i % columns) as f32 * w,
+            y + (i / columns) as f32 * h,
+            w,
+            h,
+        ]
+    })
 }
 
 /// The scene's area in physical pixels: what the panel leaves free, or the whole target.
@@ -98,6 +122,29 @@ mod tests {
         }
         assert_eq!(grid_viewports(1, area(640.0, 480.0))[0].width, 640.0);
         assert!(grid_viewports(0, area(640.0, 480.0)).is_empty());
+    }
+
+    #[test]
+    fn labels_and_viewports_share_one_grid() {
+        let rect = egui::Rect::from_min_size(egui::pos2(330.0, 0.0), egui::vec2(950.0, 600.0));
+        for count in 1..=6 {
+            let viewports = grid_viewports(count, scene_area(rect, 2.0, (2560, 1600)));
+            let rects: Vec<egui::Rect> = grid_rects(count, rect).collect();
+            assert_eq!(rects.len(), count);
+            for (viewport, rect) in viewports.iter().zip(&rects) {
+                let close = |a: f32, b: f32| (a - b).abs() < 1e-3;
+                assert!(
+                    close(viewport.x, rect.min.x * 2.0),
+                    "{count}: {viewport:?} {rect:?}"
+                );
+                assert!(
+                    close(viewport.y, rect.min.y * 2.0),
+                    "{count}: {viewport:?} {rect:?}"
+                );
+                assert!(close(viewport.width, rect.width() * 2.0));
+                assert!(close(viewport.height, rect.height() * 2.0));
+            }
+        }
     }
 
     #[test]

@@ -2,13 +2,15 @@
 //! and the headless commands that draw through the same code.
 
 mod compose;
+mod frame;
 mod headless;
 mod layout;
 mod present;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
+pub use frame::{UiPass, lane_panes};
 pub use headless::{BenchRenderReport, run_bench_render, run_render};
-pub use layout::{grid_viewports, scene_area};
+pub use layout::{grid_rects, grid_shape, grid_viewports, scene_area};
 pub use present::{PresentModeId, UnknownPresentMode};
 pub use window::{WindowOptions, WindowSummary, run_window};

@@ -12,11 +12,11 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
-use super::layout::scene_area;
+use super::frame::{UiPass, lane_panes};
 use super::present::PresentModeId;
 use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
-use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
+use crate::ui::{PanelActions, PanelModel};
 
 /// How long to wait between checks while the window is minimised, hidden or its surface
 /// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
@@ -348,38 +348,40 @@ impl App {
     /// The body of [`Self::redraw`] for a visible window.
     fn frame(&mut self, event_loop: &ActiveEventLoop, active: &mut Active) {
         self.live.frame();
-        let readouts = Readouts::gather(&mut self.live);
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let mut actions = PanelActions::default();
-        let mut scene_rect = egui::Rect::NOTHING;
-        let (model, live) = (&mut self.model, &self.live);
-        let output = active.egui_ctx.run_ui(raw_input, |ui| {
-            scene_rect = lab_ui(ui, model, &readouts, live.history(), &mut actions);
-        });
+        let size = (active.config.width, active.config.height);
+        let UiPass {
+            primitives,
+            textures,
+            platform_output,
+            pixels_per_point,
+            viewports,
+        } = UiPass::run(
+            &active.egui_ctx,
+            raw_input,
+            &mut self.model,
+            &mut self.live,
+            &mut actions,
+            size,
+        );
         active
             .egui_state
-            .handle_platform_output(&active.window, output.platform_output);
-        let primitives = active
-            .egui_ctx
-            .tessellate(output.shapes, output.pixels_per_point);
-        self.pending_textures.append(output.textures_delta);
-
-        let size = (active.config.width, active.config.height);
-        let viewport = scene_area(scene_rect, output.pixels_per_point, size);
+            .handle_platform_output(&active.window, platform_output);
+        self.pending_textures.append(textures);
         let last_frame = self
             .options
             .frames
             .is_some_and(|frames| self.summary.frames + 1 >= frames);
-        let pane = self.live.pane_view().map(|view| Pane { viewport, view });
-        let panes = pane.as_slice();
+        let panes = lane_panes(&self.live, &viewports);
         let textures = &mut self.pending_textures;
         if last_frame && let Some(path) = self.options.screenshot.clone() {
             let shot = screenshot(
                 active,
                 textures,
-                panes,
+                &panes,
                 &primitives,
-                output.pixels_per_point,
+                pixels_per_point,
                 &path,
             );
             match shot {
@@ -387,13 +389,7 @@ impl App {
                 Err(error) => self.error = Some(error),
             }
         }
-        let drawn = present(
-            active,
-            textures,
-            panes,
-            &primitives,
-            output.pixels_per_point,
-        );
+        let drawn = present(active, textures, &panes, &primitives, pixels_per_point);
         if drawn {
             self.live.record_present();
             self.summary.frames += 1;

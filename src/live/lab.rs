@@ -30,7 +30,7 @@ pub struct LiveFrame {
 
 /// One pane of the loop: a strategy driving its own scene, with its own trail, metrics,
 /// spiral detector and history. Every lane of a loop is fed the same frame times.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Lane {
     /// The engine and the scene.
     sim: Simulation,

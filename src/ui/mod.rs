@@ -8,7 +8,9 @@
 mod panel;
 mod plots;
 mod readouts;
+pub mod timeline;
 
 pub use panel::{PANEL_WIDTH, PanelActions, PanelModel, lab_ui};
 pub use plots::PLOT_SPAN_S;
 pub use readouts::Readouts;
+pub use timeline::{TIMELINE_WINDOW, TimelineLane, timeline_ui};

@@ -3,13 +3,12 @@
 use egui::{Color32, Key, RichText};
 
 use super::plots::plots_ui;
-use super::readouts::Readouts;
-use crate::app::PresentModeId;
-use crate::live::{History, LiveSettings};
+use super::readouts::{PaneReadout, Readouts};
+use super::timeline::{TimelineLane, timeline_ui};
+use crate::app::{PresentModeId, grid_rects};
+use crate::live::{Lane, LiveSettings, ScenePreset};
 use crate::scene::{CameraDriver, Integrator};
-use crate::timestep::{
-    DEFAULT_MAX_FRAME_TIME, RATE_PRESETS_HZ, Strategy, TimestepConfig, ms_from_ns,
-};
+use crate::timestep::{DEFAULT_MAX_FRAME_TIME, RATE_PRESETS_HZ, Strategy, ms_from_ns};
 
 /// Width of the side panel, points.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -17,6 +16,9 @@ pub const PANEL_WIDTH: f32 = 330.0;
 /// Sliders keep a value given on the command line even when it lies outside their range
 /// (the range is what is comfortable to drag, not what is allowed); edits stay inside it.
 const KEEP_GIVEN: egui::SliderClamping = egui::SliderClamping::Edits;
+
+/// Outline of the focused comparison pane.
+const FOCUS: Color32 = Color32::from_rgb(240, 160, 60);
 
 /// Colour of alarms (spiral, explosion).
 const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
@@ -36,6 +38,8 @@ pub struct PanelModel {
     pub adapter: String,
     /// Whether the side panel is shown (H toggles).
     pub visible: bool,
+    /// Whether the frame timeline is shown under the scene (T toggles).
+    pub timeline: bool,
 }
 
 impl PanelModel {
@@ -48,6 +52,7 @@ impl PanelModel {
             active_present_mode: None,
             adapter: String::new(),
             visible: true,
+            timeline: true,
         }
     }
 }
@@ -70,34 +75,143 @@ pub struct PanelActions {
 }
 
 /// Draws the whole UI for one frame and returns the rectangle left for the scene, in points.
+/// `lanes` are the live loop's panes (one without a comparison); the scene area is split
+/// among them with [`grid_rects`], and each comparison pane gets a label.
 pub fn lab_ui(
     ui: &mut egui::Ui,
     model: &mut PanelModel,
     readouts: &Readouts,
-    history: &History,
+    lanes: &[Lane],
     actions: &mut PanelActions,
 ) -> egui::Rect {
-    keys_ui(ui, model, actions);
+    keys_ui(ui, model, readouts, actions);
+    let focus = readouts.focus.min(lanes.len().saturating_sub(1));
     if model.visible {
         egui::Panel::left("controls")
             .resizable(false)
             .exact_size(PANEL_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    panel_contents_ui(ui, model, readouts, history, actions);
+                    panel_contents_ui(ui, model, readouts, lanes.get(focus), actions);
                 });
             });
     }
+    if model.timeline {
+        timeline_panel_ui(ui, lanes, focus);
+    }
     egui::CentralPanel::no_frame()
         .show(ui, |ui| {
+            let scene = ui.max_rect();
+            if readouts.pane_count > 1 {
+                pane_labels_ui(ui, model, readouts, scene);
+            }
             banner_ui(ui, model, readouts, actions);
+            scene
         })
-        .response
-        .rect
+        .inner
+}
+
+/// The frame timeline under the scene, detailing the focused lane.
+fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Lane], focus: usize) {
+    let Some(dt) = lanes
+        .get(focus)
+        .map(|lane| lane.sim().engine().config().dt_ns())
+    else {
+        return;
+    };
+    let timeline: Vec<TimelineLane<'_>> = lanes
+        .iter()
+        .map(|lane| TimelineLane {
+            strategy: lane.strategy(),
+            history: lane.history(),
+        })
+        .collect();
+    egui::Panel::bottom("timeline")
+        .resizable(false)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new("Frame timeline").strong());
+                ui.small("the last 0.5 s to scale · hover a frame for its numbers · T hides it");
+            });
+            timeline_ui(ui, &timeline, focus, dt);
+        });
+}
+
+/// Each comparison pane's label (strategy, latency, judder, steps per frame) in its top
+/// left corner; the focused pane is outlined, and clicking a pane focuses it.
+fn pane_labels_ui(
+    ui: &mut egui::Ui,
+    model: &mut PanelModel,
+    readouts: &Readouts,
+    scene: egui::Rect,
+) {
+    let count = readouts.pane_count.min(readouts.panes.len());
+    for (i, rect) in grid_rects(count, scene).enumerate() {
+        let pane = &readouts.panes[i];
+        let focused = i == readouts.focus;
+        let response = ui.interact(
+            rect,
+            ui.make_persistent_id(("comparison pane", i)),
+            egui::Sense::click(),
+        );
+        if response.clicked() {
+            model.settings.focus = i;
+        }
+        let stroke = if focused {
+            egui::Stroke::new(2.0, FOCUS)
+        } else {
+            egui::Stroke::new(1.0, Color32::from_gray(70))
+        };
+        ui.painter_at(rect)
+            .rect_stroke(rect.shrink(1.0), 0.0, stroke, egui::StrokeKind::Inside);
+        let fill = if pane.spiral || pane.exploded {
+            ALARM
+        } else {
+            Color32::from_black_alpha(170)
+        };
+        let mut label_ui = ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink(6.0)));
+        egui::Frame::new()
+            .fill(fill)
+            .corner_radius(3.0)
+            .inner_margin(4.0)
+            .show(&mut label_ui, |ui| {
+                ui.label(
+                    RichText::new(pane_label(i, pane))
+                        .monospace()
+                        .size(12.0)
+                        .color(Color32::from_gray(235)),
+                );
+            });
+    }
+}
+
+/// The text of pane `index`'s label.
+fn pane_label(index: usize, pane: &PaneReadout) -> String {
+    let strategy = pane.strategy.map_or("", |s| s.id());
+    let mut label = format!(
+        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\nsteps {} now, {:.2}/frame",
+        index + 1,
+        pane.latency_ms,
+        pane.judder_ms,
+        pane.steps_now,
+        pane.steps_mean,
+    );
+    if pane.spiral {
+        label.push_str("\nSPIRAL");
+    }
+    if pane.exploded {
+        label.push_str("\nEXPLODED");
+    }
+    label
 }
 
 /// The keyboard shortcuts.
-fn keys_ui(ui: &mut egui::Ui, model: &mut PanelModel, actions: &mut PanelActions) {
+fn keys_ui(
+    ui: &mut egui::Ui,
+    model: &mut PanelModel,
+    readouts: &Readouts,
+    actions: &mut PanelActions,
+) {
     // Typing a value into a field (a slider's number) is not a shortcut.
     if ui.ctx().egui_wants_keyboard_input() {
         return;
@@ -121,10 +235,21 @@ fn keys_ui(ui: &mut egui::Ui, model: &mut PanelModel, actions: &mut PanelActions
                 )
             })
         };
-        for (key, strategy) in numbers.into_iter().zip(Strategy::ALL) {
+        for (i, (key, strategy)) in numbers.into_iter().zip(Strategy::ALL).enumerate() {
             if pressed(key) {
-                model.settings.strategy = strategy;
+                // Comparing, a number focuses that pane; otherwise it picks the strategy.
+                if !model.settings.compare {
+                    model.settings.strategy = strategy;
+                } else if i < readouts.pane_count {
+                    model.settings.focus = i;
+                }
             }
+        }
+        if pressed(Key::C) {
+            model.settings.compare = !model.settings.compare;
+        }
+        if pressed(Key::T) {
+            model.timeline = !model.timeline;
         }
         actions.toggle_pause |= pressed(Key::P);
         actions.single_step |= pressed(Key::Period);
@@ -144,7 +269,7 @@ fn panel_contents_ui(
     ui: &mut egui::Ui,
     model: &mut PanelModel,
     readouts: &Readouts,
-    history: &History,
+    focus: Option<&Lane>,
     actions: &mut PanelActions,
 ) {
     ui.heading("timestep-lab");
@@ -152,17 +277,30 @@ fn panel_contents_ui(
         ui.small(&model.adapter);
     }
     ui.separator();
-    strategy_ui(ui, &mut model.settings);
+    if model.settings.compare {
+        compare_ui(ui, &mut model.settings);
+    } else {
+        strategy_ui(ui, &mut model.settings);
+    }
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut model.settings.compare, "compare panes (C)");
+        ui.checkbox(&mut model.timeline, "timeline (T)");
+    });
     ui.separator();
     time_ui(ui, &mut model.settings, readouts, actions);
     ui.separator();
     readouts_ui(ui, readouts);
-    egui::CollapsingHeader::new("Plots")
+    if let Some(lane) = focus {
+        egui::CollapsingHeader::new("Plots")
+            .default_open(true)
+            .show(ui, |ui| {
+                let dt = lane.sim().engine().config().dt_ns();
+                plots_ui(ui, lane.history(), dt);
+            });
+    }
+    egui::CollapsingHeader::new("Scene")
         .default_open(true)
-        .show(ui, |ui| {
-            let dt = TimestepConfig::dt_for_rate(model.settings.rate_hz).map_or(0, |dt| dt.get());
-            plots_ui(ui, history, dt);
-        });
+        .show(ui, |ui| scene_ui(ui, &mut model.settings));
     egui::CollapsingHeader::new("Physics")
         .default_open(true)
         .show(ui, |ui| physics_ui(ui, &mut model.settings));
@@ -179,7 +317,8 @@ fn panel_contents_ui(
         .default_open(false)
         .show(ui, |ui| {
             ui.small(
-                "1-6 strategy · P pause · . single step · Space kick · R reset\n\
+                "1-6 strategy (comparing: focus pane) · C compare · T timeline\n\
+                 P pause · . single step · Space kick · R reset\n\
                  H hide panel · F11 fullscreen · Esc quit",
             );
         });
@@ -196,6 +335,90 @@ fn strategy_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
         );
     }
     ui.small(settings.strategy.known_problem());
+}
+
+/// The comparison panes: each one's strategy, which one is focused, and how many.
+fn compare_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
+    ui.label(RichText::new("Comparison panes").strong());
+    ui.small("every pane gets the same frame times, load and kicks");
+    let focus = settings.focus_index();
+    let mut panes = settings.panes;
+    for (i, &strategy) in settings.panes.as_slice().iter().enumerate() {
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_id_salt(("pane strategy", i))
+                .selected_text(strategy.id())
+                .width(110.0)
+                .show_ui(ui, |ui| {
+                    for choice in Strategy::ALL {
+                        if ui
+                            .selectable_label(choice == strategy, choice.id())
+                            .clicked()
+                        {
+                            panes.set(i, choice);
+                        }
+                    }
+                })
+                .response
+                .widget_info(|| {
+                    egui::WidgetInfo::labeled(
+                        egui::Role::ComboBox,
+                        true,
+                        format!("pane {} strategy", i + 1),
+                    )
+                });
+            ui.label(format!("pane {}", i + 1));
+            if ui
+                .radio(i == focus, "focus")
+                .on_hover_text(
+                    "the load costs this pane's steps; the readouts, plots and timeline show it",
+                )
+                .clicked()
+            {
+                settings.focus = i;
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(
+                panes.len() < crate::live::MAX_PANES,
+                egui::Button::new("+ pane"),
+            )
+            .clicked()
+        {
+            panes.add();
+        }
+        if ui
+            .add_enabled(
+                panes.len() > crate::live::MIN_COMPARE_PANES,
+                egui::Button::new("- pane"),
+            )
+            .clicked()
+        {
+            panes.remove_last();
+        }
+        ui.small("adding or removing restarts all panes");
+    });
+    settings.panes = panes;
+    settings.focus = settings.focus_index();
+    ui.small(settings.panes.as_slice()[settings.focus_index()].known_problem());
+}
+
+/// Scene presets and what to look for in the one in force.
+fn scene_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
+    ui.horizontal_wrapped(|ui| {
+        for preset in ScenePreset::ALL {
+            if ui
+                .selectable_label(preset.matches(settings), preset.name())
+                .clicked()
+            {
+                preset.apply(settings);
+            }
+        }
+    });
+    if let Some(preset) = ScenePreset::ALL.into_iter().find(|p| p.matches(settings)) {
+        ui.small(preset.advice());
+    }
 }
 
 /// Time scale, pause, single step, kick, reset.

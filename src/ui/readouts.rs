@@ -1,7 +1,26 @@
 //! The numbers the panel shows, gathered from the live loop once per frame.
 
-use crate::live::{LiveLoop, Stopwatch, WindowStats};
+use crate::live::{LiveLoop, MAX_PANES, Stopwatch, WindowStats};
 use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
+
+/// One comparison pane's label: its strategy and its numbers over the last second.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PaneReadout {
+    /// The pane's strategy (`None` for an unused slot).
+    pub strategy: Option<Strategy>,
+    /// Mean `T_i - S_i` over the last second, ms.
+    pub latency_ms: f64,
+    /// Judder over the last second, ms.
+    pub judder_ms: f64,
+    /// Mean steps per frame over the last second.
+    pub steps_mean: f64,
+    /// Steps the last frame took.
+    pub steps_now: u64,
+    /// Whether this pane's owed time is running away.
+    pub spiral: bool,
+    /// Whether this pane's spring exploded.
+    pub exploded: bool,
+}
 
 /// Live readouts: the last frame and the sliding window.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -38,6 +57,12 @@ pub struct Readouts {
     pub exploded: bool,
     /// Whether time is stopped.
     pub paused: bool,
+    /// Every pane's label, in pane order; the first `pane_count` are in use.
+    pub panes: [PaneReadout; MAX_PANES],
+    /// Panes the loop runs (1 without a comparison).
+    pub pane_count: usize,
+    /// The focused pane.
+    pub focus: usize,
 }
 
 impl Readouts {
@@ -58,8 +83,28 @@ impl Readouts {
             frozen: live.frozen(),
             exploded: live.exploded(),
             paused: live.paused(),
+            pane_count: live.lanes().len(),
+            focus: live.settings().focus_index(),
             ..Readouts::default()
         };
+        for (i, slot) in readouts
+            .panes
+            .iter_mut()
+            .enumerate()
+            .take(live.lanes().len())
+        {
+            let stats = live.lane_stats(i);
+            let lane = &live.lanes()[i];
+            *slot = PaneReadout {
+                strategy: Some(lane.strategy()),
+                latency_ms: stats.latency_ms,
+                judder_ms: stats.judder_ms,
+                steps_mean: stats.steps_mean,
+                steps_now: lane.last().map_or(0, |frame| frame.report.steps.len()),
+                spiral: lane.spiralling(),
+                exploded: lane.exploded(),
+            };
+        }
         if let Some(frame) = live.last() {
             readouts.steps_this_frame = frame.report.steps.len();
             readouts.alpha = frame.report.alpha;
