@@ -4,7 +4,7 @@
 mod common;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use timestep_lab::app::PresentModeId;
 use timestep_lab::live::{Lane, LiveLoop, LiveSettings, Panes, ScenePreset, VirtualStopwatch};
 use timestep_lab::scene::CameraDriver;

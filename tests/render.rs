@@ -10,6 +10,8 @@ mod common;
 use common::{compare_images, gpu_or_skip};
 use glam::{Vec2, Vec3};
 use image::{Rgba, RgbaImage};
+use timestep_lab::app::{grid_viewports, render_grid};
+use timestep_lab::live::{LiveLoop, LiveSettings, Stopwatch as _, VirtualStopwatch};
 use timestep_lab::render::{
     BACKGROUND, GpuContext, MASS_COLOR, Pane, SceneRenderer, Viewport, clip_from_world,
     render_scene_png,
@@ -154,29 +156,34 @@ fn known_state_matches_snapshot() {
     )
     .unwrap();
 
+    assert_matches_snapshot(&image, "render_known_state");
+    assert_no_gpu_errors(&ctx);
+}
+
+/// Compares `image` with `tests/snapshots/NAME.png` within the snapshot tolerance, or
+/// writes it there under `UPDATE_SNAPSHOTS=1`. A missing reference fails.
+fn assert_matches_snapshot(image: &RgbaImage, name: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots/render_known_state.png");
-    let update = std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1");
-    if !update && !path.exists() {
+        .join(format!("tests/snapshots/{name}.png"));
+    if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
+        image.save(&path).unwrap();
+        eprintln!("note: wrote the reference image {}", path.display());
+        return;
+    }
+    if !path.exists() {
         panic!(
             "the reference image {} is missing; UPDATE_SNAPSHOTS=1 cargo test writes it",
             path.display()
         );
     }
-    if update {
-        image.save(&path).unwrap();
-        eprintln!("note: wrote the reference image {}", path.display());
-        assert_no_gpu_errors(&ctx);
-        return;
-    }
     let expected = image::open(&path).unwrap().to_rgba8();
     if let Err(message) = compare_images(
-        &image,
+        image,
         &expected,
         SNAPSHOT_CHANNEL_TOLERANCE,
         SNAPSHOT_MAX_BAD_FRACTION,
     ) {
-        let actual_path = std::env::temp_dir().join("render_known_state.actual.png");
+        let actual_path = std::env::temp_dir().join(format!("{name}.actual.png"));
         image.save(&actual_path).unwrap();
         panic!(
             "render differs from {}: {message}; actual image at {} (UPDATE_SNAPSHOTS=1 to accept)",
@@ -184,6 +191,62 @@ fn known_state_matches_snapshot() {
             actual_path.display()
         );
     }
+}
+
+#[test]
+fn six_pane_grid_draws_each_sphere_in_its_own_viewport_and_labels_it() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let settings = LiveSettings {
+        compare: true,
+        ..LiveSettings::default()
+    };
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).unwrap();
+    live.frame();
+    for _ in 0..75 {
+        live.stopwatch_mut().advance(FRAME_NS);
+        live.frame();
+    }
+    let (width, height) = (960, 540);
+    let image = render_grid(&ctx, &mut live, (width, height)).unwrap();
+    assert_eq!(image.dimensions(), (width, height));
+    let viewports = grid_viewports(6, Viewport::full(width, height));
+    assert_eq!(live.lanes().len(), viewports.len());
+    for (lane, viewport) in live.lanes().iter().zip(&viewports) {
+        let what = lane.strategy().id();
+        let view = lane.pane_view().unwrap();
+        let centre = project(&view, *viewport, view.sphere_center);
+        assert!(
+            centre.x > viewport.x
+                && centre.x < viewport.x + viewport.width
+                && centre.y > viewport.y
+                && centre.y < viewport.y + viewport.height,
+            "{what}: sphere at {centre} is outside its viewport {viewport:?}"
+        );
+        assert_sphere_colored(pixel(&image, centre), what);
+        // The label: light text on a dark box in the pane's top left corner.
+        let (x0, y0) = (viewport.x as u32 + 8, viewport.y as u32 + 8);
+        let (mut light, mut dark) = (0, 0);
+        for y in y0..y0 + 40 {
+            for x in x0..x0 + 150 {
+                let [r, g, b, _] = image.get_pixel(x, y).0;
+                let level = (u16::from(r) + u16::from(g) + u16::from(b)) / 3;
+                light += usize::from(level > 170);
+                dark += usize::from(level < 55);
+            }
+        }
+        assert!(
+            light > 150 && dark > 1500,
+            "{what}: no label in the top left corner ({light} light, {dark} dark pixels)"
+        );
+        // Outside the label, the pane's top right corner is the plain background.
+        let corner = Vec2::new(viewport.x + viewport.width - 4.0, viewport.y + 4.0);
+        assert!(
+            is_background(pixel(&image, corner)),
+            "{what}: {:?}",
+            pixel(&image, corner).0
+        );
+    }
+    assert_matches_snapshot(&image, "render_grid");
     assert_no_gpu_errors(&ctx);
 }
 

@@ -10,7 +10,7 @@ mod window;
 
 pub use compose::{FrameComposer, UiFrame};
 pub use frame::{UiPass, lane_panes};
-pub use headless::{BenchRenderReport, run_bench_render, run_render};
+pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};
 pub use layout::{grid_rects, grid_shape, grid_viewports, scene_area};
 pub use present::{PresentModeId, UnknownPresentMode};
 pub use window::{WindowOptions, WindowSummary, run_window};
