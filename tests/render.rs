@@ -11,7 +11,7 @@ use common::{compare_images, gpu_or_skip};
 use glam::{Vec2, Vec3};
 use image::{Rgba, RgbaImage};
 use timestep_lab::app::{grid_viewports, render_grid};
-use timestep_lab::live::{LiveLoop, LiveSettings, Stopwatch as _, VirtualStopwatch};
+use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::render::{
     BACKGROUND, GpuContext, MASS_COLOR, Pane, SceneRenderer, Viewport, clip_from_world,
     render_scene_png,
@@ -166,7 +166,7 @@ fn assert_matches_snapshot(image: &RgbaImage, name: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("tests/snapshots/{name}.png"));
     if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
-        image.save(&path).unwrap();
+        image.save(&path).expect("writing the reference image");
         eprintln!("note: wrote the reference image {}", path.display());
         return;
     }
@@ -176,7 +176,7 @@ fn assert_matches_snapshot(image: &RgbaImage, name: &str) {
             path.display()
         );
     }
-    let expected = image::open(&path).unwrap().to_rgba8();
+    let expected = image::open(&path).expect("reading the reference image").to_rgba8();
     if let Err(message) = compare_images(
         image,
         &expected,
@@ -184,7 +184,7 @@ fn assert_matches_snapshot(image: &RgbaImage, name: &str) {
         SNAPSHOT_MAX_BAD_FRACTION,
     ) {
         let actual_path = std::env::temp_dir().join(format!("{name}.actual.png"));
-        image.save(&actual_path).unwrap();
+        image.save(&actual_path).expect("writing the actual image");
         panic!(
             "render differs from {}: {message}; actual image at {} (UPDATE_SNAPSHOTS=1 to accept)",
             path.display(),
