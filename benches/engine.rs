@@ -66,6 +66,20 @@ fn engine(c: &mut Criterion) {
             black_box(live.window_stats())
         })
     });
+    // Comparison mode's engine work: six panes fed one 60 Hz frame (what `bench-render
+    // --panes 6` reports as engine time, here with warm caches).
+    c.bench_function("live_loop_frame_six_panes", |b| {
+        let settings = LiveSettings {
+            compare: true,
+            ..LiveSettings::default()
+        };
+        let mut live =
+            LiveLoop::new(VirtualStopwatch::default(), settings).expect("default panes are valid");
+        b.iter(|| {
+            live.stopwatch_mut().advance(16_666_667);
+            black_box(live.frame())
+        })
+    });
     let trace = frames_60hz(600);
     c.bench_function("bench_all_strategies_10s_60hz", |b| {
         b.iter(|| black_box(run(&trace, &Strategy::ALL, &BenchSettings::default())))

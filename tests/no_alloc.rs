@@ -134,3 +134,40 @@ fn live_loop_frames_do_not_allocate() {
         );
     }
 }
+
+#[test]
+fn comparison_frames_do_not_allocate() {
+    use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+    let mut settings = LiveSettings {
+        compare: true,
+        focus: 3,
+        ..LiveSettings::default()
+    };
+    settings.load.step_cost_ms = 2.0;
+    settings.load.jitter_ms = 1.0;
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).unwrap();
+    for _ in 0..10_000 {
+        live.stopwatch_mut().advance(16_666_667);
+        live.frame();
+    }
+    // Pausing and single-stepping are part of comparing; resume after each step.
+    let count = allocations_during(|| {
+        for i in 0..2_000u64 {
+            if i % 97 == 0 {
+                live.kick();
+            }
+            if i % 500 == 0 {
+                live.single_step();
+            } else if i % 500 == 1 {
+                live.set_paused(false);
+            }
+            live.stopwatch_mut().advance(16_666_667);
+            std::hint::black_box(live.frame());
+            for lane in 0..live.lanes().len() {
+                std::hint::black_box(live.lane_stats(lane));
+            }
+            std::hint::black_box(live.lanes().iter().filter_map(|l| l.pane_view()).count());
+        }
+    });
+    assert_eq!(count, 0, "six panes allocated {count} times");
+}
