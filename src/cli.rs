@@ -149,6 +149,9 @@ pub struct WindowArgs {
     /// Start with the side panel hidden (H shows it).
     #[arg(long)]
     pub no_panel: bool,
+    /// Start with the frame timeline hidden (T shows it).
+    #[arg(long)]
+    pub no_timeline: bool,
     /// Start paused (P resumes, . steps one frame).
     #[arg(long)]
     pub paused: bool,
@@ -180,6 +183,7 @@ impl WindowArgs {
             frames: self.frames,
             screenshot: self.screenshot.clone(),
             panel: !self.no_panel,
+            timeline: !self.no_timeline,
             paused: self.paused,
             cycle_present_modes: self.cycle_present_modes,
             resize_at: self.resize_at,

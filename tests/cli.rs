@@ -216,6 +216,29 @@ fn fails_with(args: &[&str], needles: &[&str]) {
 }
 
 #[test]
+fn a_comparison_needs_two_to_six_known_strategies() {
+    fails_with(
+        &["--compare", "fixed", "--frames", "1"],
+        &[
+            "--compare",
+            "comparison panes 1 (fixed) is out of range (allowed 2 to 6 strategies)",
+        ],
+    );
+    fails_with(
+        &["--compare", "fixed,warp", "--frames", "1"],
+        &["--compare", "unknown strategy \"warp\"", "semi-fixed"],
+    );
+    fails_with(
+        &["render", "--compare", "fixed", "--out", "x.png"],
+        &["comparison panes 1"],
+    );
+    fails_with(
+        &["--preset", "tilt"],
+        &["unknown scene preset \"tilt\"", "camera-vs-sphere"],
+    );
+}
+
+#[test]
 fn bad_values_get_errors_that_name_them_and_their_range() {
     fails_with(
         &["bench", "--hz", "5000"],

@@ -50,6 +50,50 @@ fn render_writes_the_requested_frame() {
 }
 
 #[test]
+fn render_compare_draws_the_grid_of_panes() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let path = std::env::temp_dir().join(format!(
+        "timestep-lab-{}-render-grid.png",
+        std::process::id()
+    ));
+    let output = lab(&[
+        "render",
+        "--out",
+        path.to_str().expect("utf-8 path"),
+        "--width",
+        "640",
+        "--height",
+        "240",
+        "--compare",
+        "fixed,interpolated",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("640x240 fixed,interpolated"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let image = image::open(&path).expect("a PNG").to_rgba8();
+    let _ = std::fs::remove_file(&path);
+    // Two panes side by side: a sphere in each half.
+    for half in 0..2 {
+        let sphere = image
+            .enumerate_pixels()
+            .filter(|(x, _, p)| {
+                *x / 320 == half
+                    && p.0[0] > 150
+                    && p.0[0] > p.0[1]
+                    && p.0[1] > p.0[2]
+                    && p.0[0] - p.0[2] > 90
+            })
+            .count();
+        assert!(sphere > 300, "half {half}: {sphere} sphere pixels");
+    }
+}
+
+#[test]
 fn bench_render_reports_every_stage_as_json() {
     if common::gpu_or_skip().is_none() {
         return;

@@ -408,3 +408,59 @@ fn a_resized_window_rebuilds_its_targets() {
         "the background colour, not black: {background:?}"
     );
 }
+
+#[test]
+fn compare_starts_the_named_panes_and_the_screenshot_holds_the_whole_grid() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let path = temp_png("compare");
+    let (width, height) = (960u32, 600u32);
+    let output = lab(
+        &display,
+        &[
+            "--compare",
+            "fixed,accumulator,interpolated",
+            "--frames",
+            "40",
+            "--width",
+            &width.to_string(),
+            "--height",
+            &height.to_string(),
+            "--no-panel",
+            "--no-timeline",
+            "--msaa",
+            "1",
+            "--screenshot",
+            path.to_str().expect("utf-8 path"),
+        ],
+    );
+    assert_success(&output);
+    assert_eq!(
+        summary_value(&output, "panes"),
+        "fixed,accumulator,interpolated"
+    );
+    let image = image::open(&path)
+        .expect("the screenshot is a PNG")
+        .to_rgba8();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(image.dimensions(), (width, height));
+    // With the panel and the timeline hidden the panes share the whole window, and each
+    // draws its own sphere in its own cell of the grid.
+    let full = timestep_lab::render::Viewport::full(width, height);
+    let cells = timestep_lab::app::grid_viewports(3, full);
+    for (i, cell) in cells.iter().enumerate() {
+        let sphere = image
+            .enumerate_pixels()
+            .filter(|(x, y, p)| {
+                let (x, y) = (*x as f32, *y as f32);
+                x >= cell.x
+                    && x < cell.x + cell.width
+                    && y >= cell.y
+                    && y < cell.y + cell.height
+                    && is_sphere_colour(p)
+            })
+            .count();
+        assert!(sphere > 300, "pane {i}: {sphere} sphere-coloured pixels");
+    }
+}

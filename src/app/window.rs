@@ -16,6 +16,7 @@ use super::frame::{UiPass, lane_panes};
 use super::present::PresentModeId;
 use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
+use crate::timestep::Strategy;
 use crate::ui::{PanelActions, PanelModel};
 
 /// How long to wait between checks while the window is minimised, hidden or its surface
@@ -42,6 +43,8 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// Whether the side panel starts visible.
     pub panel: bool,
+    /// Whether the frame timeline starts visible.
+    pub timeline: bool,
     /// Start paused.
     pub paused: bool,
     /// Automation: switch to the next present mode the surface offers every this many
@@ -64,6 +67,8 @@ pub struct WindowSummary {
     pub configure_errors: Vec<String>,
     /// The adapter.
     pub adapter: String,
+    /// The strategy of each pane at the end, in pane order.
+    pub panes: Vec<Strategy>,
     /// Whether the spiral banner was up at the end.
     pub spiral: bool,
     /// The screenshot written, if any.
@@ -82,6 +87,8 @@ impl std::fmt::Display for WindowSummary {
         for error in &self.configure_errors {
             writeln!(f, "  {error}")?;
         }
+        let panes: Vec<&str> = self.panes.iter().map(|s| s.id()).collect();
+        writeln!(f, "panes: {}", panes.join(","))?;
         writeln!(f, "spiral: {}", if self.spiral { "yes" } else { "no" })?;
         if let Some(path) = &self.screenshot {
             writeln!(f, "screenshot: {}", path.display())?;
@@ -98,6 +105,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     let mut model = PanelModel::new(options.settings);
     model.present_mode = options.present_mode;
     model.visible = options.panel;
+    model.timeline = options.timeline;
     let mut app = App {
         options,
         live,
@@ -396,6 +404,10 @@ impl App {
         }
         self.apply(active, actions);
         self.summary.spiral = self.live.spiralling();
+        self.summary.panes.clear();
+        self.summary
+            .panes
+            .extend(self.live.lanes().iter().map(|lane| lane.strategy()));
         if last_frame && drawn || self.error.is_some() || actions.quit {
             event_loop.exit();
         }
