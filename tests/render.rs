@@ -176,7 +176,9 @@ fn assert_matches_snapshot(image: &RgbaImage, name: &str) {
             path.display()
         );
     }
-    let expected = image::open(&path).expect("reading the reference image").to_rgba8();
+    let expected = image::open(&path)
+        .expect("reading the reference image")
+        .to_rgba8();
     if let Err(message) = compare_images(
         image,
         &expected,

@@ -8,7 +8,7 @@
 //! slant, and interpolation as a constant slant one `dt` behind.
 //!
 //! The geometry (frame intervals, step positions, hitches) is computed in nanoseconds by
-//! [`TimelineModel`] and the free functions below, apart from the painting, and tested
+//! `TimelineModel` and the free functions below, apart from the painting, and tested
 //! without egui. Painting merges or skips what would fall within one point of the last
 //! thing drawn, so an uncapped loop's thousands of frames cost no more than the strip's
 //! width.
@@ -57,8 +57,11 @@ const MIN_STRIP_WIDTH: f32 = 60.0;
 const MIN_FRAME_WIDTH: f32 = 1.5;
 /// Closest two drawn step ticks or frame ticks may be, points.
 const MIN_TICK_GAP: f32 = 1.0;
-/// Closest two drawn connectors may be, points.
+/// Closest two drawn connectors, frame grid lines or dropped-time bars may be, points.
 const MIN_CONNECTOR_GAP: f32 = 3.0;
+/// Frames at least this wide get their own ticks, connector and grid line; narrower ones
+/// are too dense to tell apart, and a comb of lines would hide the steps.
+const MIN_DETAILED_FRAME: f32 = 4.0;
 
 /// Font of row labels and notes.
 const LABEL_FONT: FontId = FontId::proportional(11.0);
@@ -123,11 +126,9 @@ pub fn timeline_ui(ui: &mut egui::Ui, lanes: &[TimelineLane<'_>], focus: usize, 
     } else {
         LABEL_WIDTH + 600.0
     };
-    let (_, rect) = ui.allocate_space(Vec2::new(
-        width,
-        Rows::new(Rect::NOTHING, lanes.len().max(1)).height(),
-    ));
-    let rows = Rows::new(rect, lanes.len().max(1));
+    let lane_rows = lanes.len().max(1);
+    let (_, rect) = ui.allocate_space(Vec2::new(width, Rows::height(lane_rows)));
+    let rows = Rows::new(rect, lane_rows);
     // Only the strip (right of the labels) answers the pointer.
     let response = ui.interact(rows.strip_rect(), model_id.with("strip"), Sense::hover());
     response.widget_info(|| {
@@ -454,11 +455,11 @@ impl Rows {
         Self { rect, lanes }
     }
 
-    /// Height the timeline needs.
-    fn height(&self) -> f32 {
+    /// Height a timeline with `lanes` lane rows needs.
+    fn height(lanes: usize) -> f32 {
         FRAMES_ROW_HEIGHT
             + CONNECTOR_GAP
-            + self.lanes as f32 * (LANE_ROW_HEIGHT + ROW_GAP)
+            + lanes as f32 * (LANE_ROW_HEIGHT + ROW_GAP)
             + ALPHA_ROW_HEIGHT
             + ROW_GAP
             + CAPTION_HEIGHT
@@ -532,6 +533,13 @@ struct PaintContext<'a, 'h> {
 fn paint_timeline(painter: &egui::Painter, context: &PaintContext<'_, '_>, hovered: Option<usize>) {
     let rows = context.rows;
     let strip = painter.with_clip_rect(rows.strip_rect());
+    painter.text(
+        rows.label_pos(rows.frames()),
+        Align2::LEFT_CENTER,
+        "frames",
+        LABEL_FONT,
+        LABEL,
+    );
     paint_frame_grid(&strip, context);
     for (index, lane) in context.lanes.iter().enumerate() {
         paint_lane(painter, &strip, context, index, lane);
@@ -567,8 +575,8 @@ fn paint_frame_grid(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let y_range = Rangef::new(rows.lane(0).top(), rows.alpha().bottom());
     let mut last_x = f32::NEG_INFINITY;
     for frame in &context.model.frames {
-        let x = context.axis.x(frame.end());
-        if x - last_x >= 2.0 * MIN_CONNECTOR_GAP {
+        let (x0, x) = (context.axis.x(frame.start), context.axis.x(frame.end()));
+        if x - x0 >= MIN_DETAILED_FRAME && x - last_x >= 2.0 * MIN_CONNECTOR_GAP {
             strip.vline(x, y_range, Stroke::new(1.0, FRAME_GRID));
             last_x = x;
         }
@@ -576,8 +584,8 @@ fn paint_frame_grid(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
 }
 
 /// The frames row: a box per frame (merged when narrower than [`MIN_FRAME_WIDTH`]), hitches
-/// in orange, the focus lane's step count in each box wide enough, a tick at each `T_i`,
-/// and dropped time in red.
+/// in orange, the focus lane's step count in each box wide enough, a tick at each `T_i` of
+/// a frame wide enough to tell apart, and dropped time in red.
 fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let row = context.rows.frames();
     let axis = &context.axis;
@@ -618,10 +626,14 @@ fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let mut last_tick = f32::NEG_INFINITY;
     let mut last_bar = f32::NEG_INFINITY;
     for frame in frames {
-        let x = axis.x(frame.end());
-        if x - last_tick >= MIN_TICK_GAP {
-            strip.vline(x, tick_y, Stroke::new(1.0, FRAME_TICK));
-            last_tick = x;
+        let (x0, x) = (axis.x(frame.start), axis.x(frame.end()));
+        if x - x0 >= MIN_DETAILED_FRAME {
+            for edge in [x0, x] {
+                if edge - last_tick >= MIN_TICK_GAP {
+                    strip.vline(edge, tick_y, Stroke::new(1.0, FRAME_TICK));
+                    last_tick = edge;
+                }
+            }
         }
         if frame.sample.dropped > 0 && x - last_bar >= MIN_CONNECTOR_GAP {
             let bar = Rect::from_x_y_ranges(x - 3.0..=x, row.y_range());
@@ -817,8 +829,8 @@ fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintCo
     strip.add(egui::Shape::line(points, Stroke::new(1.25, ALPHA_LINE)));
 }
 
-/// The "what is shown" connectors: from each frame's tick at `T_i` down to `S_i` on the
-/// focus lane's row.
+/// The "what is shown" connectors: from the tick at `T_i` of each frame wide enough to tell
+/// apart down to `S_i` on the focus lane's row.
 fn paint_connectors(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let axis = &context.axis;
@@ -828,7 +840,8 @@ fn paint_connectors(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let mut last_x = f32::NEG_INFINITY;
     for frame in &context.model.frames {
         let from = Pos2::new(axis.x(frame.end()), top);
-        if from.x - last_x < MIN_CONNECTOR_GAP {
+        if from.x - axis.x(frame.start) < MIN_DETAILED_FRAME || from.x - last_x < MIN_CONNECTOR_GAP
+        {
             continue;
         }
         last_x = from.x;
@@ -910,7 +923,7 @@ fn frame_tooltip_ui(
             };
             let hitch = if frame.hitch {
                 format!(
-                    "hitch: more than {HITCH_FACTOR}× the median {:.2} ms",
+                    "yes: more than {HITCH_FACTOR}× the median {:.2} ms",
                     ms_from_ns(model.median_frame)
                 )
             } else {
