@@ -57,6 +57,10 @@ pub struct LiveArgs {
     /// strategy ids (e.g. fixed,accumulator,interpolated). All panes get the same frames.
     #[arg(long, value_name = "LIST")]
     pub compare: Option<String>,
+    /// With --compare: the focused pane, 1 to the number of panes (its steps carry the
+    /// per-step load; the readouts, plots and timeline show it).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub focus: usize,
     /// Scene preset: together, or camera-vs-sphere (the camera moves per render frame, the
     /// sphere per fixed step; compares accumulator with interpolated unless --compare
     /// names the panes). Sets the camera driver, overriding --camera.
@@ -116,6 +120,14 @@ impl LiveArgs {
             settings.panes = Panes::new(&strategies).context("--compare")?;
             settings.compare = true;
         }
+        let panes = settings.lane_strategies().len();
+        if !(1..=panes).contains(&self.focus) {
+            anyhow::bail!(
+                "--focus {} is out of range (allowed 1 to {panes}: the number of panes)",
+                self.focus
+            );
+        }
+        settings.focus = self.focus - 1;
         settings.validate()?;
         Ok(settings)
     }
