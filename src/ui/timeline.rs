@@ -32,6 +32,11 @@ pub struct TimelineLane<'a> {
 /// several times, short enough that each 60 Hz frame is a few points wide.
 pub const TIMELINE_WINDOW: Nanos = 500_000_000;
 
+/// Fewest frames the timeline shows: when the loop runs slower than 60 fps (a software
+/// rasterizer draws a few frames a second), it reaches back past [`TIMELINE_WINDOW`] so the
+/// pattern of steps per frame still shows.
+pub const TIMELINE_MIN_FRAMES: usize = 30;
+
 /// A frame is a hitch when its real frame time is more than this many times the median.
 const HITCH_FACTOR: u64 = 2;
 
@@ -289,12 +294,16 @@ impl TimelineModel {
     }
 }
 
-/// The samples of the last [`TIMELINE_WINDOW`] of `history`, each with the sample before it
+/// The samples of the last [`TIMELINE_WINDOW`] (at least [`TIMELINE_MIN_FRAMES`] of them) of
+/// `history`, each with the sample before it
 /// (whose `presented_time` and `latest_time` are where this frame's interval and steps
 /// start), oldest first. When the history keeps no sample before the window, its oldest
 /// sample only bounds the next one.
 fn window_frames(history: &History) -> impl Iterator<Item = (&FrameSample, &FrameSample)> + '_ {
-    let count = history.recent(TIMELINE_WINDOW).count();
+    let count = history
+        .recent(TIMELINE_WINDOW)
+        .count()
+        .max(TIMELINE_MIN_FRAMES);
     let mut samples = history.iter().skip(history.len().saturating_sub(count + 1));
     let first = samples.next();
     samples.scan(first, |previous, sample| {
@@ -380,7 +389,7 @@ impl LaneOffset {
     fn note(self) -> String {
         match self {
             Self::Ahead(by) => format!("ahead +{}", duration_text(by)),
-            Self::Behind(by) => format!("behind \u{2212}{}", duration_text(by)),
+            Self::Behind(by) => format!("behind {}", duration_text(by)),
         }
     }
 }
@@ -1183,6 +1192,29 @@ mod tests {
             LaneOffset::of(0, model.axis_start, model.axis_end),
             Some(LaneOffset::Behind(model.axis_end))
         );
+    }
+
+    #[test]
+    fn a_slow_loop_still_shows_the_minimum_of_frames() {
+        // 5 fps in slow motion (a software rasterizer): 0.5 s holds 2-3 frames, too few
+        // to show a pattern, so the timeline reaches back to the last 30.
+        let settings = LiveSettings {
+            time_scale: 0.1,
+            ..with(Strategy::Accumulator)
+        };
+        let slow = history(settings, std::iter::repeat_n(200 * MS, 100));
+        let model = model_of(&slow);
+        assert_eq!(model.frames.len(), TIMELINE_MIN_FRAMES);
+        assert_eq!(
+            model.frames.last().map(|f| f.sample.wall),
+            slow.latest().map(|s| s.wall)
+        );
+        // At 120 fps the window itself holds more: the frames that started in 0.5 s.
+        let fast = history(
+            with(Strategy::Accumulator),
+            std::iter::repeat_n(FRAME_60HZ / 2, 200),
+        );
+        assert_eq!(model_of(&fast).frames.len(), 61);
     }
 
     #[test]
