@@ -42,7 +42,12 @@ pub const GROUND_HEIGHT_M: f32 = -1.2;
 /// visible in a still image.
 pub const TRAIL_SINK_M_PER_S: f32 = 2.0;
 
-/// Vertical field of view of every pane's camera, radians (50°).
+/// Width over height the scene is framed for. A narrower pane widens its vertical field of
+/// view so that it keeps this framing's horizontal field (nothing is cut at the sides); a
+/// wider pane shows more at the sides.
+pub const FRAMED_ASPECT: f32 = 4.0 / 3.0;
+
+/// Vertical field of view of every pane's camera at [`FRAMED_ASPECT`], radians (50°).
 pub const FOV_Y_RAD: f32 = 50.0 * std::f32::consts::PI / 180.0;
 
 /// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at; it

@@ -141,6 +141,33 @@ fn known_state_draws_sphere_spring_and_background_where_expected() {
 }
 
 #[test]
+fn a_narrow_pane_keeps_the_horizontal_framing_and_a_wide_one_the_vertical() {
+    let (sim, shown, trail) = run(Strategy::Interpolated, 30);
+    let view = PaneView::new(&shown, sim.scene().config(), false, &trail);
+    let framed = clip_from_world(&view, 4.0 / 3.0);
+    // A point near the left edge and one near the top of the framed view.
+    let left = framed.inverse().project_point3(Vec3::new(-0.9, 0.0, 0.5));
+    let top = framed.inverse().project_point3(Vec3::new(0.0, 0.9, 0.5));
+    let portrait = clip_from_world(&view, 0.7);
+    let ndc = portrait.project_point3(left);
+    assert!(
+        (ndc.x + 0.9).abs() < 1e-3,
+        "cut at the side of a portrait pane: {ndc}"
+    );
+    let ndc = portrait.project_point3(top);
+    assert!(
+        ndc.y < 0.9 * 0.7 / (4.0 / 3.0) + 1e-3,
+        "the portrait pane shows more above: {ndc}"
+    );
+    let widescreen = clip_from_world(&view, 16.0 / 9.0);
+    let ndc = widescreen.project_point3(top);
+    assert!(
+        (ndc.y - 0.9).abs() < 1e-3,
+        "a wide pane keeps the vertical field: {ndc}"
+    );
+}
+
+#[test]
 fn known_state_matches_snapshot() {
     let Some(ctx) = gpu_or_skip() else { return };
     let (sim, shown, trail) = run(Strategy::Interpolated, 30);

@@ -374,6 +374,7 @@ fn a_resized_window_rebuilds_its_targets() {
             "--height",
             "500",
             "--no-panel",
+            "--no-timeline",
             "--resize-at",
             "10:480x360",
             "--screenshot",

@@ -2,8 +2,8 @@
 
 use crate::render::Viewport;
 
-/// Width over height a pane is best at: the scene is framed for a landscape view.
-const PANE_ASPECT: f32 = 4.0 / 3.0;
+/// Width over height a pane is best at: the shape the scene is framed for.
+const PANE_ASPECT: f32 = crate::view::FRAMED_ASPECT;
 
 /// Columns and rows of a grid of `count` equal panes filling a `width` × `height` area:
 /// the number of columns that gives each pane the most room at a landscape shape.

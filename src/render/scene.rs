@@ -6,7 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3, camera};
 
 use super::mesh::{COIL_TURNS, MeshRange, MeshSet, Vertex};
-use crate::view::{PaneView, SPRING_MASS_RADIUS_M};
+use crate::view::{FRAMED_ASPECT, PaneView, SPRING_MASS_RADIUS_M};
 
 /// MSAA samples of the scene: 4 is the count every WebGPU adapter supports, and it keeps
 /// the thin grid lines and the coil from crawling as the camera orbits.
@@ -158,7 +158,9 @@ pub fn clip_from_world(view: &PaneView, aspect: f32) -> Mat4 {
     };
     // glam 0.34 keeps the camera constructors in `glam::camera` (no `Mat4::perspective_rh`);
     // the DirectX convention is wgpu's: depth 0..1, y up.
-    let fov_y_rad = view.fov_y_rad.clamp(0.01, std::f32::consts::PI - 0.01);
+    // A pane narrower than the framing keeps the framing's horizontal field of view.
+    let half_tan = (view.fov_y_rad * 0.5).tan() * (FRAMED_ASPECT / aspect).max(1.0);
+    let fov_y_rad = (2.0 * half_tan.atan()).clamp(0.01, std::f32::consts::PI - 0.01);
     let clip_from_view =
         camera::rh::proj::directx::perspective(fov_y_rad, aspect, Z_NEAR_M, Z_FAR_M);
     let view_from_world = camera::rh::view::look_at_mat4(view.camera_eye, target, up);

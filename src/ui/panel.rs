@@ -131,7 +131,7 @@ fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Lane], focus: usize) {
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.label(RichText::new("Frame timeline").strong());
-                ui.small("the last 0.5 s to scale · hover a frame for its numbers · T hides it");
+                ui.small("the last 0.5 s (at least 30 frames) to scale · hover a frame for its numbers · T hides it");
             });
             timeline_ui(ui, &timeline, focus, dt);
         });
