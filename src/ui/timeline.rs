@@ -18,7 +18,7 @@ use std::ops::RangeInclusive;
 use egui::{Align2, Color32, FontId, Pos2, Rangef, Rect, RichText, Sense, Stroke, Vec2};
 
 use crate::live::{FrameSample, History};
-use crate::timestep::{Nanos, Strategy, ms_from_ns, secs_from_ns};
+use crate::timestep::{NANOS_PER_SECOND, Nanos, Strategy, ms_from_ns, secs_from_ns};
 
 /// One pane's history for the timeline.
 pub struct TimelineLane<'a> {
@@ -883,7 +883,12 @@ fn clip_segment_x(a: Pos2, b: Pos2, x_range: Rangef) -> Option<[Pos2; 2]> {
 fn paint_caption(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
     let row = context.rows.caption();
     let axis = &context.axis;
-    let left = format!("\u{2212}{:.1} ms", ms_from_ns(axis.end - axis.start));
+    let span = axis.end - axis.start;
+    let left = if span < 10 * NANOS_PER_SECOND {
+        format!("\u{2212}{:.1} ms", ms_from_ns(span))
+    } else {
+        format!("\u{2212}{}", duration_text(span))
+    };
     let right = format!("T = {:.3} s", secs_from_ns(axis.end));
     let left = painter.layout_no_wrap(left, LABEL_FONT, CAPTION);
     let right = painter.layout_no_wrap(right, LABEL_FONT, CAPTION);
