@@ -2,8 +2,12 @@
 //!
 //! Each redraw the window calls [`LiveLoop::frame`]: it reads the [`Stopwatch`], passes the
 //! frame time through pause and time scale into the strategy, steps the scene, spends the
-//! artificial load, and records the frame for the readouts. The window then draws
-//! [`LiveLoop::pane_view`]; it makes no timing decision of its own.
+//! artificial load, and records the frame for the readouts. The window then draws each
+//! [`Lane::pane_view`]; it makes no timing decision of its own.
+//!
+//! A loop runs one [`Lane`] per pane: one without a comparison, 2 to [`MAX_PANES`] with
+//! one. Every lane is fed the same frame time from the one clock read; the load is spent
+//! once, for the focused lane's steps.
 //!
 //! The artificial load is real work on the loop's thread (a busy wait), so expensive steps
 //! lengthen the next frame exactly as in a game, and a step cost above `dt` without guards

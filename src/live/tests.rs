@@ -562,3 +562,54 @@ fn a_comparison_needs_two_to_six_panes() {
     assert_eq!(panes.len(), MAX_PANES);
     assert_eq!(panes, Panes::default());
 }
+
+/// Per-frame change of the sphere's bearing as the camera sees it (the angle between the
+/// camera's view of the pivot and of the sphere, about the vertical), radians.
+fn relative_bearing_steps(lab: &mut LiveLoop<VirtualStopwatch>, lane: usize) -> Vec<f64> {
+    let mut bearings = Vec::new();
+    for _ in 0..120 {
+        frame_after(lab, FRAME_60HZ);
+        let shown = lab.lanes()[lane].last().expect("a frame ran").shown;
+        let to_target = shown.camera_target - shown.camera_eye;
+        let to_sphere = shown.sphere_position - shown.camera_eye;
+        let bearing = to_sphere.z.atan2(to_sphere.x) - to_target.z.atan2(to_target.x);
+        bearings.push(bearing);
+    }
+    let tau = std::f64::consts::TAU;
+    // The first frames start the motion (no step yet, then the first): skip them.
+    bearings
+        .windows(2)
+        .skip(10)
+        .map(|w| (w[1] - w[0] + tau / 2.0).rem_euclid(tau) - tau / 2.0)
+        .collect()
+}
+
+#[test]
+fn camera_vs_sphere_makes_the_sphere_jump_against_the_camera_unless_interpolated() {
+    let mut settings = LiveSettings::default();
+    ScenePreset::CameraVsSphere.apply(&mut settings);
+    assert_eq!(
+        settings.lane_strategies(),
+        [Strategy::Accumulator, Strategy::Interpolated]
+    );
+    let spread = |steps: &[f64]| {
+        let (low, high) = steps
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+        high - low
+    };
+    let mut lab = live(settings);
+    let accumulator = spread(&relative_bearing_steps(&mut lab, 0));
+    let mut lab = live(settings);
+    let interpolated = spread(&relative_bearing_steps(&mut lab, 1));
+    // Interpolated: the sphere's bearing moves by the same angle every frame; the
+    // accumulator's moves by 0 or a whole step's worth against the per-frame camera.
+    assert!(interpolated < 2e-4, "interpolated spread {interpolated}");
+    assert!(accumulator > 3e-3, "accumulator spread {accumulator}");
+    // With the camera in the simulation too, the accumulator view judders as a whole
+    // instead: sphere and camera jump together, and the bearing stays even.
+    ScenePreset::Together.apply(&mut settings);
+    let mut lab = live(settings);
+    let together = spread(&relative_bearing_steps(&mut lab, 0));
+    assert!(together < 2e-4, "together spread {together}");
+}
