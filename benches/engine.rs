@@ -1,6 +1,7 @@
 //! Cost of the core per frame: the engine alone, a whole simulated frame, and a bench run.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use timestep_lab::bench::{BenchSettings, run};
@@ -86,5 +87,35 @@ fn engine(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, engine);
+/// The live loop's frame right after the thread slept 10 ms, as the window's loop does while
+/// it waits for the display (or `bench-render` while it waits for the GPU): what the frame
+/// costs once the caches no longer hold its code and data.
+fn after_sleep(c: &mut Criterion) {
+    let mut group = c.benchmark_group("live_loop_frame_after_10ms_sleep");
+    group.sample_size(10);
+    for (name, compare) in [("one_pane", false), ("six_panes", true)] {
+        group.bench_function(name, |b| {
+            let settings = LiveSettings {
+                compare,
+                ..LiveSettings::default()
+            };
+            let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)
+                .expect("default settings are valid");
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    std::thread::sleep(Duration::from_millis(10));
+                    let start = Instant::now();
+                    live.stopwatch_mut().advance(16_666_667);
+                    black_box(live.frame());
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, after_sleep);
 criterion_main!(benches);
