@@ -447,3 +447,51 @@ fn parse_resize(value: &str) -> Result<(u64, (u32, u32)), String> {
         ),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(args: &[&str]) -> anyhow::Result<WindowOptions> {
+        let cli = Cli::try_parse_from(std::iter::once("timestep-lab").chain(args.iter().copied()))?;
+        cli.window.options()
+    }
+
+    #[test]
+    fn compare_focus_and_preset_reach_the_settings() {
+        let settings = options(&[
+            "--compare",
+            "fixed,accumulator,interpolated",
+            "--focus",
+            "2",
+        ])
+        .expect("valid")
+        .settings;
+        assert!(settings.compare);
+        assert_eq!(
+            settings.panes.as_slice(),
+            [
+                Strategy::Fixed,
+                Strategy::Accumulator,
+                Strategy::Interpolated
+            ]
+        );
+        assert_eq!(settings.focus, 1);
+        let settings = options(&["--preset", "camera-vs-sphere"])
+            .expect("valid")
+            .settings;
+        assert_eq!(settings.camera, CameraDriver::PerFrame);
+        assert_eq!(
+            settings.lane_strategies(),
+            [Strategy::Accumulator, Strategy::Interpolated]
+        );
+        // --compare names the panes the preset compares.
+        let settings = options(&["--preset", "camera-vs-sphere", "--compare", "all"])
+            .expect("valid")
+            .settings;
+        assert_eq!(settings.lane_strategies(), Strategy::ALL);
+        let settings = options(&[]).expect("valid").settings;
+        assert!(!settings.compare);
+        assert_eq!(settings.focus, 0);
+    }
+}

@@ -11,7 +11,7 @@ use super::compose::{FrameComposer, UiFrame};
 use super::frame::{UiPass, lane_panes};
 use crate::cli::{BenchRenderArgs, RenderArgs};
 use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
-use crate::render::{GpuContext, Offscreen, Pane, Viewport, adapter_summary, render_scene_png};
+use crate::render::{GpuContext, Offscreen, adapter_summary};
 use crate::timestep::{Nanos, Strategy};
 use crate::ui::{PanelActions, PanelModel};
 
@@ -25,8 +25,8 @@ const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb
 const FRAME_60HZ: Nanos = 16_666_667;
 
 /// Runs `render`: the loop headless at the display rate until `--time`, then one frame to
-/// `--out`: the scene alone, or with `--compare` the grid of panes with their labels.
-/// Returns what to print.
+/// `--out` as the window draws it without its panel and timeline: the scene, or with
+/// `--compare` the grid of panes with their labels. Returns what to print.
 pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
     let settings = args.check()?;
     let frame = (1e9 / args.display_hz).round() as Nanos;
@@ -38,16 +38,7 @@ pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
         live.frame();
     }
     let gpu = GpuContext::headless()?;
-    let image = if settings.compare {
-        render_grid(&gpu, &mut live, (args.width, args.height))?
-    } else {
-        let view = live.pane_view().context("the loop ran no frame")?;
-        let pane = Pane {
-            viewport: Viewport::full(args.width, args.height),
-            view,
-        };
-        render_scene_png(&gpu, &[pane], args.width, args.height)?
-    };
+    let image = render_grid(&gpu, &mut live, (args.width, args.height))?;
     image
         .save(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -63,8 +54,8 @@ pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
     ))
 }
 
-/// Draws `live`'s panes as the window does with its side panel and timeline hidden: the
-/// grid of scenes with each pane's label. Returns the image.
+/// Draws `live`'s panes as the window does with its side panel and timeline hidden: its
+/// one scene, or the grid of scenes with each pane's label. Returns the image.
 pub fn render_grid<S: Stopwatch>(
     gpu: &GpuContext,
     live: &mut LiveLoop<S>,

@@ -1,5 +1,6 @@
-//! The live loop: real (or virtual) time in, one simulation advanced, load spent, readouts
-//! kept. The window drives it once per redraw and draws what it says.
+//! The live loop: real (or virtual) time in, every lane (pane) advanced on the same frame
+//! time, load spent once, readouts kept. The window drives it once per redraw and draws
+//! what it says.
 
 use super::history::{FrameSample, History, READOUT_WINDOW, WindowStats};
 use super::load::{LoadModel, LoadSpent};
@@ -233,9 +234,10 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Takes new settings from the next frame on; a bad value is named and nothing changes.
-    /// Switching a pane's strategy or the step neither loses nor invents time. Turning the
-    /// comparison on or off, or changing its number of panes, restarts every pane at time
-    /// zero together, so all panes start from the same state.
+    /// Switching the single pane's strategy or the step neither loses nor invents time.
+    /// Turning the comparison on or off, or changing its panes (their number or a pane's
+    /// strategy), restarts every pane at time zero together, so all panes start from the
+    /// same state.
     pub fn apply(&mut self, settings: LiveSettings) -> Result<(), RangeError> {
         if settings == self.settings {
             return Ok(());
@@ -245,8 +247,11 @@ impl<S: Stopwatch> LiveLoop<S> {
         let scene = settings.scene(self.lanes[0].sim.scene().config())?;
         self.clock.set_time_scale(settings.time_scale)?;
         let strategies = settings.lane_strategies();
-        let restart =
-            settings.compare != self.settings.compare || strategies.len() != self.lanes.len();
+        // Comparison panes must start from one state to be comparable: any change to them
+        // restarts them all. The single pane switches strategy in place.
+        let restart = settings.compare != self.settings.compare
+            || strategies.len() != self.lanes.len()
+            || (settings.compare && settings.panes != self.settings.panes);
         if restart {
             self.lanes.truncate(strategies.len());
             while self.lanes.len() < strategies.len() {
@@ -430,8 +435,7 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// The focused lane's readouts over the last second.
     pub fn window_stats(&mut self) -> WindowStats {
-        let focus = self.settings.focus_index();
-        self.lanes[focus].window_stats(&mut self.scratch)
+        self.lane_stats(self.settings.focus_index())
     }
 
     /// Lane `index`'s readouts over the last second (default stats past the last lane).

@@ -166,7 +166,14 @@ impl ScenePreset {
     pub fn matches(self, settings: &LiveSettings) -> bool {
         match self {
             ScenePreset::Together => settings.camera == CameraDriver::Smoothed,
-            ScenePreset::CameraVsSphere => settings.camera == CameraDriver::PerFrame,
+            // The advice compares the accumulator with interpolation: both must be there.
+            ScenePreset::CameraVsSphere => {
+                settings.camera == CameraDriver::PerFrame
+                    && settings.compare
+                    && [Strategy::Accumulator, Strategy::Interpolated]
+                        .iter()
+                        .all(|s| settings.panes.as_slice().contains(s))
+            }
         }
     }
 

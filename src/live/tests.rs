@@ -502,14 +502,35 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
         assert_eq!(lane.history().len(), 10, "{}", lane.strategy());
         assert_eq!(lane.sim().engine().presented_time(), 10 * FRAME_60HZ);
     }
-    // Switching one pane's strategy keeps the others, and time, running.
+    // Changing a pane's strategy, or adding a pane, restarts them all together.
     let mut settings = *lab.settings();
-    settings.panes.set(0, Strategy::Interpolated);
+    settings.panes = Panes::new(&[Strategy::Fixed, Strategy::Variable]).expect("valid");
     lab.apply(settings).expect("valid");
+    for _ in 0..30 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    let restarted = |lab: &LiveLoop<VirtualStopwatch>| {
+        lab.lanes()
+            .iter()
+            .all(|lane| lane.history().is_empty() && lane.sim().engine().presented_time() == 0)
+    };
+    settings.panes.set(0, Strategy::Accumulator);
+    lab.apply(settings).expect("valid");
+    assert!(restarted(&lab), "a pane's new strategy restarts every pane");
+    assert_eq!(lab.lanes()[0].strategy(), Strategy::Accumulator);
     frame_after(&mut lab, FRAME_60HZ);
-    assert_eq!(lab.lanes()[0].strategy(), Strategy::Interpolated);
-    assert!(lab.lanes().iter().all(|l| l.history().len() == 11));
-    // Back to one pane: the first.
+    assert!(settings.panes.add());
+    lab.apply(settings).expect("valid");
+    assert_eq!(lab.lanes().len(), 3);
+    assert!(restarted(&lab), "a new pane restarts every pane");
+    frame_after(&mut lab, FRAME_60HZ);
+    let times: Vec<Nanos> = lab
+        .lanes()
+        .iter()
+        .map(|lane| lane.sim().engine().presented_time())
+        .collect();
+    assert_eq!(times, [FRAME_60HZ; 3]);
+    // Back to one pane: the single pane's strategy, which the comparison left alone.
     lab.apply(LiveSettings {
         compare: false,
         ..settings
@@ -587,7 +608,16 @@ fn relative_bearing_steps(lab: &mut LiveLoop<VirtualStopwatch>, lane: usize) -> 
 #[test]
 fn camera_vs_sphere_makes_the_sphere_jump_against_the_camera_unless_interpolated() {
     let mut settings = LiveSettings::default();
+    let per_frame_alone = LiveSettings {
+        camera: crate::scene::CameraDriver::PerFrame,
+        ..settings
+    };
+    assert!(
+        !ScenePreset::CameraVsSphere.matches(&per_frame_alone),
+        "the advice needs both panes it compares"
+    );
     ScenePreset::CameraVsSphere.apply(&mut settings);
+    assert!(ScenePreset::CameraVsSphere.matches(&settings));
     assert_eq!(
         settings.lane_strategies(),
         [Strategy::Accumulator, Strategy::Interpolated]

@@ -85,7 +85,7 @@ pub fn lab_ui(
     actions: &mut PanelActions,
 ) -> egui::Rect {
     keys_ui(ui, model, readouts, actions);
-    let focus = readouts.focus.min(lanes.len().saturating_sub(1));
+    let focus = readouts.focus;
     if model.visible {
         egui::Panel::left("controls")
             .resizable(false)
@@ -102,7 +102,8 @@ pub fn lab_ui(
     egui::CentralPanel::no_frame()
         .show(ui, |ui| {
             let scene = ui.max_rect();
-            if readouts.pane_count > 1 {
+            // With no room left for the scene there is nothing to label.
+            if readouts.pane_count > 1 && scene.width() >= 1.0 && scene.height() >= 1.0 {
                 pane_labels_ui(ui, model, readouts, scene);
             }
             banner_ui(ui, model, readouts, actions);
@@ -131,7 +132,9 @@ fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Lane], focus: usize) {
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.label(RichText::new("Frame timeline").strong());
-                ui.small("the last 0.5 s (at least 30 frames) to scale · hover a frame for its numbers · T hides it");
+                ui.small(
+                    "the last 0.5 s, at least 30 frames, to scale · hover a frame for its numbers",
+                );
             });
             timeline_ui(ui, &timeline, focus, dt);
         });

@@ -68,7 +68,25 @@ pub struct Readouts {
 impl Readouts {
     /// Gathers the readouts of `live` after its last frame.
     pub fn gather<S: Stopwatch>(live: &mut LiveLoop<S>) -> Self {
-        let window = live.window_stats();
+        let focus = live.settings().focus_index();
+        let mut window = WindowStats::default();
+        let mut panes = [PaneReadout::default(); MAX_PANES];
+        for (i, slot) in panes.iter_mut().enumerate().take(live.lanes().len()) {
+            let stats = live.lane_stats(i);
+            if i == focus {
+                window = stats;
+            }
+            let lane = &live.lanes()[i];
+            *slot = PaneReadout {
+                strategy: Some(lane.strategy()),
+                latency_ms: stats.latency_ms,
+                judder_ms: stats.judder_ms,
+                steps_mean: stats.steps_mean,
+                steps_now: lane.last().map_or(0, |frame| frame.report.steps.len()),
+                spiral: lane.spiralling(),
+                exploded: lane.exploded(),
+            };
+        }
         let engine = live.sim().engine();
         let mut readouts = Readouts {
             strategy: Some(engine.strategy()),
@@ -83,28 +101,11 @@ impl Readouts {
             frozen: live.frozen(),
             exploded: live.exploded(),
             paused: live.paused(),
+            panes,
             pane_count: live.lanes().len(),
-            focus: live.settings().focus_index(),
+            focus,
             ..Readouts::default()
         };
-        for (i, slot) in readouts
-            .panes
-            .iter_mut()
-            .enumerate()
-            .take(live.lanes().len())
-        {
-            let stats = live.lane_stats(i);
-            let lane = &live.lanes()[i];
-            *slot = PaneReadout {
-                strategy: Some(lane.strategy()),
-                latency_ms: stats.latency_ms,
-                judder_ms: stats.judder_ms,
-                steps_mean: stats.steps_mean,
-                steps_now: lane.last().map_or(0, |frame| frame.report.steps.len()),
-                spiral: lane.spiralling(),
-                exploded: lane.exploded(),
-            };
-        }
         if let Some(frame) = live.last() {
             readouts.steps_this_frame = frame.report.steps.len();
             readouts.alpha = frame.report.alpha;
