@@ -1,6 +1,6 @@
 use super::*;
 use crate::bench::{BenchSettings, run_strategy};
-use crate::timestep::{Nanos, Strategy};
+use crate::timestep::{MIN_TIME_SCALE, Nanos, Strategy};
 
 const MS: Nanos = 1_000_000;
 /// One 60 Hz display period, rounded to the nanosecond.
@@ -642,4 +642,41 @@ fn camera_vs_sphere_makes_the_sphere_jump_against_the_camera_unless_interpolated
     let mut lab = live(settings);
     let together = spread(&relative_bearing_steps(&mut lab, 0));
     assert!(together < 2e-4, "together spread {together}");
+}
+
+#[test]
+fn slow_motion_slows_every_pane_alike() {
+    let mut lab = live(LiveSettings {
+        compare: true,
+        time_scale: MIN_TIME_SCALE,
+        ..LiveSettings::default()
+    });
+    lab.frame();
+    for _ in 0..600 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    let scaled = (FRAME_60HZ as f64 * MIN_TIME_SCALE).round() as Nanos;
+    for lane in lab.lanes() {
+        let fed: Vec<Nanos> = lane.history().iter().skip(1).map(|s| s.fed).collect();
+        assert_eq!(fed.len(), 600);
+        // The clock carries the rounding, so the scaled frames differ by at most 1 ns and
+        // add up exactly.
+        assert!(
+            fed.iter().all(|&f| f.abs_diff(scaled) <= 1),
+            "{}",
+            lane.strategy()
+        );
+        let total: Nanos = fed.iter().sum();
+        assert_eq!(
+            total,
+            (600.0 * FRAME_60HZ as f64 * MIN_TIME_SCALE).round() as Nanos,
+            "{}",
+            lane.strategy()
+        );
+    }
+    let first: Vec<Nanos> = lab.lanes()[0].history().iter().map(|s| s.fed).collect();
+    for lane in &lab.lanes()[1..] {
+        let fed: Vec<Nanos> = lane.history().iter().map(|s| s.fed).collect();
+        assert_eq!(fed, first, "{}", lane.strategy());
+    }
 }
