@@ -70,22 +70,20 @@ pub fn render_grid<S: Stopwatch>(
     let mut actions = PanelActions::default();
     // egui sizes some areas on a first pass; draw the second, with the texture changes
     // (the font atlas) of both.
-    let mut textures = egui::TexturesDelta::default();
-    let mut pass = None;
-    for _ in 0..2 {
-        let run = UiPass::run(
+    let mut run = || {
+        UiPass::run(
             &egui_ctx,
             screen_input(width, height, 0.0),
             &mut model,
             live,
             &mut actions,
             (width, height),
-        );
-        textures.append(run.textures);
-        pass = Some((run.primitives, run.pixels_per_point, run.viewports));
-    }
-    let (primitives, pixels_per_point, viewports) = pass.context("the UI ran no pass")?;
-    let panes = lane_panes(live, &viewports);
+        )
+    };
+    let mut textures = run().textures;
+    let pass = run();
+    textures.append(pass.textures);
+    let panes = lane_panes(live, &pass.viewports);
     composer.render(
         &gpu.device,
         &gpu.queue,
@@ -93,9 +91,9 @@ pub fn render_grid<S: Stopwatch>(
         (width, height),
         &panes,
         Some(UiFrame {
-            primitives: &primitives,
+            primitives: &pass.primitives,
             textures,
-            pixels_per_point,
+            pixels_per_point: pass.pixels_per_point,
         }),
     );
     offscreen

@@ -119,6 +119,12 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     if let Some(active) = &app.active {
         app.summary.configure_errors = active.configure_errors.clone();
     }
+    app.summary.panes = app
+        .live
+        .lanes()
+        .iter()
+        .map(|lane| lane.strategy())
+        .collect();
     // Texture changes of a last frame that was never drawn are of no use any more.
     app.pending_textures.clear();
     outcome.context("the event loop failed")?;
@@ -404,10 +410,6 @@ impl App {
         }
         self.apply(active, actions);
         self.summary.spiral = self.live.spiralling();
-        self.summary.panes.clear();
-        self.summary
-            .panes
-            .extend(self.live.lanes().iter().map(|lane| lane.strategy()));
         if last_frame && drawn || self.error.is_some() || actions.quit {
             event_loop.exit();
         }
