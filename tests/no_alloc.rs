@@ -7,6 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::metrics::{MetricsRecorder, SpiralDetector};
 use timestep_lab::scene::{CameraDriver, SceneConfig};
 use timestep_lab::sim::Simulation;
@@ -99,9 +100,19 @@ fn the_counter_sees_allocations() {
     assert_eq!(count, 1);
 }
 
+/// A live loop under `settings` that has run long enough to fill its history rings once, so
+/// that steady state is measured.
+fn warmed_up(settings: LiveSettings) -> LiveLoop<VirtualStopwatch> {
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid settings");
+    for _ in 0..10_000 {
+        live.stopwatch_mut().advance(16_666_667);
+        live.frame();
+    }
+    live
+}
+
 #[test]
 fn live_loop_frames_do_not_allocate() {
-    use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
     for strategy in Strategy::ALL {
         let mut settings = LiveSettings {
             strategy,
@@ -111,12 +122,7 @@ fn live_loop_frames_do_not_allocate() {
         settings.load.jitter_ms = 1.0;
         settings.load.hitch_ms = 40.0;
         settings.load.hitch_every_s = 0.5;
-        let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).unwrap();
-        // Fill the history ring once so that steady state is measured.
-        for _ in 0..10_000 {
-            live.stopwatch_mut().advance(16_666_667);
-            live.frame();
-        }
+        let mut live = warmed_up(settings);
         let count = allocations_during(|| {
             for i in 0..2_000u64 {
                 if i % 97 == 0 {
@@ -137,7 +143,6 @@ fn live_loop_frames_do_not_allocate() {
 
 #[test]
 fn comparison_frames_do_not_allocate() {
-    use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
     let mut settings = LiveSettings {
         compare: true,
         focus: 3,
@@ -145,11 +150,7 @@ fn comparison_frames_do_not_allocate() {
     };
     settings.load.step_cost_ms = 2.0;
     settings.load.jitter_ms = 1.0;
-    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).unwrap();
-    for _ in 0..10_000 {
-        live.stopwatch_mut().advance(16_666_667);
-        live.frame();
-    }
+    let mut live = warmed_up(settings);
     // Pausing and single-stepping are part of comparing; resume after each step.
     let count = allocations_during(|| {
         for i in 0..2_000u64 {

@@ -88,32 +88,28 @@ fn snapshot_options() -> egui_kittest::SnapshotOptions {
         .max_failed_pixels(100)
 }
 
-#[test]
-fn timeline_snapshot() {
+/// Compares the scripted timeline drawn `width` points wide with snapshot `name`.
+fn assert_snapshot(name: &str, width: f32) {
     if common::gpu_or_skip().is_none() {
         return;
     }
     let mut harness = build(
         Harness::builder().wgpu(),
-        egui::vec2(720.0, 124.0),
+        egui::vec2(width, 124.0),
         scripted_state(),
     );
     harness.run();
-    harness.snapshot_options("timeline", &snapshot_options());
+    harness.snapshot_options(name, &snapshot_options());
+}
+
+#[test]
+fn timeline_snapshot() {
+    assert_snapshot("timeline", 720.0);
 }
 
 #[test]
 fn timeline_snapshot_narrow() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
-    let mut harness = build(
-        Harness::builder().wgpu(),
-        egui::vec2(320.0, 124.0),
-        scripted_state(),
-    );
-    harness.run();
-    harness.snapshot_options("timeline_narrow", &snapshot_options());
+    assert_snapshot("timeline_narrow", 320.0);
 }
 
 /// Where the scripted hitch frame lies along the strip, 0 to 1: the axis runs from the `T`
