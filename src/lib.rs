@@ -19,6 +19,7 @@ pub mod render;
 mod ring;
 pub mod scene;
 pub mod sim;
+pub mod stats;
 pub mod timestep;
 pub mod trace;
 pub mod ui;

@@ -12,6 +12,7 @@ use super::frame::{UiPass, lane_panes};
 use crate::cli::{BenchRenderArgs, RenderArgs};
 use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
 use crate::render::{GpuContext, Offscreen, adapter_summary};
+use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
 use crate::ui::{PanelActions, PanelModel};
 
@@ -286,18 +287,7 @@ fn bench_render_table(r: &BenchRenderReport) -> String {
 
 /// Median of durations, in ms (0 when empty).
 fn median_ms(samples: &[Duration]) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    let mut sorted = samples.to_vec();
-    sorted.sort_unstable();
-    let mid = sorted.len() / 2;
-    let median = if sorted.len().is_multiple_of(2) {
-        (sorted[mid - 1] + sorted[mid]) / 2
-    } else {
-        sorted[mid]
-    };
-    median.as_secs_f64() * 1000.0
+    mean_median(&mut samples.to_vec()).map_or(0.0, |median| median.as_secs_f64() * 1000.0)
 }
 
 #[cfg(test)]

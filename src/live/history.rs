@@ -2,6 +2,7 @@
 
 use crate::metrics::Smoothness;
 use crate::ring::Ring;
+use crate::stats::percentile;
 use crate::timestep::Nanos;
 
 /// Frames the history keeps: several seconds even at the thousands of frames per second an
@@ -151,15 +152,6 @@ pub struct WindowStats {
     pub latency_ms: f64,
     /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms.
     pub judder_ms: f64,
-}
-
-/// The value at fraction `q` of a sorted slice (nearest rank); 0 when empty.
-fn percentile(sorted: &[Nanos], q: f64) -> Nanos {
-    if sorted.is_empty() {
-        return 0;
-    }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
 }
 
 #[cfg(test)]

@@ -109,8 +109,7 @@ impl SpiralDetector {
         for (i, value) in values.iter_mut().enumerate() {
             *value = self.owed[self.slot(window, i)];
         }
-        values.sort_unstable();
-        values[SPIRAL_WINDOW_FRAMES / 2]
+        crate::stats::upper_median(&mut values).unwrap_or(0)
     }
 }
 

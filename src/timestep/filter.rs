@@ -55,12 +55,9 @@ impl SnapFilter {
             return self.refresh;
         }
         let recent = &self.recent[..self.recent_len];
-        let mut sorted = self.recent;
-        let sorted = &mut sorted[..self.recent_len];
-        sorted.sort_unstable();
-        let median = *sorted
-            .get(self.recent_len / 2)
-            .filter(|&&median| median > 0)?;
+        let mut scratch = self.recent;
+        let median = crate::stats::upper_median(&mut scratch[..self.recent_len])
+            .filter(|&median| median > 0)?;
         let (median, mut time, mut periods) = (u128::from(median), 0u128, 0u128);
         for &frame in recent {
             let multiple = (u128::from(frame) + median / 2) / median;

@@ -62,8 +62,8 @@ pub(super) fn parse(
     }
 
     let mut notes = Vec::new();
-    let in_microseconds =
-        median(&mut products).is_some_and(|product| product > MICROSECONDS_PRODUCT);
+    let in_microseconds = crate::stats::upper_median(&mut products)
+        .is_some_and(|product| product > MICROSECONDS_PRODUCT);
     if in_microseconds {
         notes.push(format!(
             "{origin}: frametime values look like microseconds (fps x frametime is about 1e6), \
@@ -84,12 +84,6 @@ pub(super) fn parse(
         frame_times_ns,
         notes,
     })
-}
-
-/// The median of finite values (upper median for an even count), or `None` when empty.
-fn median(values: &mut [f64]) -> Option<f64> {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied()
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use std::ops::RangeInclusive;
 use egui::{Align2, Color32, FontId, Pos2, Rangef, Rect, RichText, Sense, Stroke, Vec2};
 
 use crate::live::{FrameSample, History};
+use crate::stats::upper_median;
 use crate::timestep::{NANOS_PER_SECOND, Nanos, Strategy, ms_from_ns, secs_from_ns};
 
 /// One pane's history for the timeline.
@@ -264,7 +265,7 @@ impl TimelineModel {
         self.scratch.clear();
         self.scratch
             .extend(self.frames.iter().map(|f| f.sample.real_frame));
-        self.median_frame = median(&mut self.scratch);
+        self.median_frame = upper_median(&mut self.scratch).unwrap_or(0);
         let threshold = self.median_frame.saturating_mul(HITCH_FACTOR);
         let anchor = self.shade_anchor.and_then(|(wall, shade)| {
             let index = self.frames.partition_point(|f| f.sample.wall < wall);
@@ -310,16 +311,6 @@ fn window_frames(history: &History) -> impl Iterator<Item = (&FrameSample, &Fram
         let before = previous.replace(sample)?;
         Some((before, sample))
     })
-}
-
-/// The middle value of `values` (the upper one of an even count), reordering them; 0 when
-/// empty.
-fn median(values: &mut [Nanos]) -> Nanos {
-    if values.is_empty() {
-        return 0;
-    }
-    let middle = values.len() / 2;
-    *values.select_nth_unstable(middle).1
 }
 
 /// Simulated end times, in order, of the `steps` steps a frame took from `from` to

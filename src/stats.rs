@@ -1,0 +1,90 @@
+//! Order statistics, one definition each, for every place that summarises a set of values:
+//! the bench, the live readouts, the timeline, the spiral detector, the trace readers and
+//! `bench-render`.
+//!
+//! Two medians, named for what they are:
+//! - [`upper_median`] picks a sample: the middle one, the upper of the two middle ones for an
+//!   even count. Integer time stays exact and a threshold derived from it (a hitch is twice
+//!   the median) is always a time that actually occurred.
+//! - [`mean_median`] averages the two middle samples of an even count: the textbook median,
+//!   for reporting measured timings (`bench-render`).
+//!
+//! [`percentile`] is the nearest-rank percentile (no interpolation): the smallest sample
+//! with at least the fraction `q` of the samples at or below it.
+
+use std::time::Duration;
+
+/// The middle value of `values`, the upper of the two middle ones for an even count,
+/// reordering them in place (linear time); `None` when empty. Callers pass comparable
+/// values (no NaN: it would compare equal to everything).
+pub fn upper_median<T: Copy + PartialOrd>(values: &mut [T]) -> Option<T> {
+    if values.is_empty() {
+        return None;
+    }
+    let middle = values.len() / 2;
+    let (_, value, _) = values.select_nth_unstable_by(middle, |a, b| {
+        a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    Some(*value)
+}
+
+/// The median of `samples`: the middle one, the mean of the two middle ones for an even
+/// count; `None` when empty. `samples` is reordered in place.
+pub fn mean_median(samples: &mut [Duration]) -> Option<Duration> {
+    let upper = upper_median(samples)?;
+    if samples.len().is_multiple_of(2) {
+        // After the selection, everything before the middle is at most `upper`: the lower
+        // middle sample is their maximum.
+        let lower = samples[..samples.len() / 2].iter().max().copied()?;
+        Some((lower + upper) / 2)
+    } else {
+        Some(upper)
+    }
+}
+
+/// The nearest-rank percentile `q` (0 to 1) of `sorted` (ascending); `T::default()` when
+/// empty.
+pub fn percentile<T: Copy + Default>(sorted: &[T], q: f64) -> T {
+    if sorted.is_empty() {
+        return T::default();
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_upper_median_is_a_sample() {
+        assert_eq!(upper_median(&mut [3u64, 1, 2]), Some(2));
+        assert_eq!(upper_median(&mut [4u64, 1, 2, 3]), Some(3));
+        assert_eq!(upper_median::<u64>(&mut []), None);
+        assert_eq!(
+            upper_median(&mut [2.5, f64::NAN, 1.0]).map(|m| m > 0.0),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn the_mean_median_averages_the_middle_pair() {
+        let ms = Duration::from_millis;
+        assert_eq!(mean_median(&mut [ms(3), ms(1), ms(2)]), Some(ms(2)));
+        assert_eq!(
+            mean_median(&mut [ms(4), ms(1), ms(2), ms(3)]),
+            Some(Duration::from_micros(2500))
+        );
+        assert_eq!(mean_median(&mut []), None);
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let sorted: Vec<u64> = (1..=100).collect();
+        assert_eq!(percentile(&sorted, 0.50), 50);
+        assert_eq!(percentile(&sorted, 0.99), 99);
+        assert_eq!(percentile(&sorted, 1.0), 100);
+        assert_eq!(percentile(&sorted, 0.0), 1);
+        assert_eq!(percentile::<u64>(&[], 0.5), 0);
+    }
+}
