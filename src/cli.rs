@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
-use crate::app::{PresentModeId, WindowOptions};
 use crate::bench::{self, BenchReport, BenchSettings, TraceJson};
-use crate::live::{LiveSettings, LoadSettings, Panes, ScenePreset};
+use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
+use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
@@ -120,7 +120,7 @@ impl LiveArgs {
             settings.panes = Panes::new(&strategies).context("--compare")?;
             settings.compare = true;
         }
-        let panes = settings.lane_strategies().len();
+        let panes = settings.pane_strategies().len();
         if !(1..=panes).contains(&self.focus) {
             anyhow::bail!(
                 "--focus {} is out of range (allowed 1 to {panes}: the number of panes)",
@@ -227,8 +227,8 @@ pub struct RenderArgs {
 }
 
 impl RenderArgs {
-    /// Checks every value; returns the loop's settings.
-    pub fn check(&self) -> anyhow::Result<LiveSettings> {
+    /// Checks every value; returns what to render.
+    pub fn options(&self) -> anyhow::Result<RenderOptions> {
         check_png_path(&self.out)?;
         let settings = self.live.settings()?;
         if !(0.0..=3600.0).contains(&self.time) {
@@ -243,7 +243,13 @@ impl RenderArgs {
                 self.display_hz
             );
         }
-        Ok(settings)
+        Ok(RenderOptions {
+            settings,
+            out: self.out.clone(),
+            size: (self.width, self.height),
+            time_s: self.time,
+            display_hz: self.display_hz,
+        })
     }
 }
 
@@ -268,6 +274,19 @@ pub struct BenchRenderArgs {
     /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
     #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
     pub msaa: u32,
+}
+
+impl BenchRenderArgs {
+    /// What to measure (clap has checked every value).
+    pub fn options(&self) -> BenchRenderOptions {
+        BenchRenderOptions {
+            frames: self.frames,
+            size: (self.width, self.height),
+            panes: self.panes,
+            msaa: self.msaa,
+            json: self.json,
+        }
+    }
 }
 
 /// Simulation settings shared by every command that runs the engine.
@@ -482,14 +501,14 @@ mod tests {
             .settings;
         assert_eq!(settings.camera, CameraDriver::PerFrame);
         assert_eq!(
-            settings.lane_strategies(),
+            settings.pane_strategies(),
             [Strategy::Accumulator, Strategy::Interpolated]
         );
         // --compare names the panes the preset compares.
         let settings = options(&["--preset", "camera-vs-sphere", "--compare", "all"])
             .expect("valid")
             .settings;
-        assert_eq!(settings.lane_strategies(), Strategy::ALL);
+        assert_eq!(settings.pane_strategies(), Strategy::ALL);
         let settings = options(&[]).expect("valid").settings;
         assert!(!settings.compare);
         assert_eq!(settings.focus, 0);

@@ -9,18 +9,24 @@
 //! The shell draws what the core decides: [`render`] (wgpu), [`ui`] (egui) and [`app`]
 //! (the winit window and the headless `render` / `bench-render` commands).
 
+#[cfg(feature = "window")]
 pub mod app;
 pub mod bench;
 pub mod cli;
 mod id;
+pub mod layout;
 pub mod live;
 pub mod metrics;
+pub mod options;
+#[cfg(feature = "window")]
 pub mod render;
-mod ring;
+pub mod ring;
+pub mod run;
 pub mod scene;
 pub mod sim;
 pub mod stats;
 pub mod timestep;
 pub mod trace;
+#[cfg(feature = "window")]
 pub mod ui;
 pub mod view;

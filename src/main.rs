@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
-use timestep_lab::app::{run_bench_render, run_render, run_window};
 use timestep_lab::cli::{Cli, Command, run_bench};
 
 /// Exit code for a bad value given by the user (nothing was run).
@@ -24,28 +23,89 @@ fn main() -> ExitCode {
             }
             finish(outcome, EXIT_BAD_INPUT)
         }
-        Some(Command::Render(args)) => {
-            if let Err(error) = args.check() {
-                eprintln!("error: {error:#}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
-            finish(run_render(&args), EXIT_FAILURE)
-        }
-        Some(Command::BenchRender(args)) => finish(run_bench_render(&args), EXIT_FAILURE),
-        None => {
-            let options = match cli.window.options() {
-                Ok(options) => options,
-                Err(error) => {
-                    eprintln!("error: {error:#}");
-                    return ExitCode::from(EXIT_BAD_INPUT);
-                }
-            };
-            finish(
-                run_window(options).map(|summary| summary.to_string()),
-                EXIT_FAILURE,
-            )
-        }
+        Some(Command::Render(args)) => match args.options() {
+            Ok(options) => shell::render(&options),
+            Err(error) => bad_input(&error),
+        },
+        Some(Command::BenchRender(args)) => shell::bench_render(&args.options()),
+        None => match cli.window.options() {
+            Ok(options) => shell::window(options),
+            Err(error) => bad_input(&error),
+        },
     }
+}
+
+/// The commands that draw: through the shell when this build has it.
+#[cfg(feature = "window")]
+mod shell {
+    use std::process::ExitCode;
+
+    use timestep_lab::app::{run_bench_render, run_render, run_window};
+    use timestep_lab::options::{BenchRenderOptions, RenderOptions, WindowOptions};
+
+    use super::{EXIT_FAILURE, finish};
+
+    /// `render`.
+    pub fn render(options: &RenderOptions) -> ExitCode {
+        finish(run_render(options), EXIT_FAILURE)
+    }
+
+    /// `bench-render`.
+    pub fn bench_render(options: &BenchRenderOptions) -> ExitCode {
+        finish(run_bench_render(options), EXIT_FAILURE)
+    }
+
+    /// The window.
+    pub fn window(options: WindowOptions) -> ExitCode {
+        finish(
+            run_window(options).map(|summary| summary.to_string()),
+            EXIT_FAILURE,
+        )
+    }
+}
+
+/// The commands that draw, in a build without the shell: each says so (after its options
+/// were checked like in a full build).
+#[cfg(not(feature = "window"))]
+mod shell {
+    use std::process::ExitCode;
+
+    use timestep_lab::options::{BenchRenderOptions, RenderOptions, WindowOptions};
+
+    use super::{EXIT_FAILURE, finish};
+
+    /// `render`.
+    pub fn render(_: &RenderOptions) -> ExitCode {
+        no_window("render")
+    }
+
+    /// `bench-render`.
+    pub fn bench_render(_: &BenchRenderOptions) -> ExitCode {
+        no_window("bench-render")
+    }
+
+    /// The window.
+    pub fn window(_: WindowOptions) -> ExitCode {
+        no_window("the window")
+    }
+
+    /// The error for a command this build cannot run.
+    fn no_window(what: &str) -> ExitCode {
+        finish(
+            Err(anyhow::anyhow!(
+                "{what} needs the window and GPU renderer, and this build has no window \
+                 (it was built with --no-default-features: only `bench` works). \
+                 Build with the default features to draw."
+            )),
+            EXIT_FAILURE,
+        )
+    }
+}
+
+/// Reports a bad value given by the user.
+fn bad_input(error: &anyhow::Error) -> ExitCode {
+    eprintln!("error: {error:#}");
+    ExitCode::from(EXIT_BAD_INPUT)
 }
 
 /// Prints the output, or the error with the given exit code.

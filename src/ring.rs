@@ -51,6 +51,11 @@ impl<T: Copy + Default> Ring<T> {
         (self.len > 0).then(|| &self.items[(self.next + capacity - 1) % capacity])
     }
 
+    /// Values, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + '_ {
+        self.iter_from(0)
+    }
+
     /// Values from the `skip`-th oldest on, oldest first (`skip` 0: all of them).
     pub fn iter_from(
         &self,

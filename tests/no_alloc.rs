@@ -164,10 +164,10 @@ fn comparison_frames_do_not_allocate() {
             }
             live.stopwatch_mut().advance(16_666_667);
             std::hint::black_box(live.frame());
-            for lane in 0..live.lanes().len() {
-                std::hint::black_box(live.lane_stats(lane));
+            for lane in 0..live.panes().len() {
+                std::hint::black_box(live.pane_stats(lane));
             }
-            std::hint::black_box(live.lanes().iter().filter_map(|l| l.pane_view()).count());
+            std::hint::black_box(live.panes().iter().filter_map(|l| l.pane_view()).count());
         }
     });
     assert_eq!(count, 0, "six panes allocated {count} times");

@@ -6,7 +6,7 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::app::PresentModeId;
-use timestep_lab::live::{Lane, LiveLoop, LiveSettings, Panes, ScenePreset, VirtualStopwatch};
+use timestep_lab::live::{LiveLoop, LiveSettings, Pane, Panes, ScenePreset, VirtualStopwatch};
 use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
 use timestep_lab::ui::{PanelActions, PanelModel, Readouts, lab_ui};
@@ -15,7 +15,7 @@ use timestep_lab::ui::{PanelActions, PanelModel, Readouts, lab_ui};
 struct PanelState {
     model: PanelModel,
     readouts: Readouts,
-    lanes: Vec<Lane>,
+    lanes: Vec<Pane>,
     actions: PanelActions,
 }
 
@@ -47,7 +47,7 @@ fn scripted_state_with(settings: LiveSettings) -> PanelState {
     PanelState {
         model,
         readouts: Readouts::gather(&mut live),
-        lanes: live.lanes().to_vec(),
+        lanes: live.panes().to_vec(),
         actions: PanelActions::default(),
     }
 }

@@ -239,8 +239,8 @@ fn six_pane_grid_draws_each_sphere_in_its_own_viewport_and_labels_it() {
     let image = render_grid(&ctx, &mut live, (width, height)).unwrap();
     assert_eq!(image.dimensions(), (width, height));
     let viewports = grid_viewports(6, Viewport::full(width, height));
-    assert_eq!(live.lanes().len(), viewports.len());
-    for (lane, viewport) in live.lanes().iter().zip(&viewports) {
+    assert_eq!(live.panes().len(), viewports.len());
+    for (lane, viewport) in live.panes().iter().zip(&viewports) {
         let what = lane.strategy().id();
         let view = lane.pane_view().unwrap();
         let centre = project(&view, *viewport, view.sphere_center);

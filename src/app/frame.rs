@@ -32,7 +32,7 @@ impl UiPass {
         size: (u32, u32),
     ) -> Self {
         let readouts = Readouts::gather(live);
-        let lanes = live.lanes();
+        let lanes = live.panes();
         let mut scene_rect = egui::Rect::NOTHING;
         let output = ctx.run_ui(raw_input, |ui| {
             scene_rect = lab_ui(ui, model, &readouts, lanes, actions);
@@ -54,7 +54,7 @@ pub fn lane_panes<'a, S: Stopwatch>(
     live: &'a LiveLoop<S>,
     viewports: &[Viewport],
 ) -> Vec<Pane<'a>> {
-    live.lanes()
+    live.panes()
         .iter()
         .zip(viewports)
         .filter_map(|(lane, &viewport)| lane.pane_view().map(|view| Pane { viewport, view }))

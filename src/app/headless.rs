@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
 use super::frame::{UiPass, lane_panes};
-use crate::cli::{BenchRenderArgs, RenderArgs};
 use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
+use crate::options::{BenchRenderOptions, RenderOptions};
 use crate::render::{GpuContext, Offscreen, adapter_summary};
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
@@ -28,10 +28,10 @@ const FRAME_60HZ: Nanos = 16_666_667;
 /// Runs `render`: the loop headless at the display rate until `--time`, then one frame to
 /// `--out` as the window draws it without its panel and timeline: the scene, or with
 /// `--compare` the grid of panes with their labels. Returns what to print.
-pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
-    let settings = args.check()?;
-    let frame = (1e9 / args.display_hz).round() as Nanos;
-    let until = (args.time * 1e9).round() as Nanos;
+pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
+    let settings = options.settings;
+    let frame = (1e9 / options.display_hz).round() as Nanos;
+    let until = (options.time_s * 1e9).round() as Nanos;
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
     live.frame();
     while live.stopwatch().now() < until {
@@ -39,18 +39,19 @@ pub fn run_render(args: &RenderArgs) -> anyhow::Result<String> {
         live.frame();
     }
     let gpu = GpuContext::headless()?;
-    let image = render_grid(&gpu, &mut live, (args.width, args.height))?;
+    let (width, height) = options.size;
+    let image = render_grid(&gpu, &mut live, (width, height))?;
     image
-        .save(&args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let strategies: Vec<&str> = settings.lane_strategies().iter().map(|s| s.id()).collect();
+        .save(&options.out)
+        .with_context(|| format!("cannot write {}", options.out.display()))?;
+    let strategies: Vec<&str> = settings.pane_strategies().iter().map(|s| s.id()).collect();
     Ok(format!(
         "{}: {}x{} {} at {:.3} s on {}\n",
-        args.out.display(),
-        args.width,
-        args.height,
+        options.out.display(),
+        width,
+        height,
         strategies.join(","),
-        args.time,
+        options.time_s,
         adapter_summary(&gpu.adapter.get_info())
     ))
 }
@@ -146,12 +147,12 @@ pub struct BenchRenderReport {
 }
 
 /// Runs `bench-render`. Returns what to print.
-pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
+pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> {
     let gpu = GpuContext::headless()?;
-    let (width, height) = (args.width, args.height);
+    let (width, height) = options.size;
     let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), args.msaa);
-    let panes = args.panes as usize;
+    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), options.msaa);
+    let panes = options.panes as usize;
     let settings = if panes > 1 {
         LiveSettings {
             compare: true,
@@ -166,7 +167,7 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
     model.adapter = adapter_summary(&gpu.adapter.get_info());
     let egui_ctx = egui::Context::default();
 
-    let total = WARM_UP_FRAMES + args.frames;
+    let total = WARM_UP_FRAMES + options.frames;
     let mut engine = Vec::with_capacity(total as usize);
     let mut ui = Vec::with_capacity(total as usize);
     let mut encode = Vec::with_capacity(total as usize);
@@ -213,7 +214,7 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
             wait.push(wait_time);
         }
     }
-    let mut clear_only = Vec::with_capacity(args.frames as usize);
+    let mut clear_only = Vec::with_capacity(options.frames as usize);
     for frame in 0..total {
         let start = Instant::now();
         composer.render_clear_only(&gpu.device, &gpu.queue, offscreen.view());
@@ -231,11 +232,11 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
         .map(|i| main_thread[i] + wait[i])
         .collect();
     let report = BenchRenderReport {
-        frames: args.frames,
+        frames: options.frames,
         width,
         height,
-        panes: args.panes,
-        msaa: args.msaa,
+        panes: options.panes,
+        msaa: options.msaa,
         adapter: adapter_summary(&gpu.adapter.get_info()),
         main_thread_ms_median: median_ms(&main_thread),
         engine_us_median: median_ms(&engine) * 1000.0,
@@ -245,7 +246,7 @@ pub fn run_bench_render(args: &BenchRenderArgs) -> anyhow::Result<String> {
         clear_only_ms_median: median_ms(&clear_only),
         frame_ms_median: median_ms(&whole),
     };
-    Ok(if args.json {
+    Ok(if options.json {
         let mut json = serde_json::to_string(&report).context("encoding the report")?;
         json.push('\n');
         json

@@ -5,12 +5,11 @@ mod compose;
 mod frame;
 mod headless;
 mod layout;
-mod present;
+mod present_mode;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
 pub use frame::{UiPass, lane_panes};
 pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};
 pub use layout::{grid_rects, grid_shape, grid_viewports, scene_area};
-pub use present::{PresentModeId, UnknownPresentMode};
-pub use window::{WindowOptions, WindowSummary, run_window};
+pub use window::{WindowSummary, run_window};

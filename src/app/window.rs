@@ -13,8 +13,9 @@ use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
 use super::frame::{UiPass, lane_panes};
-use super::present::PresentModeId;
-use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
+use super::present_mode::WgpuPresentMode as _;
+use crate::live::{LiveLoop, PresentModeId, RealStopwatch};
+use crate::options::WindowOptions;
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::timestep::Strategy;
 use crate::ui::{PanelActions, PanelModel};
@@ -25,34 +26,6 @@ const MINIMISED_POLL: Duration = Duration::from_millis(100);
 
 /// Configuration errors kept for the exit report (each one is also printed when it happens).
 const MAX_RECORDED_ERRORS: usize = 32;
-
-/// How the window starts and, for automation, when it stops.
-#[derive(Clone, Debug)]
-pub struct WindowOptions {
-    /// The live loop's starting settings.
-    pub settings: LiveSettings,
-    /// The present mode to start with.
-    pub present_mode: PresentModeId,
-    /// Window size, physical pixels.
-    pub size: (u32, u32),
-    /// MSAA samples of the scene (1 or 4).
-    pub msaa: u32,
-    /// Run this many frames, then exit.
-    pub frames: Option<u64>,
-    /// Write the last frame (scene and panel) to this PNG.
-    pub screenshot: Option<PathBuf>,
-    /// Whether the side panel starts visible.
-    pub panel: bool,
-    /// Whether the frame timeline starts visible.
-    pub timeline: bool,
-    /// Start paused.
-    pub paused: bool,
-    /// Automation: switch to the next present mode the surface offers every this many
-    /// frames, as a person would in the panel (tests of live reconfiguration).
-    pub cycle_present_modes: Option<u64>,
-    /// Automation: after this many frames, ask for this window size (tests of resizing).
-    pub resize_at: Option<(u64, (u32, u32))>,
-}
 
 /// What a window run did, printed on exit for people and tests.
 #[derive(Clone, Debug, Default)]
@@ -121,7 +94,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     }
     app.summary.panes = app
         .live
-        .lanes()
+        .panes()
         .iter()
         .map(|lane| lane.strategy())
         .collect();

@@ -9,15 +9,11 @@ mod report;
 
 pub use report::{BenchReport, ResultJson, SettingsJson, TraceJson};
 
-use crate::metrics::{Metrics, MetricsRecorder, SpiralDetector};
+use crate::metrics::Metrics;
+use crate::run::{PaneRun, freezes};
 use crate::scene::SceneConfig;
-use crate::sim::Simulation;
 use crate::timestep::{Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
 
-/// A frame whose load alone (step work carried from the previous frame) exceeds this has
-/// frozen the loop: the run stops there and counts as a spiral. A minute is far beyond any
-/// hitch a trace records and keeps the number of steps a runaway run computes bounded.
-pub const FROZEN_LOAD: Nanos = 60_000_000_000;
 /// Largest per-step or per-frame cost accepted, ms.
 pub const MAX_COST_MS: f64 = 1000.0;
 
@@ -101,34 +97,30 @@ pub fn run_strategy(
     strategy: Strategy,
     settings: &BenchSettings,
 ) -> BenchResult {
-    let mut sim = Simulation::new(strategy, settings.timestep, settings.scene);
-    let mut recorder = MetricsRecorder::default();
-    let mut spiral = SpiralDetector::new(settings.timestep.dt_ns());
+    let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
+    let step_work = |steps: u64| steps.saturating_mul(settings.step_cost);
     let mut previous_steps = 0u64;
     let mut wall_time = 0u64;
     let mut frozen = false;
     for &trace_frame in frame_times {
-        let load = previous_steps.saturating_mul(settings.step_cost);
-        if load > FROZEN_LOAD {
+        let load = step_work(previous_steps);
+        if freezes(load) {
             frozen = true;
             break;
         }
         let frame = trace_frame
             .saturating_add(settings.render_cost)
             .saturating_add(load);
-        let (report, shown) = sim.frame(frame);
-        recorder.record(&report, &shown, sim.scene());
+        let (report, _) = run.frame(frame, step_work);
         previous_steps = report.steps.len();
-        let work = previous_steps.saturating_mul(settings.step_cost);
-        spiral.record(report.owed, work, report.used);
         wall_time = wall_time.saturating_add(frame);
     }
     BenchResult {
         strategy,
-        metrics: recorder.metrics(sim.scene()),
+        metrics: run.metrics(),
         wall_time,
-        dropped: sim.engine().dropped(),
-        spiral: frozen || spiral.spiralling(),
+        dropped: run.sim().engine().dropped(),
+        spiral: frozen || run.spiralling(),
         frozen,
     }
 }

@@ -3,6 +3,8 @@
 use std::num::{NonZeroU32, NonZeroU64};
 
 use super::*;
+use crate::metrics::SpiralDetector;
+use crate::sim::Simulation;
 use crate::timestep::NANOS_PER_SECOND;
 
 const MS: Nanos = 1_000_000;

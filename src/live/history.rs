@@ -41,59 +41,24 @@ pub struct FrameSample {
     pub judged: bool,
 }
 
-/// A ring of recent frames that never allocates after creation.
-#[derive(Clone, Debug)]
-pub struct History {
-    /// The frames.
-    ring: Ring<FrameSample>,
-}
+/// Recent frames, oldest first: a ring that never allocates after creation. The default
+/// holds [`HISTORY_CAPACITY`] frames.
+pub type History = Ring<FrameSample>;
 
 impl Default for History {
     fn default() -> Self {
-        Self {
-            ring: Ring::new(HISTORY_CAPACITY),
-        }
+        Ring::new(HISTORY_CAPACITY)
     }
 }
 
 impl History {
-    /// Adds the newest frame.
-    pub fn push(&mut self, sample: FrameSample) {
-        self.ring.push(sample);
-    }
-
-    /// Forgets every frame.
-    pub fn clear(&mut self) {
-        self.ring.clear();
-    }
-
-    /// Number of frames kept.
-    pub fn len(&self) -> usize {
-        self.ring.len()
-    }
-
-    /// Whether no frame is kept.
-    pub fn is_empty(&self) -> bool {
-        self.ring.is_empty()
-    }
-
-    /// The newest frame.
-    pub fn latest(&self) -> Option<&FrameSample> {
-        self.ring.latest()
-    }
-
-    /// Frames, oldest first.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &FrameSample> + ExactSizeIterator + '_ {
-        self.ring.iter_from(0)
-    }
-
     /// Frames that started within `window` of the newest one, oldest first. Costs the
     /// number of frames in the window, not the size of the history.
     pub fn recent(&self, window: Nanos) -> impl Iterator<Item = &FrameSample> + '_ {
         let newest = self.latest().map_or(0, |s| s.wall);
         let from = newest.saturating_sub(window);
         let count = self.iter().rev().take_while(|s| s.wall >= from).count();
-        self.ring.iter_from(self.len() - count)
+        self.iter_from(self.len() - count)
     }
 
     /// Readouts over the frames of the last `window`. `scratch` holds frame times for the

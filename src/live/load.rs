@@ -3,7 +3,7 @@
 
 use super::settings::LoadSettings;
 use super::stopwatch::Stopwatch;
-use crate::bench::FROZEN_LOAD;
+use crate::run::{FROZEN_LOAD, freezes};
 use crate::timestep::{Nanos, ns_from_ms};
 use crate::trace::Rng;
 
@@ -118,7 +118,7 @@ impl LoadModel {
             stopwatch.busy_wait(waited);
         }
         let debt = total - waited;
-        self.frozen = debt > FROZEN_LOAD;
+        self.frozen = freezes(debt);
         self.debt = debt.min(FROZEN_LOAD);
         LoadSpent {
             step_work,

@@ -2,12 +2,15 @@
 //!
 //! Each redraw the window calls [`LiveLoop::frame`]: it reads the [`Stopwatch`], passes the
 //! frame time through pause and time scale into the strategy, steps the scene, spends the
-//! artificial load, and records the frame for the readouts. The window then draws each
-//! [`Lane::pane_view`]; it makes no timing decision of its own.
+//! artificial load, and records the frame for the readouts. The window then reads the
+//! [`Snapshot`] of the frame ([`LiveLoop::snapshot`]): the panel shows its readouts and the
+//! renderer draws its panes; requests come back as values ([`LiveLoop::apply`] takes new
+//! settings). The shell makes no timing decision of its own.
 //!
-//! A loop runs one [`Lane`] per pane: one without a comparison, 2 to [`MAX_PANES`] with
-//! one. Every lane is fed the same frame time from the one clock read; the load is spent
-//! once, for the focused lane's steps.
+//! A loop runs one [`Pane`] without a comparison, 2 to [`MAX_PANES`] with one. Each pane
+//! is a [`crate::run::PaneRun`] (the unit `bench` runs) plus its trail and history. Every
+//! pane is fed the same frame time from the one clock read; the load is spent once, for the
+//! focused pane's steps.
 //!
 //! The artificial load is real work on the loop's thread (a busy wait), so expensive steps
 //! lengthen the next frame exactly as in a game, and a step cost above `dt` without guards
@@ -16,14 +19,22 @@
 //! cannot tell from waiting. Tests drive the same loop with a [`VirtualStopwatch`].
 
 mod history;
-mod lab;
+mod live_loop;
 mod load;
+mod pane;
+mod present_mode;
+mod readouts;
 mod settings;
+mod snapshot;
 mod stopwatch;
 
 pub use history::{FrameSample, HISTORY_CAPACITY, History, READOUT_WINDOW, WindowStats};
-pub use lab::{Lane, LiveFrame, LiveLoop};
+pub use live_loop::LiveLoop;
+pub use pane::{LiveFrame, Pane};
+pub use readouts::{PaneReadout, Readouts};
+pub use snapshot::{PaneSnapshot, Snapshot};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
+pub use present_mode::{PresentModeId, UnknownPresentMode};
 pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
     MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,

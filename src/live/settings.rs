@@ -290,7 +290,7 @@ impl Default for LiveSettings {
 
 impl LiveSettings {
     /// The strategy of each pane the loop runs: the comparison panes, or the single one.
-    pub fn lane_strategies(&self) -> &[Strategy] {
+    pub fn pane_strategies(&self) -> &[Strategy] {
         if self.compare {
             self.panes.as_slice()
         } else {
@@ -300,7 +300,7 @@ impl LiveSettings {
 
     /// The focused pane, within the panes that exist.
     pub fn focus_index(&self) -> usize {
-        self.focus.min(self.lane_strategies().len() - 1)
+        self.focus.min(self.pane_strategies().len() - 1)
     }
 
     /// The engine configuration these settings describe.

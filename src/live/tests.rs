@@ -346,8 +346,8 @@ fn every_pane_is_fed_the_same_frames_and_measures_what_bench_measures() {
         for &frame in &frames[1..] {
             frame_after(&mut lab, frame);
         }
-        assert_eq!(lab.lanes().len(), strategies.len());
-        for (lane, &strategy) in lab.lanes().iter().zip(strategies) {
+        assert_eq!(lab.panes().len(), strategies.len());
+        for (lane, &strategy) in lab.panes().iter().zip(strategies) {
             assert_eq!(lane.strategy(), strategy);
             let fed: Vec<Nanos> = lane.history().iter().map(|s| s.fed).collect();
             assert_eq!(
@@ -367,14 +367,14 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
         frame_after(&mut lab, FRAME_60HZ);
     }
     let latest = |lab: &LiveLoop<VirtualStopwatch>| -> Vec<FrameSample> {
-        lab.lanes()
+        lab.panes()
             .iter()
             .map(|lane| *lane.history().latest().expect("a frame ran"))
             .collect()
     };
     lab.set_paused(true);
     let before: Vec<Nanos> = lab
-        .lanes()
+        .panes()
         .iter()
         .map(|lane| lane.sim().engine().presented_time())
         .collect();
@@ -383,7 +383,7 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
         assert!(latest(&lab).iter().all(|s| s.fed == 0 && s.steps == 0));
     }
     let paused: Vec<Nanos> = lab
-        .lanes()
+        .panes()
         .iter()
         .map(|lane| lane.sim().engine().presented_time())
         .collect();
@@ -398,11 +398,11 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
                 .all(|s| s.fed == crate::timestep::DEFAULT_SINGLE_STEP_FRAME),
             "every pane advances exactly one single-step frame: {samples:?}"
         );
-        let frames: Vec<usize> = lab.lanes().iter().map(|l| l.history().len()).collect();
+        let frames: Vec<usize> = lab.panes().iter().map(|l| l.history().len()).collect();
         assert!(frames.windows(2).all(|w| w[0] == w[1]), "{frames:?}");
     }
     let after: Vec<Nanos> = lab
-        .lanes()
+        .panes()
         .iter()
         .map(|lane| lane.sim().engine().presented_time())
         .collect();
@@ -421,7 +421,7 @@ fn reset_gives_every_pane_the_same_initial_state() {
         frame_after(&mut lab, FRAME_60HZ + (i % 4) * MS);
     }
     let states: Vec<_> = lab
-        .lanes()
+        .panes()
         .iter()
         .map(|l| *l.sim().scene().current())
         .collect();
@@ -430,8 +430,8 @@ fn reset_gives_every_pane_the_same_initial_state() {
         "the strategies have diverged before the reset"
     );
     lab.reset();
-    let initial = crate::scene::SceneState::initial(lab.lanes()[0].sim().scene().config());
-    for lane in lab.lanes() {
+    let initial = crate::scene::SceneState::initial(lab.panes()[0].sim().scene().config());
+    for lane in lab.panes() {
         let scene = lane.sim().scene();
         assert_eq!(*scene.current(), initial, "{}", lane.strategy());
         assert_eq!(
@@ -454,7 +454,7 @@ fn a_kick_reaches_every_pane() {
     for _ in 0..3 {
         frame_after(&mut lab, FRAME_60HZ);
     }
-    for lane in lab.lanes() {
+    for lane in lab.panes() {
         assert_eq!(
             lane.sim().scene().pending_kick_mps(),
             0.0,
@@ -474,7 +474,7 @@ fn a_kick_reaches_every_pane() {
     for _ in 0..3 {
         frame_after(&mut single, FRAME_60HZ);
     }
-    let accumulator = &lab.lanes()[3];
+    let accumulator = &lab.panes()[3];
     assert_eq!(accumulator.strategy(), Strategy::Accumulator);
     assert_eq!(
         accumulator.sim().scene().current(),
@@ -488,17 +488,17 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
     for _ in 0..30 {
         frame_after(&mut lab, FRAME_60HZ);
     }
-    assert_eq!(lab.lanes().len(), 1);
+    assert_eq!(lab.panes().len(), 1);
     let settings = LiveSettings {
         compare: true,
         ..*lab.settings()
     };
     lab.apply(settings).expect("valid");
-    assert_eq!(lab.lanes().len(), 6);
+    assert_eq!(lab.panes().len(), 6);
     for _ in 0..10 {
         frame_after(&mut lab, FRAME_60HZ);
     }
-    for lane in lab.lanes() {
+    for lane in lab.panes() {
         assert_eq!(lane.history().len(), 10, "{}", lane.strategy());
         assert_eq!(lane.sim().engine().presented_time(), 10 * FRAME_60HZ);
     }
@@ -510,22 +510,22 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
         frame_after(&mut lab, FRAME_60HZ);
     }
     let restarted = |lab: &LiveLoop<VirtualStopwatch>| {
-        lab.lanes()
+        lab.panes()
             .iter()
             .all(|lane| lane.history().is_empty() && lane.sim().engine().presented_time() == 0)
     };
     settings.panes.set(0, Strategy::Accumulator);
     lab.apply(settings).expect("valid");
     assert!(restarted(&lab), "a pane's new strategy restarts every pane");
-    assert_eq!(lab.lanes()[0].strategy(), Strategy::Accumulator);
+    assert_eq!(lab.panes()[0].strategy(), Strategy::Accumulator);
     frame_after(&mut lab, FRAME_60HZ);
     assert!(settings.panes.add());
     lab.apply(settings).expect("valid");
-    assert_eq!(lab.lanes().len(), 3);
+    assert_eq!(lab.panes().len(), 3);
     assert!(restarted(&lab), "a new pane restarts every pane");
     frame_after(&mut lab, FRAME_60HZ);
     let times: Vec<Nanos> = lab
-        .lanes()
+        .panes()
         .iter()
         .map(|lane| lane.sim().engine().presented_time())
         .collect();
@@ -536,7 +536,7 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
         ..settings
     })
     .expect("valid");
-    assert_eq!(lab.lanes().len(), 1);
+    assert_eq!(lab.panes().len(), 1);
     assert_eq!(lab.sim().engine().strategy(), settings.strategy);
 }
 
@@ -553,7 +553,7 @@ fn the_load_is_spent_once_for_the_focused_pane() {
         let mut lab = live(LiveSettings { focus, ..settings });
         for _ in 0..60 {
             let frame = frame_after(&mut lab, FRAME_60HZ);
-            let focused_steps = lab.lanes()[focus].history().latest().expect("ran").steps;
+            let focused_steps = lab.panes()[focus].history().latest().expect("ran").steps;
             assert_eq!(frame.report.strategy, settings.panes.as_slice()[focus]);
             assert_eq!(
                 frame.load.total,
@@ -590,7 +590,7 @@ fn relative_bearing_steps(lab: &mut LiveLoop<VirtualStopwatch>, lane: usize) -> 
     let mut bearings = Vec::new();
     for _ in 0..120 {
         frame_after(lab, FRAME_60HZ);
-        let shown = lab.lanes()[lane].last().expect("a frame ran").shown;
+        let shown = lab.panes()[lane].last().expect("a frame ran").shown;
         let to_target = shown.camera_target - shown.camera_eye;
         let to_sphere = shown.sphere_position - shown.camera_eye;
         let bearing = to_sphere.z.atan2(to_sphere.x) - to_target.z.atan2(to_target.x);
@@ -619,7 +619,7 @@ fn camera_vs_sphere_makes_the_sphere_jump_against_the_camera_unless_interpolated
     ScenePreset::CameraVsSphere.apply(&mut settings);
     assert!(ScenePreset::CameraVsSphere.matches(&settings));
     assert_eq!(
-        settings.lane_strategies(),
+        settings.pane_strategies(),
         [Strategy::Accumulator, Strategy::Interpolated]
     );
     let spread = |steps: &[f64]| {
@@ -656,7 +656,7 @@ fn slow_motion_slows_every_pane_alike() {
         frame_after(&mut lab, FRAME_60HZ);
     }
     let scaled = (FRAME_60HZ as f64 * MIN_TIME_SCALE).round() as Nanos;
-    for lane in lab.lanes() {
+    for lane in lab.panes() {
         let fed: Vec<Nanos> = lane.history().iter().skip(1).map(|s| s.fed).collect();
         assert_eq!(fed.len(), 600);
         // The clock carries the rounding, so the scaled frames differ by at most 1 ns and
@@ -674,8 +674,8 @@ fn slow_motion_slows_every_pane_alike() {
             lane.strategy()
         );
     }
-    let first: Vec<Nanos> = lab.lanes()[0].history().iter().map(|s| s.fed).collect();
-    for lane in &lab.lanes()[1..] {
+    let first: Vec<Nanos> = lab.panes()[0].history().iter().map(|s| s.fed).collect();
+    for lane in &lab.panes()[1..] {
         let fed: Vec<Nanos> = lane.history().iter().map(|s| s.fed).collect();
         assert_eq!(fed, first, "{}", lane.strategy());
     }

@@ -6,7 +6,7 @@ use super::plots::plots_ui;
 use super::readouts::{PaneReadout, Readouts};
 use super::timeline::{TimelineLane, timeline_ui};
 use crate::app::{PresentModeId, grid_rects};
-use crate::live::{Lane, LiveSettings, ScenePreset};
+use crate::live::{Pane, LiveSettings, ScenePreset};
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::{DEFAULT_MAX_FRAME_TIME, RATE_PRESETS_HZ, Strategy, ms_from_ns};
 
@@ -81,7 +81,7 @@ pub fn lab_ui(
     ui: &mut egui::Ui,
     model: &mut PanelModel,
     readouts: &Readouts,
-    lanes: &[Lane],
+    lanes: &[Pane],
     actions: &mut PanelActions,
 ) -> egui::Rect {
     keys_ui(ui, model, readouts, actions);
@@ -113,7 +113,7 @@ pub fn lab_ui(
 }
 
 /// The frame timeline under the scene, detailing the focused lane.
-fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Lane], focus: usize) {
+fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Pane], focus: usize) {
     let Some(dt) = lanes
         .get(focus)
         .map(|lane| lane.sim().engine().config().dt_ns())
@@ -272,7 +272,7 @@ fn panel_contents_ui(
     ui: &mut egui::Ui,
     model: &mut PanelModel,
     readouts: &Readouts,
-    focus: Option<&Lane>,
+    focus: Option<&Pane>,
     actions: &mut PanelActions,
 ) {
     ui.heading("timestep-lab");

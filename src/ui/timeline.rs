@@ -92,7 +92,7 @@ const DIGIT: Color32 = Color32::from_gray(230);
 const DIGIT_ON_HITCH: Color32 = Color32::from_gray(20);
 /// Faint frame boundaries through the lane rows.
 const FRAME_GRID: Color32 = Color32::from_gray(38);
-/// Lane rows.
+/// Pane rows.
 const LANE_BACKGROUND: Color32 = Color32::from_gray(28);
 /// The focus lane's row.
 const FOCUS_BACKGROUND: Color32 = Color32::from_rgb(28, 38, 52);
@@ -483,7 +483,7 @@ impl Rows {
         self.row(self.rect.top(), FRAMES_ROW_HEIGHT)
     }
 
-    /// Lane row `index`.
+    /// Pane row `index`.
     fn lane(&self, index: usize) -> Rect {
         let top = self.rect.top()
             + FRAMES_ROW_HEIGHT

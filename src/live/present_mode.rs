@@ -1,4 +1,5 @@
-//! Present modes by stable id, as the command line and the panel name them.
+//! Present modes by stable id, as the command line, the settings and the panel name them.
+//! The window maps them to its graphics API's modes; the core only names them.
 
 /// How frames reach the display (wgpu's present modes, by their command-line ids).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -40,30 +41,6 @@ impl PresentModeId {
             PresentModeId::Immediate => "immediate",
             PresentModeId::AutoVsync => "auto-vsync",
             PresentModeId::AutoNoVsync => "auto-no-vsync",
-        }
-    }
-
-    /// The wgpu mode.
-    pub fn to_wgpu(self) -> wgpu::PresentMode {
-        match self {
-            PresentModeId::Fifo => wgpu::PresentMode::Fifo,
-            PresentModeId::FifoRelaxed => wgpu::PresentMode::FifoRelaxed,
-            PresentModeId::Mailbox => wgpu::PresentMode::Mailbox,
-            PresentModeId::Immediate => wgpu::PresentMode::Immediate,
-            PresentModeId::AutoVsync => wgpu::PresentMode::AutoVsync,
-            PresentModeId::AutoNoVsync => wgpu::PresentMode::AutoNoVsync,
-        }
-    }
-
-    /// The id of a concrete wgpu mode.
-    pub fn from_wgpu(mode: wgpu::PresentMode) -> Self {
-        match mode {
-            wgpu::PresentMode::Fifo => PresentModeId::Fifo,
-            wgpu::PresentMode::FifoRelaxed => PresentModeId::FifoRelaxed,
-            wgpu::PresentMode::Mailbox => PresentModeId::Mailbox,
-            wgpu::PresentMode::Immediate => PresentModeId::Immediate,
-            wgpu::PresentMode::AutoVsync => PresentModeId::AutoVsync,
-            wgpu::PresentMode::AutoNoVsync => PresentModeId::AutoNoVsync,
         }
     }
 
@@ -129,7 +106,6 @@ mod tests {
     fn ids_round_trip_and_unknown_ones_are_named() {
         for mode in PresentModeId::ALL {
             assert_eq!(mode.id().parse::<PresentModeId>(), Ok(mode));
-            assert_eq!(PresentModeId::from_wgpu(mode.to_wgpu()), mode);
         }
         let error = "vsync".parse::<PresentModeId>().expect_err("unknown");
         assert!(

@@ -1,6 +1,9 @@
 //! The numbers the panel shows, gathered from the live loop once per frame.
 
-use crate::live::{LiveLoop, MAX_PANES, Stopwatch, WindowStats};
+use super::history::WindowStats;
+use super::live_loop::LiveLoop;
+use super::settings::MAX_PANES;
+use super::stopwatch::Stopwatch;
 use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
 
 /// One comparison pane's label: its strategy and its numbers over the last second.
@@ -67,24 +70,23 @@ pub struct Readouts {
 
 impl Readouts {
     /// Gathers the readouts of `live` after its last frame.
-    pub fn gather<S: Stopwatch>(live: &mut LiveLoop<S>) -> Self {
+    pub fn gather<S: Stopwatch>(live: &LiveLoop<S>) -> Self {
         let focus = live.settings().focus_index();
         let mut window = WindowStats::default();
         let mut panes = [PaneReadout::default(); MAX_PANES];
-        for (i, slot) in panes.iter_mut().enumerate().take(live.lanes().len()) {
-            let stats = live.lane_stats(i);
+        for (i, (slot, pane)) in panes.iter_mut().zip(live.panes()).enumerate() {
+            let stats = pane.window_stats();
             if i == focus {
                 window = stats;
             }
-            let lane = &live.lanes()[i];
             *slot = PaneReadout {
-                strategy: Some(lane.strategy()),
+                strategy: Some(pane.strategy()),
                 latency_ms: stats.latency_ms,
                 judder_ms: stats.judder_ms,
                 steps_mean: stats.steps_mean,
-                steps_now: lane.last().map_or(0, |frame| frame.report.steps.len()),
-                spiral: lane.spiralling(),
-                exploded: lane.exploded(),
+                steps_now: pane.last().map_or(0, |frame| frame.report.steps.len()),
+                spiral: pane.spiralling(),
+                exploded: pane.exploded(),
             };
         }
         let engine = live.sim().engine();
@@ -102,7 +104,7 @@ impl Readouts {
             exploded: live.exploded(),
             paused: live.paused(),
             panes,
-            pane_count: live.lanes().len(),
+            pane_count: live.panes().len(),
             focus,
             ..Readouts::default()
         };

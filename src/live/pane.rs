@@ -1,0 +1,173 @@
+//! One pane of the live loop: a [`PaneRun`] (the same unit `bench` runs) with what the
+//! window shows of it: the trail, the recent frames and their readouts.
+
+use super::history::{FrameSample, History, READOUT_WINDOW, WindowStats};
+use super::load::LoadSpent;
+use crate::metrics::Metrics;
+use crate::run::PaneRun;
+use crate::scene::{SceneConfig, ShownScene};
+use crate::sim::Simulation;
+use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
+use crate::view::{PaneView, Trail};
+
+/// One frame's outcome, for the shell to draw and the panel to show.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveFrame {
+    /// What the engine did.
+    pub report: FrameReport,
+    /// What to draw.
+    pub shown: ShownScene,
+    /// What the artificial load spent (the same for every pane of a frame).
+    pub load: LoadSpent,
+}
+
+/// One pane: a strategy driving its own scene, with its own trail, metrics, spiral
+/// detector, history and readouts. Every pane of a loop is fed the same frame times.
+#[derive(Clone, Debug)]
+pub struct Pane {
+    /// Simulation, metrics and spiral detection.
+    run: PaneRun,
+    /// Recent drawn sphere positions.
+    trail: Trail,
+    /// Recent frames.
+    history: History,
+    /// Readouts over the last [`READOUT_WINDOW`], as of the last frame.
+    stats: WindowStats,
+    /// The last frame's outcome.
+    last: Option<LiveFrame>,
+}
+
+impl Pane {
+    /// A pane at time zero.
+    pub(super) fn new(strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) -> Self {
+        Self {
+            run: PaneRun::new(strategy, timestep, scene),
+            trail: Trail::default(),
+            history: History::default(),
+            stats: WindowStats::default(),
+            last: None,
+        }
+    }
+
+    /// Runs one frame of `frame_time` started at stopwatch time `wall` (`real_frame`
+    /// measured): the run, the trail, the history and the readouts (`scratch` is reused for
+    /// their percentiles). The load is spent after every pane has run and is recorded with
+    /// [`Self::set_load`].
+    pub(super) fn frame(
+        &mut self,
+        frame_time: Nanos,
+        step_work: impl FnOnce(u64) -> Nanos,
+        wall: Nanos,
+        real_frame: Nanos,
+        scratch: &mut Vec<Nanos>,
+    ) {
+        let judged = self.run.judging();
+        let (report, shown) = self.run.frame(frame_time, step_work);
+        if report.frame_time > 0 || self.trail.is_empty() {
+            self.trail
+                .push(shown.sphere_position.as_vec3(), shown.real_time);
+        }
+        self.history.push(FrameSample {
+            wall,
+            real_frame,
+            fed: report.frame_time,
+            owed: report.owed,
+            steps: u32::try_from(report.steps.len()).unwrap_or(u32::MAX),
+            alpha: report.alpha as f32,
+            dropped: report.dropped,
+            presented_time: report.presented_time,
+            shown_time: report.shown_time,
+            latest_time: report.latest_time,
+            judged,
+        });
+        self.stats = self.history.stats(READOUT_WINDOW, scratch);
+        self.last = Some(LiveFrame {
+            report,
+            shown,
+            load: LoadSpent::default(),
+        });
+    }
+
+    /// Records what the load spent in the frame just run.
+    pub(super) fn set_load(&mut self, load: LoadSpent) {
+        if let Some(last) = &mut self.last {
+            last.load = load;
+        }
+    }
+
+    /// Back to time zero, forgetting the previous state so nothing smears across the jump.
+    pub(super) fn reset(&mut self) {
+        self.run.reset();
+        self.trail.clear();
+        self.history.clear();
+        self.stats = WindowStats::default();
+        self.last = None;
+    }
+
+    /// Takes new timestep and scene settings, and this pane's strategy.
+    pub(super) fn apply(
+        &mut self,
+        strategy: Strategy,
+        timestep: TimestepConfig,
+        scene: SceneConfig,
+    ) {
+        self.run.apply(strategy, timestep, scene);
+    }
+
+    /// Buffers a kick for the next step.
+    pub(super) fn kick(&mut self) {
+        self.run.kick();
+    }
+
+    /// The strategy this pane runs.
+    pub fn strategy(&self) -> Strategy {
+        self.run.strategy()
+    }
+
+    /// The engine and the scene.
+    pub fn sim(&self) -> &Simulation {
+        self.run.sim()
+    }
+
+    /// Recent frames.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The last frame's outcome, `None` before the first frame or after a reset.
+    pub fn last(&self) -> Option<&LiveFrame> {
+        self.last.as_ref()
+    }
+
+    /// Metrics since the start or the last reset, exactly as `bench` computes them.
+    pub fn run_metrics(&self) -> Metrics {
+        self.run.metrics()
+    }
+
+    /// Whether this pane's owed time is running away.
+    pub fn spiralling(&self) -> bool {
+        self.run.spiralling()
+    }
+
+    /// Whether this pane's spring has exploded.
+    pub fn exploded(&self) -> bool {
+        self.sim().scene().exploded()
+    }
+
+    /// Readouts over the last second, as of the last frame.
+    pub fn window_stats(&self) -> WindowStats {
+        self.stats
+    }
+
+    /// What to draw for the last frame; `None` before the first frame or after a reset.
+    pub fn pane_view(&self) -> Option<PaneView<'_>> {
+        let frame = self.last.as_ref()?;
+        let scene = self.sim().scene();
+        Some(PaneView::new(
+            &frame.shown,
+            scene.config(),
+            scene.exploded(),
+            &self.trail,
+        ))
+    }
+}

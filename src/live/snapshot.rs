@@ -1,0 +1,47 @@
+//! What the shell shows of one frame, as values and read-only borrows: the live loop ends
+//! each frame in a [`Snapshot`]; the panel reads it and the renderer draws its panes. The
+//! shell asks for changes by returning values (settings, actions), never by editing it.
+
+use super::history::History;
+use super::readouts::Readouts;
+use super::settings::{LiveSettings, MAX_PANES};
+use crate::timestep::{Nanos, Strategy};
+use crate::view::PaneView;
+
+/// One pane as the shell sees it after a frame.
+#[derive(Clone, Copy, Debug)]
+pub struct PaneSnapshot<'a> {
+    /// The pane's strategy.
+    pub strategy: Strategy,
+    /// The pane's physics step.
+    pub dt: Nanos,
+    /// The pane's recent frames (plots and timeline).
+    pub history: &'a History,
+    /// What to draw; `None` before the first frame or after a reset.
+    pub view: Option<PaneView<'a>>,
+}
+
+/// The live loop after a frame, for the shell to show.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot<'a> {
+    /// The settings in force.
+    pub settings: LiveSettings,
+    /// The numbers: the focused pane's, the loop's, and every pane's label.
+    pub readouts: Readouts,
+    /// The panes in order; the first [`Readouts::pane_count`] are in use.
+    pub panes: [Option<PaneSnapshot<'a>>; MAX_PANES],
+}
+
+impl<'a> Snapshot<'a> {
+    /// The panes in use, in order.
+    pub fn panes(&self) -> impl ExactSizeIterator<Item = &PaneSnapshot<'a>> + '_ {
+        self.panes[..self.readouts.pane_count.min(MAX_PANES)]
+            .iter()
+            .map(|pane| pane.as_ref().expect("every pane in use has a snapshot"))
+    }
+
+    /// The focused pane, if the loop has any.
+    pub fn focus(&self) -> Option<&PaneSnapshot<'a>> {
+        self.panes.get(self.readouts.focus)?.as_ref()
+    }
+}

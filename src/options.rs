@@ -1,0 +1,65 @@
+//! What the window and the headless drawing commands are asked to do, as plain values: the
+//! command line fills them in (and checks them), the shell reads them. Neither side sees
+//! the other's types, and a build without the window still checks every option.
+
+use std::path::PathBuf;
+
+use crate::live::{LiveSettings, PresentModeId};
+
+/// How the window starts and, for automation, when it stops.
+#[derive(Clone, Debug)]
+pub struct WindowOptions {
+    /// The live loop's starting settings.
+    pub settings: LiveSettings,
+    /// The present mode to start with.
+    pub present_mode: PresentModeId,
+    /// Window size, physical pixels.
+    pub size: (u32, u32),
+    /// MSAA samples of the scene (1 or 4).
+    pub msaa: u32,
+    /// Run this many frames, then exit.
+    pub frames: Option<u64>,
+    /// Write the last frame (scene and panel) to this PNG.
+    pub screenshot: Option<PathBuf>,
+    /// Whether the side panel starts visible.
+    pub panel: bool,
+    /// Whether the frame timeline starts visible.
+    pub timeline: bool,
+    /// Start paused.
+    pub paused: bool,
+    /// Automation: switch to the next present mode the surface offers every this many
+    /// frames, as a person would in the panel (tests of live reconfiguration).
+    pub cycle_present_modes: Option<u64>,
+    /// Automation: after this many frames, ask for this window size (tests of resizing).
+    pub resize_at: Option<(u64, (u32, u32))>,
+}
+
+/// What `render` draws: the loop run headless at a display rate, then one frame to a PNG.
+#[derive(Clone, Debug)]
+pub struct RenderOptions {
+    /// The live loop's settings.
+    pub settings: LiveSettings,
+    /// The PNG file to write.
+    pub out: PathBuf,
+    /// Image size, pixels.
+    pub size: (u32, u32),
+    /// Real time to run before the frame is drawn, seconds.
+    pub time_s: f64,
+    /// Display rate the loop runs at until then, Hz.
+    pub display_hz: f64,
+}
+
+/// What `bench-render` measures.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchRenderOptions {
+    /// Frames to measure (after a warm-up).
+    pub frames: u32,
+    /// Target size, pixels.
+    pub size: (u32, u32),
+    /// Scene panes, each running the next strategy (1 to 6).
+    pub panes: u32,
+    /// MSAA samples of the scene (1 or 4).
+    pub msaa: u32,
+    /// Print JSON instead of the table.
+    pub json: bool,
+}

@@ -1,0 +1,109 @@
+//! One pane's run: a strategy's simulation with its metrics and its spiral detection, fed
+//! one frame time at a time. `bench` runs one per strategy over a trace; the live loop runs
+//! one per pane on the clock. Both advance a frame with [`PaneRun::frame`], so they measure
+//! the same thing by construction, to the last bit.
+
+use crate::metrics::{Metrics, MetricsRecorder, SpiralDetector};
+use crate::scene::{SceneConfig, ShownScene};
+use crate::sim::Simulation;
+use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
+
+/// A frame whose carried load (step work owed from the previous frame) exceeds this has
+/// frozen the loop: `bench` stops there and counts a spiral, the live loop raises the alarm
+/// and caps what it carries. A minute is far beyond any hitch a trace records and keeps the
+/// number of steps a runaway run computes bounded.
+pub const FROZEN_LOAD: Nanos = 60_000_000_000;
+
+/// Whether a frame carrying `load` of work has frozen the loop (see [`FROZEN_LOAD`]).
+pub fn freezes(load: Nanos) -> bool {
+    load > FROZEN_LOAD
+}
+
+/// A strategy driving its scene, with the metrics `bench` reports and spiral detection.
+#[derive(Clone, Debug)]
+pub struct PaneRun {
+    /// The engine and the scene.
+    sim: Simulation,
+    /// Metrics since the start or the last reset.
+    recorder: MetricsRecorder,
+    /// Whether owed time is running away.
+    spiral: SpiralDetector,
+}
+
+impl PaneRun {
+    /// A run at time zero.
+    pub fn new(strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) -> Self {
+        Self {
+            sim: Simulation::new(strategy, timestep, scene),
+            recorder: MetricsRecorder::default(),
+            spiral: SpiralDetector::new(timestep.dt_ns()),
+        }
+    }
+
+    /// Advances one render frame of `frame_time`: plans and takes the steps, records the
+    /// metrics, and tells the spiral detector what the steps cost (`step_work` of the
+    /// number of steps, in the simulation's time base). Returns what the engine did and
+    /// what to draw.
+    pub fn frame(
+        &mut self,
+        frame_time: Nanos,
+        step_work: impl FnOnce(u64) -> Nanos,
+    ) -> (FrameReport, ShownScene) {
+        let (report, shown) = self.sim.frame(frame_time);
+        self.recorder.record(&report, &shown, self.sim.scene());
+        let work = step_work(report.steps.len());
+        self.spiral.record(report.owed, work, report.used);
+        (report, shown)
+    }
+
+    /// Back to time zero with fresh metrics, forgetting the previous state and the
+    /// accumulator.
+    pub fn reset(&mut self) {
+        self.sim.reset();
+        self.recorder = MetricsRecorder::default();
+        self.spiral.reset(self.sim.engine().config().dt_ns());
+    }
+
+    /// Takes a strategy and new timestep and scene settings from the next frame on,
+    /// without losing or inventing time. A new step size restarts spiral detection.
+    pub fn apply(&mut self, strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) {
+        if timestep.dt != self.sim.engine().config().dt {
+            self.spiral.reset(timestep.dt_ns());
+        }
+        let engine = self.sim.engine_mut();
+        engine.set_strategy(strategy);
+        engine.set_config(timestep);
+        self.sim.scene_mut().set_config(scene);
+    }
+
+    /// Buffers a kick for the next step.
+    pub fn kick(&mut self) {
+        self.sim.kick();
+    }
+
+    /// The metrics since the start or the last reset.
+    pub fn metrics(&self) -> Metrics {
+        self.recorder.metrics(self.sim.scene())
+    }
+
+    /// Whether the next frame will be judged by the smoothness metrics (a step happened in
+    /// an earlier frame).
+    pub fn judging(&self) -> bool {
+        self.recorder.judging()
+    }
+
+    /// Whether owed time is running away.
+    pub fn spiralling(&self) -> bool {
+        self.spiral.spiralling()
+    }
+
+    /// The engine and the scene.
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.sim.engine().strategy()
+    }
+}
