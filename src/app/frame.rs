@@ -1,13 +1,13 @@
-//! One frame's UI pass, shared by the window and the headless commands: gather the
-//! readouts, run the panel, tessellate, and split what the panel leaves among the panes.
+//! One frame's UI pass, shared by the window and the headless commands: run the panel on
+//! the loop's snapshot, tessellate, and place the panes it laid out on the target.
 
-use super::layout::{grid_viewports, scene_area};
-use crate::live::{LiveLoop, Stopwatch};
+use super::layout::pane_viewports;
+use crate::live::Snapshot;
 use crate::render::{Pane, Viewport};
-use crate::ui::{PanelActions, PanelModel, Readouts, lab_ui};
+use crate::ui::{DisplayStatus, PanelState, UiOutput, lab_ui};
 
-/// What the UI pass produced: egui's triangles and texture changes, and where each pane's
-/// scene goes.
+/// What the UI pass produced: egui's triangles and texture changes, where each pane's
+/// scene goes, and what the person asked for.
 pub struct UiPass {
     /// Triangles to draw over the scene.
     pub primitives: Vec<egui::ClippedPrimitive>,
@@ -17,46 +17,53 @@ pub struct UiPass {
     pub platform_output: egui::PlatformOutput,
     /// Physical pixels per egui point.
     pub pixels_per_point: f32,
-    /// Each lane's viewport, in pane order, physical pixels.
+    /// Each pane's viewport, in pane order, physical pixels.
     pub viewports: Vec<Viewport>,
+    /// What the person asked for, for the caller to apply.
+    pub output: UiOutput,
 }
 
 impl UiPass {
-    /// Runs the UI for `live`'s last frame on a `size` target (physical pixels).
-    pub fn run<S: Stopwatch>(
+    /// Runs the UI for `snapshot` (the loop's last frame) on a `size` target (physical
+    /// pixels).
+    pub fn run(
         ctx: &egui::Context,
         raw_input: egui::RawInput,
-        model: &mut PanelModel,
-        live: &mut LiveLoop<S>,
-        actions: &mut PanelActions,
+        state: &mut PanelState,
+        snapshot: &Snapshot<'_>,
+        display: &DisplayStatus,
         size: (u32, u32),
     ) -> Self {
-        let readouts = Readouts::gather(live);
-        let lanes = live.panes();
-        let mut scene_rect = egui::Rect::NOTHING;
-        let output = ctx.run_ui(raw_input, |ui| {
-            scene_rect = lab_ui(ui, model, &readouts, lanes, actions);
+        let mut output: Option<UiOutput> = None;
+        let full = ctx.run_ui(raw_input, |ui| {
+            // egui may run a frame in several passes: keep what any pass asked for, and the
+            // last pass's layout.
+            let mut pass = lab_ui(ui, state, snapshot, display);
+            if let Some(earlier) = output {
+                pass.actions |= earlier.actions;
+                pass.settings = pass.settings.or(earlier.settings);
+                pass.present_mode = pass.present_mode.or(earlier.present_mode);
+            }
+            output = Some(pass);
         });
-        let pixels_per_point = output.pixels_per_point;
-        let area = scene_area(scene_rect, pixels_per_point, size);
+        let output = output.expect("egui runs the UI closure at least once");
+        let pixels_per_point = full.pixels_per_point;
         Self {
-            primitives: ctx.tessellate(output.shapes, pixels_per_point),
-            textures: output.textures_delta,
-            platform_output: output.platform_output,
+            primitives: ctx.tessellate(full.shapes, pixels_per_point),
+            textures: full.textures_delta,
+            platform_output: full.platform_output,
             pixels_per_point,
-            viewports: grid_viewports(lanes.len(), area),
+            viewports: pane_viewports(&output, pixels_per_point, size),
+            output,
         }
     }
 }
 
-/// The panes to draw: each lane of `live` that has run a frame, in its viewport.
-pub fn lane_panes<'a, S: Stopwatch>(
-    live: &'a LiveLoop<S>,
-    viewports: &[Viewport],
-) -> Vec<Pane<'a>> {
-    live.panes()
-        .iter()
+/// The panes to draw: each pane of `snapshot` that has run a frame, in its viewport.
+pub fn snapshot_panes<'a>(snapshot: &Snapshot<'a>, viewports: &[Viewport]) -> Vec<Pane<'a>> {
+    snapshot
+        .panes()
         .zip(viewports)
-        .filter_map(|(lane, &viewport)| lane.pane_view().map(|view| Pane { viewport, view }))
+        .filter_map(|(pane, &viewport)| pane.view.map(|view| Pane { viewport, view }))
         .collect()
 }

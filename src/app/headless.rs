@@ -8,13 +8,13 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
-use super::frame::{UiPass, lane_panes};
+use super::frame::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
 use crate::options::{BenchRenderOptions, RenderOptions};
 use crate::render::{GpuContext, Offscreen, adapter_summary};
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
-use crate::ui::{PanelActions, PanelModel};
+use crate::ui::{DisplayStatus, PanelState};
 
 /// Frames drawn before measuring, so pipelines, caches and egui's font atlas are warm.
 const WARM_UP_FRAMES: u32 = 30;
@@ -40,7 +40,7 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     }
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
-    let image = render_grid(&gpu, &mut live, (width, height))?;
+    let image = render_grid(&gpu, &live, (width, height))?;
     image
         .save(&options.out)
         .with_context(|| format!("cannot write {}", options.out.display()))?;
@@ -60,32 +60,34 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
 /// one scene, or the grid of scenes with each pane's label. Returns the image.
 pub fn render_grid<S: Stopwatch>(
     gpu: &GpuContext,
-    live: &mut LiveLoop<S>,
+    live: &LiveLoop<S>,
     (width, height): (u32, u32),
 ) -> anyhow::Result<image::RgbaImage> {
     let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
     let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), 4);
-    let mut model = PanelModel::new(*live.settings());
-    model.visible = false;
-    model.timeline = false;
+    let mut panel = PanelState {
+        visible: false,
+        timeline: false,
+    };
+    let display = DisplayStatus::default();
+    let snapshot = live.snapshot();
     let egui_ctx = egui::Context::default();
-    let mut actions = PanelActions::default();
     // egui sizes some areas on a first pass; draw the second, with the texture changes
     // (the font atlas) of both.
     let mut run = || {
         UiPass::run(
             &egui_ctx,
             screen_input(width, height, 0.0),
-            &mut model,
-            live,
-            &mut actions,
+            &mut panel,
+            &snapshot,
+            &display,
             (width, height),
         )
     };
     let mut textures = run().textures;
     let pass = run();
     textures.append(pass.textures);
-    let panes = lane_panes(live, &pass.viewports);
+    let panes = snapshot_panes(&snapshot, &pass.viewports);
     composer.render(
         &gpu.device,
         &gpu.queue,
@@ -163,8 +165,11 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         LiveSettings::default()
     };
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
-    let mut model = PanelModel::new(settings);
-    model.adapter = adapter_summary(&gpu.adapter.get_info());
+    let mut panel = PanelState::default();
+    let display = DisplayStatus {
+        adapter: adapter_summary(&gpu.adapter.get_info()),
+        ..DisplayStatus::default()
+    };
     let egui_ctx = egui::Context::default();
 
     let total = WARM_UP_FRAMES + options.frames;
@@ -179,17 +184,17 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         }
         live.frame();
         let engine_done = Instant::now();
-        let mut actions = PanelActions::default();
+        let snapshot = live.snapshot();
         let pass = UiPass::run(
             &egui_ctx,
             screen_input(width, height, f64::from(frame) / 60.0),
-            &mut model,
-            &mut live,
-            &mut actions,
+            &mut panel,
+            &snapshot,
+            &display,
             (width, height),
         );
         let ui_done = Instant::now();
-        let panes = lane_panes(&live, &pass.viewports);
+        let panes = snapshot_panes(&snapshot, &pass.viewports);
         let encode_time = composer.render(
             &gpu.device,
             &gpu.queue,

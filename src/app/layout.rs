@@ -1,29 +1,13 @@
-//! Splitting the scene area into panes.
+//! Where the panes the UI laid out go on the render target, in physical pixels.
 
+use crate::layout::pane_grid;
 use crate::render::Viewport;
+use crate::ui::UiOutput;
 
-/// Width over height a pane is best at: the shape the scene is framed for.
-const PANE_ASPECT: f32 = crate::view::FRAMED_ASPECT;
-
-/// Columns and rows of a grid of `count` equal panes filling a `width` × `height` area:
-/// the number of columns that gives each pane the most room at a landscape shape.
-pub fn grid_shape(count: usize, width: f32, height: f32) -> (usize, usize) {
-    let count = count.max(1);
-    let score = |columns: usize| {
-        let rows = count.div_ceil(columns);
-        let (w, h) = (width / columns as f32, height / rows as f32);
-        // The largest PANE_ASPECT rectangle that fits in the cell.
-        (w / PANE_ASPECT).min(h)
-    };
-    let columns = (1..=count)
-        .max_by(|&a, &b| score(a).total_cmp(&score(b)))
-        .unwrap_or(1);
-    (columns, count.div_ceil(columns))
-}
-
-/// `count` equal panes in a grid filling `area`, row by row (see [`grid_shape`]).
+/// `count` equal panes in a grid filling `area`, row by row (see
+/// [`crate::layout::pane_grid`]).
 pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
-    grid_cells(count, [area.x, area.y, area.width, area.height])
+    pane_grid(count, [area.x, area.y, area.width, area.height])
         .map(|[x, y, width, height]| Viewport {
             x,
             y,
@@ -33,27 +17,34 @@ pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
         .collect()
 }
 
-/// The same grid as [`grid_viewports`] in egui points: where the UI labels each pane.
-pub fn grid_rects(count: usize, area: egui::Rect) -> impl Iterator<Item = egui::Rect> {
-    grid_cells(count, [area.min.x, area.min.y, area.width(), area.height()]).map(
-        |[x, y, width, height]| {
-            egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(width, height))
-        },
-    )
-}
-
-/// Cells `[x, y, width, height]` of the grid of `count` panes over `[x, y, width, height]`.
-fn grid_cells(count: usize, [x, y, width, height]: [f32; 4]) -> impl Iterator<Item = [f32; 4]> {
-    let (columns, rows) = grid_shape(count, width, height);
-    let (w, h) = (width / columns as f32, height / rows as f32);
-    (0..count).map(move |i| {
-        [
-            x + (i % columns) as f32 * w,
-            y + (i / columns) as f32 * h,
-            w,
-            h,
-        ]
-    })
+/// Where each pane the UI laid out goes on a `size` target (physical pixels): its rectangle
+/// scaled to pixels and kept inside the target. When the UI left no room for the scene,
+/// the panes share the whole target instead.
+pub fn pane_viewports(output: &UiOutput, pixels_per_point: f32, size: (u32, u32)) -> Vec<Viewport> {
+    let (w, h) = (size.0 as f32, size.1 as f32);
+    let scene = output.scene;
+    let usable = scene.is_finite()
+        && scene.width() * pixels_per_point >= 1.0
+        && scene.height() * pixels_per_point >= 1.0;
+    if !usable {
+        return grid_viewports(output.pane_count, Viewport::full(size.0, size.1));
+    }
+    output
+        .pane_rects()
+        .iter()
+        .map(|rect| {
+            let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
+            let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
+            let x1 = (rect.max.x * pixels_per_point).clamp(x0, w);
+            let y1 = (rect.max.y * pixels_per_point).clamp(y0, h);
+            Viewport {
+                x: x0,
+                y: y0,
+                width: x1 - x0,
+                height: y1 - y0,
+            }
+        })
+        .collect()
 }
 
 /// The scene's area in physical pixels: what the panel leaves free, or the whole target.
@@ -129,7 +120,7 @@ mod tests {
         let rect = egui::Rect::from_min_size(egui::pos2(330.0, 0.0), egui::vec2(950.0, 600.0));
         for count in 1..=6 {
             let viewports = grid_viewports(count, scene_area(rect, 2.0, (2560, 1600)));
-            let rects: Vec<egui::Rect> = grid_rects(count, rect).collect();
+            let rects: Vec<egui::Rect> = crate::ui::grid_rects(count, rect).collect();
             assert_eq!(rects.len(), count);
             for (viewport, rect) in viewports.iter().zip(&rects) {
                 let close = |a: f32, b: f32| (a - b).abs() < 1e-3;

@@ -9,7 +9,7 @@ mod present_mode;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
-pub use frame::{UiPass, lane_panes};
+pub use frame::{UiPass, snapshot_panes};
 pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};
-pub use layout::{grid_rects, grid_shape, grid_viewports, scene_area};
+pub use layout::{grid_viewports, pane_viewports, scene_area};
 pub use window::{WindowSummary, run_window};

@@ -12,13 +12,13 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
-use super::frame::{UiPass, lane_panes};
+use super::frame::{UiPass, snapshot_panes};
 use super::present_mode::WgpuPresentMode as _;
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch};
 use crate::options::WindowOptions;
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::timestep::Strategy;
-use crate::ui::{PanelActions, PanelModel};
+use crate::ui::{DisplayStatus, PanelState, UiOutput};
 
 /// How long to wait between checks while the window is minimised, hidden or its surface
 /// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
@@ -75,14 +75,19 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     let event_loop = EventLoop::new().context("cannot open a window (is a display available?)")?;
     let mut live = LiveLoop::new(RealStopwatch::default(), options.settings)?;
     live.set_paused(options.paused);
-    let mut model = PanelModel::new(options.settings);
-    model.present_mode = options.present_mode;
-    model.visible = options.panel;
-    model.timeline = options.timeline;
+    let panel = PanelState {
+        visible: options.panel,
+        timeline: options.timeline,
+    };
+    let display = DisplayStatus {
+        requested: options.present_mode,
+        ..DisplayStatus::default()
+    };
     let mut app = App {
         options,
         live,
-        model,
+        panel,
+        display,
         active: None,
         summary: WindowSummary::default(),
         error: None,
@@ -96,7 +101,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         .live
         .panes()
         .iter()
-        .map(|lane| lane.strategy())
+        .map(|pane| pane.strategy())
         .collect();
     // Texture changes of a last frame that was never drawn are of no use any more.
     app.pending_textures.clear();
@@ -141,8 +146,10 @@ struct App {
     options: WindowOptions,
     /// The live loop.
     live: LiveLoop<RealStopwatch>,
-    /// The panel's state.
-    model: PanelModel,
+    /// What the panel remembers between frames.
+    panel: PanelState,
+    /// The display as the panel shows it: adapter, offered, requested and active modes.
+    display: DisplayStatus,
     /// The window and GPU state, once created.
     active: Option<Active>,
     /// What happened, for the exit report.
@@ -240,7 +247,7 @@ impl App {
             .map(|&mode| PresentModeId::from_wgpu(mode))
             .collect();
         let size = window.inner_size();
-        let present_mode = self.model.present_mode.resolve(&offered);
+        let present_mode = self.display.requested.resolve(&offered);
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -257,8 +264,8 @@ impl App {
             color_space: Default::default(),
         };
         let adapter_text = adapter_summary(&gpu.adapter.get_info());
-        self.model.adapter = adapter_text.clone();
-        self.model.present_modes = offered.clone();
+        self.display.adapter = adapter_text.clone();
+        self.display.offered = offered.clone();
         self.summary.adapter = adapter_text;
         self.summary.offered = offered.clone();
         let composer = FrameComposer::new(
@@ -296,20 +303,17 @@ impl App {
         Ok(active)
     }
 
-    /// Configures the surface with present mode `mode`. On failure the panel goes back to
+    /// Configures the surface with present mode `mode`. On failure the request goes back to
     /// the mode in force, so a refused mode is not retried every frame.
     fn configure(&mut self, active: &mut Active, mode: PresentModeId) {
         let previous = active.config.present_mode;
         active.config.present_mode = mode.to_wgpu();
         if active.configure().is_ok() {
             self.summary.configured.push(mode);
-            self.model.active_present_mode = Some(mode);
+            self.display.active = Some(mode);
         } else {
             active.config.present_mode = previous;
-            self.model.present_mode = self
-                .model
-                .active_present_mode
-                .unwrap_or(PresentModeId::Fifo);
+            self.display.requested = self.display.active.unwrap_or(PresentModeId::Fifo);
         }
     }
 
@@ -322,7 +326,7 @@ impl App {
         if !active.is_minimised() {
             if !active.configured {
                 // Never configured (created minimised) or a configure failed: try again.
-                let mode = self.model.present_mode.resolve(&active.offered);
+                let mode = self.display.requested.resolve(&active.offered);
                 self.configure(&mut active, mode);
             }
             if active.configured {
@@ -336,20 +340,21 @@ impl App {
     fn frame(&mut self, event_loop: &ActiveEventLoop, active: &mut Active) {
         self.live.frame();
         let raw_input = active.egui_state.take_egui_input(&active.window);
-        let mut actions = PanelActions::default();
         let size = (active.config.width, active.config.height);
+        let snapshot = self.live.snapshot();
         let UiPass {
             primitives,
             textures,
             platform_output,
             pixels_per_point,
             viewports,
+            output,
         } = UiPass::run(
             &active.egui_ctx,
             raw_input,
-            &mut self.model,
-            &mut self.live,
-            &mut actions,
+            &mut self.panel,
+            &snapshot,
+            &self.display,
             size,
         );
         active
@@ -360,7 +365,7 @@ impl App {
             .options
             .frames
             .is_some_and(|frames| self.summary.frames + 1 >= frames);
-        let panes = lane_panes(&self.live, &viewports);
+        let panes = snapshot_panes(&snapshot, &viewports);
         let textures = &mut self.pending_textures;
         if last_frame && let Some(path) = self.options.screenshot.clone() {
             let shot = screenshot(
@@ -381,23 +386,20 @@ impl App {
             self.live.record_present();
             self.summary.frames += 1;
         }
-        self.apply(active, actions);
+        self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
-        if last_frame && drawn || self.error.is_some() || actions.quit {
+        if last_frame && drawn || self.error.is_some() || output.actions.quit {
             event_loop.exit();
         }
         // The frame cap is for modes without vsync; under vsync the display paces.
-        if !self
-            .model
-            .active_present_mode
-            .is_some_and(PresentModeId::is_vsync)
-        {
+        if !self.display.active.is_some_and(PresentModeId::is_vsync) {
             self.live.pace();
         }
     }
 
-    /// Applies the panel's actions and settings after a frame.
-    fn apply(&mut self, active: &mut Active, actions: PanelActions) {
+    /// Applies what the person asked for after a frame.
+    fn apply(&mut self, active: &mut Active, output: &UiOutput) {
+        let actions = output.actions;
         if actions.reset {
             self.live.reset();
         }
@@ -417,11 +419,15 @@ impl App {
             };
             active.window.set_fullscreen(fullscreen);
         }
-        if let Err(error) = self.live.apply(self.model.settings) {
-            // The panel's ranges lie inside the allowed ones; should one not, say so and
-            // keep the settings in force.
+        if let Some(settings) = output.settings
+            && let Err(error) = self.live.apply(settings)
+        {
+            // The panel's ranges lie inside the allowed ones; should one not, say so: the
+            // settings in force stay, and the next frame's snapshot shows them.
             eprintln!("timestep-lab: setting refused: {error}");
-            self.model.settings = *self.live.settings();
+        }
+        if let Some(mode) = output.present_mode {
+            self.display.requested = mode;
         }
         if let Some((frame, (width, height))) = self.options.resize_at
             && self.summary.frames == frame
@@ -435,17 +441,17 @@ impl App {
             && self.summary.frames > 0
             && self.summary.frames.is_multiple_of(every)
         {
-            let current = self.model.active_present_mode;
+            let current = self.display.active;
             let offered = &active.offered;
             let next = current
                 .and_then(|mode| offered.iter().position(|&m| m == mode))
                 .map_or(0, |i| (i + 1) % offered.len().max(1));
             if let Some(&mode) = offered.get(next) {
-                self.model.present_mode = mode;
+                self.display.requested = mode;
             }
         }
-        let wanted = self.model.present_mode.resolve(&active.offered);
-        if self.model.active_present_mode != Some(wanted) {
+        let wanted = self.display.requested.resolve(&active.offered);
+        if self.display.active != Some(wanted) {
             self.configure(active, wanted);
         }
     }

@@ -1,16 +1,18 @@
-//! The egui control panel (the shell): reads the live loop's readouts and edits its
-//! settings; the window applies what changed.
+//! The egui control panel (the shell): reads the live loop's [`crate::live::Snapshot`] and
+//! returns what the person asked for as values; the window applies them.
 //!
 //! [`lab_ui`] draws everything for one frame — the side panel with controls, readouts and
-//! plots, and the spiral / explosion banner — handles the keyboard shortcuts, and returns
-//! the part of the window left for the scene.
+//! plots, the frame timeline, each comparison pane's label, and the spiral / explosion
+//! banner — handles the keyboard shortcuts, and returns a [`UiOutput`]: actions, changed
+//! settings, a present-mode request and the panes' rectangles. It imports nothing from the
+//! window: what it shows of the display comes in as a [`DisplayStatus`].
 
 mod panel;
 mod plots;
-mod readouts;
 pub mod timeline;
 
-pub use panel::{PANEL_WIDTH, PanelActions, PanelModel, lab_ui};
+pub use panel::{
+    DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
+};
 pub use plots::PLOT_SPAN_S;
-pub use readouts::Readouts;
 pub use timeline::{TIMELINE_WINDOW, TimelineLane, timeline_ui};

@@ -3,10 +3,11 @@
 use egui::{Color32, Key, RichText};
 
 use super::plots::plots_ui;
-use super::readouts::{PaneReadout, Readouts};
 use super::timeline::{TimelineLane, timeline_ui};
-use crate::app::{PresentModeId, grid_rects};
-use crate::live::{Pane, LiveSettings, ScenePreset};
+use crate::layout::pane_grid;
+use crate::live::{
+    LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts, ScenePreset, Snapshot,
+};
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::{DEFAULT_MAX_FRAME_TIME, RATE_PRESETS_HZ, Strategy, ms_from_ns};
 
@@ -23,38 +24,77 @@ const FOCUS: Color32 = Color32::from_rgb(240, 160, 60);
 /// Colour of alarms (spiral, explosion).
 const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
 
-/// What the panel edits and shows besides the readouts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PanelModel {
-    /// The live loop's settings, edited in place; the window applies them after the frame.
-    pub settings: LiveSettings,
-    /// Present modes the surface reports (concrete ones).
-    pub present_modes: Vec<PresentModeId>,
-    /// The present mode asked for (may be an `auto-*` one).
-    pub present_mode: PresentModeId,
-    /// The mode the surface is configured with now.
-    pub active_present_mode: Option<PresentModeId>,
-    /// The GPU adapter, in words.
-    pub adapter: String,
+/// What the panel itself remembers between frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PanelState {
     /// Whether the side panel is shown (H toggles).
     pub visible: bool,
     /// Whether the frame timeline is shown under the scene (T toggles).
     pub timeline: bool,
 }
 
-impl PanelModel {
-    /// A model for these settings, before the surface is known.
-    pub fn new(settings: LiveSettings) -> Self {
+impl Default for PanelState {
+    fn default() -> Self {
         Self {
-            settings,
-            present_modes: vec![PresentModeId::Fifo],
-            present_mode: PresentModeId::default(),
-            active_present_mode: None,
-            adapter: String::new(),
             visible: true,
             timeline: true,
         }
     }
+}
+
+/// The display as the window knows it, for the panel to show: plain values the window
+/// owns and passes down each frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplayStatus {
+    /// The GPU adapter, in words.
+    pub adapter: String,
+    /// Present modes the surface reports (concrete ones).
+    pub offered: Vec<PresentModeId>,
+    /// The present mode asked for (may be an `auto-*` one).
+    pub requested: PresentModeId,
+    /// The mode the surface is configured with now.
+    pub active: Option<PresentModeId>,
+}
+
+impl Default for DisplayStatus {
+    fn default() -> Self {
+        Self {
+            adapter: String::new(),
+            offered: vec![PresentModeId::Fifo],
+            requested: PresentModeId::default(),
+            active: None,
+        }
+    }
+}
+
+/// What the person asked for in one frame, returned by [`lab_ui`] for the window to apply.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UiOutput {
+    /// Actions (kick, reset, pause, ...).
+    pub actions: PanelActions,
+    /// New loop settings, when the person changed any.
+    pub settings: Option<LiveSettings>,
+    /// A new present mode, when the person picked one.
+    pub present_mode: Option<PresentModeId>,
+    /// The rectangle left for the scene, points.
+    pub scene: egui::Rect,
+    /// Each pane's rectangle, points, in pane order; the first `pane_count` are in use.
+    pub panes: [egui::Rect; MAX_PANES],
+    /// Panes laid out.
+    pub pane_count: usize,
+}
+
+impl UiOutput {
+    /// The panes laid out, points, in pane order.
+    pub fn pane_rects(&self) -> &[egui::Rect] {
+        &self.panes[..self.pane_count.min(MAX_PANES)]
+    }
+}
+
+/// The pane grid of [`crate::layout::pane_grid`] over `area`, in egui points.
+pub fn grid_rects(count: usize, area: egui::Rect) -> impl Iterator<Item = egui::Rect> {
+    pane_grid(count, [area.min.x, area.min.y, area.width(), area.height()])
+        .map(|[x, y, w, h]| egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(w, h)))
 }
 
 /// What the person asked for this frame, besides settings edits.
@@ -74,57 +114,94 @@ pub struct PanelActions {
     pub quit: bool,
 }
 
-/// Draws the whole UI for one frame and returns the rectangle left for the scene, in points.
-/// `lanes` are the live loop's panes (one without a comparison); the scene area is split
-/// among them with [`grid_rects`], and each comparison pane gets a label.
+impl std::ops::BitOrAssign for PanelActions {
+    /// Adds the actions of a later frame (for a caller that applies several frames at once).
+    fn bitor_assign(&mut self, other: Self) {
+        self.kick |= other.kick;
+        self.reset |= other.reset;
+        self.toggle_pause |= other.toggle_pause;
+        self.single_step |= other.single_step;
+        self.toggle_fullscreen |= other.toggle_fullscreen;
+        self.quit |= other.quit;
+    }
+}
+
+/// The values one frame of the panel edits: copies of what is in force, returned as
+/// requests when they differ.
+struct Edits {
+    /// The loop's settings.
+    settings: LiveSettings,
+    /// The present mode asked for.
+    present_mode: PresentModeId,
+    /// Actions.
+    actions: PanelActions,
+}
+
+/// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
+/// and returns what the person asked for and where the scene's panes go. The scene area is
+/// split among the panes with [`grid_rects`], and each comparison pane gets a label.
 pub fn lab_ui(
     ui: &mut egui::Ui,
-    model: &mut PanelModel,
-    readouts: &Readouts,
-    lanes: &[Pane],
-    actions: &mut PanelActions,
-) -> egui::Rect {
-    keys_ui(ui, model, readouts, actions);
-    let focus = readouts.focus;
-    if model.visible {
+    state: &mut PanelState,
+    snapshot: &Snapshot<'_>,
+    display: &DisplayStatus,
+) -> UiOutput {
+    let mut edits = Edits {
+        settings: snapshot.settings,
+        present_mode: display.requested,
+        actions: PanelActions::default(),
+    };
+    let readouts = &snapshot.readouts;
+    keys_ui(ui, state, &mut edits, readouts);
+    if state.visible {
         egui::Panel::left("controls")
             .resizable(false)
             .exact_size(PANEL_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    panel_contents_ui(ui, model, readouts, lanes.get(focus), actions);
+                    panel_contents_ui(ui, state, &mut edits, snapshot, display);
                 });
             });
     }
-    if model.timeline {
-        timeline_panel_ui(ui, lanes, focus);
+    if state.timeline {
+        timeline_panel_ui(ui, snapshot);
     }
-    egui::CentralPanel::no_frame()
+    let mut panes = [egui::Rect::NOTHING; MAX_PANES];
+    let pane_count = readouts.pane_count.min(MAX_PANES);
+    let scene = egui::CentralPanel::no_frame()
         .show(ui, |ui| {
             let scene = ui.max_rect();
-            // With no room left for the scene there is nothing to label.
-            if readouts.pane_count > 1 && scene.width() >= 1.0 && scene.height() >= 1.0 {
-                pane_labels_ui(ui, model, readouts, scene);
+            for (slot, rect) in panes.iter_mut().zip(grid_rects(pane_count, scene)) {
+                *slot = rect;
             }
-            banner_ui(ui, model, readouts, actions);
+            // With no room left for the scene there is nothing to label.
+            if pane_count > 1 && scene.width() >= 1.0 && scene.height() >= 1.0 {
+                pane_labels_ui(ui, &mut edits.settings, readouts, &panes[..pane_count]);
+            }
+            banner_ui(ui, &mut edits, readouts);
             scene
         })
-        .inner
+        .inner;
+    UiOutput {
+        actions: edits.actions,
+        settings: (edits.settings != snapshot.settings).then_some(edits.settings),
+        present_mode: (edits.present_mode != display.requested).then_some(edits.present_mode),
+        scene,
+        panes,
+        pane_count,
+    }
 }
 
-/// The frame timeline under the scene, detailing the focused lane.
-fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Pane], focus: usize) {
-    let Some(dt) = lanes
-        .get(focus)
-        .map(|lane| lane.sim().engine().config().dt_ns())
-    else {
+/// The frame timeline under the scene, detailing the focused pane.
+fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>) {
+    let Some(dt) = snapshot.focus().map(|pane| pane.dt) else {
         return;
     };
-    let timeline: Vec<TimelineLane<'_>> = lanes
-        .iter()
-        .map(|lane| TimelineLane {
-            strategy: lane.strategy(),
-            history: lane.history(),
+    let timeline: Vec<TimelineLane<'_>> = snapshot
+        .panes()
+        .map(|pane| TimelineLane {
+            strategy: pane.strategy,
+            history: pane.history,
         })
         .collect();
     egui::Panel::bottom("timeline")
@@ -136,7 +213,7 @@ fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Pane], focus: usize) {
                     "the last 0.5 s, at least 30 frames, to scale · hover a frame for its numbers",
                 );
             });
-            timeline_ui(ui, &timeline, focus, dt);
+            timeline_ui(ui, &timeline, snapshot.readouts.focus, dt);
         });
 }
 
@@ -144,12 +221,11 @@ fn timeline_panel_ui(ui: &mut egui::Ui, lanes: &[Pane], focus: usize) {
 /// left corner; the focused pane is outlined, and clicking a pane focuses it.
 fn pane_labels_ui(
     ui: &mut egui::Ui,
-    model: &mut PanelModel,
+    settings: &mut LiveSettings,
     readouts: &Readouts,
-    scene: egui::Rect,
+    rects: &[egui::Rect],
 ) {
-    let count = readouts.pane_count.min(readouts.panes.len());
-    for (i, rect) in grid_rects(count, scene).enumerate() {
+    for (i, &rect) in rects.iter().enumerate() {
         let pane = &readouts.panes[i];
         let focused = i == readouts.focus;
         let response = ui.interact(
@@ -158,7 +234,7 @@ fn pane_labels_ui(
             egui::Sense::click(),
         );
         if response.clicked() {
-            model.settings.focus = i;
+            settings.focus = i;
         }
         let stroke = if focused {
             egui::Stroke::new(2.0, FOCUS)
@@ -209,12 +285,7 @@ fn pane_label(index: usize, pane: &PaneReadout) -> String {
 }
 
 /// The keyboard shortcuts.
-fn keys_ui(
-    ui: &mut egui::Ui,
-    model: &mut PanelModel,
-    readouts: &Readouts,
-    actions: &mut PanelActions,
-) {
+fn keys_ui(ui: &mut egui::Ui, state: &mut PanelState, edits: &mut Edits, readouts: &Readouts) {
     // Typing a value into a field (a slider's number) is not a shortcut.
     if ui.ctx().egui_wants_keyboard_input() {
         return;
@@ -241,19 +312,20 @@ fn keys_ui(
         for (i, (key, strategy)) in numbers.into_iter().zip(Strategy::ALL).enumerate() {
             if pressed(key) {
                 // Comparing, a number focuses that pane; otherwise it picks the strategy.
-                if !model.settings.compare {
-                    model.settings.strategy = strategy;
+                if !edits.settings.compare {
+                    edits.settings.strategy = strategy;
                 } else if i < readouts.pane_count {
-                    model.settings.focus = i;
+                    edits.settings.focus = i;
                 }
             }
         }
         if pressed(Key::C) {
-            model.settings.compare = !model.settings.compare;
+            edits.settings.compare = !edits.settings.compare;
         }
         if pressed(Key::T) {
-            model.timeline = !model.timeline;
+            state.timeline = !state.timeline;
         }
+        let actions = &mut edits.actions;
         actions.toggle_pause |= pressed(Key::P);
         actions.single_step |= pressed(Key::Period);
         actions.kick |= pressed(Key::Space);
@@ -262,7 +334,7 @@ fn keys_ui(
         // Esc first closes an open drop-down; only then does it quit.
         actions.quit |= pressed(Key::Escape) && !popup_open;
         if pressed(Key::H) {
-            model.visible = !model.visible;
+            state.visible = !state.visible;
         }
     });
 }
@@ -270,52 +342,52 @@ fn keys_ui(
 /// Everything inside the side panel.
 fn panel_contents_ui(
     ui: &mut egui::Ui,
-    model: &mut PanelModel,
-    readouts: &Readouts,
-    focus: Option<&Pane>,
-    actions: &mut PanelActions,
+    state: &mut PanelState,
+    edits: &mut Edits,
+    snapshot: &Snapshot<'_>,
+    display: &DisplayStatus,
 ) {
     ui.heading("timestep-lab");
-    if !model.adapter.is_empty() {
-        ui.small(&model.adapter);
+    if !display.adapter.is_empty() {
+        ui.small(&display.adapter);
     }
     ui.separator();
-    if model.settings.compare {
-        compare_ui(ui, &mut model.settings);
+    let readouts = &snapshot.readouts;
+    let settings = &mut edits.settings;
+    if settings.compare {
+        compare_ui(ui, settings);
     } else {
-        strategy_ui(ui, &mut model.settings);
+        strategy_ui(ui, settings);
     }
     ui.horizontal(|ui| {
-        ui.checkbox(&mut model.settings.compare, "compare panes (C)");
-        ui.checkbox(&mut model.timeline, "timeline (T)");
+        ui.checkbox(&mut settings.compare, "compare panes (C)");
+        ui.checkbox(&mut state.timeline, "timeline (T)");
     });
     ui.separator();
-    time_ui(ui, &mut model.settings, readouts, actions);
+    time_ui(ui, settings, readouts, &mut edits.actions);
     ui.separator();
     readouts_ui(ui, readouts);
-    if let Some(lane) = focus {
+    if let Some(pane) = snapshot.focus() {
         egui::CollapsingHeader::new("Plots")
             .default_open(true)
-            .show(ui, |ui| {
-                let dt = lane.sim().engine().config().dt_ns();
-                plots_ui(ui, lane.history(), dt);
-            });
+            .show(ui, |ui| plots_ui(ui, pane.history, pane.dt));
     }
+    let settings = &mut edits.settings;
     egui::CollapsingHeader::new("Scene")
         .default_open(true)
-        .show(ui, |ui| scene_ui(ui, &mut model.settings));
+        .show(ui, |ui| scene_ui(ui, settings));
     egui::CollapsingHeader::new("Physics")
         .default_open(true)
-        .show(ui, |ui| physics_ui(ui, &mut model.settings));
+        .show(ui, |ui| physics_ui(ui, settings));
     egui::CollapsingHeader::new("Spiral guards")
         .default_open(true)
-        .show(ui, |ui| guards_ui(ui, &mut model.settings));
+        .show(ui, |ui| guards_ui(ui, settings));
     egui::CollapsingHeader::new("Artificial load")
         .default_open(true)
-        .show(ui, |ui| load_ui(ui, &mut model.settings));
+        .show(ui, |ui| load_ui(ui, settings));
     egui::CollapsingHeader::new("Display")
         .default_open(true)
-        .show(ui, |ui| display_ui(ui, model));
+        .show(ui, |ui| display_ui(ui, edits, display));
     egui::CollapsingHeader::new("Keys")
         .default_open(false)
         .show(ui, |ui| {
@@ -623,28 +695,28 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
 }
 
 /// Present mode and frame cap.
-fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
+fn display_ui(ui: &mut egui::Ui, edits: &mut Edits, display: &DisplayStatus) {
     let offered = PresentModeId::ALL
         .into_iter()
-        .filter(|mode| model.present_modes.contains(mode));
+        .filter(|mode| display.offered.contains(mode));
     egui::ComboBox::from_label("present mode")
-        .selected_text(model.present_mode.id())
+        .selected_text(edits.present_mode.id())
         .show_ui(ui, |ui| {
             for mode in offered {
-                ui.selectable_value(&mut model.present_mode, mode, mode.id());
+                ui.selectable_value(&mut edits.present_mode, mode, mode.id());
             }
         });
-    let active = model.active_present_mode.map_or("none", PresentModeId::id);
+    let active = display.active.map_or("none", PresentModeId::id);
     ui.small(format!(
         "active: {active} · surface offers: {}",
-        model
-            .present_modes
+        display
+            .offered
             .iter()
             .map(|mode| mode.id())
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    let settings = &mut model.settings;
+    let settings = &mut edits.settings;
     let mut cap_on = settings.frame_cap_hz > 0.0;
     if ui
         .checkbox(&mut cap_on, "frame cap (applies without vsync)")
@@ -665,12 +737,7 @@ fn display_ui(ui: &mut egui::Ui, model: &mut PanelModel) {
 
 /// The loud banner over the scene when the loop spirals or the spring explodes, with a
 /// one-click way out.
-fn banner_ui(
-    ui: &mut egui::Ui,
-    model: &mut PanelModel,
-    readouts: &Readouts,
-    actions: &mut PanelActions,
-) {
+fn banner_ui(ui: &mut egui::Ui, edits: &mut Edits, readouts: &Readouts) {
     if !(readouts.spiral || readouts.exploded) {
         return;
     }
@@ -693,15 +760,15 @@ fn banner_ui(
                         .color(Color32::WHITE),
                 );
                 ui.horizontal(|ui| {
-                    if model.settings.max_frame_time_ms == 0.0
+                    if edits.settings.max_frame_time_ms == 0.0
                         && ui.button("Turn on the 250 ms frame-time guard").clicked()
                     {
-                        model.settings.max_frame_time_ms = ms_from_ns(DEFAULT_MAX_FRAME_TIME);
+                        edits.settings.max_frame_time_ms = ms_from_ns(DEFAULT_MAX_FRAME_TIME);
                     }
                     if ui.button("Remove the load").clicked() {
-                        model.settings.load.step_cost_ms = 0.0;
+                        edits.settings.load.step_cost_ms = 0.0;
                     }
-                    actions.reset |= ui.button("Reset").clicked();
+                    edits.actions.reset |= ui.button("Reset").clicked();
                 });
             }
             if readouts.exploded {
@@ -713,7 +780,7 @@ fn banner_ui(
                     .size(18.0)
                     .color(Color32::WHITE),
                 );
-                actions.reset |= ui.button("Reset").clicked();
+                edits.actions.reset |= ui.button("Reset").clicked();
             }
         });
 }
