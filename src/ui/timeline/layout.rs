@@ -1,0 +1,181 @@
+//! The timeline's geometry: [`Axis`] maps axis time to x and back, [`Rows`] places each row,
+//! and the sizes and margins, all in points.
+
+use std::ops::RangeInclusive;
+
+use egui::{Pos2, Rangef, Rect};
+
+use crate::timestep::Nanos;
+
+use super::model::TimelineModel;
+
+/// Width of the label column on the left, points.
+pub(super) const LABEL_WIDTH: f32 = 74.0;
+/// Gap between the strip and the right edge, points.
+const RIGHT_MARGIN: f32 = 2.0;
+/// Height of the frames row, points.
+const FRAMES_ROW_HEIGHT: f32 = 18.0;
+/// Space under the frames row where the connectors start to slant, points.
+pub(super) const CONNECTOR_GAP: f32 = 6.0;
+/// Height of one lane row, points.
+const LANE_ROW_HEIGHT: f32 = 16.0;
+/// Height of the alpha row, points.
+const ALPHA_ROW_HEIGHT: f32 = 16.0;
+/// Height of the caption row, points.
+const CAPTION_HEIGHT: f32 = 14.0;
+/// Gap between rows, points.
+const ROW_GAP: f32 = 1.0;
+/// Narrowest strip drawn, points (narrower widths overflow rather than divide by zero).
+pub(super) const MIN_STRIP_WIDTH: f32 = 60.0;
+
+/// Maps axis time (ns) to x (points) and back.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Axis {
+    /// Axis time at the left edge.
+    pub(super) start: Nanos,
+    /// Axis time at the right edge (greater than `start`).
+    pub(super) end: Nanos,
+    /// x of the left edge.
+    left: f32,
+    /// Width of the strip.
+    width: f32,
+}
+
+impl Axis {
+    /// The axis of `model` over `x_range`.
+    pub(super) fn new(model: &TimelineModel, x_range: Rangef) -> Self {
+        Self {
+            start: model.axis_start,
+            end: model.axis_end.max(model.axis_start + 1),
+            left: x_range.min,
+            width: x_range.span().max(1.0),
+        }
+    }
+
+    /// Nanoseconds one point stands for.
+    pub(super) fn ns_per_point(&self) -> f64 {
+        (self.end - self.start) as f64 / f64::from(self.width)
+    }
+
+    /// x of axis time `t`, clamped far outside the strip so far-off times stay finite.
+    pub(super) fn x(&self, t: Nanos) -> f32 {
+        let offset = (t as f64 - self.start as f64) / self.ns_per_point();
+        let margin = f64::from(self.width) * 4.0;
+        (f64::from(self.left) + offset.clamp(-margin, f64::from(self.width) + margin)) as f32
+    }
+
+    /// Axis time at `x`.
+    pub(super) fn time_at(&self, x: f32) -> f64 {
+        self.start as f64 + f64::from(x - self.left) * self.ns_per_point()
+    }
+
+    /// The axis' time range.
+    pub(super) fn range(&self) -> RangeInclusive<Nanos> {
+        self.start..=self.end
+    }
+}
+
+/// Where each row of the timeline goes.
+pub(super) struct Rows {
+    /// The whole timeline.
+    rect: Rect,
+    /// Number of lane rows.
+    lanes: usize,
+}
+
+impl Rows {
+    /// The rows of a timeline with `lanes` lane rows in `rect`.
+    pub(super) fn new(rect: Rect, lanes: usize) -> Self {
+        Self { rect, lanes }
+    }
+
+    /// Height a timeline with `lanes` lane rows needs.
+    pub(super) fn height(lanes: usize) -> f32 {
+        FRAMES_ROW_HEIGHT
+            + CONNECTOR_GAP
+            + lanes as f32 * (LANE_ROW_HEIGHT + ROW_GAP)
+            + ALPHA_ROW_HEIGHT
+            + ROW_GAP
+            + CAPTION_HEIGHT
+    }
+
+    /// Horizontal extent of the strip (everything right of the labels).
+    pub(super) fn strip_x(&self) -> Rangef {
+        Rangef::new(
+            self.rect.left() + LABEL_WIDTH,
+            self.rect.right() - RIGHT_MARGIN,
+        )
+    }
+
+    /// A row of the strip from `top`, `height` tall.
+    fn row(&self, top: f32, height: f32) -> Rect {
+        Rect::from_x_y_ranges(self.strip_x(), top..=top + height)
+    }
+
+    /// The frames row.
+    pub(super) fn frames(&self) -> Rect {
+        self.row(self.rect.top(), FRAMES_ROW_HEIGHT)
+    }
+
+    /// Lane row `index`.
+    pub(super) fn lane(&self, index: usize) -> Rect {
+        let top = self.rect.top()
+            + FRAMES_ROW_HEIGHT
+            + CONNECTOR_GAP
+            + index as f32 * (LANE_ROW_HEIGHT + ROW_GAP);
+        self.row(top, LANE_ROW_HEIGHT)
+    }
+
+    /// The alpha row.
+    pub(super) fn alpha(&self) -> Rect {
+        self.row(self.lane(self.lanes).top(), ALPHA_ROW_HEIGHT)
+    }
+
+    /// The caption row.
+    pub(super) fn caption(&self) -> Rect {
+        self.row(self.alpha().bottom() + ROW_GAP, CAPTION_HEIGHT)
+    }
+
+    /// The strip: every row, right of the labels.
+    pub(super) fn strip_rect(&self) -> Rect {
+        Rect::from_x_y_ranges(self.strip_x(), self.rect.top()..=self.alpha().bottom())
+    }
+
+    /// Where the label of `row` starts.
+    pub(super) fn label_pos(&self, row: Rect) -> Pos2 {
+        Pos2::new(self.rect.left() + 4.0, row.center().y)
+    }
+}
+
+/// The part of the segment `a`–`b` within `x_range`, or `None`.
+pub(super) fn clip_segment_x(a: Pos2, b: Pos2, x_range: Rangef) -> Option<[Pos2; 2]> {
+    let clip = |p: Pos2, q: Pos2| -> Pos2 {
+        let x = p.x.clamp(x_range.min, x_range.max);
+        if x == p.x || q.x == p.x {
+            p
+        } else {
+            Pos2::new(x, p.y + (q.y - p.y) * (x - p.x) / (q.x - p.x))
+        }
+    };
+    let outside_same_side =
+        (a.x < x_range.min && b.x < x_range.min) || (a.x > x_range.max && b.x > x_range.max);
+    (!outside_same_side).then(|| [clip(a, b), clip(b, a)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_clipped_to_the_strip() {
+        let range = Rangef::new(0.0, 100.0);
+        let [a, b] = clip_segment_x(Pos2::new(50.0, 0.0), Pos2::new(150.0, 10.0), range)
+            .expect("partly inside");
+        assert_eq!(a, Pos2::new(50.0, 0.0));
+        assert_eq!(b, Pos2::new(100.0, 5.0));
+        assert_eq!(
+            clip_segment_x(Pos2::new(150.0, 0.0), Pos2::new(250.0, 10.0), range),
+            None
+        );
+    }
+}

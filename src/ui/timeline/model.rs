@@ -1,0 +1,574 @@
+//! The timeline's pure model: the focus lane's frames in the window, placed on the axis in
+//! integer nanoseconds, with their hitches and shades; where each step ends; and where a
+//! lane's newest state lies when it is off the axis. No egui here, so all of it is tested
+//! headless.
+
+use std::ops::RangeInclusive;
+
+use crate::live::{FrameSample, History};
+use crate::stats::upper_median;
+use crate::timestep::{Nanos, ms_from_ns, secs_from_ns};
+
+use super::{TIMELINE_MIN_FRAMES, TIMELINE_WINDOW};
+
+/// A frame is a hitch when its real frame time is more than this many times the median.
+pub(super) const HITCH_FACTOR: u64 = 2;
+
+/// One render frame on the axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct TimelineFrame {
+    /// `T_{i-1}`: where the frame starts on the axis.
+    pub(super) start: Nanos,
+    /// Simulated time of the latest state before the frame's steps: where they start.
+    pub(super) steps_from: Nanos,
+    /// The focus lane's sample; its `presented_time` (`T_i`) is where the frame ends.
+    pub(super) sample: FrameSample,
+    /// Whether its real frame time is more than [`HITCH_FACTOR`] times the window's median.
+    pub(super) hitch: bool,
+    /// Which of the two alternating shades its box takes; stable as the window slides.
+    pub(super) shade: bool,
+}
+
+impl TimelineFrame {
+    /// `T_i`: where the frame ends on the axis.
+    pub(super) fn end(&self) -> Nanos {
+        self.sample.presented_time
+    }
+
+    /// `T_i - S_i`: how far the shown state is behind the time it is shown at (negative
+    /// when ahead).
+    pub(super) fn latency_ms(&self) -> f64 {
+        (i128::from(self.sample.presented_time) - i128::from(self.sample.shown_time)) as f64 / 1e6
+    }
+}
+
+/// The focus lane's frames in the window, on the axis; rebuilt in place every frame.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TimelineModel {
+    /// The frames, oldest first.
+    pub(super) frames: Vec<TimelineFrame>,
+    /// Axis time at the left edge of the strip.
+    pub(super) axis_start: Nanos,
+    /// Axis time at the right edge of the strip (greater than `axis_start`).
+    pub(super) axis_end: Nanos,
+    /// Median real frame time of the window's frames (0 when there are none).
+    pub(super) median_frame: Nanos,
+    /// Reused buffer for the median.
+    scratch: Vec<Nanos>,
+    /// Wall time and shade of the newest frame last time, so shades do not flicker as the
+    /// window slides by one frame.
+    shade_anchor: Option<(Nanos, bool)>,
+}
+
+impl TimelineModel {
+    /// Forgets every frame.
+    pub(super) fn clear(&mut self) {
+        self.frames.clear();
+        self.median_frame = 0;
+        (self.axis_start, self.axis_end) = (0, TIMELINE_WINDOW);
+    }
+
+    /// Recomputes the frames of the last [`TIMELINE_WINDOW`] of `history`.
+    pub(super) fn rebuild(&mut self, history: &History) {
+        self.clear();
+        self.frames.extend(
+            window_frames(history).map(|(before, sample)| TimelineFrame {
+                start: before.presented_time.min(sample.presented_time),
+                steps_from: before.latest_time,
+                sample: *sample,
+                hitch: false,
+                shade: false,
+            }),
+        );
+        let (Some(first), Some(last)) = (self.frames.first(), self.frames.last()) else {
+            self.shade_anchor = None;
+            return;
+        };
+        (self.axis_start, self.axis_end) = (first.start, last.end());
+        if self.axis_end <= self.axis_start {
+            // Paused for the whole window: show the last window of simulated time.
+            self.axis_start = self.axis_end.saturating_sub(TIMELINE_WINDOW);
+            self.axis_end = self.axis_start + TIMELINE_WINDOW;
+        }
+
+        self.scratch.clear();
+        self.scratch
+            .extend(self.frames.iter().map(|f| f.sample.real_frame));
+        self.median_frame = upper_median(&mut self.scratch).unwrap_or(0);
+        let threshold = self.median_frame.saturating_mul(HITCH_FACTOR);
+        let anchor = self.shade_anchor.and_then(|(wall, shade)| {
+            let index = self.frames.partition_point(|f| f.sample.wall < wall);
+            (self.frames.get(index)?.sample.wall == wall).then_some((index, shade))
+        });
+        let (anchor_index, anchor_shade) = anchor.unwrap_or((0, false));
+        for (index, frame) in self.frames.iter_mut().enumerate() {
+            frame.hitch = self.median_frame > 0 && frame.sample.real_frame > threshold;
+            frame.shade = anchor_shade ^ ((index + anchor_index) % 2 == 1);
+        }
+        self.shade_anchor = self.frames.last().map(|f| (f.sample.wall, f.shade));
+    }
+
+    /// The frame at axis time `t`: the one whose interval contains it, else (before the
+    /// first, after the last, or among zero-width paused frames) the one ending nearest.
+    pub(super) fn frame_near(&self, t: f64) -> Option<usize> {
+        let last = self.frames.len().checked_sub(1)?;
+        let after = self.frames.partition_point(|f| (f.end() as f64) < t);
+        if after <= last && (self.frames[after].start as f64) < t {
+            return Some(after);
+        }
+        let distance = |index: usize| (self.frames[index].end() as f64 - t).abs();
+        let candidates = [after.saturating_sub(1), after.min(last)];
+        candidates
+            .into_iter()
+            .min_by(|&a, &b| distance(a).total_cmp(&distance(b)))
+    }
+}
+
+/// The samples of the last [`TIMELINE_WINDOW`] (at least [`TIMELINE_MIN_FRAMES`] of them) of
+/// `history`, each with the sample before it
+/// (whose `presented_time` and `latest_time` are where this frame's interval and steps
+/// start), oldest first. When the history keeps no sample before the window, its oldest
+/// sample only bounds the next one.
+pub(super) fn window_frames(
+    history: &History,
+) -> impl Iterator<Item = (&FrameSample, &FrameSample)> + '_ {
+    let count = history
+        .recent(TIMELINE_WINDOW)
+        .count()
+        .max(TIMELINE_MIN_FRAMES);
+    let mut samples = history.iter().skip(history.len().saturating_sub(count + 1));
+    let first = samples.next();
+    samples.scan(first, |previous, sample| {
+        let before = previous.replace(sample)?;
+        Some((before, sample))
+    })
+}
+
+/// Simulated end times, in order, of the `steps` steps a frame took from `from` to
+/// `latest`, keeping those within `range`. Every step but the last is a whole `dt`; the
+/// last ends exactly at `latest` (variable: the only step; semi-fixed: the remainder).
+/// With `stride` above 1 only every `stride`-th whole step is kept: painting asks for that
+/// when several would share a point. If `dt` does not fit the frame (zero, or changed
+/// since), the frame's time is split evenly instead.
+pub(super) fn step_ends(
+    from: Nanos,
+    latest: Nanos,
+    steps: u32,
+    dt: Nanos,
+    range: RangeInclusive<Nanos>,
+    stride: u64,
+) -> impl Iterator<Item = Nanos> + use<> {
+    let (low, high) = (*range.start(), *range.end());
+    let whole = u64::from(steps).saturating_sub(1);
+    let covered = latest.saturating_sub(from);
+    let step = if dt == 0 || whole.saturating_mul(dt) > covered {
+        covered / u64::from(steps.max(1))
+    } else {
+        dt
+    };
+    // Whole step k (1-based) ends at from + k * step.
+    let (first, last) = if step == 0 {
+        (1, 0)
+    } else {
+        let first = low.saturating_sub(from).div_ceil(step).max(1);
+        let last = if high >= from {
+            (high - from) / step
+        } else {
+            0
+        };
+        (first, last.min(whole))
+    };
+    let stride = usize::try_from(stride.max(1)).unwrap_or(usize::MAX);
+    let last_step = (steps > 0 && range.contains(&latest)).then_some(latest);
+    (first..=last)
+        .step_by(stride)
+        .map(move |k| from.saturating_add(k.saturating_mul(step)).min(latest))
+        .chain(last_step)
+}
+
+/// Where a lane's newest simulated time lies when it is off the axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LaneOffset {
+    /// Ahead of the axis end (`fixed` at a display rate above the step rate) by this much.
+    Ahead(Nanos),
+    /// Behind the axis start; behind the axis end by this much.
+    Behind(Nanos),
+}
+
+impl LaneOffset {
+    /// Where `newest_latest` lies against the axis `[start, end]`, if off it.
+    pub(super) fn of(newest_latest: Nanos, start: Nanos, end: Nanos) -> Option<Self> {
+        if newest_latest > end {
+            Some(Self::Ahead(newest_latest - end))
+        } else if newest_latest < start {
+            Some(Self::Behind(end - newest_latest))
+        } else {
+            None
+        }
+    }
+
+    /// The note at the row's right, e.g. `ahead +1.23 s`.
+    pub(super) fn note(self) -> String {
+        match self {
+            Self::Ahead(by) => format!("ahead +{}", duration_text(by)),
+            Self::Behind(by) => format!("behind {}", duration_text(by)),
+        }
+    }
+}
+
+/// A duration for a note: milliseconds below a second, else seconds.
+pub(super) fn duration_text(ns: Nanos) -> String {
+    if ns < 1_000_000_000 {
+        format!("{:.0} ms", ms_from_ns(ns))
+    } else {
+        format!("{:.2} s", secs_from_ns(ns))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+    use crate::timestep::Strategy;
+
+    const MS: Nanos = 1_000_000;
+    /// One 60 Hz display frame.
+    const FRAME_60HZ: Nanos = 16_666_667;
+    /// The default step (50 Hz).
+    const DT: Nanos = 20 * MS;
+
+    /// The history of a live loop under `settings` fed `frames` (after a first, empty
+    /// frame at time zero).
+    fn history(settings: LiveSettings, frames: impl IntoIterator<Item = Nanos>) -> History {
+        let mut live =
+            LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid settings");
+        live.frame();
+        for frame in frames {
+            live.stopwatch_mut().advance(frame);
+            live.frame();
+        }
+        live.history().clone()
+    }
+
+    /// Default settings with `strategy`.
+    fn with(strategy: Strategy) -> LiveSettings {
+        LiveSettings {
+            strategy,
+            ..LiveSettings::default()
+        }
+    }
+
+    fn model_of(history: &History) -> TimelineModel {
+        let mut model = TimelineModel::default();
+        model.rebuild(history);
+        model
+    }
+
+    /// Every step end of the model's frames, in order.
+    fn all_step_ends(model: &TimelineModel, dt: Nanos) -> Vec<Nanos> {
+        model
+            .frames
+            .iter()
+            .flat_map(|f| {
+                step_ends(
+                    f.steps_from,
+                    f.sample.latest_time,
+                    f.sample.steps,
+                    dt,
+                    0..=Nanos::MAX,
+                    1,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn accumulator_takes_0_1_2_steps_exactly_dt_apart() {
+        // 60 Hz display with a missed vsync every tenth frame, 50 Hz steps.
+        let frames = (1..=60).map(|i| {
+            if i % 10 == 0 {
+                2 * FRAME_60HZ
+            } else {
+                FRAME_60HZ
+            }
+        });
+        let model = model_of(&history(with(Strategy::Accumulator), frames));
+        let counts: Vec<u32> = model.frames.iter().map(|f| f.sample.steps).collect();
+        for wanted in [0, 1, 2] {
+            assert!(counts.contains(&wanted), "no {wanted} in {counts:?}");
+        }
+        let ends = all_step_ends(&model, DT);
+        assert_eq!(
+            ends.len() as u32,
+            counts.iter().sum::<u32>(),
+            "one end per step"
+        );
+        assert!(ends.windows(2).all(|w| w[1] - w[0] == DT), "{ends:?}");
+        // The frames tile the axis: each starts where the one before ended.
+        assert!(model.frames.windows(2).all(|w| w[1].start == w[0].end()));
+        assert_eq!(model.axis_start, model.frames[0].start);
+        assert_eq!(model.axis_end, model.frames[model.frames.len() - 1].end());
+    }
+
+    #[test]
+    fn steady_60hz_accumulator_repeats_0_1_1_1_1_1() {
+        let model = model_of(&history(with(Strategy::Accumulator), [FRAME_60HZ; 60]));
+        let counts: Vec<u32> = model.frames.iter().map(|f| f.sample.steps).collect();
+        // 6 frames of 16.67 ms owe exactly 5 steps of 20 ms.
+        let pattern = [0, 1, 1, 1, 1, 1];
+        assert!(
+            counts.windows(6).any(|w| w == pattern),
+            "{counts:?} lacks the 60/50 pattern"
+        );
+        assert!(counts.iter().all(|&c| c <= 1));
+    }
+
+    #[test]
+    fn variable_takes_one_step_per_frame_ending_at_t() {
+        let model = model_of(&history(with(Strategy::Variable), [FRAME_60HZ; 40]));
+        assert!(!model.frames.is_empty());
+        for frame in &model.frames {
+            let ends = all_step_ends(
+                &TimelineModel {
+                    frames: vec![*frame],
+                    ..TimelineModel::default()
+                },
+                DT,
+            );
+            assert_eq!(ends, [frame.end()], "{frame:?}");
+        }
+    }
+
+    #[test]
+    fn semi_fixed_ends_with_the_remainder() {
+        let model = model_of(&history(
+            with(Strategy::SemiFixed),
+            [FRAME_60HZ, FRAME_60HZ, 50 * MS],
+        ));
+        let long = model.frames.last().expect("frames");
+        assert_eq!(long.sample.steps, 3);
+        let from = long.steps_from;
+        let ends: Vec<Nanos> = step_ends(
+            from,
+            long.sample.latest_time,
+            long.sample.steps,
+            DT,
+            0..=Nanos::MAX,
+            1,
+        )
+        .collect();
+        assert_eq!(ends, [from + DT, from + 2 * DT, from + 50 * MS]);
+        // A 16.67 ms frame is one short step, the remainder alone.
+        let short = &model.frames[model.frames.len() - 2];
+        assert_eq!(short.sample.steps, 1);
+        assert_eq!(short.sample.latest_time - short.steps_from, FRAME_60HZ);
+    }
+
+    #[test]
+    fn hitches_are_frames_over_twice_the_median() {
+        let mut frames = vec![FRAME_60HZ; 20];
+        frames[5] = 2 * FRAME_60HZ; // exactly twice: not a hitch
+        frames[12] = 50 * MS;
+        let model = model_of(&history(with(Strategy::Interpolated), frames));
+        assert_eq!(model.median_frame, FRAME_60HZ);
+        let hitches: Vec<Nanos> = model
+            .frames
+            .iter()
+            .filter(|f| f.hitch)
+            .map(|f| f.sample.real_frame)
+            .collect();
+        assert_eq!(hitches, [50 * MS]);
+    }
+
+    #[test]
+    fn dropped_time_is_off_the_axis() {
+        let settings = LiveSettings {
+            max_steps: 2,
+            ..with(Strategy::Accumulator)
+        };
+        let model = model_of(&history(settings, [FRAME_60HZ, FRAME_60HZ, 100 * MS]));
+        let frame = model.frames.last().expect("frames");
+        // 100 ms + 13.33 ms carried owe 5 whole steps; 2 are taken, 3 dropped.
+        assert_eq!(frame.sample.steps, 2);
+        assert_eq!(frame.sample.dropped, 3 * DT);
+        assert_eq!(
+            frame.end() - frame.start,
+            frame.sample.fed - frame.sample.dropped
+        );
+    }
+
+    #[test]
+    fn fixed_runs_ahead_of_the_axis() {
+        let lane = history(with(Strategy::Fixed), [FRAME_60HZ; 60]);
+        let model = model_of(&lane);
+        let newest = lane.latest().expect("frames").latest_time;
+        assert_eq!(newest, 60 * DT);
+        let offset = LaneOffset::of(newest, model.axis_start, model.axis_end);
+        assert_eq!(offset, Some(LaneOffset::Ahead(60 * DT - 60 * FRAME_60HZ)));
+        assert_eq!(
+            offset.map(LaneOffset::note).as_deref(),
+            Some("ahead +200 ms")
+        );
+        assert_eq!(LaneOffset::Ahead(1_234_000_000).note(), "ahead +1.23 s");
+        assert_eq!(
+            LaneOffset::of(model.axis_end, model.axis_start, model.axis_end),
+            None
+        );
+        assert_eq!(
+            LaneOffset::of(0, model.axis_start, model.axis_end),
+            Some(LaneOffset::Behind(model.axis_end))
+        );
+    }
+
+    #[test]
+    fn a_slow_loop_still_shows_the_minimum_of_frames() {
+        // 5 fps in slow motion (a software rasterizer): 0.5 s holds 2-3 frames, too few
+        // to show a pattern, so the timeline reaches back to the last 30.
+        let settings = LiveSettings {
+            time_scale: 0.1,
+            ..with(Strategy::Accumulator)
+        };
+        let slow = history(settings, std::iter::repeat_n(200 * MS, 100));
+        let model = model_of(&slow);
+        assert_eq!(model.frames.len(), TIMELINE_MIN_FRAMES);
+        assert_eq!(
+            model.frames.last().map(|f| f.sample.wall),
+            slow.latest().map(|s| s.wall)
+        );
+        // At 120 fps the window itself holds more: the frames that started in 0.5 s.
+        let fast = history(
+            with(Strategy::Accumulator),
+            std::iter::repeat_n(FRAME_60HZ / 2, 200),
+        );
+        assert_eq!(model_of(&fast).frames.len(), 61);
+    }
+
+    #[test]
+    fn empty_and_single_frame_histories_have_no_frames() {
+        let mut model = model_of(&History::default());
+        assert!(model.frames.is_empty());
+        assert_eq!(model.frame_near(0.0), None);
+        let mut single = History::default();
+        single.push(FrameSample::default());
+        model.rebuild(&single);
+        assert!(model.frames.is_empty());
+        assert!(model.axis_end > model.axis_start);
+    }
+
+    #[test]
+    fn paused_frames_have_zero_width_and_can_be_picked() {
+        let mut live = LiveLoop::new(VirtualStopwatch::default(), with(Strategy::Interpolated))
+            .expect("valid settings");
+        live.frame();
+        for _ in 0..10 {
+            live.stopwatch_mut().advance(FRAME_60HZ);
+            live.frame();
+        }
+        live.set_paused(true);
+        for _ in 0..5 {
+            live.stopwatch_mut().advance(FRAME_60HZ);
+            live.frame();
+        }
+        let model = model_of(live.history());
+        let paused = &model.frames[model.frames.len() - 5..];
+        assert!(
+            paused
+                .iter()
+                .all(|f| f.start == f.end() && f.sample.steps == 0)
+        );
+        let t = paused[0].end();
+        // Inside the last running frame: that frame; past the end: the nearest (a paused one).
+        assert_eq!(
+            model.frame_near(t as f64 - 1.0),
+            Some(model.frames.len() - 6)
+        );
+        let picked = model.frame_near(t as f64 + 5e6).expect("a frame");
+        assert_eq!(model.frames[picked].end(), t);
+
+        // Paused for the whole window: the axis still spans a window.
+        for _ in 0..60 {
+            live.stopwatch_mut().advance(FRAME_60HZ);
+            live.frame();
+        }
+        let model = model_of(live.history());
+        assert!(model.frames.iter().all(|f| f.start == f.end()));
+        assert_eq!(model.axis_end - model.axis_start, TIMELINE_WINDOW);
+    }
+
+    #[test]
+    fn frame_near_picks_the_frame_under_the_pointer() {
+        let model = model_of(&history(with(Strategy::Accumulator), [10 * MS; 5]));
+        // Frames (0,10], (10,20], ... (40,50] ms.
+        assert_eq!(model.frames.len(), 5);
+        assert_eq!(model.frame_near(15.0 * 1e6), Some(1));
+        assert_eq!(model.frame_near(20.0 * 1e6), Some(1));
+        assert_eq!(model.frame_near(20.0 * 1e6 + 1.0), Some(2));
+        assert_eq!(model.frame_near(-5.0), Some(0));
+        assert_eq!(model.frame_near(1e12), Some(4));
+    }
+
+    #[test]
+    fn a_full_history_of_tiny_frames_stays_bounded() {
+        let mut history = History::default();
+        for i in 0..(crate::live::HISTORY_CAPACITY as Nanos + 100) {
+            history.push(FrameSample {
+                wall: i * 50_000,
+                real_frame: 50_000,
+                fed: 50_000,
+                presented_time: i * 50_000,
+                latest_time: (i * 50_000 / DT) * DT,
+                steps: u32::from((i * 50_000) % DT < 50_000),
+                ..FrameSample::default()
+            });
+        }
+        let model = model_of(&history);
+        // Every kept frame is in the window; the oldest only bounds the next.
+        assert_eq!(model.frames.len(), crate::live::HISTORY_CAPACITY - 1);
+        assert!(model.axis_end > model.axis_start);
+        // Thinned to a stride, a frame of a million steps yields few ends.
+        let ends = step_ends(0, 1_000_000 * DT, 1_000_000, DT, 0..=100 * DT, 10).count();
+        assert_eq!(ends, 10);
+    }
+
+    #[test]
+    fn step_ends_survive_a_zero_or_stale_dt() {
+        let split: Vec<Nanos> = step_ends(100, 160, 3, 0, 0..=Nanos::MAX, 1).collect();
+        assert_eq!(split, [120, 140, 160]);
+        // dt grew since the frame: the frame's own time is split, never overrun.
+        let stale: Vec<Nanos> = step_ends(0, 30, 3, 50, 0..=Nanos::MAX, 1).collect();
+        assert_eq!(stale, [10, 20, 30]);
+        assert_eq!(step_ends(0, 0, 0, DT, 0..=Nanos::MAX, 1).count(), 0);
+        // Range limits keep only visible ends.
+        let visible: Vec<Nanos> = step_ends(0, 100, 10, 10, 35..=62, 1).collect();
+        assert_eq!(visible, [40, 50, 60]);
+    }
+
+    #[test]
+    fn shades_alternate_and_stay_put_as_the_window_slides() {
+        let mut live = LiveLoop::new(VirtualStopwatch::default(), with(Strategy::Accumulator))
+            .expect("valid settings");
+        live.frame();
+        let mut model = TimelineModel::default();
+        let mut previous: Vec<(Nanos, bool)> = Vec::new();
+        for _ in 0..80 {
+            live.stopwatch_mut().advance(FRAME_60HZ);
+            live.frame();
+            model.rebuild(live.history());
+            assert!(model.frames.windows(2).all(|w| w[0].shade != w[1].shade));
+            for frame in &model.frames {
+                if let Some(&(_, shade)) = previous.iter().find(|(w, _)| *w == frame.sample.wall) {
+                    assert_eq!(
+                        frame.shade, shade,
+                        "frame at {} changed shade",
+                        frame.sample.wall
+                    );
+                }
+            }
+            previous = model
+                .frames
+                .iter()
+                .map(|f| (f.sample.wall, f.shade))
+                .collect();
+        }
+    }
+}

@@ -1,0 +1,547 @@
+//! The timeline's painting: colours, fonts, one function per row, the connectors, the
+//! caption and the hovered frame's tooltip. What would fall within a point of the last
+//! thing drawn is merged or skipped, so the cost is bounded by the strip's width.
+
+use egui::{Align2, Color32, FontId, Pos2, Rangef, Rect, RichText, Stroke, Vec2};
+
+use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
+
+use super::TimelineLane;
+use super::layout::{Axis, CONNECTOR_GAP, Rows, clip_segment_x};
+use super::model::{
+    HITCH_FACTOR, LaneOffset, TimelineFrame, TimelineModel, duration_text, step_ends, window_frames,
+};
+
+/// Frames narrower than this are merged with their neighbours into one box, points.
+const MIN_FRAME_WIDTH: f32 = 1.5;
+/// Closest two drawn step ticks or frame ticks may be, points.
+const MIN_TICK_GAP: f32 = 1.0;
+/// Closest two drawn connectors, frame grid lines or dropped-time bars may be, points.
+const MIN_CONNECTOR_GAP: f32 = 3.0;
+/// Frames at least this wide get their own ticks, connector and grid line; narrower ones
+/// are too dense to tell apart, and a comb of lines would hide the steps.
+const MIN_DETAILED_FRAME: f32 = 4.0;
+
+/// Font of row labels and notes.
+pub(super) const LABEL_FONT: FontId = FontId::proportional(11.0);
+/// Font of the step counts in the frame boxes.
+const DIGIT_FONT: FontId = FontId::monospace(10.0);
+
+/// Background of the strip.
+pub(super) const STRIP_BACKGROUND: Color32 = Color32::from_gray(18);
+/// Frame boxes, alternating.
+const FRAME_LIGHT: Color32 = Color32::from_gray(74);
+/// Frame boxes, alternating.
+const FRAME_DARK: Color32 = Color32::from_gray(44);
+/// Frames merged because each is narrower than a point.
+const FRAME_MERGED: Color32 = Color32::from_gray(58);
+/// Hitch frames.
+const HITCH: Color32 = Color32::from_rgb(235, 140, 45);
+/// The tick at each `T_i`.
+const FRAME_TICK: Color32 = Color32::from_gray(150);
+/// Step counts in the frame boxes.
+const DIGIT: Color32 = Color32::from_gray(230);
+/// Step counts on a hitch box.
+const DIGIT_ON_HITCH: Color32 = Color32::from_gray(20);
+/// Faint frame boundaries through the lane rows.
+const FRAME_GRID: Color32 = Color32::from_gray(38);
+/// Lane rows.
+const LANE_BACKGROUND: Color32 = Color32::from_gray(28);
+/// The focus lane's row.
+const FOCUS_BACKGROUND: Color32 = Color32::from_rgb(28, 38, 52);
+/// The focus lane's step ticks.
+const FOCUS_STEP: Color32 = Color32::from_rgb(110, 195, 255);
+/// Other lanes' step ticks.
+const LANE_STEP: Color32 = Color32::from_rgb(150, 158, 172);
+/// Row labels.
+const LABEL: Color32 = Color32::from_gray(160);
+/// The focus lane's label.
+const FOCUS_LABEL: Color32 = Color32::from_rgb(140, 210, 255);
+/// The "what is shown" connectors.
+const CONNECTOR: Color32 = Color32::from_rgba_premultiplied(200, 200, 200, 200);
+/// The alpha polyline.
+const ALPHA_LINE: Color32 = Color32::from_rgb(240, 200, 90);
+/// Guides at alpha 0 and 1.
+const ALPHA_GUIDE: Color32 = Color32::from_gray(44);
+/// Dropped time.
+const DROPPED: Color32 = Color32::from_rgb(230, 60, 60);
+/// Lead and lag notes.
+const NOTE: Color32 = Color32::from_rgb(240, 200, 90);
+/// Caption text.
+pub(super) const CAPTION: Color32 = Color32::from_gray(130);
+/// Fill over the hovered frame's column.
+const HOVER_FILL: Color32 = Color32::from_rgba_premultiplied(22, 22, 22, 22);
+/// Outline of the hovered frame's box.
+const HOVER_STROKE: Color32 = Color32::from_gray(240);
+
+/// Everything the painting functions read.
+pub(super) struct PaintContext<'a, 'h> {
+    /// The focus lane's frames.
+    pub(super) model: &'a TimelineModel,
+    /// The time axis.
+    pub(super) axis: Axis,
+    /// Row placement.
+    pub(super) rows: &'a Rows,
+    /// Every lane.
+    pub(super) lanes: &'a [TimelineLane<'h>],
+    /// Index of the focus lane (valid).
+    pub(super) focus: usize,
+    /// The current step, ns.
+    pub(super) dt: Nanos,
+}
+
+/// Paints every row, the connectors and the hovered frame's highlight.
+pub(super) fn paint_timeline(
+    painter: &egui::Painter,
+    context: &PaintContext<'_, '_>,
+    hovered: Option<usize>,
+) {
+    let rows = context.rows;
+    let strip = painter.with_clip_rect(rows.strip_rect());
+    painter.text(
+        rows.label_pos(rows.frames()),
+        Align2::LEFT_CENTER,
+        "frames",
+        LABEL_FONT,
+        LABEL,
+    );
+    paint_frame_grid(&strip, context);
+    for (index, lane) in context.lanes.iter().enumerate() {
+        paint_lane(painter, &strip, context, index, lane);
+    }
+    paint_alpha(painter, &strip, context);
+    paint_frames(&strip, context);
+    paint_connectors(&strip, context);
+    for (index, lane) in context.lanes.iter().enumerate() {
+        paint_lane_note(&strip, context, index, lane);
+    }
+    if let Some(frame) = hovered.and_then(|index| context.model.frames.get(index)) {
+        let (x0, x1) = (context.axis.x(frame.start), context.axis.x(frame.end()));
+        let x_range = Rangef::new(x0.min(x1 - 2.0), x1);
+        strip.rect_filled(
+            Rect::from_x_y_ranges(x_range, rows.strip_rect().y_range()),
+            0.0,
+            HOVER_FILL,
+        );
+        strip.rect_stroke(
+            Rect::from_x_y_ranges(x_range, rows.frames().y_range()),
+            0.0,
+            Stroke::new(1.0, HOVER_STROKE),
+            egui::StrokeKind::Inside,
+        );
+    }
+    paint_caption(painter, context);
+}
+
+/// Faint lines at every frame boundary through the lane and alpha rows, so a frame's steps
+/// can be read against it.
+fn paint_frame_grid(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let rows = context.rows;
+    let y_range = Rangef::new(rows.lane(0).top(), rows.alpha().bottom());
+    let mut last_x = f32::NEG_INFINITY;
+    for frame in &context.model.frames {
+        let (x0, x) = (context.axis.x(frame.start), context.axis.x(frame.end()));
+        if x - x0 >= MIN_DETAILED_FRAME && x - last_x >= 2.0 * MIN_CONNECTOR_GAP {
+            strip.vline(x, y_range, Stroke::new(1.0, FRAME_GRID));
+            last_x = x;
+        }
+    }
+}
+
+/// The frames row: a box per frame (merged when narrower than [`MIN_FRAME_WIDTH`]), hitches
+/// in orange, the focus lane's step count in each box wide enough, a tick at each `T_i` of
+/// a frame wide enough to tell apart, and dropped time in red.
+fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let row = context.rows.frames();
+    let axis = &context.axis;
+    let frames = &context.model.frames;
+    let digit_width = strip.fonts_mut(|fonts| fonts.glyph_width(&DIGIT_FONT, '0'));
+    // Sub-point frames in a row collect into one box: (x range, any hitch).
+    let mut merged: Option<(Rangef, bool)> = None;
+    let flush = |merged: &mut Option<(Rangef, bool)>| {
+        if let Some((x_range, hitch)) = merged.take() {
+            let fill = if hitch { HITCH } else { FRAME_MERGED };
+            let x_range = Rangef::new(x_range.min, x_range.max.max(x_range.min + 1.0));
+            strip.rect_filled(Rect::from_x_y_ranges(x_range, row.y_range()), 0.0, fill);
+        }
+    };
+    for frame in frames {
+        let (x0, x1) = (axis.x(frame.start), axis.x(frame.end()));
+        if x1 - x0 >= MIN_FRAME_WIDTH {
+            flush(&mut merged);
+            paint_frame_box(
+                strip,
+                frame,
+                Rect::from_x_y_ranges(x0..=x1, row.y_range()),
+                digit_width,
+            );
+        } else {
+            let (range, hitch) = merged.get_or_insert((Rangef::new(x0, x1), false));
+            *range = Rangef::new(range.min.min(x0), range.max.max(x1));
+            *hitch |= frame.hitch;
+            if range.span() >= MIN_FRAME_WIDTH {
+                flush(&mut merged);
+            }
+        }
+    }
+    flush(&mut merged);
+
+    // Ticks and dropped-time bars go over every box.
+    let tick_y = Rangef::new(row.top(), row.bottom() + CONNECTOR_GAP * 0.5);
+    let mut last_tick = f32::NEG_INFINITY;
+    let mut last_bar = f32::NEG_INFINITY;
+    for frame in frames {
+        let (x0, x) = (axis.x(frame.start), axis.x(frame.end()));
+        if x - x0 >= MIN_DETAILED_FRAME {
+            for edge in [x0, x] {
+                if edge - last_tick >= MIN_TICK_GAP {
+                    strip.vline(edge, tick_y, Stroke::new(1.0, FRAME_TICK));
+                    last_tick = edge;
+                }
+            }
+        }
+        if frame.sample.dropped > 0 && x - last_bar >= MIN_CONNECTOR_GAP {
+            let bar = Rect::from_x_y_ranges(x - 3.0..=x, row.y_range());
+            strip.rect_filled(bar, 0.0, DROPPED);
+            last_bar = x;
+        }
+    }
+}
+
+/// One frame's box in `rect`: its shade (orange for a hitch), the focus lane's step count
+/// and, where it fits, the time it dropped.
+fn paint_frame_box(strip: &egui::Painter, frame: &TimelineFrame, rect: Rect, digit_width: f32) {
+    let fill = match (frame.hitch, frame.shade) {
+        (true, _) => HITCH,
+        (false, true) => FRAME_LIGHT,
+        (false, false) => FRAME_DARK,
+    };
+    strip.rect_filled(rect, 0.0, fill);
+    let digits_width = decimal_digits(frame.sample.steps) as f32 * digit_width;
+    let mut count_x = rect.x_range();
+    if frame.sample.dropped > 0 {
+        let label = strip.layout_no_wrap(
+            format!("\u{2212}{}", duration_text(frame.sample.dropped)),
+            LABEL_FONT,
+            DROPPED,
+        );
+        // The label goes right (clear of the red bar), the count centred in what is left.
+        let size = label.size();
+        if size.x + digits_width + 16.0 <= rect.width() {
+            let pos = Pos2::new(rect.right() - 6.0 - size.x, rect.center().y - size.y / 2.0);
+            strip.rect_filled(
+                Rect::from_min_size(pos, size).expand(1.0),
+                2.0,
+                STRIP_BACKGROUND,
+            );
+            strip.galley(pos, label, DROPPED);
+            count_x = Rangef::new(rect.left(), pos.x - 2.0);
+        }
+    }
+    if count_x.span() >= digits_width + 3.0 {
+        let color = if frame.hitch { DIGIT_ON_HITCH } else { DIGIT };
+        strip.text(
+            Pos2::new(count_x.center(), rect.center().y),
+            Align2::CENTER_CENTER,
+            frame.sample.steps,
+            DIGIT_FONT,
+            color,
+        );
+    }
+}
+
+/// Number of decimal digits in `n`.
+fn decimal_digits(n: u32) -> u32 {
+    n.checked_ilog10().map_or(1, |log| log + 1)
+}
+
+/// A lane row: its label and a tick at the simulated end of each step.
+fn paint_lane(
+    painter: &egui::Painter,
+    strip: &egui::Painter,
+    context: &PaintContext<'_, '_>,
+    index: usize,
+    lane: &TimelineLane<'_>,
+) {
+    let rows = context.rows;
+    let axis = &context.axis;
+    let row = rows.lane(index);
+    let focused = index == context.focus;
+    strip.rect_filled(
+        row,
+        0.0,
+        if focused {
+            FOCUS_BACKGROUND
+        } else {
+            LANE_BACKGROUND
+        },
+    );
+    painter.text(
+        rows.label_pos(row),
+        Align2::LEFT_CENTER,
+        lane.strategy.id(),
+        LABEL_FONT,
+        if focused { FOCUS_LABEL } else { LABEL },
+    );
+
+    let (color, width) = if focused {
+        (FOCUS_STEP, 2.0)
+    } else {
+        (LANE_STEP, 1.5)
+    };
+    let tick_y = Rangef::new(row.top() + 3.0, row.bottom() - 3.0);
+    // Whole steps closer together than a point are thinned to about one per point.
+    let stride = if context.dt == 0 {
+        1
+    } else {
+        (axis.ns_per_point() / context.dt as f64).ceil().max(1.0) as u64
+    };
+    let mut last_x = f32::NEG_INFINITY;
+    for (before, sample) in window_frames(lane.history) {
+        let ends = step_ends(
+            before.latest_time,
+            sample.latest_time,
+            sample.steps,
+            context.dt,
+            axis.range(),
+            stride,
+        );
+        for end in ends {
+            let x = axis.x(end);
+            if x - last_x >= MIN_TICK_GAP {
+                strip.rect_filled(Rect::from_x_y_ranges(x - width..=x, tick_y), 0.0, color);
+                last_x = x;
+            }
+        }
+    }
+}
+
+/// The note at the right of lane row `index` when the lane's newest simulated time is off
+/// the axis, e.g. `fixed` running ahead of real time.
+fn paint_lane_note(
+    strip: &egui::Painter,
+    context: &PaintContext<'_, '_>,
+    index: usize,
+    lane: &TimelineLane<'_>,
+) {
+    let row = context.rows.lane(index);
+    let axis = &context.axis;
+    let offset = lane
+        .history
+        .latest()
+        .and_then(|newest| LaneOffset::of(newest.latest_time, axis.start, axis.end));
+    if let Some(offset) = offset {
+        let galley = strip.layout_no_wrap(offset.note(), LABEL_FONT, NOTE);
+        let pos = Pos2::new(
+            row.right() - 4.0 - galley.size().x,
+            row.center().y - galley.size().y / 2.0,
+        );
+        strip.rect_filled(
+            Rect::from_min_size(pos, galley.size()).expand(2.0),
+            2.0,
+            STRIP_BACKGROUND,
+        );
+        strip.galley(pos, galley, NOTE);
+    }
+}
+
+/// The alpha row: the focus lane's alpha held over each frame, or a note when its strategy
+/// has no accumulator.
+fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let rows = context.rows;
+    let row = rows.alpha();
+    strip.rect_filled(row, 0.0, LANE_BACKGROUND);
+    painter.text(
+        rows.label_pos(row),
+        Align2::LEFT_CENTER,
+        "alpha",
+        LABEL_FONT,
+        LABEL,
+    );
+    let Some(lane) = context.lanes.get(context.focus) else {
+        return;
+    };
+    if !lane.strategy.carries_accumulator() {
+        strip.text(
+            row.left_center() + Vec2::new(6.0, 0.0),
+            Align2::LEFT_CENTER,
+            format!("{}: no accumulator, no alpha", lane.strategy.id()),
+            LABEL_FONT,
+            CAPTION,
+        );
+        return;
+    }
+    let top = row.top() + 2.0;
+    let bottom = row.bottom() - 2.0;
+    for y in [top, bottom] {
+        strip.hline(row.x_range(), y, Stroke::new(1.0, ALPHA_GUIDE));
+    }
+    let y = |alpha: f32| bottom - alpha.clamp(0.0, 1.0) * (bottom - top);
+    let frames = &context.model.frames;
+    let mut points = Vec::with_capacity((2 * frames.len()).min(4 * row.width() as usize + 4));
+    let mut last_x = f32::NEG_INFINITY;
+    for frame in frames {
+        let (x0, x1) = (context.axis.x(frame.start), context.axis.x(frame.end()));
+        // Frames within a point of the last one drawn are skipped: the line is a point wide.
+        if x1 - last_x < MIN_TICK_GAP {
+            continue;
+        }
+        let y = y(frame.sample.alpha);
+        points.push(Pos2::new(x0, y));
+        points.push(Pos2::new(x1, y));
+        last_x = x1;
+    }
+    strip.add(egui::Shape::line(points, Stroke::new(1.25, ALPHA_LINE)));
+}
+
+/// The "what is shown" connectors: from the tick at `T_i` of each frame wide enough to tell
+/// apart down to `S_i` on the focus lane's row.
+fn paint_connectors(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let rows = context.rows;
+    let axis = &context.axis;
+    let top = rows.frames().bottom();
+    let bottom = rows.lane(context.focus).center().y;
+    let stroke = Stroke::new(1.0, CONNECTOR);
+    let mut last_x = f32::NEG_INFINITY;
+    for frame in &context.model.frames {
+        let from = Pos2::new(axis.x(frame.end()), top);
+        if from.x - axis.x(frame.start) < MIN_DETAILED_FRAME || from.x - last_x < MIN_CONNECTOR_GAP
+        {
+            continue;
+        }
+        last_x = from.x;
+        let to = Pos2::new(axis.x(frame.sample.shown_time), bottom);
+        if let Some([a, b]) = clip_segment_x(from, to, rows.strip_x()) {
+            strip.line_segment([a, b], stroke);
+            if b == to {
+                strip.circle_filled(to, 1.75, CONNECTOR);
+            }
+        }
+    }
+}
+
+/// The caption row: how much time the strip spans and where it ends.
+fn paint_caption(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let row = context.rows.caption();
+    let axis = &context.axis;
+    let span = axis.end - axis.start;
+    let left = if span < 10 * NANOS_PER_SECOND {
+        format!("\u{2212}{:.1} ms", ms_from_ns(span))
+    } else {
+        format!("\u{2212}{}", duration_text(span))
+    };
+    let right = format!("T = {:.3} s", secs_from_ns(axis.end));
+    let left = painter.layout_no_wrap(left, LABEL_FONT, CAPTION);
+    let right = painter.layout_no_wrap(right, LABEL_FONT, CAPTION);
+    let y = row.center().y - left.size().y / 2.0;
+    let (left_width, right_width) = (left.size().x, right.size().x);
+    painter.galley(Pos2::new(row.left(), y), left, CAPTION);
+    painter.galley(Pos2::new(row.right() - right_width, y), right, CAPTION);
+    let legend = painter.layout_no_wrap(
+        "ticks: steps at simulated time · lines: frame to state shown".to_owned(),
+        LABEL_FONT,
+        CAPTION,
+    );
+    if legend.size().x + left_width + right_width + 24.0 <= row.width() {
+        let x = row.center().x - legend.size().x / 2.0;
+        painter.galley(Pos2::new(x, y), legend, CAPTION);
+    }
+}
+
+/// The hovered frame's numbers.
+pub(super) fn frame_tooltip_ui(
+    ui: &mut egui::Ui,
+    model: &TimelineModel,
+    index: usize,
+    lanes: &[TimelineLane<'_>],
+    focus: usize,
+) {
+    let (Some(frame), Some(focus_lane)) = (model.frames.get(index), lanes.get(focus)) else {
+        return;
+    };
+    let sample = &frame.sample;
+    ui.label(
+        RichText::new(format!(
+            "frame at T = {:.5} s",
+            secs_from_ns(sample.presented_time)
+        ))
+        .strong(),
+    );
+    egui::Grid::new("timeline_tooltip")
+        .num_columns(2)
+        .spacing([12.0, 2.0])
+        .show(ui, |ui| {
+            let mut row = |name: &str, value: String| {
+                ui.label(name);
+                ui.label(value);
+                ui.end_row();
+            };
+            let hitch = if frame.hitch {
+                format!(
+                    "yes: more than {HITCH_FACTOR}× the median {:.2} ms",
+                    ms_from_ns(model.median_frame)
+                )
+            } else {
+                "no".to_owned()
+            };
+            row("real frame", ms_text(sample.real_frame));
+            row("hitch", hitch);
+            row("fed", ms_text(sample.fed));
+            row("owed", ms_text(sample.owed));
+            row(
+                "dropped",
+                if sample.dropped > 0 {
+                    format!(
+                        "{} (not on the axis: T excludes it)",
+                        ms_text(sample.dropped)
+                    )
+                } else {
+                    ms_text(0)
+                },
+            );
+            row(
+                "alpha",
+                if focus_lane.strategy.carries_accumulator() {
+                    format!("{:.3}", sample.alpha)
+                } else {
+                    "none".to_owned()
+                },
+            );
+            row(
+                "T (shown at)",
+                format!("{:.5} s", secs_from_ns(sample.presented_time)),
+            );
+            row(
+                "S (state time)",
+                format!("{:.5} s", secs_from_ns(sample.shown_time)),
+            );
+            row(
+                "latency T \u{2212} S",
+                format!("{:.2} ms", frame.latency_ms()),
+            );
+            for lane in lanes {
+                let steps = lane
+                    .history
+                    .iter()
+                    .rev()
+                    .find(|s| s.wall <= sample.wall)
+                    .filter(|s| s.wall == sample.wall)
+                    .map_or_else(|| "no frame".to_owned(), |s| steps_text(s.steps));
+                row(&format!("steps, {}", lane.strategy.id()), steps);
+            }
+        });
+}
+
+/// `16.67 ms`.
+fn ms_text(ns: Nanos) -> String {
+    format!("{:.2} ms", ms_from_ns(ns))
+}
+
+/// `1 step`, `2 steps`.
+fn steps_text(steps: u32) -> String {
+    if steps == 1 {
+        "1 step".to_owned()
+    } else {
+        format!("{steps} steps")
+    }
+}
