@@ -299,3 +299,35 @@ fn help_lists_the_window_options_and_every_command() {
         assert!(help.contains(expected), "{expected} missing from:\n{help}");
     }
 }
+
+/// Built without the `window` feature, the binary is the bench: every drawing command says
+/// this build has no window, after checking its options as a full build would.
+#[cfg(not(feature = "window"))]
+#[test]
+fn a_build_without_the_window_says_so_and_still_checks_options() {
+    let out = std::env::temp_dir().join("timestep-lab-no-window.png");
+    let out = out.to_string_lossy().into_owned();
+    for args in [
+        vec!["--frames", "1"],
+        vec!["render", "--out", out.as_str()],
+        vec!["bench-render", "--frames", "1"],
+    ] {
+        let output = lab(&args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&output).contains("this build has no window"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(stdout(&output).is_empty(), "{args:?}");
+    }
+    let output = lab(&["--time-scale", "9"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("time scale"),
+        "{}",
+        stderr(&output)
+    );
+    let output = lab(&["bench", "--duration", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}

@@ -5,18 +5,35 @@ mod common;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use timestep_lab::app::PresentModeId;
-use timestep_lab::live::{LiveLoop, LiveSettings, Pane, Panes, ScenePreset, VirtualStopwatch};
+use timestep_lab::live::{
+    LiveLoop, LiveSettings, Panes, PresentModeId, Readouts, ScenePreset, VirtualStopwatch,
+};
 use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
-use timestep_lab::ui::{PanelActions, PanelModel, Readouts, lab_ui};
+use timestep_lab::ui::{DisplayStatus, PanelActions, PanelState as UiState, lab_ui};
 
-/// What the panel shows and edits, as one state for the harness.
+/// What the harness plays: the loop after a scripted run, and the window's side of the
+/// panel (the settings in force with every request the panel returned applied, the
+/// display it shows, the actions it asked for so far).
 struct PanelState {
-    model: PanelModel,
+    /// The window's side.
+    model: Model,
+    /// The readouts the panel is shown (the loop's, or edited by a test).
     readouts: Readouts,
-    lanes: Vec<Pane>,
+    /// The loop the panel shows.
+    live: LiveLoop<VirtualStopwatch>,
+    /// Every action asked for so far.
     actions: PanelActions,
+}
+
+/// The window's side of the panel, as the harness plays it.
+struct Model {
+    /// The settings in force: the loop's, with every change the panel asked for.
+    settings: LiveSettings,
+    /// The display the panel shows.
+    display: DisplayStatus,
+    /// What the panel remembers between frames.
+    panel: UiState,
 }
 
 /// The panel after two seconds of a 60 Hz loop under the default settings, with lavapipe's
@@ -35,19 +52,25 @@ fn scripted_state_with(settings: LiveSettings) -> PanelState {
         live.frame();
         live.record_present();
     }
-    let mut model = PanelModel::new(*live.settings());
-    model.adapter = "test adapter".into();
-    model.present_modes = vec![
-        PresentModeId::Immediate,
-        PresentModeId::Mailbox,
-        PresentModeId::Fifo,
-        PresentModeId::FifoRelaxed,
-    ];
-    model.active_present_mode = Some(PresentModeId::FifoRelaxed);
+    let display = DisplayStatus {
+        adapter: "test adapter".into(),
+        offered: vec![
+            PresentModeId::Immediate,
+            PresentModeId::Mailbox,
+            PresentModeId::Fifo,
+            PresentModeId::FifoRelaxed,
+        ],
+        requested: PresentModeId::default(),
+        active: Some(PresentModeId::FifoRelaxed),
+    };
     PanelState {
-        model,
-        readouts: Readouts::gather(&mut live),
-        lanes: live.panes().to_vec(),
+        model: Model {
+            settings: *live.settings(),
+            display,
+            panel: UiState::default(),
+        },
+        readouts: live.snapshot().readouts,
+        live,
         actions: PanelActions::default(),
     }
 }
@@ -56,20 +79,27 @@ fn harness(state: PanelState) -> Harness<'static, PanelState> {
     build(Harness::builder(), state)
 }
 
-/// The whole UI in a 720 × 1100 harness made by `builder`.
+/// The whole UI in a 720 × 1100 harness made by `builder`. Each frame the panel is shown
+/// the settings in force and the readouts, and what it returns is applied as the window
+/// would.
 fn build(
     builder: egui_kittest::HarnessBuilder<PanelState>,
     state: PanelState,
 ) -> Harness<'static, PanelState> {
     builder.with_size(egui::vec2(720.0, 1100.0)).build_ui_state(
         |ui, state: &mut PanelState| {
-            lab_ui(
-                ui,
-                &mut state.model,
-                &state.readouts,
-                &state.lanes,
-                &mut state.actions,
-            );
+            let mut snapshot = state.live.snapshot();
+            snapshot.settings = state.model.settings;
+            snapshot.readouts = state.readouts;
+            let model = &mut state.model;
+            let output = lab_ui(ui, &mut model.panel, &snapshot, &model.display);
+            state.actions |= output.actions;
+            if let Some(settings) = output.settings {
+                model.settings = settings;
+            }
+            if let Some(mode) = output.present_mode {
+                model.display.requested = mode;
+            }
         },
         state,
     )
@@ -124,7 +154,7 @@ fn buttons_and_keys_do_what_they_say() {
     assert!(harness.state().actions.toggle_pause);
     harness.key_press(egui::Key::H);
     harness.run();
-    assert!(!harness.state().model.visible);
+    assert!(!harness.state().model.panel.visible);
     assert!(
         harness.query_by_label("Kick (Space)").is_none(),
         "the panel is hidden"

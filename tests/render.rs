@@ -236,7 +236,7 @@ fn six_pane_grid_draws_each_sphere_in_its_own_viewport_and_labels_it() {
         live.frame();
     }
     let (width, height) = (960, 540);
-    let image = render_grid(&ctx, &mut live, (width, height)).unwrap();
+    let image = render_grid(&ctx, &live, (width, height)).unwrap();
     assert_eq!(image.dimensions(), (width, height));
     let viewports = grid_viewports(6, Viewport::full(width, height));
     assert_eq!(live.panes().len(), viewports.len());

@@ -153,7 +153,8 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
     let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), options.msaa);
+    let mut composer =
+        FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), options.msaa);
     let panes = options.panes as usize;
     let settings = if panes > 1 {
         LiveSettings {

@@ -3,20 +3,20 @@
 //! [`Snapshot`] it ends each frame with.
 
 use super::history::HISTORY_CAPACITY;
+use super::history::History;
+use super::history::WindowStats;
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane};
 use super::readouts::Readouts;
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
-use super::history::WindowStats;
 use crate::metrics::Metrics;
 use crate::ring::Ring;
 use crate::scene::SceneConfig;
 use crate::sim::Simulation;
 use crate::timestep::{FrameClock, NANOS_PER_SECOND, Nanos, RangeError};
 use crate::view::PaneView;
-use super::history::History;
 
 /// Presents the present-rate estimate keeps.
 const PRESENT_RING: usize = 256;
@@ -129,8 +129,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         // The spiral detector compares step work with the frame time it simulated: both in
         // the simulation's time base, so a time scale above 1 that makes the loop spiral
         // counts. Each pane is judged on what its own steps would cost.
-        let step_work =
-            |steps: u64| (load.step_work(steps) as f64 * time_scale).round() as Nanos;
+        let step_work = |steps: u64| (load.step_work(steps) as f64 * time_scale).round() as Nanos;
         for pane in &mut self.panes {
             pane.frame(frame_time, step_work, now, real_frame, &mut self.scratch);
         }

@@ -30,15 +30,15 @@ mod stopwatch;
 
 pub use history::{FrameSample, HISTORY_CAPACITY, History, READOUT_WINDOW, WindowStats};
 pub use live_loop::LiveLoop;
-pub use pane::{LiveFrame, Pane};
-pub use readouts::{PaneReadout, Readouts};
-pub use snapshot::{PaneSnapshot, Snapshot};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
+pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
+pub use readouts::{PaneReadout, Readouts};
 pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
     MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,
 };
+pub use snapshot::{PaneSnapshot, Snapshot};
 pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
 
 #[cfg(test)]
