@@ -2,7 +2,7 @@
 //! draws, in whatever unit the caller measures the area (egui points or pixels).
 
 /// Width over height a pane is best at: the shape the scene is framed for.
-const PANE_ASPECT: f32 = crate::view::FRAMED_ASPECT;
+const PANE_ASPECT: f32 = crate::world::FRAMED_ASPECT;
 
 /// Columns and rows of a grid of `count` equal panes filling a `width` × `height` area:
 /// the number of columns that gives each pane the most room at a landscape shape.

@@ -4,7 +4,8 @@
 //! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
 //! [`trace`] reads and generates frame-time traces. [`mod@bench`] runs them together
 //! headless; [`live`] drives them from a clock with artificial load, as the window does;
-//! [`view`] describes what one pane draws as plain data.
+//! [`view`] describes what one pane draws as plain data, and [`world`] how big everything
+//! drawn is.
 //!
 //! The shell draws what the core decides: [`render`] (wgpu), [`ui`] (egui) and [`app`]
 //! (the winit window and the headless `render` / `bench-render` commands).
@@ -30,3 +31,4 @@ pub mod trace;
 #[cfg(feature = "window")]
 pub mod ui;
 pub mod view;
+pub mod world;

@@ -10,45 +10,14 @@ use glam::{DVec3, Quat, Vec3};
 use crate::ring::Ring;
 use crate::scene::{SceneConfig, ShownScene};
 use crate::timestep::Nanos;
+use crate::world::{
+    FOV_Y_RAD, GROUND_HEIGHT_M, SPHERE_RADIUS_M, SPRING_ANCHOR_HEIGHT_M, SPRING_DRAWN_X_RANGE_M,
+    SPRING_REST_LENGTH_M, TRAIL_SINK_M_PER_S,
+};
 
 /// Number of shown sphere positions the trail keeps: about one second at 60 fps, enough to
 /// see the spacing pattern of a 50-on-60 stutter repeat several times.
 pub const TRAIL_LEN: usize = 60;
-
-/// Radius of the orbiting sphere, metres.
-pub const SPHERE_RADIUS_M: f32 = 0.6;
-
-/// Height of the spring's fixed anchor above the pivot, metres.
-pub const SPRING_ANCHOR_HEIGHT_M: f32 = 3.4;
-
-/// Length of the spring at rest (x = 0), metres: the mass then hangs at
-/// `SPRING_ANCHOR_HEIGHT_M - SPRING_REST_LENGTH_M` above the pivot.
-pub const SPRING_REST_LENGTH_M: f32 = 1.8;
-
-/// Drawn displacement range of the spring, metres. The simulation may run far outside it
-/// (an exploding integrator); the drawing clamps so the coil never inverts or leaves the view.
-pub const SPRING_DRAWN_X_RANGE_M: (f32, f32) = (-2.4, 1.5);
-
-/// Radius of the mass on the spring, metres.
-pub const SPRING_MASS_RADIUS_M: f32 = 0.22;
-
-/// Height of the ground grid below the pivot, metres.
-pub const GROUND_HEIGHT_M: f32 = -1.2;
-
-/// How fast trail dots sink as they age, metres per second of real time. Each dot's height
-/// then records when it was shown: motion that advances evenly with real time draws a
-/// smooth slope; a frame that did not move the sphere drops a dot straight below the last,
-/// and a frame that moved it twice as far leaves a wide step — stutter becomes a staircase,
-/// visible in a still image.
-pub const TRAIL_SINK_M_PER_S: f32 = 2.0;
-
-/// Width over height the scene is framed for. A narrower pane widens its vertical field of
-/// view so that it keeps this framing's horizontal field (nothing is cut at the sides); a
-/// wider pane shows more at the sides.
-pub const FRAMED_ASPECT: f32 = 4.0 / 3.0;
-
-/// Vertical field of view of every pane's camera at [`FRAMED_ASPECT`], radians (50°).
-pub const FOV_Y_RAD: f32 = 50.0 * std::f32::consts::PI / 180.0;
 
 /// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at; it
 /// never allocates after creation.

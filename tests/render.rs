@@ -1,4 +1,4 @@
-//! The scene renderer draws a known state where the camera math says it should, matches a
+//! The renderer draws a known state where the camera math says it should, matches a
 //! committed snapshot, lays several panes side by side, and survives degenerate sizes.
 //!
 //! Every test skips (with a note) on a machine without a GPU adapter; set
@@ -13,8 +13,7 @@ use image::{Rgba, RgbaImage};
 use timestep_lab::app::{grid_viewports, render_grid};
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::render::{
-    BACKGROUND, GpuContext, MASS_COLOR, Pane, SceneRenderer, Viewport, clip_from_world,
-    render_scene_png,
+    BACKGROUND, GpuContext, MASS_COLOR, Pane, Renderer, Viewport, clip_from_world, render_scene_png,
 };
 use timestep_lab::scene::{SceneConfig, ShownScene};
 use timestep_lab::sim::Simulation;
@@ -387,7 +386,7 @@ fn empty_viewports_and_tiny_targets_do_not_panic() {
     }
 
     // No panes at all.
-    let mut renderer = SceneRenderer::new(&ctx.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
+    let mut renderer = Renderer::new(&ctx.device, wgpu::TextureFormat::Rgba8UnormSrgb, 1);
     renderer.prepare(&ctx.device, &ctx.queue, &[]);
     assert_no_gpu_errors(&ctx);
 }

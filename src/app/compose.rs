@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::render::{BACKGROUND, Pane, RenderTargets, SceneRenderer};
+use crate::render::{BACKGROUND, Pane, RenderTargets, Renderer};
 
 /// The egui output of one frame, tessellated.
 pub struct UiFrame<'a> {
@@ -18,7 +18,7 @@ pub struct UiFrame<'a> {
 /// Draws the scene and the panel with shared pipelines and targets.
 pub struct FrameComposer {
     /// Draws every pane's scene.
-    scene: SceneRenderer,
+    renderer: Renderer,
     /// MSAA colour and depth for the scene pass.
     targets: RenderTargets,
     /// Draws egui.
@@ -35,7 +35,7 @@ impl FrameComposer {
         sample_count: u32,
     ) -> Self {
         Self {
-            scene: SceneRenderer::new(device, format, sample_count),
+            renderer: Renderer::new(device, format, sample_count),
             targets: RenderTargets::new(device, format, width, height, sample_count),
             // The panel is drawn after the MSAA resolve, into the single-sample target.
             egui: egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default()),
@@ -55,12 +55,12 @@ impl FrameComposer {
     ) -> std::time::Duration {
         let start = Instant::now();
         self.targets.resize(device, width, height);
-        self.scene.prepare(device, queue, panes);
+        self.renderer.prepare(device, queue, panes);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
         self.targets
-            .encode_scene_pass(&mut encoder, target, &self.scene, BACKGROUND);
+            .encode_scene_pass(&mut encoder, target, &self.renderer, BACKGROUND);
         let mut extra = Vec::new();
         if let Some(ui) = &ui {
             for (id, deltas) in &ui.textures.set {

@@ -5,6 +5,8 @@ use std::f32::consts::{PI, TAU};
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
+use crate::world::COIL_TURNS;
+
 /// One mesh vertex: object-space position and unit normal.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
@@ -75,8 +77,6 @@ const DOT_RINGS: u32 = 8;
 const CYLINDER_SIDES: u32 = 24;
 /// Samples along the spring per turn: enough for the coil to look round.
 pub(crate) const COIL_SAMPLES_PER_TURN: u32 = 20;
-/// Turns of the spring.
-pub(crate) const COIL_TURNS: u32 = 8;
 /// Sides of the spring's wire.
 const COIL_WIRE_SIDES: u32 = 8;
 

@@ -1,6 +1,6 @@
 //! The wgpu renderer (the shell): draws [`crate::view::PaneView`]s into any texture view.
 //!
-//! [`SceneRenderer`] turns panes (a viewport and a view each) into a handful of instanced
+//! [`Renderer`] turns panes (a viewport and a view each) into a handful of instanced
 //! draws in one render pass; [`RenderTargets`] owns the MSAA and depth textures and records
 //! that pass. The window and the headless tests share this code: the window draws into its
 //! surface texture, the tests into an [`Offscreen`] texture read back with
@@ -10,13 +10,12 @@
 mod gpu;
 mod mesh;
 mod readback;
-mod scene;
+mod renderer;
 
 pub use gpu::{GpuContext, GpuError, adapter_summary, log_uncaptured_errors, request_adapter};
 pub use readback::{Offscreen, ReadbackError, render_scene_png};
-pub use scene::{
-    ALARM_COLOR, BACKGROUND, COIL_RADIUS_M, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA,
-    GHOST_COLOR, GRID_COLOR, MASS_COLOR, PIVOT_COLOR, PIVOT_RADIUS_M, Pane, RenderTargets,
-    SPHERE_COLOR, SPHERE_STRIPE_COLOR, SPRING_COLOR, SceneRenderer, TRAIL_COLOR,
-    TRAIL_DOT_RADIUS_M, Viewport, WIRE_RADIUS_M, clip_from_world,
+pub use renderer::{
+    ALARM_COLOR, BACKGROUND, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA, GHOST_COLOR,
+    GRID_COLOR, MASS_COLOR, PIVOT_COLOR, Pane, RenderTargets, Renderer, SPHERE_COLOR,
+    SPHERE_STRIPE_COLOR, SPRING_COLOR, TRAIL_COLOR, Viewport, clip_from_world,
 };

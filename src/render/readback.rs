@@ -2,7 +2,7 @@
 //! `render` command.
 
 use super::gpu::GpuContext;
-use super::scene::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, SceneRenderer};
+use super::renderer::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, Renderer};
 
 /// Bytes per row of a texture-to-buffer copy must be a multiple of this.
 const ROW_ALIGNMENT: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
@@ -170,7 +170,7 @@ pub fn render_scene_png(
     let offscreen = Offscreen::new(&ctx.device, width, height, format);
     let (width, height) = offscreen.size();
     let targets = RenderTargets::new(&ctx.device, format, width, height, DEFAULT_SAMPLE_COUNT);
-    let mut renderer = SceneRenderer::new(&ctx.device, format, DEFAULT_SAMPLE_COUNT);
+    let mut renderer = Renderer::new(&ctx.device, format, DEFAULT_SAMPLE_COUNT);
     renderer.prepare(&ctx.device, &ctx.queue, panes);
     let mut encoder = ctx
         .device
