@@ -2,13 +2,17 @@
 //!
 //! The pure core (no window or GPU types): [`timestep`] turns frame times into steps,
 //! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
-//! [`trace`] reads and generates frame-time traces. [`mod@bench`] runs them together
-//! headless; [`live`] drives them from a clock with artificial load, as the window does;
-//! [`view`] describes what one pane draws as plain data, and [`world`] how big everything
-//! drawn is.
+//! [`trace`] reads and generates frame-time traces. [`run`] is one pane's run (simulation,
+//! metrics, spiral detection): [`mod@bench`] runs one per strategy over a trace, headless;
+//! [`live`] runs one per pane from a clock with artificial load, as the window does, and
+//! ends each frame in a [`live::Snapshot`]. [`view`] describes what one pane draws as plain
+//! data, [`world`] how big everything drawn is, [`layout`] how the panes tile the scene,
+//! [`stats`] the medians and percentiles every summary uses, and [`options`] what the
+//! shell is asked to do. The core builds alone (`--no-default-features`).
 //!
-//! The shell draws what the core decides: [`render`] (wgpu), [`ui`] (egui) and [`app`]
-//! (the winit window and the headless `render` / `bench-render` commands).
+//! The shell (cargo feature `window`, on by default) draws what the core decides and
+//! returns requests as values: `render` (wgpu), `ui` (egui) and `app` (the winit window
+//! and the headless `render` / `bench-render` commands). [`cli`] parses the command line.
 
 #[cfg(feature = "window")]
 pub mod app;

@@ -2,8 +2,8 @@
 //! the renderer.
 //!
 //! The core decides every position (in `f64`, converted to `f32` here, once); the renderer
-//! only turns a [`PaneView`] into triangles. Keeping the layout of the world (where the
-//! spring hangs, how big the sphere is) here lets headless tests check it without a GPU.
+//! only turns a [`PaneView`] into triangles. Where things are comes from the scene and the
+//! sizes of [`crate::world`], so headless tests check the layout without a GPU.
 
 use glam::{DVec3, Quat, Vec3};
 
@@ -19,46 +19,13 @@ use crate::world::{
 /// see the spacing pattern of a 50-on-60 stutter repeat several times.
 pub const TRAIL_LEN: usize = 60;
 
-/// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at; it
-/// never allocates after creation.
-#[derive(Clone, Debug)]
-pub struct Trail {
-    /// Positions and real times.
-    ring: Ring<(Vec3, Nanos)>,
-}
+/// The last [`TRAIL_LEN`] shown sphere positions with the real time each was shown at,
+/// oldest first: a plain ring that never allocates after creation.
+pub type Trail = Ring<(Vec3, Nanos)>;
 
 impl Default for Trail {
     fn default() -> Self {
-        Self {
-            ring: Ring::new(TRAIL_LEN),
-        }
-    }
-}
-
-impl Trail {
-    /// Adds the newest position, shown at real time `real_time`.
-    pub fn push(&mut self, point: Vec3, real_time: Nanos) {
-        self.ring.push((point, real_time));
-    }
-
-    /// Forgets every position (after a reset: no trail across the jump).
-    pub fn clear(&mut self) {
-        self.ring.clear();
-    }
-
-    /// Number of positions kept.
-    pub fn len(&self) -> usize {
-        self.ring.len()
-    }
-
-    /// Whether the trail is empty.
-    pub fn is_empty(&self) -> bool {
-        self.ring.is_empty()
-    }
-
-    /// Positions and the real times they were shown at, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = (Vec3, Nanos)> + '_ {
-        self.ring.iter_from(0).copied()
+        Ring::new(TRAIL_LEN)
     }
 }
 
@@ -122,7 +89,7 @@ impl<'a> PaneView<'a> {
     /// Where to draw the trail's dots, oldest first: each recorded position sunk by
     /// [`TRAIL_SINK_M_PER_S`] for the real time since it was shown.
     pub fn trail_points(&self) -> impl Iterator<Item = Vec3> + '_ {
-        self.trail.iter().map(|(point, shown_at)| {
+        self.trail.iter().map(|&(point, shown_at)| {
             let age_s = self.real_time.saturating_sub(shown_at) as f32 / 1e9;
             point - Vec3::Y * (TRAIL_SINK_M_PER_S * age_s)
         })
@@ -155,7 +122,7 @@ mod tests {
     fn trail_keeps_the_newest_points_oldest_first() {
         let mut trail = Trail::default();
         for i in 0..(TRAIL_LEN + 5) {
-            trail.push(Vec3::splat(i as f32), i as Nanos);
+            trail.push((Vec3::splat(i as f32), i as Nanos));
         }
         assert_eq!(trail.len(), TRAIL_LEN);
         let points: Vec<f32> = trail.iter().map(|(p, _)| p.x).collect();
@@ -174,7 +141,7 @@ mod tests {
         // stutter. The repeated dot lands straight below the previous one.
         let positions = [0.0, 1.0, 1.0, 2.0];
         for (i, x) in positions.into_iter().enumerate() {
-            trail.push(Vec3::new(x, 0.0, 0.0), i as Nanos * 10_000_000);
+            trail.push((Vec3::new(x, 0.0, 0.0), i as Nanos * 10_000_000));
         }
         let view = PaneView {
             camera_eye: Vec3::ONE,

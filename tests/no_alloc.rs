@@ -164,8 +164,8 @@ fn comparison_frames_do_not_allocate() {
             }
             live.stopwatch_mut().advance(16_666_667);
             std::hint::black_box(live.frame());
-            for lane in 0..live.panes().len() {
-                std::hint::black_box(live.pane_stats(lane));
+            for pane in 0..live.panes().len() {
+                std::hint::black_box(live.pane_stats(pane));
             }
             std::hint::black_box(live.panes().iter().filter_map(|l| l.pane_view()).count());
         }

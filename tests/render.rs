@@ -36,7 +36,7 @@ fn run(strategy: Strategy, frames: usize) -> (Simulation, ShownScene, Trail) {
     let mut shown = None;
     for _ in 0..frames {
         let (_, frame) = sim.frame(FRAME_NS);
-        trail.push(frame.sphere_position.as_vec3(), frame.real_time);
+        trail.push((frame.sphere_position.as_vec3(), frame.real_time));
         shown = Some(frame);
     }
     (sim, shown.expect("at least one frame"), trail)
@@ -239,9 +239,9 @@ fn six_pane_grid_draws_each_sphere_in_its_own_viewport_and_labels_it() {
     assert_eq!(image.dimensions(), (width, height));
     let viewports = grid_viewports(6, Viewport::full(width, height));
     assert_eq!(live.panes().len(), viewports.len());
-    for (lane, viewport) in live.panes().iter().zip(&viewports) {
-        let what = lane.strategy().id();
-        let view = lane.pane_view().unwrap();
+    for (pane, viewport) in live.panes().iter().zip(&viewports) {
+        let what = pane.strategy().id();
+        let view = pane.pane_view().unwrap();
         let centre = project(&view, *viewport, view.sphere_center);
         assert!(
             centre.x > viewport.x

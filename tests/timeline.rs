@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::live::{FrameSample, History, LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::timestep::{Nanos, Strategy};
-use timestep_lab::ui::{TIMELINE_WINDOW, TimelineLane, timeline_ui};
+use timestep_lab::ui::{TIMELINE_WINDOW, TimelinePane, timeline_ui};
 
 /// One 60 Hz display frame.
 const FRAME_60HZ: Nanos = 16_666_667;
@@ -16,11 +16,11 @@ const HITCH: Nanos = 70_000_000;
 /// The default step (50 Hz).
 const DT: Nanos = 20_000_000;
 
-/// The lanes' histories and which one is detailed.
+/// The panes' histories and which one is detailed.
 struct TimelineState {
-    /// Strategy and frames of each lane.
-    lanes: Vec<(Strategy, History)>,
-    /// The detailed lane.
+    /// Strategy and frames of each pane.
+    panes: Vec<(Strategy, History)>,
+    /// The detailed pane.
     focus: usize,
     /// The step passed to the timeline.
     dt: Nanos,
@@ -49,7 +49,7 @@ fn scripted_history(strategy: Strategy) -> History {
 /// Fixed, semi-fixed and accumulator (detailed) over the scripted run.
 fn scripted_state() -> TimelineState {
     TimelineState {
-        lanes: [Strategy::Fixed, Strategy::SemiFixed, Strategy::Accumulator]
+        panes: [Strategy::Fixed, Strategy::SemiFixed, Strategy::Accumulator]
             .into_iter()
             .map(|strategy| (strategy, scripted_history(strategy)))
             .collect(),
@@ -66,15 +66,15 @@ fn build(
 ) -> Harness<'static, TimelineState> {
     builder.with_size(size).build_ui_state(
         |ui, state: &mut TimelineState| {
-            let lanes: Vec<TimelineLane<'_>> = state
-                .lanes
+            let panes: Vec<TimelinePane<'_>> = state
+                .panes
                 .iter()
-                .map(|(strategy, history)| TimelineLane {
+                .map(|(strategy, history)| TimelinePane {
                     strategy: *strategy,
                     history,
                 })
                 .collect();
-            timeline_ui(ui, &lanes, state.focus, state.dt);
+            timeline_ui(ui, &panes, state.focus, state.dt);
         },
         state,
     )
@@ -130,7 +130,7 @@ fn hitch_fraction(history: &History) -> f64 {
 
 /// Moves the pointer over the middle of the scripted hitch frame and lets the tooltip open.
 fn hover_the_hitch(harness: &mut Harness<'static, TimelineState>) {
-    let fraction = hitch_fraction(&harness.state().lanes[2].1);
+    let fraction = hitch_fraction(&harness.state().panes[2].1);
     let strip = harness.get_by_label("frame timeline").rect();
     let x = strip.left() + (fraction as f32) * strip.width();
     harness.hover_at(egui::pos2(x, strip.top() + 8.0));
@@ -161,7 +161,7 @@ fn hovering_a_frame_shows_its_numbers() {
     harness.get_by_label("76.67 ms");
     harness.get_by_label("20.00 ms (not on the axis: T excludes it)");
     harness.get_by_label("yes: more than 2× the median 16.67 ms");
-    // Each lane's steps this frame: fixed 1, semi-fixed capped at 2, accumulator 2.
+    // Each pane's steps this frame: fixed 1, semi-fixed capped at 2, accumulator 2.
     harness.get_by_label("steps, fixed");
     harness.get_by_label("1 step");
     assert_eq!(harness.get_all_by_label("2 steps").count(), 2);
@@ -185,7 +185,7 @@ fn timeline_snapshot_hover() {
 #[test]
 fn an_empty_timeline_says_so() {
     let state = TimelineState {
-        lanes: vec![(Strategy::Interpolated, History::default())],
+        panes: vec![(Strategy::Interpolated, History::default())],
         focus: 5,
         dt: DT,
     };
@@ -194,10 +194,10 @@ fn an_empty_timeline_says_so() {
     harness.get_by_label("frame timeline");
 }
 
-/// Six lanes of a loop running at 20 000 frames per second (the whole history in the
+/// Six panes of a loop running at 20 000 frames per second (the whole history in the
 /// window), after a 5 s frame with no frame-time guard: tens of thousands of steps.
 fn extreme_state() -> TimelineState {
-    let lanes = Strategy::ALL
+    let panes = Strategy::ALL
         .into_iter()
         .map(|strategy| {
             let settings = LiveSettings {
@@ -218,7 +218,7 @@ fn extreme_state() -> TimelineState {
         })
         .collect();
     TimelineState {
-        lanes,
+        panes,
         focus: 99,
         dt: DT,
     }
@@ -236,7 +236,7 @@ fn sub_point_frames_keep_painting_bounded() {
     // steps there are: one shape per frame and step would be over 60 000.
     let shapes = harness.output().shapes.len();
     assert!(shapes < 10 * 1600, "{shapes} shapes");
-    // The focus is clamped to the last lane; a hovered frame has a tooltip.
+    // The focus is clamped to the last pane; a hovered frame has a tooltip.
     let strip = harness.get_by_label("frame timeline").rect();
     harness.hover_at(strip.center());
     harness.run();
@@ -251,7 +251,7 @@ fn sub_point_frames_keep_painting_bounded() {
 #[test]
 fn a_huge_frame_in_the_window_is_drawn_to_scale() {
     // The 5 s frame is the newest: the strip spans it, and dt 0 must not break the steps.
-    let lanes = Strategy::ALL
+    let panes = Strategy::ALL
         .into_iter()
         .map(|strategy| {
             let settings = LiveSettings {
@@ -273,7 +273,7 @@ fn a_huge_frame_in_the_window_is_drawn_to_scale() {
         Harness::builder(),
         egui::vec2(300.0, 200.0),
         TimelineState {
-            lanes,
+            panes,
             focus: 3,
             dt: 0,
         },
@@ -291,7 +291,7 @@ fn a_huge_frame_in_the_window_is_drawn_to_scale() {
         2,
         "real frame and fed"
     );
-    // Steps: 250 for semi-fixed and the three accumulator lanes, 1 for fixed and variable.
+    // Steps: 250 for semi-fixed and the three accumulator panes, 1 for fixed and variable.
     assert_eq!(harness.get_all_by_label("250 steps").count(), 4);
     assert_eq!(harness.get_all_by_label("1 step").count(), 2);
 }

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
-use super::frame::{UiPass, snapshot_panes};
+use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
 use crate::options::{BenchRenderOptions, RenderOptions};
 use crate::render::{GpuContext, Offscreen, adapter_summary};

@@ -2,14 +2,14 @@
 //! and the headless commands that draw through the same code.
 
 mod compose;
-mod frame;
 mod headless;
 mod layout;
 mod present_mode;
+mod ui_pass;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
-pub use frame::{UiPass, snapshot_panes};
 pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};
 pub use layout::{grid_viewports, pane_viewports, scene_area};
+pub use ui_pass::{UiPass, snapshot_panes};
 pub use window::{WindowSummary, run_window};

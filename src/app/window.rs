@@ -12,8 +12,8 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
-use super::frame::{UiPass, snapshot_panes};
 use super::present_mode::WgpuPresentMode as _;
+use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch};
 use crate::options::WindowOptions;
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};

@@ -65,7 +65,7 @@ impl Pane {
         let (report, shown) = self.run.frame(frame_time, step_work);
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
-                .push(shown.sphere_position.as_vec3(), shown.real_time);
+                .push((shown.sphere_position.as_vec3(), shown.real_time));
         }
         self.history.push(FrameSample {
             wall,

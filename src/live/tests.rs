@@ -347,15 +347,15 @@ fn every_pane_is_fed_the_same_frames_and_measures_what_bench_measures() {
             frame_after(&mut lab, frame);
         }
         assert_eq!(lab.panes().len(), strategies.len());
-        for (lane, &strategy) in lab.panes().iter().zip(strategies) {
-            assert_eq!(lane.strategy(), strategy);
-            let fed: Vec<Nanos> = lane.history().iter().map(|s| s.fed).collect();
+        for (pane, &strategy) in lab.panes().iter().zip(strategies) {
+            assert_eq!(pane.strategy(), strategy);
+            let fed: Vec<Nanos> = pane.history().iter().map(|s| s.fed).collect();
             assert_eq!(
                 fed, frames,
                 "{strategy}: the frame times its engine received"
             );
             let bench = run_strategy(&frames, strategy, &BenchSettings::default());
-            assert_eq!(lane.run_metrics(), bench.metrics, "{strategy}");
+            assert_eq!(pane.run_metrics(), bench.metrics, "{strategy}");
         }
     }
 }
@@ -369,14 +369,14 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
     let latest = |lab: &LiveLoop<VirtualStopwatch>| -> Vec<FrameSample> {
         lab.panes()
             .iter()
-            .map(|lane| *lane.history().latest().expect("a frame ran"))
+            .map(|pane| *pane.history().latest().expect("a frame ran"))
             .collect()
     };
     lab.set_paused(true);
     let before: Vec<Nanos> = lab
         .panes()
         .iter()
-        .map(|lane| lane.sim().engine().presented_time())
+        .map(|pane| pane.sim().engine().presented_time())
         .collect();
     for _ in 0..5 {
         frame_after(&mut lab, FRAME_60HZ);
@@ -385,7 +385,7 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
     let paused: Vec<Nanos> = lab
         .panes()
         .iter()
-        .map(|lane| lane.sim().engine().presented_time())
+        .map(|pane| pane.sim().engine().presented_time())
         .collect();
     assert_eq!(paused, before, "pause freezes every pane on the same frame");
     for _ in 0..4 {
@@ -404,7 +404,7 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
     let after: Vec<Nanos> = lab
         .panes()
         .iter()
-        .map(|lane| lane.sim().engine().presented_time())
+        .map(|pane| pane.sim().engine().presented_time())
         .collect();
     for (a, b) in after.iter().zip(&before) {
         assert_eq!(a - b, 4 * crate::timestep::DEFAULT_SINGLE_STEP_FRAME);
@@ -431,16 +431,16 @@ fn reset_gives_every_pane_the_same_initial_state() {
     );
     lab.reset();
     let initial = crate::scene::SceneState::initial(lab.panes()[0].sim().scene().config());
-    for lane in lab.panes() {
-        let scene = lane.sim().scene();
-        assert_eq!(*scene.current(), initial, "{}", lane.strategy());
+    for pane in lab.panes() {
+        let scene = pane.sim().scene();
+        assert_eq!(*scene.current(), initial, "{}", pane.strategy());
         assert_eq!(
             scene.previous(),
             scene.current(),
             "no smear across the reset"
         );
-        assert_eq!(lane.sim().engine().presented_time(), 0);
-        assert!(lane.history().is_empty() && lane.pane_view().is_none());
+        assert_eq!(pane.sim().engine().presented_time(), 0);
+        assert!(pane.history().is_empty() && pane.pane_view().is_none());
     }
 }
 
@@ -454,12 +454,12 @@ fn a_kick_reaches_every_pane() {
     for _ in 0..3 {
         frame_after(&mut lab, FRAME_60HZ);
     }
-    for lane in lab.panes() {
+    for pane in lab.panes() {
         assert_eq!(
-            lane.sim().scene().pending_kick_mps(),
+            pane.sim().scene().pending_kick_mps(),
             0.0,
             "{}",
-            lane.strategy()
+            pane.strategy()
         );
     }
     // The same kick in a loop of one pane moves the spring the same way.
@@ -498,9 +498,9 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
     for _ in 0..10 {
         frame_after(&mut lab, FRAME_60HZ);
     }
-    for lane in lab.panes() {
-        assert_eq!(lane.history().len(), 10, "{}", lane.strategy());
-        assert_eq!(lane.sim().engine().presented_time(), 10 * FRAME_60HZ);
+    for pane in lab.panes() {
+        assert_eq!(pane.history().len(), 10, "{}", pane.strategy());
+        assert_eq!(pane.sim().engine().presented_time(), 10 * FRAME_60HZ);
     }
     // Changing a pane's strategy, or adding a pane, restarts them all together.
     let mut settings = *lab.settings();
@@ -512,7 +512,7 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
     let restarted = |lab: &LiveLoop<VirtualStopwatch>| {
         lab.panes()
             .iter()
-            .all(|lane| lane.history().is_empty() && lane.sim().engine().presented_time() == 0)
+            .all(|pane| pane.history().is_empty() && pane.sim().engine().presented_time() == 0)
     };
     settings.panes.set(0, Strategy::Accumulator);
     lab.apply(settings).expect("valid");
@@ -527,7 +527,7 @@ fn turning_the_comparison_on_restarts_all_panes_together() {
     let times: Vec<Nanos> = lab
         .panes()
         .iter()
-        .map(|lane| lane.sim().engine().presented_time())
+        .map(|pane| pane.sim().engine().presented_time())
         .collect();
     assert_eq!(times, [FRAME_60HZ; 3]);
     // Back to one pane: the single pane's strategy, which the comparison left alone.
@@ -586,11 +586,11 @@ fn a_comparison_needs_two_to_six_panes() {
 
 /// Per-frame change of the sphere's bearing as the camera sees it (the angle between the
 /// camera's view of the pivot and of the sphere, about the vertical), radians.
-fn relative_bearing_steps(lab: &mut LiveLoop<VirtualStopwatch>, lane: usize) -> Vec<f64> {
+fn relative_bearing_steps(lab: &mut LiveLoop<VirtualStopwatch>, pane: usize) -> Vec<f64> {
     let mut bearings = Vec::new();
     for _ in 0..120 {
         frame_after(lab, FRAME_60HZ);
-        let shown = lab.panes()[lane].last().expect("a frame ran").shown;
+        let shown = lab.panes()[pane].last().expect("a frame ran").shown;
         let to_target = shown.camera_target - shown.camera_eye;
         let to_sphere = shown.sphere_position - shown.camera_eye;
         let bearing = to_sphere.z.atan2(to_sphere.x) - to_target.z.atan2(to_target.x);
@@ -656,27 +656,27 @@ fn slow_motion_slows_every_pane_alike() {
         frame_after(&mut lab, FRAME_60HZ);
     }
     let scaled = (FRAME_60HZ as f64 * MIN_TIME_SCALE).round() as Nanos;
-    for lane in lab.panes() {
-        let fed: Vec<Nanos> = lane.history().iter().skip(1).map(|s| s.fed).collect();
+    for pane in lab.panes() {
+        let fed: Vec<Nanos> = pane.history().iter().skip(1).map(|s| s.fed).collect();
         assert_eq!(fed.len(), 600);
         // The clock carries the rounding, so the scaled frames differ by at most 1 ns and
         // add up exactly.
         assert!(
             fed.iter().all(|&f| f.abs_diff(scaled) <= 1),
             "{}",
-            lane.strategy()
+            pane.strategy()
         );
         let total: Nanos = fed.iter().sum();
         assert_eq!(
             total,
             (600.0 * FRAME_60HZ as f64 * MIN_TIME_SCALE).round() as Nanos,
             "{}",
-            lane.strategy()
+            pane.strategy()
         );
     }
     let first: Vec<Nanos> = lab.panes()[0].history().iter().map(|s| s.fed).collect();
-    for lane in &lab.panes()[1..] {
-        let fed: Vec<Nanos> = lane.history().iter().map(|s| s.fed).collect();
-        assert_eq!(fed, first, "{}", lane.strategy());
+    for pane in &lab.panes()[1..] {
+        let fed: Vec<Nanos> = pane.history().iter().map(|s| s.fed).collect();
+        assert_eq!(fed, first, "{}", pane.strategy());
     }
 }

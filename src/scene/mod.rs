@@ -18,7 +18,7 @@ pub use spring::{
 
 use glam::{DQuat, DVec3};
 
-use crate::timestep::{FrameReport, Nanos, RangeError, View, secs_from_ns};
+use crate::timestep::{Drawn, FrameReport, Nanos, RangeError, secs_from_ns};
 
 /// Default kick: a velocity change of 3 m/s, about half the undamped spring's peak speed,
 /// so a kick visibly changes the amplitude without throwing the mass off screen.
@@ -304,13 +304,13 @@ impl Scene {
         };
     }
 
-    /// The state a view draws: the latest, a blend with the previous, or a throw-away
+    /// The state drawn: the latest, a blend with the previous, or a throw-away
     /// extrapolation (which does not consume a pending kick: the prediction cannot know it).
-    pub fn view_state(&self, view: View) -> SceneState {
-        match view {
-            View::Latest => self.current,
-            View::Blend(t) => self.previous.lerp(&self.current, t),
-            View::Extrapolate(ahead) => {
+    pub fn drawn_state(&self, drawn: Drawn) -> SceneState {
+        match drawn {
+            Drawn::Latest => self.current,
+            Drawn::Blend(t) => self.previous.lerp(&self.current, t),
+            Drawn::Extrapolate(ahead) => {
                 let mut copy = self.clone();
                 copy.pending_kick_mps = 0.0;
                 copy.step(ahead);
@@ -322,7 +322,7 @@ impl Scene {
     /// What to draw for a frame the engine reported.
     pub fn shown(&self, report: &FrameReport) -> ShownScene {
         let config = &self.config;
-        let state = self.view_state(report.view);
+        let state = self.drawn_state(report.drawn);
         let real_s = secs_from_ns(report.presented_time);
         let pivot = config.orbit.pivot;
         let camera_eye = match config.camera.driver {

@@ -75,7 +75,7 @@ impl StepPlan {
 
 /// Which state the renderer draws this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum View {
+pub enum Drawn {
     /// The latest simulated state.
     Latest,
     /// `lerp(previous, current, t)` (slerp for rotations), `t` in `[0, 1]`.
@@ -100,7 +100,7 @@ pub struct FrameReport {
     /// `accumulator / dt` after stepping (accumulator strategies; 0 for the others).
     pub alpha: f64,
     /// Which state to draw.
-    pub view: View,
+    pub drawn: Drawn,
     /// Simulated time of the latest state.
     pub latest_time: Nanos,
     /// Simulated time of the state drawn (`S_i` in the design).
@@ -297,7 +297,7 @@ impl Engine {
             .saturating_sub(dropped);
         self.dropped = self.dropped.saturating_add(dropped);
 
-        let (alpha, view, shown_time) = self.view(dt);
+        let (alpha, drawn, shown_time) = self.drawn(dt);
         FrameReport {
             strategy: self.strategy,
             frame_time,
@@ -305,7 +305,7 @@ impl Engine {
             owed,
             steps,
             alpha,
-            view,
+            drawn,
             latest_time: self.latest_time,
             shown_time,
             presented_time: self.presented_time,
@@ -314,8 +314,8 @@ impl Engine {
         }
     }
 
-    /// Alpha, the view and the simulated time it shows, after this frame's steps.
-    fn view(&self, dt: Nanos) -> (f64, View, Nanos) {
+    /// Alpha, the state to draw and the simulated time it shows, after this frame's steps.
+    fn drawn(&self, dt: Nanos) -> (f64, Drawn, Nanos) {
         let alpha = if self.strategy.carries_accumulator() {
             self.accumulator as f64 / dt as f64
         } else {
@@ -331,16 +331,16 @@ impl Engine {
                 let previous_time = self.latest_time - h;
                 (
                     alpha,
-                    View::Blend(into_step as f64 / h as f64),
+                    Drawn::Blend(into_step as f64 / h as f64),
                     previous_time + into_step,
                 )
             }
             Strategy::Extrapolated if self.accumulator > 0 => (
                 alpha,
-                View::Extrapolate(self.accumulator),
+                Drawn::Extrapolate(self.accumulator),
                 self.latest_time + self.accumulator,
             ),
-            _ => (alpha, View::Latest, self.latest_time),
+            _ => (alpha, Drawn::Latest, self.latest_time),
         }
     }
 }

@@ -37,7 +37,7 @@ pub use config::{
     MIN_RATE_HZ, NANOS_PER_SECOND, RATE_PRESETS_HZ, RangeError, TimestepConfig, ms_from_ns,
     ns_from_ms, secs_from_ns,
 };
-pub use engine::{Engine, FrameReport, StepPlan, View};
+pub use engine::{Drawn, Engine, FrameReport, StepPlan};
 pub use filter::{
     AverageFilter, DEFAULT_SNAP_TOLERANCE, FrameFilters, MAX_AVERAGE_FRAMES, SnapFilter,
 };

@@ -100,7 +100,7 @@ fn accumulator_lag_varies_but_interpolated_lag_is_exactly_dt() {
         lags.push(a.presented_time - a.shown_time);
         if interpolated.steps() > 0 {
             assert_eq!(i.presented_time - i.shown_time, dt);
-            assert_eq!(i.view, View::Blend(i.alpha));
+            assert_eq!(i.drawn, Drawn::Blend(i.alpha));
         }
     }
     lags.sort_unstable();
@@ -117,7 +117,7 @@ fn extrapolated_shows_real_time_with_a_throwaway_step_of_the_leftover() {
     let mut engine = Engine::new(Strategy::Extrapolated, config(20 * MS));
     let report = engine.advance(FRAME_60);
     assert_eq!(report.steps.len(), 0);
-    assert_eq!(report.view, View::Extrapolate(FRAME_60));
+    assert_eq!(report.drawn, Drawn::Extrapolate(FRAME_60));
     for _ in 0..20 {
         let report = engine.advance(FRAME_60);
         assert_eq!(report.shown_time, report.presented_time);
@@ -193,7 +193,7 @@ fn switching_strategies_carries_the_accumulator() {
     engine.set_strategy(Strategy::Interpolated);
     let report = engine.advance(10 * MS);
     // Last step was 25 ms: the target (real time - dt) lies inside it, 15 ms after its start.
-    assert_eq!(report.view, View::Blend(15.0 / 25.0));
+    assert_eq!(report.drawn, Drawn::Blend(15.0 / 25.0));
     // Steps: 20 (accumulator) + 20 (fixed) + 25 (variable); shown at 40 + 15 ms.
     assert_eq!(report.latest_time, 65 * MS);
     assert_eq!(report.shown_time, 55 * MS);
@@ -279,7 +279,7 @@ proptest! {
                 i128::from(engine.presented_time()) + i128::from(engine.fixed_lead())
             );
             prop_assert!(report.shown_time <= report.latest_time + report.accumulator);
-            if let View::Blend(t) = report.view {
+            if let Drawn::Blend(t) = report.drawn {
                 prop_assert!((0.0..=1.0).contains(&t));
             }
         }

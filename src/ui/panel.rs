@@ -3,7 +3,7 @@
 use egui::{Color32, Key, RichText};
 
 use super::plots::plots_ui;
-use super::timeline::{TimelineLane, timeline_ui};
+use super::timeline::{TimelinePane, timeline_ui};
 use crate::layout::pane_grid;
 use crate::live::{
     LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts, ScenePreset, Snapshot,
@@ -197,9 +197,9 @@ fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>) {
     let Some(dt) = snapshot.focus().map(|pane| pane.dt) else {
         return;
     };
-    let timeline: Vec<TimelineLane<'_>> = snapshot
+    let timeline: Vec<TimelinePane<'_>> = snapshot
         .panes()
-        .map(|pane| TimelineLane {
+        .map(|pane| TimelinePane {
             strategy: pane.strategy,
             history: pane.history,
         })

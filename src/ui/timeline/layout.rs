@@ -17,8 +17,8 @@ const RIGHT_MARGIN: f32 = 2.0;
 const FRAMES_ROW_HEIGHT: f32 = 18.0;
 /// Space under the frames row where the connectors start to slant, points.
 pub(super) const CONNECTOR_GAP: f32 = 6.0;
-/// Height of one lane row, points.
-const LANE_ROW_HEIGHT: f32 = 16.0;
+/// Height of one pane row, points.
+const PANE_ROW_HEIGHT: f32 = 16.0;
 /// Height of the alpha row, points.
 const ALPHA_ROW_HEIGHT: f32 = 16.0;
 /// Height of the caption row, points.
@@ -79,21 +79,21 @@ impl Axis {
 pub(super) struct Rows {
     /// The whole timeline.
     rect: Rect,
-    /// Number of lane rows.
-    lanes: usize,
+    /// Number of pane rows.
+    panes: usize,
 }
 
 impl Rows {
-    /// The rows of a timeline with `lanes` lane rows in `rect`.
-    pub(super) fn new(rect: Rect, lanes: usize) -> Self {
-        Self { rect, lanes }
+    /// The rows of a timeline with `panes` pane rows in `rect`.
+    pub(super) fn new(rect: Rect, panes: usize) -> Self {
+        Self { rect, panes }
     }
 
-    /// Height a timeline with `lanes` lane rows needs.
-    pub(super) fn height(lanes: usize) -> f32 {
+    /// Height a timeline with `panes` pane rows needs.
+    pub(super) fn height(panes: usize) -> f32 {
         FRAMES_ROW_HEIGHT
             + CONNECTOR_GAP
-            + lanes as f32 * (LANE_ROW_HEIGHT + ROW_GAP)
+            + panes as f32 * (PANE_ROW_HEIGHT + ROW_GAP)
             + ALPHA_ROW_HEIGHT
             + ROW_GAP
             + CAPTION_HEIGHT
@@ -117,18 +117,18 @@ impl Rows {
         self.row(self.rect.top(), FRAMES_ROW_HEIGHT)
     }
 
-    /// Lane row `index`.
-    pub(super) fn lane(&self, index: usize) -> Rect {
+    /// Pane row `index`.
+    pub(super) fn pane(&self, index: usize) -> Rect {
         let top = self.rect.top()
             + FRAMES_ROW_HEIGHT
             + CONNECTOR_GAP
-            + index as f32 * (LANE_ROW_HEIGHT + ROW_GAP);
-        self.row(top, LANE_ROW_HEIGHT)
+            + index as f32 * (PANE_ROW_HEIGHT + ROW_GAP);
+        self.row(top, PANE_ROW_HEIGHT)
     }
 
     /// The alpha row.
     pub(super) fn alpha(&self) -> Rect {
-        self.row(self.lane(self.lanes).top(), ALPHA_ROW_HEIGHT)
+        self.row(self.pane(self.panes).top(), ALPHA_ROW_HEIGHT)
     }
 
     /// The caption row.

@@ -2,20 +2,20 @@
 //! sees the render frames, each physics step, the alpha sawtooth, dropped time and hitches.
 //!
 //! The horizontal axis is time in the simulated-time base: frame `i` spans
-//! `(T_{i-1}, T_i]` of the focus lane's `presented_time`, and each lane's steps sit at the
+//! `(T_{i-1}, T_i]` of the focus pane's `presented_time`, and each pane's steps sit at the
 //! simulated time they end at. A thin line joins each frame's `T_i` to the `S_i` it shows,
 //! so an un-interpolated accumulator's uneven jumps are visible as connectors of varying
 //! slant, and interpolation as a constant slant one `dt` behind.
 //!
 //! From top to bottom the strip shows:
 //!
-//! - **frames**: a box per render frame with the focus lane's step count in it; hitches
+//! - **frames**: a box per render frame with the focus pane's step count in it; hitches
 //!   (a real frame time more than twice the window's median) in orange, dropped time as a
 //!   red bar at the frame's end. The frame's time on the axis excludes what it dropped.
-//! - **a row per lane**: a tick at the simulated time each step ends, and a note at the
-//!   right when the lane's newest state is off the axis (`fixed` runs ahead of real time
+//! - **a row per pane**: a tick at the simulated time each step ends, and a note at the
+//!   right when the pane's newest state is off the axis (`fixed` runs ahead of real time
 //!   when the display is faster than the step rate).
-//! - **alpha**: the focus lane's `alpha` held over each frame (the sawtooth), or a note
+//! - **alpha**: the focus pane's `alpha` held over each frame (the sawtooth), or a note
 //!   when its strategy carries no accumulator.
 //! - **caption**: how much time the strip spans and the `T` at its right edge.
 //!
@@ -24,7 +24,7 @@
 //! The files divide the work so that the numbers can be tested without egui:
 //!
 //! - `model.rs` is the pure model, in integer nanoseconds with no egui import: the frames in
-//!   the window, hitches, shades, the axis' ends, where each step ends, and where a lane
+//!   the window, hitches, shades, the axis' ends, where each step ends, and where a pane
 //!   lies off the axis. Most tests live there and run headless.
 //! - `layout.rs` is the geometry: `Axis` maps axis time to x and back, `Rows` places each
 //!   row, and the sizes and margins in points.
@@ -33,7 +33,7 @@
 //!   uncapped loop's thousands of frames cost no more than the strip's width.
 //!
 //! [`timeline_ui`], below, ties them together: it takes the space, rebuilds the model from
-//! the focus lane (keeping its buffers in egui's memory between frames) and paints.
+//! the focus pane (keeping its buffers in egui's memory between frames) and paints.
 
 mod layout;
 mod model;
@@ -51,7 +51,7 @@ use paint::{
 };
 
 /// One pane's history for the timeline.
-pub struct TimelineLane<'a> {
+pub struct TimelinePane<'a> {
     /// The pane's strategy (labels the row and decides whether alpha is drawn).
     pub strategy: Strategy,
     /// The pane's frames.
@@ -67,20 +67,20 @@ pub const TIMELINE_WINDOW: Nanos = 500_000_000;
 /// pattern of steps per frame still shows.
 pub const TIMELINE_MIN_FRAMES: usize = 30;
 
-/// Draws the timeline for `lanes` (1 to 6, all fed the same frames: their samples have
-/// identical `wall`, `real_frame` and `fed`), detailing lane `focus`; `dt` is the current
+/// Draws the timeline for `panes` (1 to 6, all fed the same frames: their samples have
+/// identical `wall`, `real_frame` and `fed`), detailing pane `focus`; `dt` is the current
 /// step in ns. Takes the available width and the height it needs.
-pub fn timeline_ui(ui: &mut egui::Ui, lanes: &[TimelineLane<'_>], focus: usize, dt: Nanos) {
-    let focus = focus.min(lanes.len().saturating_sub(1));
+pub fn timeline_ui(ui: &mut egui::Ui, panes: &[TimelinePane<'_>], focus: usize, dt: Nanos) {
+    let focus = focus.min(panes.len().saturating_sub(1));
     let model_id = ui.make_persistent_id("frame_timeline");
     let width = if ui.available_width().is_finite() {
         ui.available_width().max(LABEL_WIDTH + MIN_STRIP_WIDTH)
     } else {
         LABEL_WIDTH + 600.0
     };
-    let lane_rows = lanes.len().max(1);
-    let (_, rect) = ui.allocate_space(Vec2::new(width, Rows::height(lane_rows)));
-    let rows = Rows::new(rect, lane_rows);
+    let pane_rows = panes.len().max(1);
+    let (_, rect) = ui.allocate_space(Vec2::new(width, Rows::height(pane_rows)));
+    let rows = Rows::new(rect, pane_rows);
     // Only the strip (right of the labels) answers the pointer.
     let response = ui.interact(rows.strip_rect(), model_id.with("strip"), Sense::hover());
     response.widget_info(|| {
@@ -95,8 +95,8 @@ pub fn timeline_ui(ui: &mut egui::Ui, lanes: &[TimelineLane<'_>], focus: usize, 
     let mut model: TimelineModel = ui
         .data_mut(|data| data.remove_temp(model_id))
         .unwrap_or_default();
-    match lanes.get(focus) {
-        Some(lane) => model.rebuild(lane.history),
+    match panes.get(focus) {
+        Some(pane) => model.rebuild(pane.history),
         None => model.clear(),
     }
 
@@ -109,7 +109,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, lanes: &[TimelineLane<'_>], focus: usize, 
         model: &model,
         axis,
         rows: &rows,
-        lanes,
+        panes,
         focus,
         dt,
     };
@@ -125,7 +125,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, lanes: &[TimelineLane<'_>], focus: usize, 
     }
     if let Some(index) = hovered {
         response.on_hover_ui_at_pointer(|ui| {
-            frame_tooltip_ui(ui, &model, index, lanes, focus);
+            frame_tooltip_ui(ui, &model, index, panes, focus);
         });
     }
     ui.data_mut(|data| data.insert_temp(model_id, model));

@@ -1,6 +1,6 @@
-//! The timeline's pure model: the focus lane's frames in the window, placed on the axis in
+//! The timeline's pure model: the focus pane's frames in the window, placed on the axis in
 //! integer nanoseconds, with their hitches and shades; where each step ends; and where a
-//! lane's newest state lies when it is off the axis. No egui here, so all of it is tested
+//! pane's newest state lies when it is off the axis. No egui here, so all of it is tested
 //! headless.
 
 use std::ops::RangeInclusive;
@@ -21,7 +21,7 @@ pub(super) struct TimelineFrame {
     pub(super) start: Nanos,
     /// Simulated time of the latest state before the frame's steps: where they start.
     pub(super) steps_from: Nanos,
-    /// The focus lane's sample; its `presented_time` (`T_i`) is where the frame ends.
+    /// The focus pane's sample; its `presented_time` (`T_i`) is where the frame ends.
     pub(super) sample: FrameSample,
     /// Whether its real frame time is more than [`HITCH_FACTOR`] times the window's median.
     pub(super) hitch: bool,
@@ -42,7 +42,7 @@ impl TimelineFrame {
     }
 }
 
-/// The focus lane's frames in the window, on the axis; rebuilt in place every frame.
+/// The focus pane's frames in the window, on the axis; rebuilt in place every frame.
 #[derive(Clone, Debug, Default)]
 pub(super) struct TimelineModel {
     /// The frames, oldest first.
@@ -186,16 +186,16 @@ pub(super) fn step_ends(
         .chain(last_step)
 }
 
-/// Where a lane's newest simulated time lies when it is off the axis.
+/// Where a pane's newest simulated time lies when it is off the axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum LaneOffset {
+pub(super) enum PaneOffset {
     /// Ahead of the axis end (`fixed` at a display rate above the step rate) by this much.
     Ahead(Nanos),
     /// Behind the axis start; behind the axis end by this much.
     Behind(Nanos),
 }
 
-impl LaneOffset {
+impl PaneOffset {
     /// Where `newest_latest` lies against the axis `[start, end]`, if off it.
     pub(super) fn of(newest_latest: Nanos, start: Nanos, end: Nanos) -> Option<Self> {
         if newest_latest > end {
@@ -399,24 +399,24 @@ mod tests {
 
     #[test]
     fn fixed_runs_ahead_of_the_axis() {
-        let lane = history(with(Strategy::Fixed), [FRAME_60HZ; 60]);
-        let model = model_of(&lane);
-        let newest = lane.latest().expect("frames").latest_time;
+        let pane = history(with(Strategy::Fixed), [FRAME_60HZ; 60]);
+        let model = model_of(&pane);
+        let newest = pane.latest().expect("frames").latest_time;
         assert_eq!(newest, 60 * DT);
-        let offset = LaneOffset::of(newest, model.axis_start, model.axis_end);
-        assert_eq!(offset, Some(LaneOffset::Ahead(60 * DT - 60 * FRAME_60HZ)));
+        let offset = PaneOffset::of(newest, model.axis_start, model.axis_end);
+        assert_eq!(offset, Some(PaneOffset::Ahead(60 * DT - 60 * FRAME_60HZ)));
         assert_eq!(
-            offset.map(LaneOffset::note).as_deref(),
+            offset.map(PaneOffset::note).as_deref(),
             Some("ahead +200 ms")
         );
-        assert_eq!(LaneOffset::Ahead(1_234_000_000).note(), "ahead +1.23 s");
+        assert_eq!(PaneOffset::Ahead(1_234_000_000).note(), "ahead +1.23 s");
         assert_eq!(
-            LaneOffset::of(model.axis_end, model.axis_start, model.axis_end),
+            PaneOffset::of(model.axis_end, model.axis_start, model.axis_end),
             None
         );
         assert_eq!(
-            LaneOffset::of(0, model.axis_start, model.axis_end),
-            Some(LaneOffset::Behind(model.axis_end))
+            PaneOffset::of(0, model.axis_start, model.axis_end),
+            Some(PaneOffset::Behind(model.axis_end))
         );
     }
 

@@ -6,10 +6,10 @@ use egui::{Align2, Color32, FontId, Pos2, Rangef, Rect, RichText, Stroke, Vec2};
 
 use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
-use super::TimelineLane;
+use super::TimelinePane;
 use super::layout::{Axis, CONNECTOR_GAP, Rows, clip_segment_x};
 use super::model::{
-    HITCH_FACTOR, LaneOffset, TimelineFrame, TimelineModel, duration_text, step_ends, window_frames,
+    HITCH_FACTOR, PaneOffset, TimelineFrame, TimelineModel, duration_text, step_ends, window_frames,
 };
 
 /// Frames narrower than this are merged with their neighbours into one box, points.
@@ -43,19 +43,19 @@ const FRAME_TICK: Color32 = Color32::from_gray(150);
 const DIGIT: Color32 = Color32::from_gray(230);
 /// Step counts on a hitch box.
 const DIGIT_ON_HITCH: Color32 = Color32::from_gray(20);
-/// Faint frame boundaries through the lane rows.
+/// Faint frame boundaries through the pane rows.
 const FRAME_GRID: Color32 = Color32::from_gray(38);
-/// Lane rows.
-const LANE_BACKGROUND: Color32 = Color32::from_gray(28);
-/// The focus lane's row.
+/// Pane rows.
+const PANE_BACKGROUND: Color32 = Color32::from_gray(28);
+/// The focus pane's row.
 const FOCUS_BACKGROUND: Color32 = Color32::from_rgb(28, 38, 52);
-/// The focus lane's step ticks.
+/// The focus pane's step ticks.
 const FOCUS_STEP: Color32 = Color32::from_rgb(110, 195, 255);
-/// Other lanes' step ticks.
-const LANE_STEP: Color32 = Color32::from_rgb(150, 158, 172);
+/// Other panes' step ticks.
+const PANE_STEP: Color32 = Color32::from_rgb(150, 158, 172);
 /// Row labels.
 const LABEL: Color32 = Color32::from_gray(160);
-/// The focus lane's label.
+/// The focus pane's label.
 const FOCUS_LABEL: Color32 = Color32::from_rgb(140, 210, 255);
 /// The "what is shown" connectors.
 const CONNECTOR: Color32 = Color32::from_rgba_premultiplied(200, 200, 200, 200);
@@ -76,15 +76,15 @@ const HOVER_STROKE: Color32 = Color32::from_gray(240);
 
 /// Everything the painting functions read.
 pub(super) struct PaintContext<'a, 'h> {
-    /// The focus lane's frames.
+    /// The focus pane's frames.
     pub(super) model: &'a TimelineModel,
     /// The time axis.
     pub(super) axis: Axis,
     /// Row placement.
     pub(super) rows: &'a Rows,
-    /// Every lane.
-    pub(super) lanes: &'a [TimelineLane<'h>],
-    /// Index of the focus lane (valid).
+    /// Every pane.
+    pub(super) panes: &'a [TimelinePane<'h>],
+    /// Index of the focus pane (valid).
     pub(super) focus: usize,
     /// The current step, ns.
     pub(super) dt: Nanos,
@@ -106,14 +106,14 @@ pub(super) fn paint_timeline(
         LABEL,
     );
     paint_frame_grid(&strip, context);
-    for (index, lane) in context.lanes.iter().enumerate() {
-        paint_lane(painter, &strip, context, index, lane);
+    for (index, pane) in context.panes.iter().enumerate() {
+        paint_pane(painter, &strip, context, index, pane);
     }
     paint_alpha(painter, &strip, context);
     paint_frames(&strip, context);
     paint_connectors(&strip, context);
-    for (index, lane) in context.lanes.iter().enumerate() {
-        paint_lane_note(&strip, context, index, lane);
+    for (index, pane) in context.panes.iter().enumerate() {
+        paint_pane_note(&strip, context, index, pane);
     }
     if let Some(frame) = hovered.and_then(|index| context.model.frames.get(index)) {
         let (x0, x1) = (context.axis.x(frame.start), context.axis.x(frame.end()));
@@ -133,11 +133,11 @@ pub(super) fn paint_timeline(
     paint_caption(painter, context);
 }
 
-/// Faint lines at every frame boundary through the lane and alpha rows, so a frame's steps
+/// Faint lines at every frame boundary through the pane and alpha rows, so a frame's steps
 /// can be read against it.
 fn paint_frame_grid(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
-    let y_range = Rangef::new(rows.lane(0).top(), rows.alpha().bottom());
+    let y_range = Rangef::new(rows.pane(0).top(), rows.alpha().bottom());
     let mut last_x = f32::NEG_INFINITY;
     for frame in &context.model.frames {
         let (x0, x) = (context.axis.x(frame.start), context.axis.x(frame.end()));
@@ -149,7 +149,7 @@ fn paint_frame_grid(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
 }
 
 /// The frames row: a box per frame (merged when narrower than [`MIN_FRAME_WIDTH`]), hitches
-/// in orange, the focus lane's step count in each box wide enough, a tick at each `T_i` of
+/// in orange, the focus pane's step count in each box wide enough, a tick at each `T_i` of
 /// a frame wide enough to tell apart, and dropped time in red.
 fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let row = context.rows.frames();
@@ -208,7 +208,7 @@ fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     }
 }
 
-/// One frame's box in `rect`: its shade (orange for a hitch), the focus lane's step count
+/// One frame's box in `rect`: its shade (orange for a hitch), the focus pane's step count
 /// and, where it fits, the time it dropped.
 fn paint_frame_box(strip: &egui::Painter, frame: &TimelineFrame, rect: Rect, digit_width: f32) {
     let fill = match (frame.hitch, frame.shade) {
@@ -255,17 +255,17 @@ fn decimal_digits(n: u32) -> u32 {
     n.checked_ilog10().map_or(1, |log| log + 1)
 }
 
-/// A lane row: its label and a tick at the simulated end of each step.
-fn paint_lane(
+/// A pane row: its label and a tick at the simulated end of each step.
+fn paint_pane(
     painter: &egui::Painter,
     strip: &egui::Painter,
     context: &PaintContext<'_, '_>,
     index: usize,
-    lane: &TimelineLane<'_>,
+    pane: &TimelinePane<'_>,
 ) {
     let rows = context.rows;
     let axis = &context.axis;
-    let row = rows.lane(index);
+    let row = rows.pane(index);
     let focused = index == context.focus;
     strip.rect_filled(
         row,
@@ -273,13 +273,13 @@ fn paint_lane(
         if focused {
             FOCUS_BACKGROUND
         } else {
-            LANE_BACKGROUND
+            PANE_BACKGROUND
         },
     );
     painter.text(
         rows.label_pos(row),
         Align2::LEFT_CENTER,
-        lane.strategy.id(),
+        pane.strategy.id(),
         LABEL_FONT,
         if focused { FOCUS_LABEL } else { LABEL },
     );
@@ -287,7 +287,7 @@ fn paint_lane(
     let (color, width) = if focused {
         (FOCUS_STEP, 2.0)
     } else {
-        (LANE_STEP, 1.5)
+        (PANE_STEP, 1.5)
     };
     let tick_y = Rangef::new(row.top() + 3.0, row.bottom() - 3.0);
     // Whole steps closer together than a point are thinned to about one per point.
@@ -297,7 +297,7 @@ fn paint_lane(
         (axis.ns_per_point() / context.dt as f64).ceil().max(1.0) as u64
     };
     let mut last_x = f32::NEG_INFINITY;
-    for (before, sample) in window_frames(lane.history) {
+    for (before, sample) in window_frames(pane.history) {
         let ends = step_ends(
             before.latest_time,
             sample.latest_time,
@@ -316,20 +316,20 @@ fn paint_lane(
     }
 }
 
-/// The note at the right of lane row `index` when the lane's newest simulated time is off
+/// The note at the right of pane row `index` when the pane's newest simulated time is off
 /// the axis, e.g. `fixed` running ahead of real time.
-fn paint_lane_note(
+fn paint_pane_note(
     strip: &egui::Painter,
     context: &PaintContext<'_, '_>,
     index: usize,
-    lane: &TimelineLane<'_>,
+    pane: &TimelinePane<'_>,
 ) {
-    let row = context.rows.lane(index);
+    let row = context.rows.pane(index);
     let axis = &context.axis;
-    let offset = lane
+    let offset = pane
         .history
         .latest()
-        .and_then(|newest| LaneOffset::of(newest.latest_time, axis.start, axis.end));
+        .and_then(|newest| PaneOffset::of(newest.latest_time, axis.start, axis.end));
     if let Some(offset) = offset {
         let galley = strip.layout_no_wrap(offset.note(), LABEL_FONT, NOTE);
         let pos = Pos2::new(
@@ -345,12 +345,12 @@ fn paint_lane_note(
     }
 }
 
-/// The alpha row: the focus lane's alpha held over each frame, or a note when its strategy
+/// The alpha row: the focus pane's alpha held over each frame, or a note when its strategy
 /// has no accumulator.
 fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let row = rows.alpha();
-    strip.rect_filled(row, 0.0, LANE_BACKGROUND);
+    strip.rect_filled(row, 0.0, PANE_BACKGROUND);
     painter.text(
         rows.label_pos(row),
         Align2::LEFT_CENTER,
@@ -358,14 +358,14 @@ fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintCo
         LABEL_FONT,
         LABEL,
     );
-    let Some(lane) = context.lanes.get(context.focus) else {
+    let Some(pane) = context.panes.get(context.focus) else {
         return;
     };
-    if !lane.strategy.carries_accumulator() {
+    if !pane.strategy.carries_accumulator() {
         strip.text(
             row.left_center() + Vec2::new(6.0, 0.0),
             Align2::LEFT_CENTER,
-            format!("{}: no accumulator, no alpha", lane.strategy.id()),
+            format!("{}: no accumulator, no alpha", pane.strategy.id()),
             LABEL_FONT,
             CAPTION,
         );
@@ -395,12 +395,12 @@ fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintCo
 }
 
 /// The "what is shown" connectors: from the tick at `T_i` of each frame wide enough to tell
-/// apart down to `S_i` on the focus lane's row.
+/// apart down to `S_i` on the focus pane's row.
 fn paint_connectors(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let axis = &context.axis;
     let top = rows.frames().bottom();
-    let bottom = rows.lane(context.focus).center().y;
+    let bottom = rows.pane(context.focus).center().y;
     let stroke = Stroke::new(1.0, CONNECTOR);
     let mut last_x = f32::NEG_INFINITY;
     for frame in &context.model.frames {
@@ -453,10 +453,10 @@ pub(super) fn frame_tooltip_ui(
     ui: &mut egui::Ui,
     model: &TimelineModel,
     index: usize,
-    lanes: &[TimelineLane<'_>],
+    panes: &[TimelinePane<'_>],
     focus: usize,
 ) {
-    let (Some(frame), Some(focus_lane)) = (model.frames.get(index), lanes.get(focus)) else {
+    let (Some(frame), Some(focus_pane)) = (model.frames.get(index), panes.get(focus)) else {
         return;
     };
     let sample = &frame.sample;
@@ -501,7 +501,7 @@ pub(super) fn frame_tooltip_ui(
             );
             row(
                 "alpha",
-                if focus_lane.strategy.carries_accumulator() {
+                if focus_pane.strategy.carries_accumulator() {
                     format!("{:.3}", sample.alpha)
                 } else {
                     "none".to_owned()
@@ -519,15 +519,15 @@ pub(super) fn frame_tooltip_ui(
                 "latency T \u{2212} S",
                 format!("{:.2} ms", frame.latency_ms()),
             );
-            for lane in lanes {
-                let steps = lane
+            for pane in panes {
+                let steps = pane
                     .history
                     .iter()
                     .rev()
                     .find(|s| s.wall <= sample.wall)
                     .filter(|s| s.wall == sample.wall)
                     .map_or_else(|| "no frame".to_owned(), |s| steps_text(s.steps));
-                row(&format!("steps, {}", lane.strategy.id()), steps);
+                row(&format!("steps, {}", pane.strategy.id()), steps);
             }
         });
 }
