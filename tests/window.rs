@@ -140,11 +140,15 @@ fn temp_png(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("timestep-lab-{}-{name}.png", std::process::id()))
 }
 
-/// Whether a pixel has the orbiting sphere's orange (not the trail's yellow, whose green is
-/// close to its red).
+/// Whether a pixel has one of the orbiting sphere's two colours: its orange, or its cream
+/// stripes (not the trail's yellow, whose green is close to its red and whose blue is low).
+/// Both count because the sphere spins: how much of each faces the camera depends on the
+/// real time the window ran, but together they always cover the sphere.
 fn is_sphere_colour(p: &image::Rgba<u8>) -> bool {
     let [r, g, b, _] = p.0.map(u32::from);
-    r > 150 && g * 5 < r * 4 && g > b && r - b > 90
+    let orange = r > 150 && g * 5 < r * 4 && g > b && r - b > 90;
+    let cream = r > 150 && g * 10 > r * 7 && b * 10 > g * 7 && r > b + 40;
+    orange || cream
 }
 
 #[test]
