@@ -34,10 +34,10 @@ pub struct Snapshot<'a> {
 
 impl<'a> Snapshot<'a> {
     /// The panes in use, in order.
-    pub fn panes(&self) -> impl ExactSizeIterator<Item = &PaneSnapshot<'a>> + '_ {
+    pub fn panes(&self) -> impl Iterator<Item = &PaneSnapshot<'a>> + '_ {
         self.panes[..self.readouts.pane_count.min(MAX_PANES)]
             .iter()
-            .map(|pane| pane.as_ref().expect("every pane in use has a snapshot"))
+            .flatten()
     }
 
     /// The focused pane, if the loop has any.
