@@ -19,54 +19,42 @@ pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
 
 /// Where each pane the UI laid out goes on a `size` target (physical pixels): its rectangle
 /// scaled to pixels and kept inside the target. When the UI left no room for the scene,
-/// the panes share the whole target instead.
+/// the panes share the whole target instead (as [`scene_area`] does for the scene).
 pub fn pane_viewports(output: &UiOutput, pixels_per_point: f32, size: (u32, u32)) -> Vec<Viewport> {
-    let (w, h) = (size.0 as f32, size.1 as f32);
-    let scene = output.scene;
-    let usable = scene.is_finite()
-        && scene.width() * pixels_per_point >= 1.0
-        && scene.height() * pixels_per_point >= 1.0;
-    if !usable {
-        return grid_viewports(output.pane_count, Viewport::full(size.0, size.1));
+    match usable_pixels(output.scene, pixels_per_point, size) {
+        Some(_) => output
+            .pane_rects()
+            .iter()
+            .map(|&rect| to_pixels(rect, pixels_per_point, size))
+            .collect(),
+        None => grid_viewports(output.pane_count, Viewport::full(size.0, size.1)),
     }
-    output
-        .pane_rects()
-        .iter()
-        .map(|rect| {
-            let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
-            let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
-            let x1 = (rect.max.x * pixels_per_point).clamp(x0, w);
-            let y1 = (rect.max.y * pixels_per_point).clamp(y0, h);
-            Viewport {
-                x: x0,
-                y: y0,
-                width: x1 - x0,
-                height: y1 - y0,
-            }
-        })
-        .collect()
 }
 
 /// The scene's area in physical pixels: what the panel leaves free, or the whole target.
-pub fn scene_area(
-    rect: egui::Rect,
-    pixels_per_point: f32,
-    (width, height): (u32, u32),
-) -> Viewport {
+pub fn scene_area(rect: egui::Rect, pixels_per_point: f32, size: (u32, u32)) -> Viewport {
+    usable_pixels(rect, pixels_per_point, size).unwrap_or(Viewport::full(size.0, size.1))
+}
+
+/// `rect` (points) in physical pixels, kept inside a `size` target; `None` when that leaves
+/// less than a pixel either way, or the rectangle is not finite.
+fn usable_pixels(rect: egui::Rect, pixels_per_point: f32, size: (u32, u32)) -> Option<Viewport> {
+    let viewport = to_pixels(rect, pixels_per_point, size);
+    (rect.is_finite() && viewport.width >= 1.0 && viewport.height >= 1.0).then_some(viewport)
+}
+
+/// `rect` (points) in physical pixels, clamped to a `size` target (possibly empty).
+fn to_pixels(rect: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32)) -> Viewport {
     let (w, h) = (width as f32, height as f32);
     let x0 = (rect.min.x * pixels_per_point).clamp(0.0, w);
     let y0 = (rect.min.y * pixels_per_point).clamp(0.0, h);
-    let x1 = (rect.max.x * pixels_per_point).clamp(0.0, w);
-    let y1 = (rect.max.y * pixels_per_point).clamp(0.0, h);
-    if rect.is_finite() && x1 - x0 >= 1.0 && y1 - y0 >= 1.0 {
-        Viewport {
-            x: x0,
-            y: y0,
-            width: x1 - x0,
-            height: y1 - y0,
-        }
-    } else {
-        Viewport::full(width, height)
+    let x1 = (rect.max.x * pixels_per_point).clamp(x0, w);
+    let y1 = (rect.max.y * pixels_per_point).clamp(y0, h);
+    Viewport {
+        x: x0,
+        y: y0,
+        width: x1 - x0,
+        height: y1 - y0,
     }
 }
 

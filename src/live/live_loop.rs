@@ -2,9 +2,7 @@
 //! load spent once, readouts kept. The window drives it once per redraw and draws the
 //! [`Snapshot`] it ends each frame with.
 
-use super::history::HISTORY_CAPACITY;
-use super::history::History;
-use super::history::WindowStats;
+use super::history::{HISTORY_CAPACITY, History, WindowStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane};
 use super::readouts::Readouts;
