@@ -36,7 +36,7 @@ fn engine(c: &mut Criterion) {
             let mut i = 0;
             b.iter(|| {
                 let (report, shown) = sim.frame(frames[i % frames.len()]);
-                recorder.record(&report, &shown, sim.scene());
+                recorder.record(&report, &shown, sim.scene(), None);
                 i += 1;
                 black_box(shown)
             })
@@ -52,7 +52,7 @@ fn engine(c: &mut Criterion) {
         let mut recorder = MetricsRecorder::default();
         b.iter(|| {
             let (report, shown) = sim.frame(black_box(80_000_000));
-            recorder.record(&report, &shown, sim.scene());
+            recorder.record(&report, &shown, sim.scene(), None);
             black_box(shown)
         })
     });
@@ -83,7 +83,7 @@ fn engine(c: &mut Criterion) {
     });
     let trace = frames_60hz(600);
     c.bench_function("bench_all_strategies_10s_60hz", |b| {
-        b.iter(|| black_box(run(&trace, &Strategy::ALL, &BenchSettings::default())))
+        b.iter(|| black_box(run(&trace, None, &Strategy::ALL, &BenchSettings::default())))
     });
 }
 

@@ -7,10 +7,11 @@ use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
 use crate::bench::{self, BenchReport, BenchSettings, TraceJson};
+use crate::display::DisplaySpec;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
-use crate::timestep::{Strategy, TimestepConfig};
+use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
 
 /// See, measure and understand game-loop timesteps.
@@ -367,12 +368,52 @@ pub struct BenchArgs {
         conflicts_with = "trace"
     )]
     pub duration: f64,
+    /// The display the frames are shown on: cpu (each frame at its CPU start, the default),
+    /// fifo:HZ[:QUEUE] (vsync; QUEUE frames may wait for the screen before a present
+    /// blocks, default 2), mailbox:HZ, immediate[:HZ], vrr:MIN_HZ-MAX_HZ (e.g. vrr:48-144),
+    /// or trace (a PresentMon capture's own display times).
+    #[arg(long, default_value = "cpu", value_name = "SPEC", value_parser = DisplaySpec::parse)]
+    pub display: DisplaySpec,
+    /// GPU time per frame, ms (0 to 1000): delays when each image is ready without costing
+    /// CPU time. Needs a modeled display (fifo, mailbox, immediate or vrr).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub gpu_cost: f64,
+    /// Frame-time filter before the strategy: none, snap (to whole refresh periods within
+    /// an eighth of one, the difference carried), snap:TOL_MS, or average:N (2 to 32 frames).
+    #[arg(long, default_value = "none", value_name = "SPEC", value_parser = FilterSpec::parse)]
+    pub filter: FilterSpec,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
     /// Simulation settings.
     #[command(flatten)]
     pub sim: SimArgs,
+}
+
+impl BenchArgs {
+    /// The bench settings, checked: the simulation's, the display, the GPU cost and the
+    /// filter.
+    pub fn settings(&self) -> anyhow::Result<BenchSettings> {
+        let mut settings = self.sim.settings()?;
+        if !(0.0..=bench::MAX_COST_MS).contains(&self.gpu_cost) {
+            anyhow::bail!(
+                "--gpu-cost {} ms is out of range (allowed 0 to {} ms)",
+                self.gpu_cost,
+                bench::MAX_COST_MS
+            );
+        }
+        if self.gpu_cost > 0.0 && !self.display.is_modeled() {
+            anyhow::bail!(
+                "--gpu-cost needs a modeled display (--display fifo:HZ, mailbox:HZ, immediate or \
+                 vrr:MIN-MAX): the {} display does not model when images are ready",
+                self.display
+            );
+        }
+        settings.display = self.display;
+        settings.gpu_cost = crate::timestep::ns_from_ms(self.gpu_cost);
+        settings.filter = self.filter;
+        Ok(settings)
+    }
 }
 
 /// The trace `bench` runs over: the file, or the generator (default `steady:60`).
@@ -394,10 +435,11 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
 /// Runs `bench` and returns what it prints on stdout (notes about the trace go to `notes`).
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let strategies = Strategy::parse_list(&args.strategy).context("--strategy")?;
-    let settings = args.sim.settings()?;
+    let settings = args.settings()?;
     let trace = bench_trace(args)?;
     notes.extend(trace.notes.iter().cloned());
-    let results = bench::run(&trace.frame_times_ns, &strategies, &settings);
+    let display_times = None;
+    let results = bench::run(&trace.frame_times_ns, display_times, &strategies, &settings);
     let report = BenchReport::new(
         TraceJson {
             source: trace.source.clone(),

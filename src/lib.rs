@@ -18,6 +18,7 @@
 pub mod app;
 pub mod bench;
 pub mod cli;
+pub mod display;
 mod id;
 pub mod layout;
 pub mod live;

@@ -3,7 +3,8 @@
 //! one per pane on the clock. Both advance a frame with [`PaneRun::frame`], so they measure
 //! the same thing by construction, to the last bit.
 
-use crate::metrics::{Metrics, MetricsRecorder, SpiralDetector};
+use crate::display::DisplayEvent;
+use crate::metrics::{DisplayTiming, Metrics, MetricsRecorder, ScreenFrame, SpiralDetector};
 use crate::scene::{SceneConfig, ShownScene};
 use crate::sim::Simulation;
 use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
@@ -42,18 +43,29 @@ impl PaneRun {
 
     /// Advances one render frame of `frame_time`: plans and takes the steps, records the
     /// metrics, and tells the spiral detector what the steps cost (`step_work` of the
-    /// number of steps, in the simulation's time base). Returns what the engine did and
-    /// what to draw.
+    /// number of steps, in the simulation's time base). `display` places the frame on a
+    /// display's clock, whose events [`Self::settle`] then takes; `None` shows it at `T_i`
+    /// (the `cpu` display), and the frame comes back measured at once. Returns what the
+    /// engine did, what to draw, and the frame at the screen when it is known now.
     pub fn frame(
         &mut self,
         frame_time: Nanos,
         step_work: impl FnOnce(u64) -> Nanos,
-    ) -> (FrameReport, ShownScene) {
+        display: Option<DisplayTiming>,
+    ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
         let (report, shown) = self.sim.frame(frame_time);
-        self.recorder.record(&report, &shown, self.sim.scene());
+        let screen = self
+            .recorder
+            .record(&report, &shown, self.sim.scene(), display);
         let work = step_work(report.steps.len());
         self.spiral.record(report.owed, work, report.used);
-        (report, shown)
+        (report, shown, screen)
+    }
+
+    /// Takes a display event for a frame run earlier: a shown frame is measured (display
+    /// latency and judder) and returned.
+    pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
+        self.recorder.settle(event)
     }
 
     /// Back to time zero with fresh metrics, forgetting the previous state and the

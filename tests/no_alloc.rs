@@ -68,7 +68,7 @@ fn frames_do_not_allocate() {
             let mut spiral = SpiralDetector::new(sim.engine().config().dt_ns());
             let mut clock = FrameClock::default();
             let mut filters = FrameFilters {
-                snap: Some(SnapFilter::new(None, 200_000)),
+                snap: Some(SnapFilter::new(None, Some(200_000))),
                 average: Some(AverageFilter::new(4).unwrap()),
             };
             let count = allocations_during(|| {
@@ -79,7 +79,7 @@ fn frames_do_not_allocate() {
                     let real = 16_666_667 + (i % 7) * 1_000_000;
                     let frame = filters.apply(clock.tick(real));
                     let (report, shown) = sim.frame(frame);
-                    recorder.record(&report, &shown, sim.scene());
+                    recorder.record(&report, &shown, sim.scene(), None);
                     spiral.record(report.owed, 0, report.used);
                     std::hint::black_box((spiral.spiralling(), recorder.metrics(sim.scene())));
                 }

@@ -4,15 +4,23 @@
 //! The load model makes the frame time depend on the loop's own work, as in a real game:
 //! `frame_i = trace_i + render_cost + steps_{i-1} * step_cost`. A step cost above `dt`
 //! therefore reproduces the spiral of death deterministically, and the guards stop it.
+//!
+//! A display model ([`DisplaySpec`]) closes the loop the same way: frame `i - 1` is
+//! presented at the end of that work, `C_{i-1} + trace_i + render_cost + steps_{i-1} *
+//! step_cost`, and when a FIFO queue is full the present blocks, so frame `i` starts (and
+//! measures its frame time) later. The last frame's present lies past the end of the
+//! trace: it is never presented. Frame times then pass through the filters
+//! ([`FilterSpec`]) to the strategy.
 
 mod report;
 
 pub use report::{BenchReport, ResultJson, SettingsJson, TraceJson};
 
-use crate::metrics::Metrics;
+use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
+use crate::metrics::{DisplayTiming, Metrics, ScreenFrame};
 use crate::run::{PaneRun, freezes};
 use crate::scene::SceneConfig;
-use crate::timestep::{Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
+use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
 
 /// Largest per-step or per-frame cost accepted, ms.
 pub const MAX_COST_MS: f64 = 1000.0;
@@ -28,6 +36,12 @@ pub struct BenchSettings {
     pub step_cost: Nanos,
     /// Real time one render frame costs on top of the trace (load model).
     pub render_cost: Nanos,
+    /// The display the frames are shown on.
+    pub display: DisplaySpec,
+    /// GPU time per frame: delays when a presented image is ready, costs no CPU time.
+    pub gpu_cost: Nanos,
+    /// Filters between the measured frame time and the strategy.
+    pub filter: FilterSpec,
 }
 
 impl Default for BenchSettings {
@@ -37,6 +51,9 @@ impl Default for BenchSettings {
             scene: SceneConfig::new(),
             step_cost: 0,
             render_cost: 0,
+            display: DisplaySpec::Cpu,
+            gpu_cost: 0,
+            filter: FilterSpec::None,
         }
     }
 }
@@ -78,6 +95,11 @@ pub struct BenchResult {
     pub spiral: bool,
     /// Whether the run stopped before the end of the trace because the loop froze.
     pub frozen: bool,
+    /// What the screen did: frames shown and dropped, refreshes repeated and torn, and
+    /// time the CPU was blocked presenting.
+    pub display: DisplayCounts,
+    /// Whether the display has refreshes to count (a modeled one: not `cpu` or `trace`).
+    pub refresh_grid: bool,
 }
 
 impl BenchResult {
@@ -97,23 +119,87 @@ pub fn run_strategy(
     strategy: Strategy,
     settings: &BenchSettings,
 ) -> BenchResult {
+    run_strategy_on(frame_times, None, strategy, settings, |_| {})
+}
+
+/// Runs one strategy over a trace's frame times under the closed-loop load model and the
+/// display, calling `on_screen` for every frame as it reaches the screen. `display_times`
+/// are the capture's own (for [`DisplaySpec::Trace`]): per frame, the time from its start to
+/// the screen, or `None` if never shown.
+pub fn run_strategy_on(
+    frame_times: &[Nanos],
+    display_times: Option<&[Option<Nanos>]>,
+    strategy: Strategy,
+    settings: &BenchSettings,
+    mut on_screen: impl FnMut(ScreenFrame),
+) -> BenchResult {
     let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
+    let mut display = Display::new(settings.display);
+    let modeled = settings.display.is_modeled();
+    let mut filters = settings.filter.build(
+        settings
+            .display
+            .refresh()
+            .map(|refresh| refresh.period_ns()),
+    );
     let step_work = |steps: u64| steps.saturating_mul(settings.step_cost);
     let mut previous_steps = 0u64;
+    // `C_i`: when the frame about to run started, on the display's clock.
     let mut wall_time = 0u64;
     let mut frozen = false;
-    for &trace_frame in frame_times {
+    for (i, &trace_frame) in frame_times.iter().enumerate() {
         let load = step_work(previous_steps);
         if freezes(load) {
             frozen = true;
             break;
         }
-        let frame = trace_frame
+        // The previous iteration's work: its trace time, the render cost and its steps.
+        let work = trace_frame
             .saturating_add(settings.render_cost)
             .saturating_add(load);
-        let (report, _) = run.frame(frame, step_work);
-        previous_steps = report.steps.len();
+        // It ends by presenting the previous frame; a full queue holds the CPU there.
+        let frame = if modeled && i > 0 {
+            let present_at = wall_time.saturating_add(work);
+            let resume = display.present(present_at, settings.gpu_cost, |event| {
+                run.settle(&event).map(&mut on_screen);
+            });
+            resume - wall_time
+        } else {
+            work
+        };
         wall_time = wall_time.saturating_add(frame);
+        let fed = filters.apply(frame);
+        let timing = (settings.display != DisplaySpec::Cpu).then_some(DisplayTiming {
+            frame: i as u64,
+            wall: wall_time,
+            held: filters.held(),
+        });
+        let (report, _, screen) = run.frame(fed, step_work, timing);
+        if let Some(screen) = screen {
+            display.record(DisplayEvent::Shown {
+                frame: screen.frame,
+                at: screen.display_time,
+            });
+            on_screen(screen);
+        }
+        if settings.display == DisplaySpec::Trace {
+            let delay = display_times.and_then(|times| times.get(i).copied().flatten());
+            let event = match delay {
+                Some(delay) => DisplayEvent::Shown {
+                    frame: i as u64,
+                    at: wall_time.saturating_add(delay),
+                },
+                None => DisplayEvent::Dropped { frame: i as u64 },
+            };
+            display.record(event);
+            run.settle(&event).map(&mut on_screen);
+        }
+        previous_steps = report.steps.len();
+    }
+    if modeled {
+        display.finish(wall_time, |event| {
+            run.settle(&event).map(&mut on_screen);
+        });
     }
     BenchResult {
         strategy,
@@ -122,18 +208,21 @@ pub fn run_strategy(
         dropped: run.sim().engine().dropped(),
         spiral: frozen || run.spiralling(),
         frozen,
+        display: display.counts(),
+        refresh_grid: modeled,
     }
 }
 
-/// Runs each strategy over the trace.
+/// Runs each strategy over the trace (`display_times` as for [`run_strategy_on`]).
 pub fn run(
     frame_times: &[Nanos],
+    display_times: Option<&[Option<Nanos>]>,
     strategies: &[Strategy],
     settings: &BenchSettings,
 ) -> Vec<BenchResult> {
     strategies
         .iter()
-        .map(|&strategy| run_strategy(frame_times, strategy, settings))
+        .map(|&strategy| run_strategy_on(frame_times, display_times, strategy, settings, |_| {}))
         .collect()
 }
 

@@ -33,6 +33,12 @@ pub struct SettingsJson {
     pub render_cost_ms: f64,
     /// The spring integrator's id.
     pub integrator: String,
+    /// The display model, as `--display` reads it (`cpu`, `fifo:60:2`, ...).
+    pub display: String,
+    /// GPU time per frame, ms.
+    pub gpu_cost_ms: f64,
+    /// The frame-time filter, as `--filter` reads it (`none`, `snap`, `average:4`, ...).
+    pub filter: String,
 }
 
 /// One entry of the JSON report's `results`.
@@ -58,6 +64,31 @@ pub struct ResultJson {
     pub latency_ms: f64,
     /// RMS unevenness of shown motion against real time, ms.
     pub judder_ms: f64,
+    /// Mean time from the shown state's simulated time to its image reaching the screen,
+    /// ms, over shown frames (`D_i - S_i`). Equals `latency_ms` on the `cpu` display.
+    pub display_latency_ms: f64,
+    /// RMS animation error at the screen, ms: `(S_i - S_j) - (D_i - D_j)` over shown
+    /// frames, `j` the previous shown one (PresentMon's `MsAnimationError`). Equals
+    /// `judder_ms` on the `cpu` display.
+    pub display_judder_ms: f64,
+    /// Frames presented to the display (a modeled display never gets the last frame: its
+    /// present lies past the end of the trace).
+    pub presented: u64,
+    /// Frames whose image reached the screen.
+    pub shown: u64,
+    /// Frames rendered and presented but never shown (replaced in a mailbox, or marked
+    /// not displayed in a capture).
+    pub dropped_frames: u64,
+    /// Refreshes that showed the previous image again (FIFO, mailbox, immediate: on the
+    /// refresh grid; VRR: low-framerate compensation). `null` on the `cpu` and `trace`
+    /// displays, which have no refresh grid.
+    pub repeated_refreshes: Option<u64>,
+    /// Refreshes that showed parts of two images (`immediate` only; otherwise 0).
+    pub torn_refreshes: u64,
+    /// New images per second on the screen.
+    pub shown_fps: f64,
+    /// Time the CPU spent blocked in present because the queue was full, seconds.
+    pub present_blocked_s: f64,
     /// Largest spring position error, metres.
     pub position_error_max: f64,
     /// Spring energy error at the end over the start energy.
@@ -99,6 +130,9 @@ impl BenchReport {
                 step_cost_ms: cost_ms(settings.step_cost),
                 render_cost_ms: cost_ms(settings.render_cost),
                 integrator: settings.scene.integrator.id().to_owned(),
+                display: settings.display.to_string(),
+                gpu_cost_ms: cost_ms(settings.gpu_cost),
+                filter: settings.filter.to_string(),
             },
             results: results.iter().map(result_json).collect(),
         }
@@ -135,21 +169,45 @@ impl BenchReport {
             trim(settings.render_cost_ms),
             settings.integrator,
         );
+        let screen = settings.display != "cpu";
+        if screen || settings.filter != "none" {
+            let _ = writeln!(
+                out,
+                "display {}{} | filter {}",
+                settings.display,
+                if settings.gpu_cost_ms > 0.0 {
+                    format!(" | gpu cost {} ms", trim(settings.gpu_cost_ms))
+                } else {
+                    String::new()
+                },
+                settings.filter
+            );
+        }
         out.push('\n');
 
-        let header = [
-            "strategy",
-            "steps/frame",
-            "max",
-            "latency ms",
-            "judder ms",
+        let torn = self.results.iter().any(|r| r.torn_refreshes > 0);
+        let mut header = vec!["strategy", "steps/frame", "max", "latency ms", "judder ms"];
+        if screen {
+            header.extend([
+                "screen lat ms",
+                "screen judder ms",
+                "shown",
+                "dropped",
+                "repeats",
+            ]);
+            if torn {
+                header.push("torn");
+            }
+            header.push("shown fps");
+        }
+        header.extend([
             "pos err m",
             "energy drift",
             "sim speed",
             "dropped s",
             "flags",
-        ];
-        let rows: Vec<[String; 10]> = self
+        ]);
+        let rows: Vec<Vec<String>> = self
             .results
             .iter()
             .map(|r| {
@@ -163,33 +221,54 @@ impl BenchReport {
                 if (r.frames as usize) < trace.frames {
                     flags.push("FROZE");
                 }
-                [
+                let mut row = vec![
                     r.strategy.clone(),
                     format!("{:.2}", r.steps_per_frame_mean),
                     r.steps_per_frame_max.to_string(),
                     format!("{:.3}", r.latency_ms),
                     format!("{:.3}", r.judder_ms),
+                ];
+                if screen {
+                    row.extend([
+                        format!("{:.3}", r.display_latency_ms),
+                        format!("{:.3}", r.display_judder_ms),
+                        r.shown.to_string(),
+                        r.dropped_frames.to_string(),
+                        r.repeated_refreshes
+                            .map_or_else(|| "-".to_owned(), |n| n.to_string()),
+                    ]);
+                    if torn {
+                        row.push(r.torn_refreshes.to_string());
+                    }
+                    row.push(format!("{:.1}", r.shown_fps));
+                }
+                row.extend([
                     number(r.position_error_max),
                     number(r.energy_drift),
                     format!("{:.3}", r.sim_speed),
                     format!("{:.3}", r.dropped_time_s),
                     flags.join(" "),
-                ]
+                ]);
+                row
             })
             .collect();
-        let mut widths = header.map(str::len);
+        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
         for row in &rows {
             for (width, cell) in widths.iter_mut().zip(row) {
                 *width = (*width).max(cell.len());
             }
         }
+        let last = header.len() - 1;
         let mut line = |cells: &[&str]| {
             let mut text = String::new();
-            for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
-                match i {
-                    0 => text.push_str(&format!("{cell:<width$}")),
-                    9 => text.push_str(&format!("  {cell}")),
-                    _ => text.push_str(&format!("  {cell:>width$}")),
+            for (i, (cell, width)) in cells.iter().zip(&widths).enumerate() {
+                let width = *width;
+                if i == 0 {
+                    text.push_str(&format!("{cell:<width$}"));
+                } else if i == last {
+                    text.push_str(&format!("  {cell}"));
+                } else {
+                    text.push_str(&format!("  {cell:>width$}"));
                 }
             }
             out.push_str(text.trim_end());
@@ -197,7 +276,14 @@ impl BenchReport {
         };
         line(&header);
         for row in &rows {
-            line(&row.each_ref().map(String::as_str));
+            line(&row.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+        if screen {
+            out.push_str(
+                "\nscreen lat/judder: display latency (D - S) and RMS animation error \
+                 (PresentMon's MsAnimationError) over frames shown; the last frame is never \
+                 presented (its present lies past the trace's end).\n",
+            );
         }
         if self
             .results
@@ -225,6 +311,15 @@ fn result_json(result: &BenchResult) -> ResultJson {
         dropped_time_s: secs_from_ns(result.dropped),
         latency_ms: m.latency_ms,
         judder_ms: m.judder_ms,
+        display_latency_ms: m.display_latency_ms,
+        display_judder_ms: m.display_judder_ms,
+        presented: result.display.presented,
+        shown: result.display.shown,
+        dropped_frames: result.display.dropped,
+        repeated_refreshes: result.refresh_grid.then_some(result.display.repeated),
+        torn_refreshes: result.display.torn,
+        shown_fps: result.display.shown_fps(),
+        present_blocked_s: secs_from_ns(result.display.blocked),
         position_error_max: m.position_error_max,
         energy_drift: m.energy_drift,
         sim_speed: result.sim_speed(),

@@ -62,7 +62,7 @@ impl Pane {
         scratch: &mut Vec<Nanos>,
     ) {
         let judged = self.run.judging();
-        let (report, shown) = self.run.frame(frame_time, step_work);
+        let (report, shown, _) = self.run.frame(frame_time, step_work, None);
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));

@@ -5,12 +5,15 @@
 //! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
 //! frame after the first step: before it nothing moves, so there is nothing to judge.
 
+mod screen;
 mod smoothness;
 mod spiral;
 
+pub use screen::{DisplayTiming, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 
+use crate::display::DisplayEvent;
 use crate::scene::{Scene, ShownScene};
 use crate::timestep::{FrameReport, secs_from_ns};
 
@@ -27,6 +30,8 @@ pub struct MetricsRecorder {
     started: bool,
     /// Latency and judder sums.
     smoothness: Smoothness,
+    /// Latency and judder at the screen.
+    screen: ScreenRecorder,
     /// Largest spring position error, metres.
     position_error_max: f64,
 }
@@ -47,6 +52,13 @@ pub struct Metrics {
     /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms: how unevenly the shown motion
     /// advances compared with real time. Zero is perfectly even.
     pub judder_ms: f64,
+    /// Mean `D_i - S_i` over the shown frames, ms: how old the shown state is when it
+    /// reaches the screen. Equals `latency_ms` on the `cpu` display.
+    pub display_latency_ms: f64,
+    /// RMS of the animation error `(S_i - S_j) - (D_i - D_j)` over shown frames (`j` the
+    /// previous shown one), ms: PresentMon's `MsAnimationError`. Equals `judder_ms` on the
+    /// `cpu` display.
+    pub display_judder_ms: f64,
     /// Largest `|x_shown - x_true(S_i)|` of the spring, metres.
     pub position_error_max: f64,
     /// `(E_end - E_true_end) / E_0` of the spring.
@@ -60,9 +72,34 @@ pub struct Metrics {
 }
 
 impl MetricsRecorder {
-    /// Records one frame: its report, what was drawn, and the scene it came from.
-    pub fn record(&mut self, report: &FrameReport, shown: &ShownScene, scene: &Scene) {
+    /// Records one frame: its report, what was drawn, and the scene it came from. With
+    /// `display` `None` the frame is on screen at `T_i` (the `cpu` display); otherwise it
+    /// waits for [`Self::settle`] to say when it was shown.
+    pub fn record(
+        &mut self,
+        report: &FrameReport,
+        shown: &ShownScene,
+        scene: &Scene,
+        display: Option<DisplayTiming>,
+    ) -> Option<ScreenFrame> {
         let steps = report.steps.len();
+        let screen = match display {
+            None => Some(self.screen.shown_now(
+                self.frames,
+                report.presented_time,
+                report.shown_time,
+                self.started,
+            )),
+            Some(timing) => {
+                self.screen.frame(
+                    timing,
+                    report.presented_time,
+                    report.shown_time,
+                    self.started,
+                );
+                None
+            }
+        };
         self.frames += 1;
         self.steps += steps;
         self.steps_max = self.steps_max.max(steps);
@@ -73,6 +110,13 @@ impl MetricsRecorder {
             self.position_error_max = self.position_error_max.max(error);
         }
         self.started |= scene.current().time > 0;
+        screen
+    }
+
+    /// Takes a display event for a frame recorded earlier: a shown frame is measured and
+    /// returned.
+    pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
+        self.screen.settle(event)
     }
 
     /// Whether the next frame recorded will be judged (a step happened in an earlier frame).
@@ -94,6 +138,8 @@ impl MetricsRecorder {
             steps_per_frame_max: self.steps_max,
             latency_ms: self.smoothness.latency_ms(),
             judder_ms: self.smoothness.judder_ms(),
+            display_latency_ms: self.screen.latency_ms(),
+            display_judder_ms: self.screen.judder_ms(),
             position_error_max: self.position_error_max,
             energy_drift: scene.energy_drift(),
             sim_time_s: secs_from_ns(end.time),

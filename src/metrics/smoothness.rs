@@ -22,7 +22,10 @@ pub struct Smoothness {
 impl Smoothness {
     /// Records frame `(t, s)`; `judged` says whether it counts (metrics start at the first
     /// frame after the first step). An unjudged frame still serves as the previous one.
-    pub fn record(&mut self, t: Nanos, s: Nanos, judged: bool) {
+    /// Returns the frame's judder term `(S_i - S_{i-1}) - (T_i - T_{i-1})` in ns when it
+    /// counted one.
+    pub fn record(&mut self, t: Nanos, s: Nanos, judged: bool) -> Option<f64> {
+        let mut term = None;
         if judged {
             self.judged += 1;
             self.latency_sum += signed_diff(t, s);
@@ -30,9 +33,11 @@ impl Smoothness {
                 let judder = signed_diff(s, previous_s) - signed_diff(t, previous_t);
                 self.judder_sq_sum += judder * judder;
                 self.judder_terms += 1;
+                term = Some(judder);
             }
         }
         self.previous = Some((t, s));
+        term
     }
 
     /// Mean `T_i - S_i` over the judged frames, ms (0 before any).

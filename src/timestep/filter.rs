@@ -5,9 +5,16 @@
 
 use super::{Nanos, RangeError};
 
-/// Default snapping tolerance: 0.2 ms, wider than typical present-timestamp noise and
-/// far narrower than the gap between two refresh multiples.
+/// Glaiel's snapping tolerance (`vsync_maxerror`, 0.2 ms): wider than present-timestamp
+/// noise. Too narrow for the CPU-start wobble of a queued FIFO loop (15 / 18.3 ms around
+/// 16.7 ms), so `snap` without a tolerance uses [`SNAP_TOLERANCE_FRACTION`] instead.
 pub const DEFAULT_SNAP_TOLERANCE: Nanos = 200_000;
+/// `snap` without a tolerance snaps frames within this fraction of the refresh period of a
+/// multiple (1/8: 2.08 ms at 60 Hz, 0.87 ms at 144 Hz). Wider snapping loses no time,
+/// since the difference is carried into the next frame.
+pub const SNAP_TOLERANCE_FRACTION: f64 = 0.125;
+/// Largest snapping tolerance accepted, ms.
+pub const MAX_SNAP_TOLERANCE_MS: f64 = 100.0;
 /// Frames the refresh-period estimate looks back over.
 const REFRESH_WINDOW: usize = 16;
 /// Most frames the averaging filter may span.
@@ -20,8 +27,9 @@ pub const MAX_AVERAGE_FRAMES: usize = 32;
 pub struct SnapFilter {
     /// The display's refresh period; `None` = estimate it from recent frames.
     refresh: Option<Nanos>,
-    /// How close a frame time must be to a multiple of the period to snap.
-    tolerance: Nanos,
+    /// How close a frame time must be to a multiple of the period to snap; `None` =
+    /// [`SNAP_TOLERANCE_FRACTION`] of the period.
+    tolerance: Option<Nanos>,
     /// Time taken in but not yet put out (may be negative: time paid out early).
     residual: i64,
     /// Recent raw frame times, for the estimate.
@@ -33,8 +41,9 @@ pub struct SnapFilter {
 }
 
 impl SnapFilter {
-    /// A snap filter with a known refresh period (or `None` to estimate it).
-    pub fn new(refresh: Option<Nanos>, tolerance: Nanos) -> Self {
+    /// A snap filter with a known refresh period (or `None` to estimate it) and a tolerance
+    /// (or `None` for [`SNAP_TOLERANCE_FRACTION`] of the period).
+    pub fn new(refresh: Option<Nanos>, tolerance: Option<Nanos>) -> Self {
         Self {
             refresh: refresh.filter(|&period| period > 0),
             tolerance,
@@ -80,7 +89,11 @@ impl SnapFilter {
             Some(period) if wanted > 0 => {
                 let period = i128::from(period);
                 let multiple = ((wanted + period / 2) / period).max(1) * period;
-                if (wanted - multiple).abs() <= i128::from(self.tolerance) {
+                let tolerance = self.tolerance.map_or_else(
+                    || (period as f64 * SNAP_TOLERANCE_FRACTION).round() as i128,
+                    i128::from,
+                );
+                if (wanted - multiple).abs() <= tolerance {
                     multiple
                 } else {
                     wanted
@@ -173,5 +186,98 @@ impl FrameFilters {
     pub fn held(&self) -> i64 {
         self.snap.as_ref().map_or(0, SnapFilter::held)
             + self.average.as_ref().map_or(0, AverageFilter::held)
+    }
+}
+
+/// Which filters a run applies, as the user names them: `none`, `snap[:TOL_MS]` or
+/// `average:N`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum FilterSpec {
+    /// Frame times pass unchanged.
+    #[default]
+    None,
+    /// [`SnapFilter`]: frame times within the tolerance of a whole number of refresh periods
+    /// become that number, the difference carried.
+    Snap {
+        /// The tolerance; `None` = [`SNAP_TOLERANCE_FRACTION`] of the period.
+        tolerance: Option<Nanos>,
+    },
+    /// [`AverageFilter`] over this many frames (2 to [`MAX_AVERAGE_FRAMES`]).
+    Average(usize),
+}
+
+/// The forms [`FilterSpec::parse`] reads, for messages and help.
+pub const FILTER_SPECS: &str = "none, snap, snap:TOL_MS or average:N";
+
+impl FilterSpec {
+    /// Parses a filter; the error names the spec and what is wrong with it.
+    pub fn parse(spec: &str) -> Result<Self, String> {
+        let spec = spec.trim();
+        let fail = |problem: String| format!("filter {spec:?}: {problem}");
+        let (kind, arg) = match spec.split_once(':') {
+            Some((kind, arg)) => (kind, Some(arg.trim())),
+            None => (spec, None),
+        };
+        match (kind.to_ascii_lowercase().as_str(), arg) {
+            ("none", None) => Ok(Self::None),
+            ("snap", None) => Ok(Self::Snap { tolerance: None }),
+            ("snap", Some(text)) => {
+                let ms = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|ms| ms.is_finite())
+                    .ok_or_else(|| fail(format!("tolerance {text:?} is not a number of ms")))?;
+                if !(ms > 0.0 && ms <= MAX_SNAP_TOLERANCE_MS) {
+                    return Err(fail(format!(
+                        "tolerance {ms} ms is out of range (allowed above 0 to {MAX_SNAP_TOLERANCE_MS} ms)"
+                    )));
+                }
+                Ok(Self::Snap {
+                    tolerance: Some(super::ns_from_ms(ms).max(1)),
+                })
+            }
+            ("average", Some(text)) => text
+                .parse::<usize>()
+                .ok()
+                .filter(|frames| (2..=MAX_AVERAGE_FRAMES).contains(frames))
+                .map(Self::Average)
+                .ok_or_else(|| {
+                    fail(format!(
+                        "frames {text:?} is not a whole number from 2 to {MAX_AVERAGE_FRAMES}"
+                    ))
+                }),
+            ("average", None) => Err(fail("expected average:N".into())),
+            _ => Err(fail(format!("unknown filter (known: {FILTER_SPECS})"))),
+        }
+    }
+
+    /// The filters, snapping to `refresh` when the display's period is known (else the
+    /// snap filter estimates it from recent frames).
+    pub fn build(&self, refresh: Option<Nanos>) -> FrameFilters {
+        match *self {
+            Self::None => FrameFilters::default(),
+            Self::Snap { tolerance } => FrameFilters {
+                snap: Some(SnapFilter::new(refresh, tolerance)),
+                average: None,
+            },
+            Self::Average(frames) => FrameFilters {
+                snap: None,
+                average: AverageFilter::new(frames.clamp(2, MAX_AVERAGE_FRAMES)).ok(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for FilterSpec {
+    /// The spec in the form [`FilterSpec::parse`] reads.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::None => write!(f, "none"),
+            Self::Snap { tolerance: None } => write!(f, "snap"),
+            Self::Snap {
+                tolerance: Some(ns),
+            } => write!(f, "snap:{}", *ns as f64 / 1e6),
+            Self::Average(frames) => write!(f, "average:{frames}"),
+        }
     }
 }

@@ -39,7 +39,8 @@ pub use config::{
 };
 pub use engine::{Drawn, Engine, FrameReport, StepPlan};
 pub use filter::{
-    AverageFilter, DEFAULT_SNAP_TOLERANCE, FrameFilters, MAX_AVERAGE_FRAMES, SnapFilter,
+    AverageFilter, DEFAULT_SNAP_TOLERANCE, FILTER_SPECS, FilterSpec, FrameFilters,
+    MAX_AVERAGE_FRAMES, MAX_SNAP_TOLERANCE_MS, SNAP_TOLERANCE_FRACTION, SnapFilter,
 };
 pub use strategy::{Strategy, UnknownStrategy};
 

@@ -292,7 +292,7 @@ proptest! {
         average in proptest::option::of(2usize..=MAX_AVERAGE_FRAMES),
     ) {
         let mut filters = FrameFilters {
-            snap: Some(SnapFilter::new(refresh, DEFAULT_SNAP_TOLERANCE)),
+            snap: Some(SnapFilter::new(refresh, Some(DEFAULT_SNAP_TOLERANCE))),
             average: average.map(|n| AverageFilter::new(n).unwrap()),
         };
         let mut total_in = 0i128;
@@ -310,7 +310,7 @@ proptest! {
 
 #[test]
 fn snap_filter_snaps_noisy_vsync_frames_to_whole_periods() {
-    let mut snap = SnapFilter::new(None, DEFAULT_SNAP_TOLERANCE);
+    let mut snap = SnapFilter::new(None, Some(DEFAULT_SNAP_TOLERANCE));
     let noisy = [
         16_620_000u64,
         16_700_000,
@@ -335,7 +335,7 @@ fn snap_filter_snaps_noisy_vsync_frames_to_whole_periods() {
 
 #[test]
 fn snap_filter_leaves_frames_far_from_a_multiple_alone() {
-    let mut snap = SnapFilter::new(Some(FRAME_60), DEFAULT_SNAP_TOLERANCE);
+    let mut snap = SnapFilter::new(Some(FRAME_60), Some(DEFAULT_SNAP_TOLERANCE));
     assert_eq!(snap.apply(25 * MS), 25 * MS);
     assert_eq!(snap.held(), 0);
     assert_eq!(snap.apply(16_700_000), FRAME_60);
@@ -367,4 +367,62 @@ fn average_filter_spreads_a_hitch_and_pays_it_back() {
     );
     assert!(AverageFilter::new(1).is_err());
     assert!(AverageFilter::new(33).is_err());
+}
+
+#[test]
+fn filter_specs_parse_build_and_print_back() {
+    for (text, printed) in [
+        ("none", "none"),
+        ("snap", "snap"),
+        ("SNAP:0.2", "snap:0.2"),
+        ("average:4", "average:4"),
+    ] {
+        let spec = FilterSpec::parse(text).unwrap();
+        assert_eq!(spec.to_string(), printed);
+        assert_eq!(FilterSpec::parse(printed).unwrap(), spec);
+    }
+    for (text, wanted) in [
+        ("snap:0", "tolerance 0 ms is out of range"),
+        ("snap:abc", "tolerance \"abc\" is not a number of ms"),
+        (
+            "average:1",
+            "frames \"1\" is not a whole number from 2 to 32",
+        ),
+        ("average", "expected average:N"),
+        (
+            "smooth",
+            "unknown filter (known: none, snap, snap:TOL_MS or average:N)",
+        ),
+    ] {
+        let error = FilterSpec::parse(text).unwrap_err();
+        assert!(error.contains(wanted), "{text}: {error}");
+    }
+    let mut filters = FilterSpec::Average(4).build(None);
+    assert!(filters.average.is_some() && filters.snap.is_none());
+    assert_eq!(filters.apply(10 * MS), 10 * MS);
+    assert!(FilterSpec::None.build(None).snap.is_none());
+}
+
+#[test]
+fn snap_without_a_tolerance_takes_an_eighth_of_the_period() {
+    // The vsync wobble: CPU starts 15 and 18.333 ms apart around a 60 Hz display. Glaiel's
+    // 0.2 ms leaves them alone; an eighth of the period snaps both, and the carried
+    // difference makes every pair exact.
+    let mut glaiel = SnapFilter::new(Some(FRAME_60), Some(DEFAULT_SNAP_TOLERANCE));
+    assert_eq!(glaiel.apply(15 * MS), 15 * MS);
+    let mut snap = FilterSpec::Snap { tolerance: None }.build(Some(FRAME_60));
+    let (mut total_in, mut total_out) = (0, 0);
+    for i in 0..600u64 {
+        let frame = if i % 2 == 0 { 15_000_000 } else { 18_333_333 };
+        let out = snap.apply(frame);
+        total_in += frame;
+        total_out += out;
+        assert!(out.abs_diff(FRAME_60) <= 1, "frame {i}: {out}");
+    }
+    assert_eq!(total_out as i64 + snap.held(), total_in as i64);
+    // The rounded 16_666_667 ns period pays out 1 ns a pair more than came in.
+    assert!(snap.held().abs() <= 300, "{}", snap.held());
+    // 25 ms is 8.3 ms from any multiple: left alone.
+    let mut fresh = FilterSpec::Snap { tolerance: None }.build(Some(FRAME_60));
+    assert_eq!(fresh.apply(25 * MS), 25 * MS);
 }

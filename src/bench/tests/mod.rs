@@ -29,7 +29,7 @@ fn unguarded(step_cost: Nanos) -> BenchSettings {
 fn step_cost_above_dt_without_guards_spirals_the_stepping_strategies() {
     let trace = frames_60hz(10);
     let settings = unguarded(25 * MS);
-    for result in run(&trace, &Strategy::ALL, &settings) {
+    for result in run(&trace, None, &Strategy::ALL, &settings) {
         let stepping = !matches!(result.strategy, Strategy::Fixed | Strategy::Variable);
         assert_eq!(result.spiral, stepping, "{}", result.strategy);
         if stepping {
@@ -148,7 +148,7 @@ fn dropped_time_is_reported_and_excluded_from_simulation() {
 /// The report of every strategy over one second of a steady 60 Hz display.
 fn report_of_one_second(settings: &BenchSettings) -> BenchReport {
     let trace = frames_60hz(1);
-    let results = run(&trace, &Strategy::ALL, settings);
+    let results = run(&trace, None, &Strategy::ALL, settings);
     let source = TraceJson {
         source: "steady:60".into(),
         frames: trace.len(),
@@ -172,7 +172,10 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(
         keys(&value["settings"]),
         [
+            "display",
             "dt_ms",
+            "filter",
+            "gpu_cost_ms",
             "integrator",
             "max_frame_time_ms",
             "max_steps",
@@ -180,11 +183,22 @@ fn json_has_exactly_the_documented_fields() {
             "step_cost_ms"
         ]
     );
+    assert_eq!(value["settings"]["display"], "cpu");
+    assert_eq!(value["settings"]["filter"], "none");
     assert_eq!(value["settings"]["max_frame_time_ms"], 250.0);
     assert!(value["settings"]["max_steps"].is_null(), "off is null");
     let results = value["results"].as_array().unwrap();
     assert_eq!(results.len(), 6);
     let mut expected = vec![
+        "display_judder_ms",
+        "display_latency_ms",
+        "dropped_frames",
+        "presented",
+        "present_blocked_s",
+        "repeated_refreshes",
+        "shown",
+        "shown_fps",
+        "torn_refreshes",
         "dropped_time_s",
         "energy_drift",
         "exploded",
@@ -211,6 +225,12 @@ fn json_has_exactly_the_documented_fields() {
     }
     assert_eq!(results[4]["strategy"], "interpolated");
     assert_eq!(results[4]["latency_ms"], 20.0);
+    // On the cpu display the screen is the CPU timeline: the same numbers, every frame
+    // shown, no refresh grid to count repeats on.
+    assert_eq!(results[4]["display_latency_ms"], 20.0);
+    assert_eq!(results[3]["display_judder_ms"], results[3]["judder_ms"]);
+    assert_eq!(results[4]["shown"], 60);
+    assert!(results[4]["repeated_refreshes"].is_null());
 }
 
 #[test]
@@ -251,3 +271,5 @@ fn costs_out_of_range_are_rejected() {
     let settings = BenchSettings::default().with_costs_ms(2.5, 1.0).unwrap();
     assert_eq!((settings.step_cost, settings.render_cost), (2_500_000, MS));
 }
+
+mod display;

@@ -1,0 +1,343 @@
+//! The presentation model: frames presented at CPU times in, the times their images reach
+//! the screen out (or that they never do), and when the CPU may go on.
+
+use super::spec::{DEFAULT_QUEUE, DisplaySpec, MAX_QUEUE, Refresh};
+use crate::timestep::Nanos;
+
+/// What happened on the screen. Events come in time order for each frame, and frames are
+/// settled in the order they were presented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DisplayEvent {
+    /// Frame `frame` (its sequence number, from 0 in present order) first reached the screen
+    /// at `at`: a refresh start, or for `immediate` the moment it tore into the scan-out.
+    Shown {
+        /// The frame's sequence number.
+        frame: u64,
+        /// When its image reached the screen.
+        at: Nanos,
+    },
+    /// Frame `frame` was rendered and presented but replaced before any refresh showed it.
+    Dropped {
+        /// The frame's sequence number.
+        frame: u64,
+    },
+    /// `count` refreshes from `at` on showed the image already on screen again (for VRR,
+    /// low-framerate compensation repeats), one refresh period apart.
+    Repeated {
+        /// When the first of them started.
+        at: Nanos,
+        /// How many.
+        count: u64,
+    },
+    /// The refresh scanned out from `at` showed parts of more than one image (`immediate`).
+    Torn {
+        /// When the refresh started.
+        at: Nanos,
+    },
+}
+
+/// Counts of what the screen did over a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DisplayCounts {
+    /// Frames presented.
+    pub presented: u64,
+    /// Frames whose image reached the screen.
+    pub shown: u64,
+    /// Frames presented but never shown.
+    pub dropped: u64,
+    /// Refreshes that showed the previous image again.
+    pub repeated: u64,
+    /// Refreshes that showed parts of two or more images.
+    pub torn: u64,
+    /// Time the CPU spent blocked in present because the queue was full.
+    pub blocked: Nanos,
+    /// When the first shown frame reached the screen.
+    pub first_shown: Option<Nanos>,
+    /// When the last shown frame reached the screen.
+    pub last_shown: Option<Nanos>,
+}
+
+impl DisplayCounts {
+    /// New images per second on the screen: shown frames over the time between the first
+    /// and the last (0 with fewer than two).
+    pub fn shown_fps(&self) -> f64 {
+        match (self.first_shown, self.last_shown) {
+            (Some(first), Some(last)) if last > first && self.shown > 1 => {
+                (self.shown - 1) as f64 * 1e9 / (last - first) as f64
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Adds one event to the counts.
+    fn count(&mut self, event: &DisplayEvent) {
+        match *event {
+            DisplayEvent::Shown { at, .. } => {
+                self.shown += 1;
+                self.first_shown.get_or_insert(at);
+                self.last_shown = Some(at);
+            }
+            DisplayEvent::Dropped { .. } => self.dropped += 1,
+            DisplayEvent::Repeated { count, .. } => self.repeated += count,
+            DisplayEvent::Torn { .. } => self.torn += 1,
+        }
+    }
+}
+
+/// The state of one swap chain and its screen. Times are nanoseconds on the CPU's clock
+/// from the start of the run (the first refresh starts at 0).
+#[derive(Clone, Debug)]
+pub struct Display {
+    /// What kind of display.
+    spec: DisplaySpec,
+    /// Images in flight before a present blocks.
+    queue: usize,
+    /// When each of the last `queue` frames stops holding a swap-chain image (shown for
+    /// FIFO and VRR, rendered for mailbox and immediate), indexed by sequence number.
+    releases: [Nanos; MAX_QUEUE as usize],
+    /// Sequence number of the next frame presented.
+    next_frame: u64,
+    /// When the GPU finishes the work queued so far.
+    gpu_free: Nanos,
+    /// Index of the refresh that showed the last new image (FIFO, mailbox, immediate).
+    shown_refresh: Option<u64>,
+    /// First refresh whose fate (new image or repeat) is not settled yet.
+    next_refresh: u64,
+    /// Mailbox: the newest ready frame not yet shown, with its ready time.
+    pending: Option<(u64, Nanos)>,
+    /// VRR: when the last refresh (new image or repeat) started.
+    last_scan: Option<Nanos>,
+    /// Immediate: the last refresh counted as torn.
+    torn_refresh: Option<u64>,
+    /// What happened so far.
+    counts: DisplayCounts,
+}
+
+impl Display {
+    /// A display at time zero. `cpu` and `trace` displays decide nothing: the caller takes
+    /// the display times from the CPU timeline or the capture; [`Display::present`] only
+    /// counts frames for them.
+    pub fn new(spec: DisplaySpec) -> Self {
+        let queue = match spec {
+            DisplaySpec::Fifo { queue, .. } => queue,
+            _ => DEFAULT_QUEUE,
+        };
+        Self {
+            spec,
+            queue: queue.clamp(1, MAX_QUEUE) as usize,
+            releases: [0; MAX_QUEUE as usize],
+            next_frame: 0,
+            gpu_free: 0,
+            shown_refresh: None,
+            next_refresh: 0,
+            pending: None,
+            last_scan: None,
+            torn_refresh: None,
+            counts: DisplayCounts::default(),
+        }
+    }
+
+    /// The display's spec.
+    pub fn spec(&self) -> DisplaySpec {
+        self.spec
+    }
+
+    /// What happened so far.
+    pub fn counts(&self) -> DisplayCounts {
+        self.counts
+    }
+
+    /// Sequence number the next presented frame gets.
+    pub fn next_frame(&self) -> u64 {
+        self.next_frame
+    }
+
+    /// Presents the next frame at `present_at`; its image is ready once the GPU has spent
+    /// `gpu_cost` on it after the previous frame's work. Reports what the screen did up to
+    /// this frame through `on_event` (in order) and returns when the present returns: later
+    /// than `present_at` when the images in flight fill the queue.
+    pub fn present(
+        &mut self,
+        present_at: Nanos,
+        gpu_cost: Nanos,
+        mut on_event: impl FnMut(DisplayEvent),
+    ) -> Nanos {
+        let on_event = &mut on_event;
+        let frame = self.next_frame;
+        self.next_frame += 1;
+        self.counts.presented += 1;
+        // A full queue blocks the present until the oldest image in flight is released.
+        let resume = match frame.checked_sub(self.queue as u64) {
+            Some(oldest) => present_at.max(self.releases[self.slot(oldest)]),
+            None => present_at,
+        };
+        self.counts.blocked += resume - present_at;
+        let ready = present_at.max(self.gpu_free).saturating_add(gpu_cost);
+        self.gpu_free = ready;
+        let release = match self.spec {
+            DisplaySpec::Cpu | DisplaySpec::Trace => ready,
+            DisplaySpec::Fifo { refresh, .. } => {
+                let earliest = refresh.first_at_or_after(ready);
+                let k = self
+                    .shown_refresh
+                    .map_or(earliest, |last| earliest.max(last + 1));
+                self.repeat(refresh, k, on_event);
+                self.shown_refresh = Some(k);
+                self.next_refresh = k + 1;
+                let at = refresh.at(k);
+                self.emit(DisplayEvent::Shown { frame, at }, on_event);
+                at
+            }
+            DisplaySpec::Mailbox { refresh } => {
+                self.scan_mailbox(refresh, ready, on_event);
+                if let Some((replaced, _)) = self.pending.replace((frame, ready)) {
+                    self.emit(DisplayEvent::Dropped { frame: replaced }, on_event);
+                }
+                ready
+            }
+            DisplaySpec::Immediate { refresh } => {
+                let k = refresh.last_at_or_before(ready);
+                self.repeat(refresh, k, on_event);
+                // A frame that arrives after a refresh has started tears it, unless the
+                // screen was still empty.
+                if refresh.at(k) < ready
+                    && self.shown_refresh.is_some()
+                    && self.torn_refresh != Some(k)
+                {
+                    self.torn_refresh = Some(k);
+                    self.emit(DisplayEvent::Torn { at: refresh.at(k) }, on_event);
+                }
+                self.shown_refresh = Some(k);
+                self.next_refresh = self.next_refresh.max(k + 1);
+                self.emit(DisplayEvent::Shown { frame, at: ready }, on_event);
+                ready
+            }
+            DisplaySpec::Vrr { min, max } => {
+                let at = match self.last_scan {
+                    None => ready,
+                    Some(mut last) => {
+                        // Low-framerate compensation: the panel cannot hold an image longer
+                        // than its slowest refresh, so it repeats it while nothing is ready.
+                        let longest = min.period_ns();
+                        let repeats = ready.saturating_sub(last).saturating_sub(1) / longest;
+                        if repeats > 0 {
+                            let at = last + longest;
+                            self.emit(DisplayEvent::Repeated { at, count: repeats }, on_event);
+                            last += repeats * longest;
+                        }
+                        // A refresh takes the fastest period: a frame arriving during one
+                        // (a repeat included) waits for it to end.
+                        ready.max(last.saturating_add(max.period_ns()))
+                    }
+                };
+                self.last_scan = Some(at);
+                self.emit(DisplayEvent::Shown { frame, at }, on_event);
+                at
+            }
+        };
+        let slot = self.slot(frame);
+        self.releases[slot] = release;
+        resume
+    }
+
+    /// Settles what is still open at the end of a run at `end`: a mailbox frame waiting for
+    /// a refresh is shown at the next one (nothing newer will replace it), and the refreshes
+    /// before `end` that showed nothing new are counted.
+    pub fn finish(&mut self, end: Nanos, mut on_event: impl FnMut(DisplayEvent)) {
+        let on_event = &mut on_event;
+        match self.spec {
+            DisplaySpec::Mailbox { refresh } => {
+                if let Some((_, ready)) = self.pending {
+                    let k = refresh.first_at_or_after(ready).max(self.next_refresh);
+                    self.scan_mailbox(refresh, refresh.at(k).saturating_add(1), on_event);
+                }
+                self.scan_mailbox(refresh, end, on_event);
+            }
+            DisplaySpec::Immediate { refresh } | DisplaySpec::Fifo { refresh, .. } => {
+                self.repeat(refresh, refresh.first_at_or_after(end), on_event);
+            }
+            DisplaySpec::Vrr { min, .. } => {
+                if let Some(last) = self.last_scan {
+                    let longest = min.period_ns();
+                    let repeats = end.saturating_sub(last).saturating_sub(1) / longest;
+                    if repeats > 0 {
+                        let at = last + longest;
+                        self.emit(DisplayEvent::Repeated { at, count: repeats }, on_event);
+                        self.last_scan = Some(last + repeats * longest);
+                    }
+                }
+            }
+            DisplaySpec::Cpu | DisplaySpec::Trace => {}
+        }
+    }
+
+    /// Counts a frame presented and then shown or dropped as the caller says (`cpu` and
+    /// `trace` displays, whose times the model does not decide).
+    pub fn record(&mut self, event: DisplayEvent) {
+        if matches!(
+            event,
+            DisplayEvent::Shown { .. } | DisplayEvent::Dropped { .. }
+        ) {
+            self.counts.presented += 1;
+        }
+        self.counts.count(&event);
+    }
+
+    /// Mailbox: settles every refresh that starts before `until`. Each shows the pending
+    /// frame if it is ready by then, else repeats the image on screen.
+    fn scan_mailbox(
+        &mut self,
+        refresh: Refresh,
+        until: Nanos,
+        on_event: &mut impl FnMut(DisplayEvent),
+    ) {
+        let end = refresh.first_at_or_after(until);
+        if end <= self.next_refresh {
+            return;
+        }
+        if let Some((frame, ready)) = self.pending {
+            let k = refresh.first_at_or_after(ready).max(self.next_refresh);
+            if k < end {
+                self.repeat(refresh, k, on_event);
+                self.emit(
+                    DisplayEvent::Shown {
+                        frame,
+                        at: refresh.at(k),
+                    },
+                    on_event,
+                );
+                self.pending = None;
+                self.shown_refresh = Some(k);
+                self.next_refresh = k + 1;
+            }
+        }
+        self.repeat(refresh, end, on_event);
+    }
+
+    /// Counts the refreshes from `next_refresh` up to (not including) `end` as repeats of
+    /// the image on screen, if there is one.
+    fn repeat(&mut self, refresh: Refresh, end: u64, on_event: &mut impl FnMut(DisplayEvent)) {
+        if end <= self.next_refresh {
+            return;
+        }
+        if self.shown_refresh.is_some() {
+            let event = DisplayEvent::Repeated {
+                at: refresh.at(self.next_refresh),
+                count: end - self.next_refresh,
+            };
+            self.emit(event, on_event);
+        }
+        self.next_refresh = end;
+    }
+
+    /// Counts an event and passes it on.
+    fn emit(&mut self, event: DisplayEvent, on_event: &mut impl FnMut(DisplayEvent)) {
+        self.counts.count(&event);
+        on_event(event);
+    }
+
+    /// Where frame `frame`'s release time is kept.
+    fn slot(&self, frame: u64) -> usize {
+        (frame % self.queue as u64) as usize
+    }
+}

@@ -1,0 +1,276 @@
+use super::*;
+use crate::timestep::Nanos;
+
+const MS: Nanos = 1_000_000;
+
+fn spec(text: &str) -> DisplaySpec {
+    DisplaySpec::parse(text).unwrap_or_else(|error| panic!("{text}: {error}"))
+}
+
+/// Runs a closed loop: each frame's CPU work takes `work(i)`, then it is presented; the
+/// next frame starts when the present returns. Returns the events, the CPU time at the
+/// end, and the display.
+fn closed_loop(
+    text: &str,
+    frames: u64,
+    gpu_cost: Nanos,
+    work: impl Fn(u64) -> Nanos,
+) -> (Vec<DisplayEvent>, Nanos, Display) {
+    let mut display = Display::new(spec(text));
+    let mut events = Vec::new();
+    let mut now = 0;
+    for i in 0..frames {
+        now = display.present(now + work(i), gpu_cost, |e| events.push(e));
+    }
+    display.finish(now, |e| events.push(e));
+    (events, now, display)
+}
+
+fn shown_frames(events: &[DisplayEvent]) -> Vec<(u64, Nanos)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            DisplayEvent::Shown { frame, at } => Some((frame, at)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn specs_parse_and_print_back() {
+    for (text, printed) in [
+        ("cpu", "cpu"),
+        ("trace", "trace"),
+        ("fifo:60", "fifo:60:2"),
+        ("FIFO:144:3", "fifo:144:3"),
+        ("mailbox:60", "mailbox:60"),
+        ("immediate", "immediate:60"),
+        ("immediate:240", "immediate:240"),
+        ("vrr:48-144", "vrr:48-144"),
+        (" fifo:59.94 ", "fifo:59.94:2"),
+    ] {
+        let parsed = spec(text);
+        assert_eq!(parsed.to_string(), printed);
+        assert_eq!(spec(printed), parsed);
+    }
+    assert_eq!(DisplaySpec::default(), DisplaySpec::Cpu);
+    assert!(!spec("cpu").is_modeled() && !spec("trace").is_modeled());
+    assert!(spec("vrr:48-144").is_modeled());
+    assert_eq!(spec("mailbox:75").refresh().map(|r| r.hz()), Some(75.0));
+}
+
+#[test]
+fn bad_specs_name_the_problem() {
+    for (text, wanted) in [
+        (
+            "fifo:0",
+            "refresh rate 0 Hz is out of range (allowed 1 to 1000 Hz)",
+        ),
+        ("fifo:2000", "refresh rate 2000 Hz is out of range"),
+        (
+            "vrr:144-48",
+            "the minimum refresh 144 Hz must be below the maximum 48 Hz",
+        ),
+        ("vrr:60-60", "must be below the maximum"),
+        ("vrr:48", "expected vrr:MIN_HZ-MAX_HZ"),
+        ("mailbox:abc", "refresh rate \"abc\" is not a number"),
+        ("mailbox", "expected mailbox:HZ"),
+        ("fifo:60:0", "queue \"0\" is not a whole number from 1 to 8"),
+        ("fifo:60:9", "queue \"9\" is not a whole number from 1 to 8"),
+        ("fifo:nan", "refresh rate \"nan\" is not a number"),
+        ("cpu:60", "expected cpu"),
+        ("gsync", "unknown display (known: cpu, fifo:HZ[:QUEUE]"),
+        ("\u{1b}[31m", "display \"\\u{1b}[31m\""),
+    ] {
+        let error = DisplaySpec::parse(text).unwrap_err();
+        assert!(error.contains(wanted), "{text}: {error}");
+        assert!(!error.contains('\u{1b}'), "{text}: {error:?}");
+    }
+}
+
+#[test]
+fn the_refresh_grid_is_exact_and_never_drifts() {
+    let refresh = Refresh::new(60.0).unwrap();
+    assert_eq!(refresh.at(1), 16_666_667);
+    assert_eq!(refresh.at(3), 50_000_000);
+    assert_eq!(refresh.at(216_000), 3_600_000_000_000);
+    for t in [0, 1, 16_666_666, 16_666_667, 16_666_668, 3_600_000_000_000] {
+        let k = refresh.first_at_or_after(t);
+        assert!(
+            refresh.at(k) >= t && (k == 0 || refresh.at(k - 1) < t),
+            "{t}"
+        );
+        let k = refresh.last_at_or_before(t);
+        assert!(refresh.at(k) <= t && refresh.at(k + 1) > t, "{t}");
+    }
+}
+
+#[test]
+fn fifo_shows_a_steady_60_hz_loop_at_consecutive_refreshes() {
+    let refresh = Refresh::new(60.0).unwrap();
+    // Frame i's present at refresh i + 1 exactly: each is shown at that refresh.
+    let (events, _, display) =
+        closed_loop("fifo:60", 600, 0, |i| refresh.at(i + 1) - refresh.at(i));
+    let shown = shown_frames(&events);
+    assert_eq!(shown.len(), 600);
+    for (i, &(frame, at)) in shown.iter().enumerate() {
+        assert_eq!((frame, at), (i as u64, refresh.at(i as u64 + 1)));
+    }
+    let counts = display.counts();
+    assert_eq!((counts.dropped, counts.repeated, counts.blocked), (0, 0, 0));
+    assert!((counts.shown_fps() - 60.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_full_fifo_queue_blocks_the_cpu_down_to_the_refresh_rate() {
+    let work = 1_000_000_000 / 144;
+    let (events, end, display) = closed_loop("fifo:60:2", 1440, 0, |_| work);
+    let counts = display.counts();
+    assert_eq!(
+        (counts.shown, counts.dropped, counts.repeated),
+        (1440, 0, 0)
+    );
+    let cpu_fps = 1440.0 / (end as f64 / 1e9);
+    assert!((cpu_fps - 60.0).abs() < 0.2, "{cpu_fps}");
+    assert!(counts.blocked > 0);
+    // Shown at consecutive refreshes: the queue never runs dry.
+    let shown = shown_frames(&events);
+    assert!(shown.windows(2).all(|w| w[1].1 - w[0].1 <= 16_666_667));
+    // Each image in flight adds a refresh between present and screen.
+    let wait = |queue: u32| {
+        let mut display = Display::new(spec(&format!("fifo:60:{queue}")));
+        let (mut now, mut last_wait) = (0, 0);
+        for _ in 0..600 {
+            let present = now + work;
+            let mut shown_at = 0;
+            now = display.present(present, 0, |e| {
+                if let DisplayEvent::Shown { at, .. } = e {
+                    shown_at = at;
+                }
+            });
+            last_wait = shown_at - present;
+        }
+        last_wait
+    };
+    let (one, two, three) = (wait(1), wait(2), wait(3));
+    assert!(one < 2 * 16_666_667, "{one}");
+    assert!((two - one).abs_diff(16_666_667) < 2, "{one} {two}");
+    assert!((three - two).abs_diff(16_666_667) < 2, "{two} {three}");
+}
+
+#[test]
+fn mailbox_never_blocks_and_drops_what_a_refresh_cannot_show() {
+    let work = 1_000_000_000 / 144;
+    let (events, end, display) = closed_loop("mailbox:60", 1440, 0, |_| work);
+    let counts = display.counts();
+    assert_eq!(counts.blocked, 0);
+    assert_eq!(end, 1440 * work);
+    assert_eq!(counts.shown + counts.dropped, 1440);
+    let seconds = end as f64 / 1e9;
+    let dropped_per_s = counts.dropped as f64 / seconds;
+    assert!((dropped_per_s - 84.0).abs() < 1.0, "{dropped_per_s}");
+    // Each refresh shows the newest frame ready by then.
+    let refresh = Refresh::new(60.0).unwrap();
+    for (frame, at) in shown_frames(&events) {
+        let ready = (frame + 1) * work;
+        assert!(at >= ready && at - ready < refresh.period_ns(), "{frame}");
+        assert!(
+            (frame + 2) * work > at || frame == 1439,
+            "a newer frame was ready: {frame}"
+        );
+    }
+    assert_eq!(counts.repeated, 0);
+}
+
+#[test]
+fn mailbox_repeats_refreshes_when_frames_are_slow() {
+    // 30 fps on a 60 Hz mailbox: every other refresh repeats.
+    let (_, _, display) = closed_loop("mailbox:60", 300, 0, |_| 33_333_333);
+    let counts = display.counts();
+    assert_eq!((counts.shown, counts.dropped), (300, 0));
+    assert!((298..=300).contains(&counts.repeated), "{counts:?}");
+}
+
+#[test]
+fn immediate_shows_at_once_and_counts_torn_refreshes() {
+    let (events, _, display) = closed_loop("immediate:60", 100, 0, |_| 10 * MS);
+    let shown = shown_frames(&events);
+    assert!(shown.iter().all(|&(frame, at)| at == (frame + 1) * 10 * MS));
+    let counts = display.counts();
+    assert_eq!(counts.shown, 100);
+    // 100 fps on 60 Hz: one second holds 60 refreshes, most torn by an arriving frame.
+    assert!(counts.torn > 50 && counts.torn <= 60, "{counts:?}");
+    assert_eq!(counts.repeated, 0);
+    // Frames on refresh boundaries tear nothing.
+    let refresh = Refresh::new(60.0).unwrap();
+    let (_, _, display) = closed_loop("immediate:60", 60, 0, |i| refresh.at(i + 1) - refresh.at(i));
+    assert_eq!(display.counts().torn, 0);
+    // 30 fps: every other refresh is a whole repeat.
+    let (_, _, display) = closed_loop("immediate:60", 60, 0, |i| {
+        refresh.at(2 * i + 2) - refresh.at(2 * i)
+    });
+    assert_eq!(display.counts().repeated, 59);
+}
+
+#[test]
+fn vrr_follows_frames_inside_its_range_and_repeats_below_it() {
+    let (events, _, display) = closed_loop("vrr:48-144", 200, 0, |_| 10 * MS);
+    let shown = shown_frames(&events);
+    assert_eq!(shown.len(), 200);
+    assert!(shown.windows(2).all(|w| w[1].1 - w[0].1 == 10 * MS));
+    assert_eq!(display.counts().repeated, 0);
+
+    let (events, _, display) = closed_loop("vrr:48-144", 90, 0, |_| 33_333_333);
+    let counts = display.counts();
+    assert_eq!(counts.shown, 90);
+    // Each 33.3 ms gap exceeds the 20.8 ms the panel can hold an image: one repeat each.
+    assert_eq!(counts.repeated, 89);
+    let repeats: Vec<Nanos> = events
+        .iter()
+        .filter_map(|e| match *e {
+            DisplayEvent::Repeated { at, count } => Some(at + count - 1),
+            _ => None,
+        })
+        .collect();
+    assert!(!repeats.is_empty());
+    // Faster than the range: held to 144 Hz, and the queue then blocks the CPU.
+    let (events, end, _) = closed_loop("vrr:48-144", 400, 0, |_| 4 * MS);
+    let fast = shown_frames(&events);
+    assert!(fast.windows(2).all(|w| w[1].1 - w[0].1 >= 6_944_444));
+    assert!((400.0 / (end as f64 / 1e9) - 144.0).abs() < 1.0);
+}
+
+#[test]
+fn a_frame_arriving_during_a_repeat_waits_for_it() {
+    let mut display = Display::new(spec("vrr:48-144"));
+    let mut events = Vec::new();
+    display.present(0, 0, |e| events.push(e));
+    // The panel repeats at 20.833 ms; a frame ready at 22 ms waits until 27.778 ms.
+    display.present(22 * MS, 0, |e| events.push(e));
+    assert_eq!(
+        events[1..],
+        [
+            DisplayEvent::Repeated {
+                at: 20_833_333,
+                count: 1
+            },
+            DisplayEvent::Shown {
+                frame: 1,
+                at: 20_833_333 + 6_944_444
+            },
+        ]
+    );
+}
+
+#[test]
+fn gpu_time_delays_readiness_without_costing_cpu_time() {
+    // 5 ms of CPU and 12 ms of GPU per frame on a mailbox: the GPU sets the pace, and the
+    // two images in flight make the CPU wait for it.
+    let (events, end, display) = closed_loop("mailbox:1000", 100, 12 * MS, |_| 5 * MS);
+    let shown = shown_frames(&events);
+    assert_eq!(shown[0], (0, 17 * MS));
+    assert!(shown.windows(2).skip(5).all(|w| w[1].1 - w[0].1 == 12 * MS));
+    let cpu_fps = 100.0 / (end as f64 / 1e9);
+    assert!((cpu_fps - 1000.0 / 12.0).abs() < 2.0, "{cpu_fps}");
+    assert!(display.counts().blocked > 0);
+}

@@ -1,0 +1,167 @@
+//! Smoothness at the screen: the frames a display showed, judged by their display times.
+//!
+//! For a shown frame `i` with `j` the previous shown one, the animation error is
+//! `(S_i - S_j) - (D_i - D_j)`: PresentMon's `MsAnimationError` (simulated time elapsed minus
+//! display time elapsed). Display judder is its RMS over the run, display latency the mean
+//! of `D_i - S_i`. A frame's display outcome arrives after the frame ran (at its present,
+//! or later for a mailbox), so each frame waits in a short queue until it is settled.
+
+use super::Smoothness;
+use crate::display::DisplayEvent;
+use crate::timestep::Nanos;
+
+/// Frames that can wait for their display outcome: presented ones not yet settled plus the
+/// one being built. A display settles a frame at its present or, for a mailbox, at the next
+/// present, so two are ever open; the rest is margin.
+const PENDING_CAPACITY: usize = 8;
+
+/// A frame that ran and waits to be shown or dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct PendingFrame {
+    /// Its sequence number on the display.
+    frame: u64,
+    /// `S_i`: simulated time of the drawn state.
+    shown_time: Nanos,
+    /// Whether smoothness metrics count it.
+    judged: bool,
+    /// `T_i + held_i - C_i`: the frame's time on the strategy's clock (what its frame times
+    /// add up to before a filter held any back) less its CPU start on the display's clock.
+    /// Added to a display time, it puts `D_i` on the strategy's clock, as `T_i` is: time
+    /// the strategy was never fed (paused, scaled, dropped by the guards, or before a
+    /// reset) does not count, and a frame's display delay does.
+    base: i128,
+}
+
+/// Where a frame sits on the display's clock, for [`ScreenRecorder::frame`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DisplayTiming {
+    /// Its sequence number on the display.
+    pub frame: u64,
+    /// `C_i`: when the frame started on the display's clock.
+    pub wall: Nanos,
+    /// Time the frame filters held back after this frame (negative: paid out early).
+    pub held: i64,
+}
+
+/// One frame as it reached the screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScreenFrame {
+    /// Its sequence number on the display.
+    pub frame: u64,
+    /// `D_i` on the strategy's clock (the display time less the offset).
+    pub display_time: Nanos,
+    /// `S_i`.
+    pub shown_time: Nanos,
+    /// `(S_i - S_j) - (D_i - D_j)`, ns; `None` for the first judged shown frame.
+    pub animation_error: Option<f64>,
+}
+
+/// Display latency and judder over the shown frames, without allocating.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScreenRecorder {
+    /// Frames waiting for their outcome, oldest at `head`.
+    pending: [PendingFrame; PENDING_CAPACITY],
+    /// Index of the oldest pending frame.
+    head: usize,
+    /// Pending frames.
+    len: usize,
+    /// Latency and judder sums over shown frames.
+    smoothness: Smoothness,
+}
+
+impl ScreenRecorder {
+    /// A frame ran: remembers what it drew until the display settles it. `timing` places
+    /// the frame on the display's clock.
+    pub fn frame(
+        &mut self,
+        timing: DisplayTiming,
+        presented_time: Nanos,
+        shown_time: Nanos,
+        judged: bool,
+    ) {
+        if self.len == PENDING_CAPACITY {
+            self.pop();
+        }
+        let base = i128::from(presented_time) + i128::from(timing.held) - i128::from(timing.wall);
+        self.pending[(self.head + self.len) % PENDING_CAPACITY] = PendingFrame {
+            frame: timing.frame,
+            shown_time,
+            judged,
+            base,
+        };
+        self.len += 1;
+    }
+
+    /// Takes a display event: a shown frame is measured and returned; a dropped one is
+    /// forgotten. Frames older than the event's that were never settled are forgotten too.
+    pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
+        let (frame, at) = match *event {
+            DisplayEvent::Shown { frame, at } => (frame, Some(at)),
+            DisplayEvent::Dropped { frame } => (frame, None),
+            DisplayEvent::Repeated { .. } | DisplayEvent::Torn { .. } => return None,
+        };
+        while self.len > 0 && self.pending[self.head].frame < frame {
+            self.pop();
+        }
+        if self.len == 0 || self.pending[self.head].frame != frame {
+            return None;
+        }
+        let pending = self.pop();
+        let display_time = (i128::from(at?) + pending.base).clamp(0, i128::from(Nanos::MAX));
+        Some(self.shown(pending.frame, display_time as Nanos, pending))
+    }
+
+    /// Records a frame shown at `display_time` on the strategy's clock at once (the `cpu`
+    /// display, where `D_i = T_i`).
+    pub fn shown_now(
+        &mut self,
+        frame: u64,
+        display_time: Nanos,
+        shown_time: Nanos,
+        judged: bool,
+    ) -> ScreenFrame {
+        let pending = PendingFrame {
+            frame,
+            shown_time,
+            judged,
+            base: 0,
+        };
+        self.shown(frame, display_time, pending)
+    }
+
+    /// Forgets the frames waiting for an outcome (after a reset).
+    pub fn clear_pending(&mut self) {
+        self.len = 0;
+    }
+
+    /// Mean `D_i - S_i` over the judged shown frames, ms.
+    pub fn latency_ms(&self) -> f64 {
+        self.smoothness.latency_ms()
+    }
+
+    /// RMS animation error over the judged shown frames, ms.
+    pub fn judder_ms(&self) -> f64 {
+        self.smoothness.judder_ms()
+    }
+
+    /// Measures one shown frame.
+    fn shown(&mut self, frame: u64, display_time: Nanos, pending: PendingFrame) -> ScreenFrame {
+        let animation_error =
+            self.smoothness
+                .record(display_time, pending.shown_time, pending.judged);
+        ScreenFrame {
+            frame,
+            display_time,
+            shown_time: pending.shown_time,
+            animation_error,
+        }
+    }
+
+    /// Removes and returns the oldest pending frame (there is one).
+    fn pop(&mut self) -> PendingFrame {
+        let oldest = self.pending[self.head];
+        self.head = (self.head + 1) % PENDING_CAPACITY;
+        self.len -= 1;
+        oldest
+    }
+}
