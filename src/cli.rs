@@ -82,6 +82,14 @@ pub struct LiveArgs {
     /// Artificial load: seconds between hitches (0.1 to 60).
     #[arg(long, default_value_t = 2.0, value_name = "S")]
     pub hitch_every: f64,
+    /// Frame-time filter before the strategies: none, snap (to whole refresh periods,
+    /// within an eighth of one), snap:TOL_MS, or average:N (2 to 32 frames).
+    #[arg(long, default_value = "none", value_name = "SPEC", value_parser = FilterSpec::parse)]
+    pub filter: FilterSpec,
+    /// Refresh rate the screen model and the snap filter use, Hz (1 to 1000); 0 = the
+    /// monitor's, as the window system reports it (60 Hz when it does not).
+    #[arg(long, default_value_t = 0.0, value_name = "HZ")]
+    pub refresh: f64,
     /// Simulation settings.
     #[command(flatten)]
     pub sim: SimArgs,
@@ -112,6 +120,8 @@ impl LiveArgs {
                 hitch_every_s: self.hitch_every,
             },
             frame_cap_hz: 0.0,
+            filter: self.filter,
+            refresh_override_hz: self.refresh,
         };
         if let Some(preset) = self.preset {
             preset.apply(&mut settings);

@@ -51,6 +51,12 @@ impl<T: Copy + Default> Ring<T> {
         (self.len > 0).then(|| &self.items[(self.next + capacity - 1) % capacity])
     }
 
+    /// The value `back` places before the newest (0: the newest), to change it.
+    pub fn newest_mut(&mut self, back: usize) -> Option<&mut T> {
+        let capacity = self.items.len();
+        (back < self.len).then(|| &mut self.items[(self.next + 2 * capacity - 1 - back) % capacity])
+    }
+
     /// Values, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + '_ {
         self.iter_from(0)
@@ -84,6 +90,9 @@ mod tests {
         assert_eq!(ring.iter_from(9).count(), 0);
         assert_eq!(ring.iter_from(0).next_back(), Some(&9));
         assert_eq!(ring.latest(), Some(&9));
+        *ring.newest_mut(1).unwrap() = 80;
+        assert_eq!(ring.iter().copied().collect::<Vec<_>>(), [6, 7, 80, 9]);
+        assert!(ring.newest_mut(4).is_none());
         ring.clear();
         assert!(ring.is_empty());
         ring.push(42);

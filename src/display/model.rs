@@ -21,13 +21,15 @@ pub enum DisplayEvent {
         /// The frame's sequence number.
         frame: u64,
     },
-    /// `count` refreshes from `at` on showed the image already on screen again (for VRR,
-    /// low-framerate compensation repeats), one refresh period apart.
+    /// `count` refreshes from `at` on, `every` apart, showed the image already on screen
+    /// again (for VRR, low-framerate compensation repeats).
     Repeated {
         /// When the first of them started.
         at: Nanos,
         /// How many.
         count: u64,
+        /// Time between them, ns (rounded: refresh `k` of a grid starts at its exact time).
+        every: Nanos,
     },
     /// The refresh scanned out from `at` showed parts of more than one image (`immediate`).
     Torn {
@@ -152,6 +154,13 @@ impl Display {
         self.next_frame
     }
 
+    /// The same display, numbering presented frames from `frame` on (a new model taking
+    /// over a running loop's frames).
+    pub fn numbered_from(mut self, frame: u64) -> Self {
+        self.next_frame = frame;
+        self
+    }
+
     /// Presents the next frame at `present_at`; its image is ready once the GPU has spent
     /// `gpu_cost` on it after the previous frame's work. Reports what the screen did up to
     /// this frame through `on_event` (in order) and returns when the present returns: later
@@ -222,7 +231,12 @@ impl Display {
                         let repeats = ready.saturating_sub(last).saturating_sub(1) / longest;
                         if repeats > 0 {
                             let at = last + longest;
-                            self.emit(DisplayEvent::Repeated { at, count: repeats }, on_event);
+                            let event = DisplayEvent::Repeated {
+                                at,
+                                count: repeats,
+                                every: longest,
+                            };
+                            self.emit(event, on_event);
                             last += repeats * longest;
                         }
                         // A refresh takes the fastest period: a frame arriving during one
@@ -262,7 +276,12 @@ impl Display {
                     let repeats = end.saturating_sub(last).saturating_sub(1) / longest;
                     if repeats > 0 {
                         let at = last + longest;
-                        self.emit(DisplayEvent::Repeated { at, count: repeats }, on_event);
+                        let event = DisplayEvent::Repeated {
+                            at,
+                            count: repeats,
+                            every: longest,
+                        };
+                        self.emit(event, on_event);
                         self.last_scan = Some(last + repeats * longest);
                     }
                 }
@@ -324,6 +343,7 @@ impl Display {
             let event = DisplayEvent::Repeated {
                 at: refresh.at(self.next_refresh),
                 count: end - self.next_refresh,
+                every: refresh.period_ns(),
             };
             self.emit(event, on_event);
         }

@@ -228,7 +228,7 @@ fn vrr_follows_frames_inside_its_range_and_repeats_below_it() {
     let repeats: Vec<Nanos> = events
         .iter()
         .filter_map(|e| match *e {
-            DisplayEvent::Repeated { at, count } => Some(at + count - 1),
+            DisplayEvent::Repeated { at, count, every } => Some(at + (count - 1) * every),
             _ => None,
         })
         .collect();
@@ -252,7 +252,8 @@ fn a_frame_arriving_during_a_repeat_waits_for_it() {
         [
             DisplayEvent::Repeated {
                 at: 20_833_333,
-                count: 1
+                count: 1,
+                every: 20_833_333,
             },
             DisplayEvent::Shown {
                 frame: 1,

@@ -12,6 +12,23 @@ pub const HISTORY_CAPACITY: usize = 8192;
 /// Length of the sliding window the live readouts average over.
 pub const READOUT_WINDOW: Nanos = 1_000_000_000;
 
+/// What became of a frame's image on the (modeled) screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnScreen {
+    /// Not settled yet: presented at the end of the frame, shown at a later refresh.
+    #[default]
+    Pending,
+    /// Its image reached the screen.
+    Shown {
+        /// When, on the loop's stopwatch.
+        at: Nanos,
+        /// `D_i` on the strategy's clock, as `presented_time` is `T_i`.
+        display_time: Nanos,
+    },
+    /// Replaced before a refresh showed it.
+    Dropped,
+}
+
 /// One render frame, as the live loop saw it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameSample {
@@ -39,6 +56,10 @@ pub struct FrameSample {
     pub latest_time: Nanos,
     /// Whether smoothness metrics count this frame (a step happened in an earlier frame).
     pub judged: bool,
+    /// The frame's sequence number on the screen.
+    pub frame: u64,
+    /// What became of its image.
+    pub screen: OnScreen,
 }
 
 /// Recent frames, oldest first: a ring that never allocates after creation. The default
@@ -52,6 +73,23 @@ impl Default for History {
 }
 
 impl History {
+    /// Records what the screen did with frame `frame`, if the history still holds it.
+    pub fn settle(&mut self, frame: u64, screen: OnScreen) {
+        let Some(newest) = self.latest().map(|sample| sample.frame) else {
+            return;
+        };
+        let Some(back) = newest.checked_sub(frame) else {
+            return;
+        };
+        if let Some(sample) = usize::try_from(back)
+            .ok()
+            .and_then(|back| self.newest_mut(back))
+            && sample.frame == frame
+        {
+            sample.screen = screen;
+        }
+    }
+
     /// Frames that started within `window` of the newest one, oldest first. Costs the
     /// number of frames in the window, not the size of the history.
     pub fn recent(&self, window: Nanos) -> impl Iterator<Item = &FrameSample> + '_ {
@@ -68,6 +106,7 @@ impl History {
         let mut stats = WindowStats::default();
         let mut steps_sum = 0u64;
         let mut smoothness = Smoothness::default();
+        let mut screen = Smoothness::default();
         let mut first_wall = None;
         for sample in self.recent(window) {
             first_wall.get_or_insert(sample.wall);
@@ -77,6 +116,13 @@ impl History {
             stats.steps_max = stats.steps_max.max(sample.steps);
             stats.dropped = stats.dropped.saturating_add(sample.dropped);
             smoothness.record(sample.presented_time, sample.shown_time, sample.judged);
+            match sample.screen {
+                OnScreen::Shown { display_time, .. } => {
+                    screen.record(display_time, sample.shown_time, sample.judged);
+                }
+                OnScreen::Dropped => stats.dropped_frames += 1,
+                OnScreen::Pending => {}
+            }
         }
         if stats.frames == 0 {
             return stats;
@@ -84,6 +130,8 @@ impl History {
         stats.steps_mean = steps_sum as f64 / stats.frames as f64;
         stats.latency_ms = smoothness.latency_ms();
         stats.judder_ms = smoothness.judder_ms();
+        stats.display_latency_ms = screen.latency_ms();
+        stats.display_judder_ms = screen.judder_ms();
         scratch.sort_unstable();
         stats.frame_time_p50_ms = percentile(scratch, 0.50) as f64 / 1e6;
         stats.frame_time_p99_ms = percentile(scratch, 0.99) as f64 / 1e6;
@@ -117,6 +165,12 @@ pub struct WindowStats {
     pub latency_ms: f64,
     /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms.
     pub judder_ms: f64,
+    /// Mean `D_i - S_i` over frames shown on the modeled screen, ms.
+    pub display_latency_ms: f64,
+    /// RMS animation error `(S_i - S_j) - (D_i - D_j)` over frames shown, ms.
+    pub display_judder_ms: f64,
+    /// Frames whose image the modeled screen never showed.
+    pub dropped_frames: u64,
 }
 
 #[cfg(test)]

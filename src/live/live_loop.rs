@@ -6,14 +6,16 @@ use super::history::{HISTORY_CAPACITY, History, WindowStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane};
 use super::readouts::Readouts;
+use super::screen::{LiveScreen, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
+use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
 use crate::ring::Ring;
 use crate::scene::SceneConfig;
 use crate::sim::Simulation;
-use crate::timestep::{FrameClock, NANOS_PER_SECOND, Nanos, RangeError};
+use crate::timestep::{FrameClock, FrameFilters, NANOS_PER_SECOND, Nanos, RangeError};
 use crate::view::PaneView;
 
 /// Presents the present-rate estimate keeps.
@@ -39,6 +41,14 @@ pub struct LiveLoop<S: Stopwatch> {
     last_frame_start: Option<Nanos>,
     /// Times of recent presents.
     presents: Ring<Nanos>,
+    /// The modeled screen.
+    screen: LiveScreen,
+    /// The frame-time filters, built for the screen's refresh period.
+    filters: FrameFilters,
+    /// The refresh period the filters were built for.
+    filters_period: Nanos,
+    /// Whether a frame has run that the screen has not been given yet.
+    unpresented: bool,
     /// Scratch for percentiles.
     scratch: Vec<Nanos>,
 }
@@ -66,8 +76,37 @@ impl<S: Stopwatch> LiveLoop<S> {
             panes,
             last_frame_start: None,
             presents: Ring::new(PRESENT_RING),
+            screen: LiveScreen::new(settings.refresh_override_hz),
+            filters: FrameFilters::default(),
+            filters_period: 0,
+            unpresented: false,
             scratch: Vec::with_capacity(HISTORY_CAPACITY),
-        })
+        }
+        .with_filters())
+    }
+
+    /// Rebuilds the filters for the settings and the screen's refresh period.
+    fn with_filters(mut self) -> Self {
+        self.rebuild_filters();
+        self
+    }
+
+    /// Builds fresh filters for the filter setting and the modeled refresh period.
+    fn rebuild_filters(&mut self) {
+        self.filters_period = self.screen.refresh_period();
+        self.filters = self
+            .settings
+            .filter
+            .build((self.filters_period > 0).then_some(self.filters_period));
+    }
+
+    /// Takes what the window knows about its screen (present mode in force, the monitor's
+    /// refresh rate); the screen model starts over when it changed.
+    pub fn set_screen(&mut self, facts: ScreenFacts) {
+        self.screen.set(facts, self.settings.refresh_override_hz);
+        if self.screen.refresh_period() != self.filters_period {
+            self.rebuild_filters();
+        }
     }
 
     /// The settings in force.
@@ -105,7 +144,13 @@ impl<S: Stopwatch> LiveLoop<S> {
             pane.apply(strategy, timestep, scene);
         }
         self.load.set_settings(settings.load);
+        let filter_changed = settings.filter != self.settings.filter;
         self.settings = settings;
+        let facts = self.screen.facts();
+        self.screen.set(facts, settings.refresh_override_hz);
+        if filter_changed || self.screen.refresh_period() != self.filters_period {
+            self.rebuild_filters();
+        }
         if restart {
             self.reset();
         }
@@ -116,12 +161,28 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// every pane, spends the artificial load once, and returns the focused pane's frame.
     pub fn frame(&mut self) -> LiveFrame {
         let now = self.stopwatch.now();
+        // The frame run last reached the display at its present: settle what the screen
+        // did with it (and with earlier ones) in every pane.
+        if self.unpresented {
+            let panes = &mut self.panes;
+            self.screen.present(now, |event| {
+                for pane in panes.iter_mut() {
+                    pane.settle(event);
+                }
+            });
+        }
+        self.unpresented = true;
         let measured = self
             .last_frame_start
             .map_or(0, |start| now.saturating_sub(start));
         self.last_frame_start = Some(now);
         let real_frame = measured.saturating_add(self.load.take_debt());
-        let frame_time = self.clock.tick(real_frame);
+        let frame_time = self.filters.apply(self.clock.tick(real_frame));
+        let display = DisplayTiming {
+            frame: self.screen.next_frame(),
+            wall: now,
+            held: self.filters.held(),
+        };
         let time_scale = self.clock.time_scale();
         let load = &self.load;
         // The spiral detector compares step work with the frame time it simulated: both in
@@ -129,7 +190,14 @@ impl<S: Stopwatch> LiveLoop<S> {
         // counts. Each pane is judged on what its own steps would cost.
         let step_work = |steps: u64| (load.step_work(steps) as f64 * time_scale).round() as Nanos;
         for pane in &mut self.panes {
-            pane.frame(frame_time, step_work, now, real_frame, &mut self.scratch);
+            pane.frame(
+                frame_time,
+                step_work,
+                now,
+                real_frame,
+                display,
+                &mut self.scratch,
+            );
         }
         let focus = self.settings.focus_index();
         let focus_steps = self.panes[focus].last().map_or(0, |f| f.report.steps.len());
@@ -143,9 +211,18 @@ impl<S: Stopwatch> LiveLoop<S> {
             .expect("every pane ran this frame")
     }
 
-    /// Notes that a frame was handed to the display now (for the measured present rate).
-    pub fn record_present(&mut self) {
-        self.presents.push(self.stopwatch.now());
+    /// Notes that the window handed the last frame to the display now, after acquiring
+    /// its image blocked for `acquire_wait` (for the measured present rate, and as the
+    /// present time the screen model takes).
+    pub fn record_present(&mut self, acquire_wait: Nanos) {
+        let now = self.stopwatch.now();
+        self.presents.push(now);
+        self.screen.record_present(now, acquire_wait);
+    }
+
+    /// The modeled screen.
+    pub fn screen(&self) -> &LiveScreen {
+        &self.screen
     }
 
     /// Frames handed to the display per second over the last second, from
@@ -193,6 +270,8 @@ impl<S: Stopwatch> LiveLoop<S> {
             pane.reset();
         }
         self.load.reset();
+        self.screen.clear_marks();
+        self.rebuild_filters();
     }
 
     /// Buffers a kick for the next step of every pane.
@@ -309,6 +388,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             settings: self.settings,
             readouts: Readouts::gather(self),
             panes,
+            refreshes: self.screen.marks(),
         }
     }
 }

@@ -24,16 +24,21 @@ mod load;
 mod pane;
 mod present_mode;
 mod readouts;
+mod screen;
 mod settings;
 mod snapshot;
 mod stopwatch;
 
-pub use history::{FrameSample, HISTORY_CAPACITY, History, READOUT_WINDOW, WindowStats};
+pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_WINDOW, WindowStats};
 pub use live_loop::LiveLoop;
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
 pub use readouts::{PaneReadout, Readouts};
+pub use screen::{
+    ASSUMED_REFRESH_HZ, LiveScreen, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
+    ScreenFacts, ScreenReadouts,
+};
 pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
     MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,

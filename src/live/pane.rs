@@ -1,8 +1,10 @@
 //! One pane of the live loop: a [`PaneRun`] (the same unit `bench` runs) with what the
 //! window shows of it: the trail, the recent frames and their readouts.
 
-use super::history::{FrameSample, History, READOUT_WINDOW, WindowStats};
+use super::history::{FrameSample, History, OnScreen, READOUT_WINDOW, WindowStats};
 use super::load::LoadSpent;
+use crate::display::DisplayEvent;
+use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
 use crate::run::PaneRun;
 use crate::scene::{SceneConfig, ShownScene};
@@ -50,19 +52,20 @@ impl Pane {
     }
 
     /// Runs one frame of `frame_time` started at stopwatch time `wall` (`real_frame`
-    /// measured): the run, the trail, the history and the readouts (`scratch` is reused for
-    /// their percentiles). The load is spent after every pane has run and is recorded with
-    /// [`Self::set_load`].
+    /// measured), presented to the screen as `display` says: the run, the trail, the
+    /// history and the readouts (`scratch` is reused for their percentiles). The load is
+    /// spent after every pane has run and is recorded with [`Self::set_load`].
     pub(super) fn frame(
         &mut self,
         frame_time: Nanos,
         step_work: impl FnOnce(u64) -> Nanos,
         wall: Nanos,
         real_frame: Nanos,
+        display: DisplayTiming,
         scratch: &mut Vec<Nanos>,
     ) {
         let judged = self.run.judging();
-        let (report, shown, _) = self.run.frame(frame_time, step_work, None);
+        let (report, shown, _) = self.run.frame(frame_time, step_work, Some(display));
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));
@@ -79,6 +82,8 @@ impl Pane {
             shown_time: report.shown_time,
             latest_time: report.latest_time,
             judged,
+            frame: display.frame,
+            screen: OnScreen::Pending,
         });
         self.stats = self.history.stats(READOUT_WINDOW, scratch);
         self.last = Some(LiveFrame {
@@ -86,6 +91,29 @@ impl Pane {
             shown,
             load: LoadSpent::default(),
         });
+    }
+
+    /// Takes what the screen did with an earlier frame: its display time joins the
+    /// metrics and its history entry.
+    pub(super) fn settle(&mut self, event: &DisplayEvent) {
+        match *event {
+            DisplayEvent::Shown { frame, at } => {
+                if let Some(screen) = self.run.settle(event) {
+                    self.history.settle(
+                        frame,
+                        OnScreen::Shown {
+                            at,
+                            display_time: screen.display_time,
+                        },
+                    );
+                }
+            }
+            DisplayEvent::Dropped { frame } => {
+                self.run.settle(event);
+                self.history.settle(frame, OnScreen::Dropped);
+            }
+            DisplayEvent::Repeated { .. } | DisplayEvent::Torn { .. } => {}
+        }
     }
 
     /// Records what the load spent in the frame just run.

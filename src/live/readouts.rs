@@ -2,6 +2,7 @@
 
 use super::history::WindowStats;
 use super::live_loop::LiveLoop;
+use super::screen::ScreenReadouts;
 use super::settings::MAX_PANES;
 use super::stopwatch::Stopwatch;
 use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
@@ -15,6 +16,10 @@ pub struct PaneReadout {
     pub latency_ms: f64,
     /// Judder over the last second, ms.
     pub judder_ms: f64,
+    /// Mean `D_i - S_i` on the modeled screen over the last second, ms.
+    pub display_latency_ms: f64,
+    /// Animation error (RMS) on the modeled screen over the last second, ms.
+    pub display_judder_ms: f64,
     /// Mean steps per frame over the last second.
     pub steps_mean: f64,
     /// Steps the last frame took.
@@ -34,6 +39,8 @@ pub struct Readouts {
     pub window: WindowStats,
     /// Presents per second, measured.
     pub present_rate_hz: f64,
+    /// The modeled screen over the last second.
+    pub screen: ScreenReadouts,
     /// Steps the last frame took.
     pub steps_this_frame: u64,
     /// Accumulator over dt after the last frame.
@@ -83,6 +90,8 @@ impl Readouts {
                 strategy: Some(pane.strategy()),
                 latency_ms: stats.latency_ms,
                 judder_ms: stats.judder_ms,
+                display_latency_ms: stats.display_latency_ms,
+                display_judder_ms: stats.display_judder_ms,
                 steps_mean: stats.steps_mean,
                 steps_now: pane.last().map_or(0, |frame| frame.report.steps.len()),
                 spiral: pane.spiralling(),
@@ -94,6 +103,9 @@ impl Readouts {
             strategy: Some(engine.strategy()),
             window,
             present_rate_hz: live.present_rate_hz(),
+            screen: live
+                .screen()
+                .readouts(live.last().map_or(0, |_| live.stopwatch().now())),
             sim_time_s: secs_from_ns(engine.latest_time()),
             real_time_s: secs_from_ns(engine.presented_time()),
             accumulator_ms: ms_from_ns(engine.accumulator()),

@@ -1,10 +1,11 @@
 //! Everything a person can set in the live loop, in the units they think in.
 
 use crate::bench::BenchSettings;
+use crate::display::{MAX_REFRESH_HZ, MIN_REFRESH_HZ};
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{
-    DEFAULT_RATE_HZ, MAX_TIME_SCALE, MIN_TIME_SCALE, RangeError, Strategy, TimestepConfig,
-    ms_from_ns,
+    DEFAULT_RATE_HZ, FilterSpec, MAX_AVERAGE_FRAMES, MAX_TIME_SCALE, MIN_TIME_SCALE, RangeError,
+    Strategy, TimestepConfig, ms_from_ns,
 };
 
 /// Largest artificial per-step or per-frame cost, ms (the bench's limit too).
@@ -261,6 +262,10 @@ pub struct LiveSettings {
     pub load: LoadSettings,
     /// Frame cap for non-vsync present modes, fps; 0 = off.
     pub frame_cap_hz: f64,
+    /// Frame-time filter between the clock and the strategies.
+    pub filter: FilterSpec,
+    /// Refresh rate the screen model and the snap filter use, Hz; 0 = the monitor's.
+    pub refresh_override_hz: f64,
 }
 
 impl Default for LiveSettings {
@@ -284,6 +289,8 @@ impl Default for LiveSettings {
             time_scale: 1.0,
             load: LoadSettings::default(),
             frame_cap_hz: 0.0,
+            filter: FilterSpec::None,
+            refresh_override_hz: 0.0,
         }
     }
 }
@@ -341,6 +348,28 @@ impl LiveSettings {
         check_range("hitch length", load.hitch_ms, 0.0, MAX_LOAD_MS, " ms")?;
         let (low, high) = HITCH_PERIOD_RANGE_S;
         check_range("hitch period", load.hitch_every_s, low, high, " s")?;
+        if self.refresh_override_hz != 0.0 {
+            check_range(
+                "refresh rate",
+                self.refresh_override_hz,
+                MIN_REFRESH_HZ,
+                MAX_REFRESH_HZ,
+                " Hz",
+            )
+            .map_err(|error| RangeError {
+                allowed: format!("0 (the monitor's) or {}", error.allowed),
+                ..error
+            })?;
+        }
+        if let FilterSpec::Average(frames) = self.filter
+            && !(2..=MAX_AVERAGE_FRAMES).contains(&frames)
+        {
+            return Err(RangeError {
+                name: "averaged frames",
+                value: frames.to_string(),
+                allowed: format!("2 to {MAX_AVERAGE_FRAMES}"),
+            });
+        }
         let (low, high) = FRAME_CAP_RANGE_HZ;
         if self.frame_cap_hz != 0.0 {
             check_range("frame cap", self.frame_cap_hz, low, high, " fps").map_err(|error| {

@@ -4,7 +4,9 @@
 
 use super::history::History;
 use super::readouts::Readouts;
+use super::screen::RefreshMark;
 use super::settings::{LiveSettings, MAX_PANES};
+use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
 use crate::view::PaneView;
 
@@ -30,6 +32,8 @@ pub struct Snapshot<'a> {
     pub readouts: Readouts,
     /// The panes in order; the first [`Readouts::pane_count`] are in use.
     pub panes: [Option<PaneSnapshot<'a>>; MAX_PANES],
+    /// The modeled screen's recent refreshes, oldest first (the timeline's refresh row).
+    pub refreshes: &'a Ring<RefreshMark>,
 }
 
 impl<'a> Snapshot<'a> {

@@ -1,0 +1,301 @@
+//! The window's screen, modeled: wgpu has no present-timing API, so the live loop runs the
+//! same display model as `bench` ([`Display`]) on the monitor's refresh rate and the present
+//! mode in force, fed with the times the window really presented. What it can measure (how
+//! long acquiring the next image blocked) it measures.
+
+use crate::display::{Display, DisplayEvent, DisplaySpec, Refresh};
+use crate::ring::Ring;
+use crate::timestep::{NANOS_PER_SECOND, Nanos};
+
+use super::present_mode::PresentModeId;
+
+/// Refresh rate the model assumes when the monitor does not report one, Hz.
+pub const ASSUMED_REFRESH_HZ: f64 = 60.0;
+/// Refreshes the timeline's refresh row can show: over 8 s at 1000 Hz.
+pub const REFRESH_MARKS: usize = 8192;
+/// Images a FIFO swap chain of the window holds in flight: wgpu's default
+/// `desired_maximum_frame_latency`.
+const WINDOW_QUEUE: u32 = crate::display::DEFAULT_QUEUE;
+
+/// What the window knows about its screen, passed down to the loop when it changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScreenFacts {
+    /// The present mode the surface is configured with (concrete, not `auto-*`); `None`
+    /// before the first configure.
+    pub present_mode: Option<PresentModeId>,
+    /// The monitor's refresh rate as the window system reports it, Hz.
+    pub monitor_hz: Option<f64>,
+}
+
+/// Where the modeled refresh rate comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RefreshSource {
+    /// The window system reported the monitor's rate.
+    Monitor,
+    /// The person set it.
+    Override,
+    /// Nobody said: [`ASSUMED_REFRESH_HZ`].
+    #[default]
+    Assumed,
+}
+
+/// What one refresh showed, for the timeline's refresh row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RefreshKind {
+    /// A new image.
+    #[default]
+    New,
+    /// The image already on screen, again.
+    Repeat,
+    /// Parts of more than one image (immediate).
+    Torn,
+}
+
+/// One refresh of the modeled screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RefreshMark {
+    /// When it started (for `immediate`, a new image's mark is when it tore in), on the
+    /// loop's stopwatch.
+    pub at: Nanos,
+    /// What it showed.
+    pub kind: RefreshKind,
+    /// The frame on screen after it (the new one for [`RefreshKind::New`]).
+    pub frame: u64,
+}
+
+/// The modeled screen's numbers over the last second.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScreenReadouts {
+    /// The display model in force.
+    pub model: DisplaySpec,
+    /// The refresh rate it uses, Hz.
+    pub refresh_hz: f64,
+    /// Where that rate comes from.
+    pub refresh_source: RefreshSource,
+    /// New images on screen per second.
+    pub shown_fps: f64,
+    /// Refreshes per second that repeated the previous image.
+    pub repeated_per_s: f64,
+    /// Refreshes per second torn by an arriving image (immediate).
+    pub torn_per_s: f64,
+    /// Mean time acquiring the next image blocked the window, ms per frame (measured).
+    pub acquire_wait_ms: f64,
+    /// Presents the window measured in the last second.
+    pub measured_presents: u64,
+}
+
+/// The screen model and its recent refreshes.
+#[derive(Debug)]
+pub struct LiveScreen {
+    /// What the window said.
+    facts: ScreenFacts,
+    /// The person's refresh rate, Hz; 0 = the monitor's.
+    override_hz: f64,
+    /// The model.
+    display: Display,
+    /// Where its refresh rate came from.
+    source: RefreshSource,
+    /// Recent refreshes, oldest first.
+    marks: Ring<RefreshMark>,
+    /// The frame on screen now.
+    on_screen: u64,
+    /// When the window presented the last frame, if it said.
+    present_mark: Option<Nanos>,
+    /// Recent presents: when, and how long acquiring the image blocked.
+    presents: Ring<(Nanos, Nanos)>,
+}
+
+impl LiveScreen {
+    /// A screen with nothing known yet: FIFO at [`ASSUMED_REFRESH_HZ`].
+    pub fn new(override_hz: f64) -> Self {
+        let mut screen = Self {
+            facts: ScreenFacts::default(),
+            override_hz,
+            display: Display::new(DisplaySpec::Cpu),
+            source: RefreshSource::Assumed,
+            marks: Ring::new(REFRESH_MARKS),
+            on_screen: 0,
+            present_mark: None,
+            presents: Ring::new(1024),
+        };
+        screen.rebuild();
+        screen
+    }
+
+    /// Takes new facts from the window, or a new refresh override (0 = the monitor's); the
+    /// model starts over from the next present when anything changed.
+    pub fn set(&mut self, facts: ScreenFacts, override_hz: f64) {
+        if facts != self.facts || override_hz != self.override_hz {
+            self.facts = facts;
+            self.override_hz = override_hz;
+            self.rebuild();
+        }
+    }
+
+    /// What the window said last.
+    pub fn facts(&self) -> ScreenFacts {
+        self.facts
+    }
+
+    /// The display model in force.
+    pub fn spec(&self) -> DisplaySpec {
+        self.display.spec()
+    }
+
+    /// The modeled refresh period, ns.
+    pub fn refresh_period(&self) -> Nanos {
+        self.display
+            .spec()
+            .refresh()
+            .map_or(0, |refresh| refresh.period_ns())
+    }
+
+    /// Sequence number the frame about to run will be presented as.
+    pub fn next_frame(&self) -> u64 {
+        self.display.next_frame()
+    }
+
+    /// The window presented the last frame now (`at`), after acquiring its image blocked
+    /// for `acquire_wait`.
+    pub fn record_present(&mut self, at: Nanos, acquire_wait: Nanos) {
+        self.present_mark = Some(at);
+        self.presents.push((at, acquire_wait));
+    }
+
+    /// Presents the frame run last: at the time the window said, else `now` (the next
+    /// frame's start). `on_event` gets what the screen did, in order.
+    pub fn present(&mut self, now: Nanos, mut on_event: impl FnMut(&DisplayEvent)) {
+        let at = self.present_mark.take().unwrap_or(now).min(now);
+        let (marks, on_screen) = (&mut self.marks, &mut self.on_screen);
+        self.display.present(at, 0, |event| {
+            mark(marks, on_screen, &event);
+            on_event(&event);
+        });
+    }
+
+    /// Recent refreshes, oldest first.
+    pub fn marks(&self) -> &Ring<RefreshMark> {
+        &self.marks
+    }
+
+    /// Forgets the refreshes shown (a reset); the model keeps running.
+    pub fn clear_marks(&mut self) {
+        self.marks.clear();
+    }
+
+    /// The numbers over the second before `now`.
+    pub fn readouts(&self, now: Nanos) -> ScreenReadouts {
+        let from = now.saturating_sub(NANOS_PER_SECOND);
+        let recent = self.marks.iter().rev().take_while(|mark| mark.at >= from);
+        let (mut shown, mut repeated, mut torn) = (0u64, 0u64, 0u64);
+        let mut first_new = None;
+        let mut last_new = None;
+        for mark in recent {
+            match mark.kind {
+                RefreshKind::New => {
+                    shown += 1;
+                    last_new.get_or_insert(mark.at);
+                    first_new = Some(mark.at);
+                }
+                RefreshKind::Repeat => repeated += 1,
+                RefreshKind::Torn => torn += 1,
+            }
+        }
+        let shown_fps = match (first_new, last_new) {
+            (Some(first), Some(last)) if last > first => {
+                (shown - 1) as f64 * 1e9 / (last - first) as f64
+            }
+            _ => 0.0,
+        };
+        let (mut waits, mut wait_sum) = (0u64, 0u64);
+        for &(at, wait) in self.presents.iter().rev() {
+            if at < from {
+                break;
+            }
+            waits += 1;
+            wait_sum += wait;
+        }
+        let refresh_hz = match self.display.spec() {
+            DisplaySpec::Fifo { refresh, .. }
+            | DisplaySpec::Mailbox { refresh }
+            | DisplaySpec::Immediate { refresh } => refresh.hz(),
+            _ => 0.0,
+        };
+        ScreenReadouts {
+            model: self.display.spec(),
+            refresh_hz,
+            refresh_source: self.source,
+            shown_fps,
+            repeated_per_s: repeated as f64,
+            torn_per_s: torn as f64,
+            acquire_wait_ms: if waits > 0 {
+                wait_sum as f64 / waits as f64 / 1e6
+            } else {
+                0.0
+            },
+            measured_presents: waits,
+        }
+    }
+
+    /// A new model for the facts and the override, numbering frames on from the old one.
+    fn rebuild(&mut self) {
+        let (hz, source) = if self.override_hz > 0.0 {
+            (self.override_hz, RefreshSource::Override)
+        } else if let Some(hz) = self.facts.monitor_hz.filter(|hz| *hz >= 1.0) {
+            (hz, RefreshSource::Monitor)
+        } else {
+            (ASSUMED_REFRESH_HZ, RefreshSource::Assumed)
+        };
+        let refresh = Refresh::new(hz.clamp(
+            crate::display::MIN_REFRESH_HZ,
+            crate::display::MAX_REFRESH_HZ,
+        ))
+        .or_else(|_| Refresh::new(ASSUMED_REFRESH_HZ))
+        .expect("60 Hz is a valid refresh rate");
+        let spec = match self.facts.present_mode {
+            Some(PresentModeId::Mailbox) => DisplaySpec::Mailbox { refresh },
+            Some(PresentModeId::Immediate | PresentModeId::AutoNoVsync) => {
+                DisplaySpec::Immediate { refresh }
+            }
+            Some(PresentModeId::Fifo | PresentModeId::FifoRelaxed | PresentModeId::AutoVsync)
+            | None => DisplaySpec::Fifo {
+                refresh,
+                queue: WINDOW_QUEUE,
+            },
+        };
+        let next = self.display.next_frame();
+        self.display = Display::new(spec).numbered_from(next);
+        self.source = source;
+    }
+}
+
+/// Adds what a display event says about refreshes to the marks.
+fn mark(marks: &mut Ring<RefreshMark>, on_screen: &mut u64, event: &DisplayEvent) {
+    match *event {
+        DisplayEvent::Shown { frame, at } => {
+            *on_screen = frame;
+            marks.push(RefreshMark {
+                at,
+                kind: RefreshKind::New,
+                frame,
+            });
+        }
+        DisplayEvent::Repeated { at, count, every } => {
+            // A long stall repeats more refreshes than the row can show: keep the newest.
+            let skip = count.saturating_sub(REFRESH_MARKS as u64);
+            for k in skip..count {
+                marks.push(RefreshMark {
+                    at: at.saturating_add(k.saturating_mul(every)),
+                    kind: RefreshKind::Repeat,
+                    frame: *on_screen,
+                });
+            }
+        }
+        DisplayEvent::Torn { at } => marks.push(RefreshMark {
+            at,
+            kind: RefreshKind::Torn,
+            frame: *on_screen,
+        }),
+        DisplayEvent::Dropped { .. } => {}
+    }
+}
