@@ -365,6 +365,10 @@ pub struct BenchArgs {
     /// PresentMon: the application whose rows to use (default: the one with most rows).
     #[arg(long, value_name = "NAME", requires = "trace")]
     pub process: Option<String>,
+    /// PresentMon: the swap chain of that application whose rows to use, by its
+    /// SwapChainAddress (default: the one with most rows).
+    #[arg(long, value_name = "ADDR", requires = "trace")]
+    pub swap_chain: Option<String>,
     /// Generated trace: steady:HZ, jitter:HZ:SD_MS (or jitter:HZ:SD_MS:SEED),
     /// hitch:HZ:SPIKE_MS:EVERY_S, ramp:FROM_HZ:TO_HZ. The default when no --trace is given is
     /// steady:60.
@@ -432,6 +436,7 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
         Some(path) => {
             let options = LoadOptions {
                 process: args.process.clone(),
+                swap_chain: args.swap_chain.clone(),
             };
             Ok(trace::load(path, &options)?)
         }

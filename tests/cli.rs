@@ -184,6 +184,17 @@ fn presentmon_names_the_chosen_process_on_stderr() {
 }
 
 #[test]
+fn presentmon_swap_chain_is_chosen_by_address() {
+    let report = bench_json(&[
+        "--trace",
+        &asset("presentmon2-display.csv"),
+        "--swap-chain",
+        "1d2a3b4c5d0",
+    ]);
+    assert_eq!(report["trace"]["frames"], 9);
+}
+
+#[test]
 fn same_inputs_give_the_same_state_hash() {
     let a = bench_json(&["--generate", "jitter:60:2:9", "--duration", "3"]);
     let b = bench_json(&["--generate", "jitter:60:2:9", "--duration", "3"]);
@@ -264,6 +275,17 @@ fn bad_values_get_errors_that_name_them_and_their_range() {
         &["--duration", "--trace"],
     );
     fails_with(&["bench", "--process", "game"], &["--trace"]);
+    fails_with(&["bench", "--swap-chain", "0x1"], &["--trace"]);
+    fails_with(
+        &[
+            "bench",
+            "--trace",
+            &asset("presentmon2-display.csv"),
+            "--swap-chain",
+            "0x1",
+        ],
+        &["swap chain \"0x1\"", "0x000001D2A3B4C5D0 (10 rows)"],
+    );
     fails_with(
         &["bench", "--trace", "/nonexistent/trace.csv"],
         &["cannot read trace file /nonexistent/trace.csv: No such file"],

@@ -41,6 +41,34 @@ pub enum TraceError {
         value: String,
     },
 
+    /// A display delay (PresentMon's `MsUntilDisplayed`, `MsCPUBusy` or `DisplayLatency`) that
+    /// does not parse as a number.
+    #[error("{origin}:{line}: display delay \"{value}\" is not a number")]
+    DisplayNotANumber {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// The offending text (shortened if very long).
+        value: String,
+    },
+
+    /// A display delay, or a part of one, outside [0,
+    /// [`MAX_FRAME_TIME_MS`](super::MAX_FRAME_TIME_MS)] ms, or not finite.
+    #[error(
+        "{origin}:{line}: display delay {value} ms is out of range (allowed 0 to {max} ms)",
+        max = super::MAX_FRAME_TIME_MS
+    )]
+    DisplayOutOfRange {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// The offending value in milliseconds as written, or the parts of a sum joined with
+        /// ` + ` (shortened if very long).
+        value: String,
+    },
+
     /// A CSV row whose number of fields differs from its header's.
     #[error(
         "{origin}:{line}: row has {found} columns, expected {expected} like the header on line \
@@ -99,6 +127,23 @@ pub enum TraceError {
         requested: String,
         /// The applications in the file with their row counts, most first, e.g.
         /// `Game.exe (600 rows), dwm.exe (12 rows)`.
+        available: String,
+    },
+
+    /// `--swap-chain` named a swap chain that the chosen application did not present to.
+    #[error(
+        "{origin}: no PresentMon rows of \"{application}\" for swap chain \"{requested}\"; swap \
+         chains of \"{application}\": {available}"
+    )]
+    UnknownSwapChain {
+        /// The file path or other source name.
+        origin: String,
+        /// The chosen application.
+        application: String,
+        /// The address asked for.
+        requested: String,
+        /// The application's swap chains with their row counts, most first, e.g.
+        /// `0x000001D2A3B4C5D0 (600 rows), 0x000001D2A3B4C9F0 (3 rows)`, or why there are none.
         available: String,
     },
 

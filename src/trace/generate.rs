@@ -119,6 +119,7 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
     Ok(FrameTrace {
         source: format!("{spec} ({duration_s} s)"),
         frame_times_ns,
+        display_ns: None,
         notes,
     })
 }

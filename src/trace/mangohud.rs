@@ -82,6 +82,7 @@ pub(super) fn parse(
     Ok(FrameTrace {
         source: origin.to_owned(),
         frame_times_ns,
+        display_ns: None,
         notes,
     })
 }

@@ -6,9 +6,13 @@
 //! - **plain**: one frame time in milliseconds per line, `#` starting a comment; or a CSV whose
 //!   header has a `frame_time_ms` column (what [`write_csv`] writes).
 //! - **PresentMon** CSV: a header with `MsBetweenPresents` and `Application` (or
-//!   `ProcessName`). Rows of several processes are mixed, so one application is chosen:
-//!   [`LoadOptions::process`], else the one with the most rows. `NA` rows (the first present
-//!   of a swap chain has no previous one) are skipped.
+//!   `ProcessName`). Rows of several processes and swap chains are mixed, so one application
+//!   is chosen ([`LoadOptions::process`], else the one with the most rows), then one of its
+//!   swap chains ([`LoadOptions::swap_chain`], else the one with the most rows). Frame times
+//!   are CPU start to CPU start (`MsBetweenAppStart` of the previous row) in PresentMon 2.x
+//!   files, else `MsBetweenPresents`; rows without one (the first of a swap chain, `NA`) are
+//!   skipped. When the file says when each frame reached the screen (`MsUntilDisplayed`,
+//!   `DisplayLatency`), [`FrameTrace::display_ns`] holds it.
 //! - **MangoHud** CSV: a system-information preamble, then a header with `frametime` in ms.
 //!
 //! Generators ([`generate()`]) make `steady`, `jitter`, `hitch` and `ramp` traces from a
@@ -53,6 +57,13 @@ pub struct FrameTrace {
     pub source: String,
     /// Frame times in nanoseconds, in order.
     pub frame_times_ns: Vec<u64>,
+    /// Per frame, when the capture says its image reached the screen, as the time from the
+    /// frame's reference event (the event whose intervals `frame_times_ns` measures) to the
+    /// display, ns; `None` for a frame never shown. `None` overall when the trace has no
+    /// display times (plain, MangoHud, generated, PresentMon without display columns).
+    ///
+    /// When `Some`, its length equals `frame_times_ns.len()`.
+    pub display_ns: Option<Vec<Option<u64>>>,
     /// Things the loader wants the user to know (printed on stderr by the CLI), e.g. which
     /// PresentMon process was chosen and how many NA rows were skipped.
     pub notes: Vec<String>,
@@ -88,6 +99,10 @@ pub struct LoadOptions {
     /// PresentMon only: the application whose rows to use (ASCII case ignored; `game` also
     /// finds `Game.exe`). `None` uses the application with the most rows.
     pub process: Option<String>,
+    /// PresentMon only: the swap chain of the chosen application whose rows to use, as its
+    /// `SwapChainAddress` (ASCII case ignored; `0x1A2B`, `1a2b` and `0x00001A2B` are the same
+    /// address). `None` uses the swap chain with the most rows.
+    pub swap_chain: Option<String>,
 }
 
 /// Reads a trace file, detects its format from its content and parses it.
@@ -222,6 +237,7 @@ mod tests {
         let trace = FrameTrace {
             source: "two\nlines".to_owned(),
             frame_times_ns: vec![0, 1, 16_666_667, 999_999, 60_000_000_000, 33_333_333],
+            display_ns: None,
             notes: Vec::new(),
         };
         let mut out = Vec::new();
@@ -290,6 +306,7 @@ mod tests {
         let trace = FrameTrace {
             source: String::new(),
             frame_times_ns: vec![500_000_000, 250_000_000],
+            display_ns: None,
             notes: Vec::new(),
         };
         assert_eq!((trace.len(), trace.is_empty()), (2, false));
@@ -311,6 +328,8 @@ mod tests {
             mean_ms(&trace)
         );
         assert!((9.9..10.2).contains(&trace.wall_time_s()));
+        // PresentMon 1.x with -simple says nothing about the display.
+        assert_eq!(trace.display_ns, None);
         assert!(
             trace.notes[0].contains("\"ExampleGame.exe\""),
             "{:?}",
@@ -331,6 +350,7 @@ mod tests {
         );
         let dwm = LoadOptions {
             process: Some("dwm.exe".to_owned()),
+            ..LoadOptions::default()
         };
         assert!(
             load(&assets().join("vsync60-presentmon.csv"), &dwm)
@@ -338,6 +358,25 @@ mod tests {
                 .len()
                 < 50
         );
+    }
+
+    #[test]
+    fn shipped_presentmon2_trace_has_display_times_of_the_game() {
+        let trace = load(
+            &assets().join("presentmon2-display.csv"),
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(trace.len(), 9);
+        assert!(
+            (16.4..16.6).contains(&mean_ms(&trace)),
+            "mean {}",
+            mean_ms(&trace)
+        );
+        let display = trace.display_ns.as_ref().expect("display times");
+        assert_eq!(display.len(), trace.len());
+        assert_eq!(display.iter().filter(|delay| delay.is_none()).count(), 1);
+        assert!(trace.notes[0].contains("\"Game.exe\""), "{:?}", trace.notes);
     }
 
     #[test]
@@ -377,8 +416,9 @@ mod tests {
         fn parse_never_panics_on_arbitrary_text(
             text in any::<String>(),
             process in proptest::option::of("[a-zA-Z.]{0,8}"),
+            swap_chain in proptest::option::of("[0-9a-fA-Fx]{0,6}"),
         ) {
-            let _ = parse(&text, "fuzz", &LoadOptions { process });
+            let _ = parse(&text, "fuzz", &LoadOptions { process, swap_chain });
         }
 
         #[test]
@@ -388,6 +428,9 @@ mod tests {
                 "frame_time_ms\n",
                 "Application,MsBetweenPresents\n",
                 "ProcessName,SwapChainAddress,msBetweenPresents\n",
+                "Application,SwapChainAddress,MsBetweenAppStart,MsCPUBusy,MsBetweenPresents,\
+                 MsUntilDisplayed,DisplayLatency\n",
+                "Application,SwapChainAddress,Dropped,msBetweenPresents,msUntilDisplayed\n",
                 "os,cpu\nLinux,x\nfps,frametime\n",
             ]),
             body in "[0-9a-zA-Z.,#\"\r\n -]{0,300}",
@@ -412,6 +455,7 @@ mod tests {
             let trace = FrameTrace {
                 source: "p".to_owned(),
                 frame_times_ns: frames,
+                display_ns: None,
                 notes: Vec::new(),
             };
             let mut out = Vec::new();

@@ -16,6 +16,7 @@ pub(super) fn parse_lines(text: &str, origin: &str) -> Result<FrameTrace, TraceE
     Ok(FrameTrace {
         source: origin.to_owned(),
         frame_times_ns,
+        display_ns: None,
         notes: Vec::new(),
     })
 }
@@ -44,6 +45,7 @@ pub(super) fn parse_csv(text: &str, origin: &str) -> Result<FrameTrace, TraceErr
     Ok(FrameTrace {
         source: origin.to_owned(),
         frame_times_ns,
+        display_ns: None,
         notes: Vec::new(),
     })
 }
