@@ -453,8 +453,20 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     let settings = args.settings()?;
     let trace = bench_trace(args)?;
     notes.extend(trace.notes.iter().cloned());
-    let display_times = None;
-    let results = bench::run(&trace.frame_times_ns, display_times, &strategies, &settings);
+    if settings.display == DisplaySpec::Trace && trace.display_ns.is_none() {
+        anyhow::bail!(
+            "--display trace needs a capture with display times (PresentMon's MsUntilDisplayed \
+             or DisplayLatency column); {} has none: use a modeled display such as \
+             --display fifo:60",
+            trace.source
+        );
+    }
+    let results = bench::run(
+        &trace.frame_times_ns,
+        trace.display_ns.as_deref(),
+        &strategies,
+        &settings,
+    );
     let report = BenchReport::new(
         TraceJson {
             source: trace.source.clone(),

@@ -130,7 +130,7 @@ fn live_loop_frames_do_not_allocate() {
                 }
                 live.stopwatch_mut().advance(16_666_667);
                 let frame = live.frame();
-                live.record_present();
+                live.record_present(0);
                 std::hint::black_box((frame, live.window_stats(), live.pane_view().is_some()));
             }
         });

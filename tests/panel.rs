@@ -50,7 +50,7 @@ fn scripted_state_with(settings: LiveSettings) -> PanelState {
     for _ in 0..120 {
         live.stopwatch_mut().advance(16_666_667);
         live.frame();
-        live.record_present();
+        live.record_present(0);
     }
     let display = DisplayStatus {
         adapter: "test adapter".into(),

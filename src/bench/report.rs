@@ -281,9 +281,14 @@ impl BenchReport {
         if screen {
             out.push_str(
                 "\nscreen lat/judder: display latency (D - S) and RMS animation error \
-                 (PresentMon's MsAnimationError) over frames shown; the last frame is never \
-                 presented (its present lies past the trace's end).\n",
+                 (PresentMon's MsAnimationError) over frames shown",
             );
+            out.push_str(if settings.display == "trace" {
+                "; display times from the capture.\n"
+            } else {
+                "; the last frame is never presented (its present lies past the trace's \
+                 end).\n"
+            });
         }
         if self
             .results

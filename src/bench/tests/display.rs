@@ -228,3 +228,52 @@ fn the_cpu_display_leaves_the_cpu_side_results_unchanged() {
         assert_eq!(result.display.shown, trace.len() as u64);
     }
 }
+
+#[test]
+fn a_presentmon_capture_gives_its_own_animation_error_at_the_screen() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/traces/presentmon2-display.csv");
+    let trace = crate::trace::load(&path, &crate::trace::LoadOptions::default()).unwrap();
+    let display = trace.display_ns.as_deref();
+    assert!(display.is_some());
+    let mut shown = Vec::new();
+    let result = run_strategy_on(
+        &trace.frame_times_ns,
+        display,
+        Strategy::Variable,
+        &on("trace"),
+        |frame| shown.push(frame),
+    );
+    // The file's own columns, for Game.exe's rows; its first row has no frame time, so
+    // frame i is row i + 1.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (error_column, until_column) = (column("MsAnimationError"), column("MsUntilDisplayed"));
+    let rows: Vec<Vec<&str>> = lines
+        .map(|line| line.split(',').collect::<Vec<_>>())
+        .filter(|fields| fields[0] == "Game.exe")
+        .skip(1)
+        .collect();
+    assert_eq!(rows.len(), trace.len());
+    let never_shown = rows.iter().filter(|r| r[until_column] == "NA").count() as u64;
+    assert_eq!(result.display.dropped, never_shown);
+    assert_eq!(result.display.shown, rows.len() as u64 - never_shown);
+    // Every frame that has a previous shown frame in the run has the file's error.
+    let mut compared = 0;
+    for frame in &shown {
+        let Some(error) = frame.animation_error else {
+            continue;
+        };
+        let file: f64 = rows[frame.frame as usize][error_column].parse().unwrap();
+        assert!(
+            (error / 1e6 - file).abs() < 3e-4,
+            "frame {}: {} ms against the file's {file} ms",
+            frame.frame,
+            error / 1e6
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, result.display.shown - 1);
+}
