@@ -14,7 +14,7 @@ use winit::window::{Fullscreen, Window, WindowId};
 use super::compose::{FrameComposer, UiFrame};
 use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
-use crate::live::{LiveLoop, PresentModeId, RealStopwatch};
+use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts};
 use crate::options::WindowOptions;
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::timestep::Strategy;
@@ -138,6 +138,9 @@ struct Active {
     idle_until: Option<Instant>,
     /// Every surface configuration that failed, the first [`MAX_RECORDED_ERRORS`].
     configure_errors: Vec<String>,
+    /// The refresh rate of the monitor the window is on, Hz, as the window system
+    /// reports it (updated when the window moves).
+    monitor_hz: Option<f64>,
 }
 
 /// The application state winit drives.
@@ -183,6 +186,9 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => active.resize(size),
+            WindowEvent::Moved(_) | WindowEvent::ScaleFactorChanged { .. } => {
+                active.monitor_hz = monitor_refresh_hz(&active.window);
+            }
             WindowEvent::Occluded(occluded) => active.occluded = occluded,
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
@@ -296,7 +302,9 @@ impl App {
             occluded: false,
             idle_until: None,
             configure_errors: Vec::new(),
+            monitor_hz: None,
         };
+        active.monitor_hz = monitor_refresh_hz(&active.window);
         if !active.is_minimised() {
             self.configure(&mut active, present_mode);
         }
@@ -338,6 +346,10 @@ impl App {
 
     /// The body of [`Self::redraw`] for a visible window.
     fn frame(&mut self, event_loop: &ActiveEventLoop, active: &mut Active) {
+        self.live.set_screen(ScreenFacts {
+            present_mode: self.display.active,
+            monitor_hz: active.monitor_hz,
+        });
         self.live.frame();
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = (active.config.width, active.config.height);
@@ -381,9 +393,11 @@ impl App {
                 Err(error) => self.error = Some(error),
             }
         }
-        let drawn = present(active, textures, &panes, &primitives, pixels_per_point);
-        if drawn {
-            self.live.record_present();
+        let acquire_wait = present(active, textures, &panes, &primitives, pixels_per_point);
+        let drawn = acquire_wait.is_some();
+        if let Some(wait) = acquire_wait {
+            self.live
+                .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX));
             self.summary.frames += 1;
         }
         self.apply(active, &output);
@@ -534,30 +548,35 @@ fn present(
     panes: &[Pane<'_>],
     primitives: &[egui::ClippedPrimitive],
     pixels_per_point: f32,
-) -> bool {
-    let (texture, suboptimal) = match active.surface.get_current_texture() {
+) -> Option<Duration> {
+    // Under FIFO, acquiring blocks while every image waits for the display: the one
+    // present timing wgpu lets the lab measure.
+    let acquiring = Instant::now();
+    let acquired = active.surface.get_current_texture();
+    let acquire_wait = acquiring.elapsed();
+    let (texture, suboptimal) = match acquired {
         wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
         wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
         // The acquire itself waited; try again next frame.
-        wgpu::CurrentSurfaceTexture::Timeout => return false,
+        wgpu::CurrentSurfaceTexture::Timeout => return None,
         wgpu::CurrentSurfaceTexture::Occluded => {
             active.idle_until = Some(Instant::now() + MINIMISED_POLL);
-            return false;
+            return None;
         }
         wgpu::CurrentSurfaceTexture::Outdated => {
             // Outcome recorded by `configure`.
             let _ = active.configure();
-            return false;
+            return None;
         }
         wgpu::CurrentSurfaceTexture::Lost => {
             if let Err(error) = active.recreate_surface() {
                 eprintln!("timestep-lab: {error:#}");
             }
-            return false;
+            return None;
         }
         wgpu::CurrentSurfaceTexture::Validation => {
             eprintln!("timestep-lab: acquiring the frame failed validation; skipping it");
-            return false;
+            return None;
         }
     };
     let view = texture
@@ -578,7 +597,7 @@ fn present(
         // Outcome recorded by `configure`.
         let _ = active.configure();
     }
-    true
+    Some(acquire_wait)
 }
 
 /// Draws the frame into an offscreen texture of the surface's size and format and
@@ -634,4 +653,10 @@ fn draw(
             pixels_per_point,
         }),
     );
+}
+
+/// The refresh rate of the monitor `window` is on, Hz, if the window system says.
+fn monitor_refresh_hz(window: &Window) -> Option<f64> {
+    let millihertz = window.current_monitor()?.refresh_rate_millihertz()?;
+    Some(f64::from(millihertz) / 1000.0)
 }
