@@ -4,12 +4,16 @@ use egui::{Color32, Key, RichText};
 
 use super::plots::plots_ui;
 use super::timeline::{TimelinePane, timeline_ui};
+use crate::display::DisplaySpec;
 use crate::layout::pane_grid;
 use crate::live::{
-    LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts, ScenePreset, Snapshot,
+    LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts, RefreshSource, ScenePreset,
+    ScreenReadouts, Snapshot,
 };
 use crate::scene::{CameraDriver, Integrator};
-use crate::timestep::{DEFAULT_MAX_FRAME_TIME, RATE_PRESETS_HZ, Strategy, ms_from_ns};
+use crate::timestep::{
+    DEFAULT_MAX_FRAME_TIME, FilterSpec, MAX_AVERAGE_FRAMES, RATE_PRESETS_HZ, Strategy, ms_from_ns,
+};
 
 /// Width of the side panel, points.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -268,10 +272,12 @@ fn pane_labels_ui(
 fn pane_label(index: usize, pane: &PaneReadout) -> String {
     let strategy = pane.strategy.map_or("", |s| s.id());
     let mut label = format!(
-        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\nsteps {} now, {:.2}/frame",
+        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\nat the screen* {:.1} ms  {:.2} ms\nsteps {} now, {:.2}/frame",
         index + 1,
         pane.latency_ms,
         pane.judder_ms,
+        pane.display_latency_ms,
+        pane.display_judder_ms,
         pane.steps_now,
         pane.steps_mean,
     );
@@ -387,7 +393,7 @@ fn panel_contents_ui(
         .show(ui, |ui| load_ui(ui, settings));
     egui::CollapsingHeader::new("Display")
         .default_open(true)
-        .show(ui, |ui| display_ui(ui, edits, display));
+        .show(ui, |ui| display_ui(ui, edits, display, &readouts.screen));
     egui::CollapsingHeader::new("Keys")
         .default_open(false)
         .show(ui, |ui| {
@@ -565,11 +571,61 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             row("dropped", format!("{:.3} s", r.dropped_total_s));
             row("latency", format!("{:.2} ms", w.latency_ms));
             row("judder", format!("{:.3} ms", w.judder_ms));
+            row("screen latency*", format!("{:.2} ms", w.display_latency_ms));
+            row("screen judder*", format!("{:.3} ms", w.display_judder_ms));
+            let screen = &r.screen;
+            row(
+                "new / repeated*",
+                format!(
+                    "{:.1} / {:.0} per s",
+                    screen.shown_fps, screen.repeated_per_s
+                ),
+            );
+            if w.dropped_frames > 0 || screen.torn_per_s > 0.0 {
+                row(
+                    "dropped / torn*",
+                    format!("{} / {:.0} per s", w.dropped_frames, screen.torn_per_s),
+                );
+            }
             row("energy drift", format!("{:+.4}", r.energy_drift));
             if r.carried_load_ms > 0.0 {
                 row("load carried", format!("{:.1} ms", r.carried_load_ms));
             }
         });
+    ui.small(format!(
+        "* at the screen, modeled: {} ({}). wgpu reports no present times.",
+        screen_model(&r.screen),
+        refresh_source(r.screen.refresh_source)
+    ));
+}
+
+/// The screen model in words, e.g. "FIFO 60 Hz, 2 queued".
+fn screen_model(screen: &ScreenReadouts) -> String {
+    match screen.model {
+        DisplaySpec::Fifo { refresh, queue } => {
+            format!("FIFO {} Hz, {queue} in flight", trim_hz(refresh.hz()))
+        }
+        DisplaySpec::Mailbox { refresh } => format!("mailbox {} Hz", trim_hz(refresh.hz())),
+        DisplaySpec::Immediate { refresh } => {
+            format!("immediate on {} Hz", trim_hz(refresh.hz()))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Where the modeled refresh rate comes from, in words.
+fn refresh_source(source: RefreshSource) -> &'static str {
+    match source {
+        RefreshSource::Monitor => "the monitor's rate",
+        RefreshSource::Override => "rate set in Display",
+        RefreshSource::Assumed => "assumed: the monitor reports no rate",
+    }
+}
+
+/// A refresh rate without needless decimals.
+fn trim_hz(hz: f64) -> String {
+    let text = format!("{hz:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// Physics rate, integrator, spring, camera driver.
@@ -695,7 +751,12 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
 }
 
 /// Present mode and frame cap.
-fn display_ui(ui: &mut egui::Ui, edits: &mut Edits, display: &DisplayStatus) {
+fn display_ui(
+    ui: &mut egui::Ui,
+    edits: &mut Edits,
+    display: &DisplayStatus,
+    screen: &ScreenReadouts,
+) {
     let offered = PresentModeId::ALL
         .into_iter()
         .filter(|mode| display.offered.contains(mode));
@@ -732,6 +793,80 @@ fn display_ui(ui: &mut egui::Ui, edits: &mut Edits, display: &DisplayStatus) {
                 .suffix(" fps")
                 .text("cap"),
         );
+    }
+    ui.separator();
+    ui.small(format!(
+        "The screen is modeled: {} ({}). Acquiring an image blocked {:.2} ms a frame \
+         (measured over {} presents).",
+        screen_model(screen),
+        refresh_source(screen.refresh_source),
+        screen.acquire_wait_ms,
+        screen.measured_presents,
+    ));
+    let mut own_rate = settings.refresh_override_hz > 0.0;
+    if ui
+        .checkbox(&mut own_rate, "set the refresh rate")
+        .on_hover_text(
+            "The screen model and the snap filter use the monitor's rate unless set here",
+        )
+        .changed()
+    {
+        settings.refresh_override_hz = if own_rate {
+            if screen.refresh_hz > 0.0 {
+                screen.refresh_hz
+            } else {
+                60.0
+            }
+        } else {
+            0.0
+        };
+    }
+    if own_rate {
+        ui.add(
+            egui::Slider::new(&mut settings.refresh_override_hz, 24.0..=360.0)
+                .clamping(KEEP_GIVEN)
+                .suffix(" Hz")
+                .text("refresh"),
+        );
+    }
+    filter_ui(ui, &mut settings.filter);
+}
+
+/// The frame-time filter between the clock and the strategies.
+fn filter_ui(ui: &mut egui::Ui, filter: &mut FilterSpec) {
+    ui.horizontal(|ui| {
+        ui.label("filter");
+        let snap = matches!(filter, FilterSpec::Snap { .. });
+        let average = matches!(filter, FilterSpec::Average(_));
+        if ui
+            .selectable_label(*filter == FilterSpec::None, "none")
+            .clicked()
+        {
+            *filter = FilterSpec::None;
+        }
+        if ui
+            .selectable_label(snap, "snap")
+            .on_hover_text(
+                "Frame times within 1/8 of a refresh of a whole number of refreshes become \
+                 that number; the difference is carried, so no time is lost (Glaiel's vsync \
+                 snapping). Removes the CPU's timing wobble from motion on a vsync'd screen.",
+            )
+            .clicked()
+            && !snap
+        {
+            *filter = FilterSpec::Snap { tolerance: None };
+        }
+        if ui
+            .selectable_label(average, "average")
+            .on_hover_text("The mean of the last N frame times, paying back what it holds")
+            .clicked()
+            && !average
+        {
+            *filter = FilterSpec::Average(4);
+        }
+    });
+    if let FilterSpec::Average(frames) = filter {
+        ui.add(egui::Slider::new(frames, 2..=MAX_AVERAGE_FRAMES).text("frames"));
     }
 }
 
