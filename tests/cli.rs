@@ -353,3 +353,116 @@ fn a_build_without_the_window_says_so_and_still_checks_options() {
     let output = lab(&["bench", "--duration", "1"]);
     assert!(output.status.success(), "{}", stderr(&output));
 }
+
+#[test]
+fn bad_display_specs_and_filters_exit_2_naming_the_problem() {
+    fails_with(
+        &["bench", "--display", "fifo:0"],
+        &[
+            "display \"fifo:0\"",
+            "refresh rate 0 Hz is out of range (allowed 1 to 1000 Hz)",
+        ],
+    );
+    fails_with(
+        &["bench", "--display", "vrr:144-48"],
+        &["the minimum refresh 144 Hz must be below the maximum 48 Hz"],
+    );
+    fails_with(
+        &["bench", "--display", "mailbox:abc"],
+        &["refresh rate \"abc\" is not a number"],
+    );
+    fails_with(
+        &[
+            "bench",
+            "--display",
+            "trace",
+            "--trace",
+            &asset("hitches30.txt"),
+        ],
+        &[
+            "--display trace needs a capture with display times",
+            "hitches30.txt",
+        ],
+    );
+    fails_with(
+        &["bench", "--display", "trace"],
+        &[
+            "--display trace needs a capture with display times",
+            "steady:60",
+        ],
+    );
+    fails_with(
+        &["bench", "--gpu-cost", "5"],
+        &["--gpu-cost needs a modeled display"],
+    );
+    fails_with(
+        &["bench", "--display", "fifo:60", "--gpu-cost", "2000"],
+        &["--gpu-cost 2000 ms is out of range (allowed 0 to 1000 ms)"],
+    );
+    fails_with(&["bench", "--filter", "smooth"], &["unknown filter"]);
+    fails_with(
+        &["--refresh", "5000"],
+        &["refresh rate 5000 Hz is out of range"],
+    );
+    fails_with(
+        &["--filter", "average:99"],
+        &["frames \"99\" is not a whole number from 2 to 32"],
+    );
+}
+
+#[test]
+fn the_screen_columns_appear_with_a_display_and_the_json_has_them() {
+    let output = lab(&[
+        "bench",
+        "--display",
+        "mailbox:60",
+        "--generate",
+        "steady:144",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    for column in [
+        "screen lat ms",
+        "screen judder ms",
+        "shown",
+        "dropped",
+        "repeats",
+    ] {
+        assert!(table.contains(column), "{table}");
+    }
+    assert!(
+        table.contains("display mailbox:60 | filter none"),
+        "{table}"
+    );
+    let plain = stdout(&lab(&["bench"]));
+    assert!(!plain.contains("screen judder"), "{plain}");
+    let report = bench_json(&[
+        "--display",
+        "fifo:60",
+        "--filter",
+        "snap",
+        "--trace",
+        &asset("wobble60.txt"),
+    ]);
+    assert_eq!(report["settings"]["display"], "fifo:60:2");
+    assert_eq!(report["settings"]["filter"], "snap");
+    let interpolated = result(&report, "interpolated");
+    assert!(interpolated["display_judder_ms"].as_f64().unwrap() < 1e-6);
+    assert_eq!(interpolated["shown"], 599);
+    assert_eq!(interpolated["repeated_refreshes"], 0);
+    let report = bench_json(&[
+        "--display",
+        "trace",
+        "--trace",
+        &asset("presentmon2-display.csv"),
+    ]);
+    let variable = result(&report, "variable");
+    assert_eq!(
+        (
+            variable["shown"].as_u64(),
+            variable["dropped_frames"].as_u64()
+        ),
+        (Some(8), Some(1))
+    );
+    assert!(variable["repeated_refreshes"].is_null());
+}
