@@ -1,8 +1,10 @@
 //! timestep-lab: see, measure and understand game-loop timesteps.
 //!
 //! The pure core (no window or GPU types): [`timestep`] turns frame times into steps,
-//! [`scene`] simulates the spring and the orbit, [`metrics`] measures smoothness, and
-//! [`trace`] reads and generates frame-time traces. [`run`] is one pane's run (simulation,
+//! [`scene`] simulates the spring and the orbit, [`display`] models when each frame's image
+//! reaches the screen (FIFO, mailbox, immediate, VRR, or a capture's own times),
+//! [`metrics`] measures smoothness on the CPU's clock and at the screen, and [`trace`]
+//! reads and generates frame-time traces. [`run`] is one pane's run (simulation,
 //! metrics, spiral detection): [`mod@bench`] runs one per strategy over a trace, headless;
 //! [`live`] runs one per pane from a clock with artificial load, as the window does, and
 //! ends each frame in a [`live::Snapshot`]. [`view`] describes what one pane draws as plain
