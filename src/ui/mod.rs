@@ -15,4 +15,4 @@ pub use panel::{
     DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
 };
 pub use plots::PLOT_SPAN_S;
-pub use timeline::{TIMELINE_WINDOW, TimelinePane, timeline_ui};
+pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

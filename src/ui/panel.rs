@@ -3,7 +3,7 @@
 use egui::{Color32, Key, RichText};
 
 use super::plots::plots_ui;
-use super::timeline::{TimelinePane, timeline_ui};
+use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
 use crate::display::DisplaySpec;
 use crate::layout::pane_grid;
 use crate::live::{
@@ -217,7 +217,11 @@ fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>) {
                     "the last 0.5 s, at least 30 frames, to scale · hover a frame for its numbers",
                 );
             });
-            timeline_ui(ui, &timeline, snapshot.readouts.focus, dt);
+            let screen = TimelineScreen {
+                refreshes: snapshot.refreshes,
+                model: snapshot.readouts.screen.model,
+            };
+            timeline_ui(ui, &timeline, screen, snapshot.readouts.focus, dt);
         });
 }
 

@@ -15,7 +15,13 @@ pub(super) const LABEL_WIDTH: f32 = 74.0;
 const RIGHT_MARGIN: f32 = 2.0;
 /// Height of the frames row, points.
 const FRAMES_ROW_HEIGHT: f32 = 18.0;
-/// Space under the frames row where the connectors start to slant, points.
+/// Space between the frames row and the screen row, where each frame's connector runs to
+/// the refresh that first showed it, points.
+pub(super) const SCREEN_GAP: f32 = 12.0;
+/// Height of the screen row, points.
+const SCREEN_ROW_HEIGHT: f32 = 12.0;
+/// Space under the screen row where the connectors to the shown states start to slant,
+/// points.
 pub(super) const CONNECTOR_GAP: f32 = 6.0;
 /// Height of one pane row, points.
 const PANE_ROW_HEIGHT: f32 = 16.0;
@@ -92,6 +98,8 @@ impl Rows {
     /// Height a timeline with `panes` pane rows needs.
     pub(super) fn height(panes: usize) -> f32 {
         FRAMES_ROW_HEIGHT
+            + SCREEN_GAP
+            + SCREEN_ROW_HEIGHT
             + CONNECTOR_GAP
             + panes as f32 * (PANE_ROW_HEIGHT + ROW_GAP)
             + ALPHA_ROW_HEIGHT
@@ -117,12 +125,15 @@ impl Rows {
         self.row(self.rect.top(), FRAMES_ROW_HEIGHT)
     }
 
+    /// The screen row: the modeled screen's refreshes.
+    pub(super) fn screen(&self) -> Rect {
+        self.row(self.frames().bottom() + SCREEN_GAP, SCREEN_ROW_HEIGHT)
+    }
+
     /// Pane row `index`.
     pub(super) fn pane(&self, index: usize) -> Rect {
-        let top = self.rect.top()
-            + FRAMES_ROW_HEIGHT
-            + CONNECTOR_GAP
-            + index as f32 * (PANE_ROW_HEIGHT + ROW_GAP);
+        let top =
+            self.screen().bottom() + CONNECTOR_GAP + index as f32 * (PANE_ROW_HEIGHT + ROW_GAP);
         self.row(top, PANE_ROW_HEIGHT)
     }
 
@@ -144,6 +155,15 @@ impl Rows {
     /// Where the label of `row` starts.
     pub(super) fn label_pos(&self, row: Rect) -> Pos2 {
         Pos2::new(self.rect.left() + 4.0, row.center().y)
+    }
+
+    /// The label column beside `row`, a point taller each way (what answers the pointer
+    /// over a label).
+    pub(super) fn label_rect(&self, row: Rect) -> Rect {
+        Rect::from_x_y_ranges(
+            self.rect.left()..=self.rect.left() + LABEL_WIDTH - 2.0,
+            row.y_range().expand(1.0),
+        )
     }
 }
 
@@ -177,5 +197,20 @@ mod tests {
             clip_segment_x(Pos2::new(150.0, 0.0), Pos2::new(250.0, 10.0), range),
             None
         );
+    }
+
+    #[test]
+    fn the_screen_row_sits_between_the_frames_and_the_panes() {
+        let rect = Rect::from_min_size(Pos2::new(10.0, 20.0), egui::vec2(400.0, Rows::height(3)));
+        let rows = Rows::new(rect, 3);
+        let (frames, screen, pane) = (rows.frames(), rows.screen(), rows.pane(0));
+        assert_eq!(frames.top(), rect.top());
+        assert_eq!(screen.top() - frames.bottom(), SCREEN_GAP);
+        assert_eq!(pane.top() - screen.bottom(), CONNECTOR_GAP);
+        assert_eq!(rows.caption().bottom(), rect.bottom());
+        // The label beside it answers the pointer, left of the strip.
+        let label = rows.label_rect(screen);
+        assert!(label.right() <= rows.strip_x().min);
+        assert!(label.contains(rows.label_pos(screen)));
     }
 }

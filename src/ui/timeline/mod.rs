@@ -1,5 +1,6 @@
 //! The frame timeline: the last [`TIMELINE_WINDOW`] of frames drawn to scale, so a viewer
-//! sees the render frames, each physics step, the alpha sawtooth, dropped time and hitches.
+//! sees the render frames, what the modeled screen did with them, each physics step, the
+//! alpha sawtooth, dropped time and hitches.
 //!
 //! The horizontal axis is time in the simulated-time base: frame `i` spans
 //! `(T_{i-1}, T_i]` of the focus pane's `presented_time`, and each pane's steps sit at the
@@ -11,21 +12,34 @@
 //!
 //! - **frames**: a box per render frame with the focus pane's step count in it; hitches
 //!   (a real frame time more than twice the window's median) in orange, dropped time as a
-//!   red bar at the frame's end. The frame's time on the axis excludes what it dropped.
+//!   red bar at the frame's end. The frame's time on the axis excludes what it dropped. A
+//!   red cross marks a frame whose image the modeled screen dropped (replaced before a
+//!   refresh showed it).
+//! - **screen**: each refresh of the modeled screen (the display model in force, named in
+//!   the caption and on hovering the label; nothing here is measured), lasting until the
+//!   next. Refreshes are on the stopwatch; they are placed on the axis piecewise-linearly
+//!   between the frames' `(wall_i, T_i)` (see `model.rs`). A new image is a filled cell, a
+//!   repeat an outlined one, both in the shade of the shown frame's sequence number, so a
+//!   frame held on screen reads as a run of one shade; a torn refresh is an orange zigzag.
+//!   A line joins each frame's `T_i` to the refresh that first showed its image. Without
+//!   refreshes in the window the row says so.
 //! - **a row per pane**: a tick at the simulated time each step ends, and a note at the
 //!   right when the pane's newest state is off the axis (`fixed` runs ahead of real time
 //!   when the display is faster than the step rate).
 //! - **alpha**: the focus pane's `alpha` held over each frame (the sawtooth), or a note
 //!   when its strategy carries no accumulator.
-//! - **caption**: how much time the strip spans and the `T` at its right edge.
+//! - **caption**: how much time the strip spans, the screen's model and the `T` at its
+//!   right edge.
 //!
-//! Hovering a frame highlights it and shows its numbers in a tooltip.
+//! Hovering a frame highlights it and shows its numbers in a tooltip, with what the screen
+//! did with its image.
 //!
 //! The files divide the work so that the numbers can be tested without egui:
 //!
 //! - `model.rs` is the pure model, in integer nanoseconds with no egui import: the frames in
-//!   the window, hitches, shades, the axis' ends, where each step ends, and where a pane
-//!   lies off the axis. Most tests live there and run headless.
+//!   the window, hitches, shades, the axis' ends, the stopwatch-to-axis mapping and the
+//!   refreshes in the window, where each step ends, and where a pane lies off the axis.
+//!   Most tests live there and run headless.
 //! - `layout.rs` is the geometry: `Axis` maps axis time to x and back, `Rows` places each
 //!   row, and the sizes and margins in points.
 //! - `paint.rs` draws with the two: colours, fonts, one function per row, and the tooltip.
@@ -33,7 +47,8 @@
 //!   uncapped loop's thousands of frames cost no more than the strip's width.
 //!
 //! [`timeline_ui`], below, ties them together: it takes the space, rebuilds the model from
-//! the focus pane (keeping its buffers in egui's memory between frames) and paints.
+//! the focus pane and the screen's refreshes (keeping its buffers in egui's memory between
+//! frames) and paints.
 
 mod layout;
 mod model;
@@ -41,13 +56,16 @@ mod paint;
 
 use egui::{Align2, Sense, Vec2};
 
-use crate::live::History;
+use crate::display::DisplaySpec;
+use crate::live::{History, RefreshMark};
+use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
 
 use layout::{Axis, LABEL_WIDTH, MIN_STRIP_WIDTH, Rows};
-use model::TimelineModel;
+use model::{TimelineModel, screen_label};
 use paint::{
-    CAPTION, LABEL_FONT, PaintContext, STRIP_BACKGROUND, frame_tooltip_ui, paint_timeline,
+    CAPTION, LABEL_FONT, PaintContext, SCREEN_HELP, STRIP_BACKGROUND, frame_tooltip_ui,
+    paint_timeline,
 };
 
 /// One pane's history for the timeline.
@@ -56,6 +74,15 @@ pub struct TimelinePane<'a> {
     pub strategy: Strategy,
     /// The pane's frames.
     pub history: &'a History,
+}
+
+/// The modeled screen, for the timeline's screen row.
+#[derive(Clone, Copy, Debug)]
+pub struct TimelineScreen<'a> {
+    /// Its recent refreshes, oldest first, on the loop's stopwatch.
+    pub refreshes: &'a Ring<RefreshMark>,
+    /// The display model that produced them (named on the row: they are modeled).
+    pub model: DisplaySpec,
 }
 
 /// Real time the timeline covers (0.5 s): long enough to see a 50 Hz step pattern repeat
@@ -68,9 +95,16 @@ pub const TIMELINE_WINDOW: Nanos = 500_000_000;
 pub const TIMELINE_MIN_FRAMES: usize = 30;
 
 /// Draws the timeline for `panes` (1 to 6, all fed the same frames: their samples have
-/// identical `wall`, `real_frame` and `fed`), detailing pane `focus`; `dt` is the current
-/// step in ns. Takes the available width and the height it needs.
-pub fn timeline_ui(ui: &mut egui::Ui, panes: &[TimelinePane<'_>], focus: usize, dt: Nanos) {
+/// identical `wall`, `real_frame` and `fed`) over the refreshes of `screen`, detailing pane
+/// `focus`; `dt` is the current step in ns. Takes the available width and the height it
+/// needs.
+pub fn timeline_ui(
+    ui: &mut egui::Ui,
+    panes: &[TimelinePane<'_>],
+    screen: TimelineScreen<'_>,
+    focus: usize,
+    dt: Nanos,
+) {
     let focus = focus.min(panes.len().saturating_sub(1));
     let model_id = ui.make_persistent_id("frame_timeline");
     let width = if ui.available_width().is_finite() {
@@ -86,6 +120,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, panes: &[TimelinePane<'_>], focus: usize, 
     response.widget_info(|| {
         egui::WidgetInfo::labeled(egui::accesskit::Role::Figure, true, "frame timeline")
     });
+    screen_label_ui(ui, &rows, model_id, screen.model);
     if !ui.is_rect_visible(rect) {
         return;
     }
@@ -99,6 +134,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, panes: &[TimelinePane<'_>], focus: usize, 
         Some(pane) => model.rebuild(pane.history),
         None => model.clear(),
     }
+    model.place_refreshes(screen.refreshes);
 
     painter.rect_filled(rows.strip_rect(), 2.0, STRIP_BACKGROUND);
     let axis = Axis::new(&model, rows.strip_x());
@@ -112,6 +148,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, panes: &[TimelinePane<'_>], focus: usize, 
         panes,
         focus,
         dt,
+        screen_model: screen.model,
     };
     paint_timeline(&painter, &context, hovered);
     if model.frames.is_empty() {
@@ -129,4 +166,20 @@ pub fn timeline_ui(ui: &mut egui::Ui, panes: &[TimelinePane<'_>], focus: usize, 
         });
     }
     ui.data_mut(|data| data.insert_temp(model_id, model));
+}
+
+/// The screen row's label answers the pointer: it names the display model (for a screen
+/// reader too) and says what the row shows.
+fn screen_label_ui(ui: &egui::Ui, rows: &Rows, id: egui::Id, model: DisplaySpec) {
+    let label = screen_label(model);
+    let response = ui.interact(
+        rows.label_rect(rows.screen()),
+        id.with("screen_label"),
+        Sense::hover(),
+    );
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, &label));
+    response.on_hover_ui(|ui| {
+        ui.label(egui::RichText::new(&label).strong());
+        ui.label(SCREEN_HELP);
+    });
 }

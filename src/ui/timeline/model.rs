@@ -1,11 +1,27 @@
 //! The timeline's pure model: the focus pane's frames in the window, placed on the axis in
-//! integer nanoseconds, with their hitches and shades; where each step ends; and where a
+//! integer nanoseconds, with their hitches and shades; the modeled screen's refreshes in
+//! the window, mapped from the stopwatch onto the axis; where each step ends; and where a
 //! pane's newest state lies when it is off the axis. No egui here, so all of it is tested
 //! headless.
+//!
+//! # From the stopwatch to the axis
+//!
+//! The axis is simulated time, but refreshes happen on the loop's stopwatch. Frame `i`
+//! starts at `wall_i` on the stopwatch, and the time it simulates, `(T_{i-1}, T_i]`, is the
+//! real time `(wall_{i-1}, wall_i]` that fed it. So each sample of the window, with the one
+//! before the first frame, is a knot `(wall_i, T_i)`, and a stopwatch time between two
+//! knots maps linearly between their `T`s ([`TimelineModel::axis_time`]). A frame's image,
+//! presented at the end of the frame and shown at a later refresh, therefore lies right of
+//! its box. A paused frame (its `T` does not move) squeezes its stopwatch time into a point,
+//! dropped time (off the axis) squeezes it into less, a time scale stretches it. Stopwatch
+//! times before the first knot or after the last lie outside the window: they clamp to the
+//! axis' ends, and the refresh row keeps only the refreshes between the knots.
 
 use std::ops::RangeInclusive;
 
-use crate::live::{FrameSample, History};
+use crate::display::DisplaySpec;
+use crate::live::{FrameSample, History, OnScreen, RefreshKind, RefreshMark};
+use crate::ring::Ring;
 use crate::stats::upper_median;
 use crate::timestep::{Nanos, ms_from_ns, secs_from_ns};
 
@@ -19,6 +35,9 @@ pub(super) const HITCH_FACTOR: u64 = 2;
 pub(super) struct TimelineFrame {
     /// `T_{i-1}`: where the frame starts on the axis.
     pub(super) start: Nanos,
+    /// `wall_{i-1}`: when the frame before started on the stopwatch, the stopwatch time
+    /// that maps to `start`.
+    pub(super) start_wall: Nanos,
     /// Simulated time of the latest state before the frame's steps: where they start.
     pub(super) steps_from: Nanos,
     /// The focus pane's sample; its `presented_time` (`T_i`) is where the frame ends.
@@ -40,6 +59,55 @@ impl TimelineFrame {
     pub(super) fn latency_ms(&self) -> f64 {
         (i128::from(self.sample.presented_time) - i128::from(self.sample.shown_time)) as f64 / 1e6
     }
+
+    /// What the modeled screen did with the frame's image, for the tooltip.
+    pub(super) fn screen_text(&self) -> String {
+        match self.sample.screen {
+            OnScreen::Shown { at, .. } => format!(
+                "on screen {:.2} ms after it started (modeled)",
+                ms_from_ns(at.saturating_sub(self.sample.wall))
+            ),
+            OnScreen::Dropped => {
+                "dropped: replaced before a refresh showed it (modeled)".to_owned()
+            }
+            OnScreen::Pending => "not on screen yet".to_owned(),
+        }
+    }
+
+    /// Whether the modeled screen never showed the frame's image.
+    pub(super) fn dropped_image(&self) -> bool {
+        self.sample.screen == OnScreen::Dropped
+    }
+}
+
+/// One refresh of the modeled screen in the window, on the axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct TimelineRefresh {
+    /// Where the refresh starts on the axis.
+    pub(super) start: Nanos,
+    /// Where the next refresh starts on the axis (the axis' end when it lies past the
+    /// window or has not happened yet): how long this refresh's image stays.
+    pub(super) end: Nanos,
+    /// The refresh as the screen recorded it.
+    pub(super) mark: RefreshMark,
+}
+
+impl TimelineRefresh {
+    /// Which of the two alternating shades the refresh takes: the parity of the sequence
+    /// number of the frame on screen after it, so the refreshes of one image share a shade.
+    pub(super) fn shade(&self) -> bool {
+        self.mark.frame % 2 == 1
+    }
+
+    /// Whether the refresh showed the image already on screen again.
+    pub(super) fn repeat(&self) -> bool {
+        self.mark.kind == RefreshKind::Repeat
+    }
+
+    /// Whether the refresh showed parts of more than one image.
+    pub(super) fn torn(&self) -> bool {
+        self.mark.kind == RefreshKind::Torn
+    }
 }
 
 /// The focus pane's frames in the window, on the axis; rebuilt in place every frame.
@@ -47,6 +115,9 @@ impl TimelineFrame {
 pub(super) struct TimelineModel {
     /// The frames, oldest first.
     pub(super) frames: Vec<TimelineFrame>,
+    /// The modeled screen's refreshes in the window, oldest first (see
+    /// [`Self::place_refreshes`]).
+    pub(super) refreshes: Vec<TimelineRefresh>,
     /// Axis time at the left edge of the strip.
     pub(super) axis_start: Nanos,
     /// Axis time at the right edge of the strip (greater than `axis_start`).
@@ -64,16 +135,19 @@ impl TimelineModel {
     /// Forgets every frame.
     pub(super) fn clear(&mut self) {
         self.frames.clear();
+        self.refreshes.clear();
         self.median_frame = 0;
         (self.axis_start, self.axis_end) = (0, TIMELINE_WINDOW);
     }
 
-    /// Recomputes the frames of the last [`TIMELINE_WINDOW`] of `history`.
+    /// Recomputes the frames of the last [`TIMELINE_WINDOW`] of `history`, and forgets the
+    /// refreshes ([`Self::place_refreshes`] places them on the new frames).
     pub(super) fn rebuild(&mut self, history: &History) {
         self.clear();
         self.frames.extend(
             window_frames(history).map(|(before, sample)| TimelineFrame {
                 start: before.presented_time.min(sample.presented_time),
+                start_wall: before.wall.min(sample.wall),
                 steps_from: before.latest_time,
                 sample: *sample,
                 hitch: false,
@@ -106,6 +180,79 @@ impl TimelineModel {
             frame.shade = anchor_shade ^ ((index + anchor_index) % 2 == 1);
         }
         self.shade_anchor = self.frames.last().map(|f| (f.sample.wall, f.shade));
+    }
+
+    /// The stopwatch times the window covers: from the start of the frame before the first
+    /// to the start of the newest; `None` without frames.
+    pub(super) fn wall_range(&self) -> Option<RangeInclusive<Nanos>> {
+        let (first, last) = (self.frames.first()?, self.frames.last()?);
+        Some(first.start_wall..=last.sample.wall)
+    }
+
+    /// Where stopwatch time `wall` lies on the axis: linear between the knots
+    /// `(wall_i, T_i)` of the frames around it (the module's doc says why), clamped to the
+    /// axis' ends outside the window. Without frames, the axis' start.
+    pub(super) fn axis_time(&self, wall: Nanos) -> Nanos {
+        let (Some(first), Some(last)) = (self.frames.first(), self.frames.last()) else {
+            return self.axis_start;
+        };
+        let t = if wall <= first.start_wall {
+            first.start
+        } else if wall >= last.sample.wall {
+            last.end()
+        } else {
+            // The first frame ending at or after `wall`: it starts before `wall`, since the
+            // one before it (or the first knot) ends before.
+            let frame = &self.frames[self.frames.partition_point(|f| f.sample.wall < wall)];
+            let (wall_span, t_span) = (
+                frame.sample.wall - frame.start_wall,
+                frame.end() - frame.start,
+            );
+            let into = u128::from(wall - frame.start_wall) * u128::from(t_span)
+                / u128::from(wall_span.max(1));
+            frame.start + Nanos::try_from(into).unwrap_or(t_span).min(t_span)
+        };
+        t.clamp(self.axis_start, self.axis_end)
+    }
+
+    /// Where the frame's image first reached the screen on the axis, if it did within the
+    /// window.
+    pub(super) fn shown_at(&self, frame: &TimelineFrame) -> Option<Nanos> {
+        let OnScreen::Shown { at, .. } = frame.sample.screen else {
+            return None;
+        };
+        self.wall_range()?.contains(&at).then(|| self.axis_time(at))
+    }
+
+    /// Places the refreshes of `marks` (oldest first, on the stopwatch) that happened within
+    /// the window's stopwatch times on the axis. Each lasts until the next mark, in the
+    /// window or not. Costs the marks since the window's start, not all of them.
+    pub(super) fn place_refreshes(&mut self, marks: &Ring<RefreshMark>) {
+        self.refreshes.clear();
+        let Some(walls) = self.wall_range() else {
+            return;
+        };
+        let since_start = marks
+            .iter()
+            .rev()
+            .take_while(|mark| mark.at >= *walls.start())
+            .count();
+        let mut marks = marks.iter_from(marks.len() - since_start).peekable();
+        while let Some(mark) = marks.next() {
+            if mark.at > *walls.end() {
+                break;
+            }
+            let start = self.axis_time(mark.at);
+            let end = marks
+                .peek()
+                .map_or(self.axis_end, |next| self.axis_time(next.at))
+                .max(start);
+            self.refreshes.push(TimelineRefresh {
+                start,
+                end,
+                mark: *mark,
+            });
+        }
     }
 
     /// The frame at axis time `t`: the one whose interval contains it, else (before the
@@ -218,6 +365,12 @@ impl PaneOffset {
     }
 }
 
+/// The screen row's full label, naming the display model behind it, e.g.
+/// `screen (modeled: fifo:60:2)`.
+pub(super) fn screen_label(model: DisplaySpec) -> String {
+    format!("screen (modeled: {model})")
+}
+
 /// A duration for a note: milliseconds below a second, else seconds.
 pub(super) fn duration_text(ns: Nanos) -> String {
     if ns < 1_000_000_000 {
@@ -230,7 +383,9 @@ pub(super) fn duration_text(ns: Nanos) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+    use crate::live::{
+        LiveLoop, LiveSettings, PresentModeId, ScreenFacts, Stopwatch, VirtualStopwatch,
+    };
     use crate::timestep::Strategy;
 
     const MS: Nanos = 1_000_000;
@@ -572,5 +727,220 @@ mod tests {
                 .map(|f| (f.sample.wall, f.shade))
                 .collect();
         }
+    }
+
+    /// A history of hand-made samples: `(wall, T)` in ms, each with `screen`.
+    fn knots(points: &[(Nanos, Nanos, OnScreen)]) -> History {
+        let mut history = History::default();
+        for (frame, &(wall, t, screen)) in points.iter().enumerate() {
+            history.push(FrameSample {
+                wall: wall * MS,
+                presented_time: t * MS,
+                frame: frame as u64,
+                screen,
+                ..FrameSample::default()
+            });
+        }
+        history
+    }
+
+    /// Running 10 ms, paused 10 ms, then 30 ms of simulated time in 10 ms of real time (a
+    /// time scale of 3), from stopwatch time 100 ms.
+    fn uneven_knots() -> History {
+        let shown = |at: Nanos| OnScreen::Shown {
+            at: at * MS,
+            display_time: 0,
+        };
+        knots(&[
+            (100, 0, shown(104)),
+            (110, 10, OnScreen::Dropped),
+            (120, 10, shown(125)),
+            (130, 40, OnScreen::Pending),
+        ])
+    }
+
+    #[test]
+    fn wall_times_map_linearly_between_the_frames_knots() {
+        let model = model_of(&uneven_knots());
+        assert_eq!(model.frames.len(), 3);
+        assert_eq!(model.wall_range(), Some(100 * MS..=130 * MS));
+        assert_eq!((model.axis_start, model.axis_end), (0, 40 * MS));
+        // Each knot (wall_i, T_i) maps exactly, and linearly between them.
+        for (wall, t) in [
+            (100, 0),
+            (104, 4),
+            (110, 10),
+            (115, 10),
+            (120, 10),
+            (125, 25),
+        ] {
+            assert_eq!(model.axis_time(wall * MS), t * MS, "wall {wall} ms");
+        }
+        assert_eq!(model.axis_time(130 * MS), 40 * MS);
+        // Outside the window: clamped to the axis' ends.
+        assert_eq!(model.axis_time(0), 0);
+        assert_eq!(model.axis_time(500 * MS), 40 * MS);
+        // The same stopwatch time on a steady loop is the same axis time.
+        let steady = model_of(&history(with(Strategy::Accumulator), [10 * MS; 5]));
+        assert_eq!(steady.axis_time(23 * MS), 23 * MS);
+        // Without frames, the axis' start.
+        assert_eq!(TimelineModel::default().axis_time(5), 0);
+    }
+
+    #[test]
+    fn frames_shown_in_the_window_are_placed_where_they_reached_the_screen() {
+        let model = model_of(&uneven_knots());
+        let shown: Vec<Option<Nanos>> = model.frames.iter().map(|f| model.shown_at(f)).collect();
+        // Frame 1 dropped, frame 2 shown at 125 ms (25 ms on the axis), frame 3 pending.
+        assert_eq!(shown, [None, Some(25 * MS), None]);
+        // Shown after the window's last knot: not on the strip.
+        let late = knots(&[
+            (0, 0, OnScreen::Pending),
+            (
+                10,
+                10,
+                OnScreen::Shown {
+                    at: 30 * MS,
+                    display_time: 0,
+                },
+            ),
+        ]);
+        let model = model_of(&late);
+        assert_eq!(model.shown_at(&model.frames[0]), None);
+    }
+
+    #[test]
+    fn the_refreshes_in_the_window_are_picked_and_last_until_the_next() {
+        let mut model = model_of(&uneven_knots());
+        let mut marks = Ring::new(64);
+        for (k, at) in (90..140).step_by(7).enumerate() {
+            marks.push(RefreshMark {
+                at: at * MS,
+                kind: if k % 2 == 0 {
+                    RefreshKind::New
+                } else {
+                    RefreshKind::Repeat
+                },
+                frame: k as u64 / 2,
+            });
+        }
+        model.place_refreshes(&marks);
+        let placed: Vec<(Nanos, Nanos, Nanos)> = model
+            .refreshes
+            .iter()
+            .map(|r| (r.mark.at / MS, r.start / MS, r.end / MS))
+            .collect();
+        // Marks at 90 and 97 ms are before the window, 132 and 139 ms after; the last one
+        // in it lasts until the next mark, past the window: the axis' end.
+        assert_eq!(
+            placed,
+            [(104, 4, 10), (111, 10, 10), (118, 10, 25), (125, 25, 40)]
+        );
+        // Shades follow the shown frame: a new image and its repeat share one.
+        let shades: Vec<bool> = model.refreshes.iter().map(TimelineRefresh::shade).collect();
+        assert_eq!(shades, [true, true, false, false]);
+        assert!(model.refreshes[1].repeat() && !model.refreshes[1].torn());
+        // No marks, or no frames: nothing placed.
+        model.place_refreshes(&Ring::new(4));
+        assert!(model.refreshes.is_empty());
+        let mut empty = TimelineModel::default();
+        empty.place_refreshes(&marks);
+        assert!(empty.refreshes.is_empty());
+        // A rebuild forgets them until they are placed again.
+        model.place_refreshes(&marks);
+        model.rebuild(&uneven_knots());
+        assert!(model.refreshes.is_empty());
+    }
+
+    /// The model of a live loop on a virtual stopwatch, refreshes placed, after `frames`
+    /// frames of `frame` each; `facts` says what screen the window has, if any.
+    fn live_model(facts: Option<ScreenFacts>, frame: Nanos, frames: usize) -> TimelineModel {
+        let mut live = LiveLoop::new(VirtualStopwatch::default(), with(Strategy::Accumulator))
+            .expect("valid settings");
+        if let Some(facts) = facts {
+            live.set_screen(facts);
+        }
+        live.frame();
+        for _ in 0..frames {
+            live.stopwatch_mut().advance(frame);
+            live.frame();
+        }
+        let mut model = model_of(live.history());
+        model.place_refreshes(live.snapshot().refreshes);
+        assert_eq!(live.stopwatch().now(), frame * frames as Nanos);
+        model
+    }
+
+    #[test]
+    fn fifo_shows_every_frame_at_its_own_new_refresh() {
+        // FIFO at 60 Hz (the default screen) and a 60 Hz loop.
+        let model = live_model(None, FRAME_60HZ, 60);
+        assert!(model.refreshes.len() >= 25, "{}", model.refreshes.len());
+        assert!(model.refreshes.windows(2).all(|w| w[0].end == w[1].start));
+        let mut connected = 0;
+        for frame in &model.frames {
+            assert!(!frame.dropped_image());
+            if let Some(t) = model.shown_at(frame) {
+                let refresh = model
+                    .refreshes
+                    .iter()
+                    .find(|r| r.mark.frame == frame.sample.frame && !r.repeat())
+                    .expect("the refresh that first showed it");
+                assert_eq!(refresh.start, t);
+                // Shown after it started: right of the start of its box.
+                assert!(t > frame.start, "{frame:?}");
+                connected += 1;
+            }
+        }
+        assert!(connected >= 25, "{connected} frames shown in the window");
+    }
+
+    #[test]
+    fn mailbox_drops_frames_and_shows_a_new_one_every_refresh() {
+        let mailbox = ScreenFacts {
+            present_mode: Some(PresentModeId::Mailbox),
+            monitor_hz: Some(60.0),
+        };
+        let model = live_model(Some(mailbox), 1_000_000_000 / 144, 144);
+        let dropped = model.frames.iter().filter(|f| f.dropped_image()).count();
+        // About 84 frames fall in the last half-second's 30 refreshes: over half dropped.
+        assert!(dropped > model.frames.len() / 2, "{dropped} dropped");
+        assert!(model.refreshes.iter().all(|r| !r.repeat() && !r.torn()));
+        assert!(model.refreshes.len() >= 29, "{}", model.refreshes.len());
+        assert!(
+            model
+                .refreshes
+                .windows(2)
+                .all(|w| w[0].mark.frame < w[1].mark.frame)
+        );
+        let dropped = model.frames.iter().find(|f| f.dropped_image());
+        assert_eq!(
+            dropped.map(TimelineFrame::screen_text).as_deref(),
+            Some("dropped: replaced before a refresh showed it (modeled)")
+        );
+    }
+
+    #[test]
+    fn the_screen_label_names_the_model() {
+        let fifo = DisplaySpec::parse("fifo:60:2").expect("a valid spec");
+        assert_eq!(screen_label(fifo), "screen (modeled: fifo:60:2)");
+        assert_eq!(
+            screen_label(DisplaySpec::parse("mailbox:144").expect("a valid spec")),
+            "screen (modeled: mailbox:144)"
+        );
+    }
+
+    #[test]
+    fn the_tooltip_says_what_the_screen_did() {
+        let model = model_of(&uneven_knots());
+        let texts: Vec<String> = model.frames.iter().map(|f| f.screen_text()).collect();
+        assert_eq!(
+            texts,
+            [
+                "dropped: replaced before a refresh showed it (modeled)",
+                "on screen 5.00 ms after it started (modeled)",
+                "not on screen yet",
+            ]
+        );
     }
 }

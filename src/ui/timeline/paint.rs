@@ -4,12 +4,14 @@
 
 use egui::{Align2, Color32, FontId, Pos2, Rangef, Rect, RichText, Stroke, Vec2};
 
+use crate::display::DisplaySpec;
 use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
 use super::TimelinePane;
-use super::layout::{Axis, CONNECTOR_GAP, Rows, clip_segment_x};
+use super::layout::{Axis, Rows, SCREEN_GAP, clip_segment_x};
 use super::model::{
-    HITCH_FACTOR, PaneOffset, TimelineFrame, TimelineModel, duration_text, step_ends, window_frames,
+    HITCH_FACTOR, PaneOffset, TimelineFrame, TimelineModel, TimelineRefresh, duration_text,
+    screen_label, step_ends, window_frames,
 };
 
 /// Frames narrower than this are merged with their neighbours into one box, points.
@@ -37,6 +39,17 @@ const FRAME_DARK: Color32 = Color32::from_gray(44);
 const FRAME_MERGED: Color32 = Color32::from_gray(58);
 /// Hitch frames.
 const HITCH: Color32 = Color32::from_rgb(235, 140, 45);
+/// Refreshes showing an image, alternating with its frame's sequence number: filled for a
+/// new image, outlined for a repeat.
+const SHOWN_LIGHT: Color32 = Color32::from_rgb(96, 190, 172);
+/// Refreshes showing an image, alternating.
+const SHOWN_DARK: Color32 = Color32::from_rgb(50, 126, 114);
+/// Refreshes merged because each is narrower than a point.
+const SHOWN_MERGED: Color32 = Color32::from_rgb(72, 156, 142);
+/// Torn refreshes.
+const TORN: Color32 = Color32::from_rgb(245, 105, 45);
+/// The connector from a frame to the refresh that first showed it.
+const SCREEN_CONNECTOR: Color32 = Color32::from_rgba_premultiplied(86, 160, 148, 190);
 /// The tick at each `T_i`.
 const FRAME_TICK: Color32 = Color32::from_gray(150);
 /// Step counts in the frame boxes.
@@ -88,7 +101,17 @@ pub(super) struct PaintContext<'a, 'h> {
     pub(super) focus: usize,
     /// The current step, ns.
     pub(super) dt: Nanos,
+    /// The display model behind the screen row.
+    pub(super) screen_model: DisplaySpec,
 }
+
+/// What hovering the screen row's label says.
+pub(super) const SCREEN_HELP: &str = "Each refresh of the modeled screen, from when it \
+    starts to the next: filled when it shows a new image, outlined when it repeats the one on \
+    screen, orange zigzag when torn. Shades alternate with the shown frame's number, so a \
+    run of one shade is one frame held on screen. A line joins each frame to the refresh \
+    that first showed it; a red \u{00d7} on a frame: its image was dropped. Modeled from \
+    the present mode and refresh rate: wgpu reports no present timing.";
 
 /// Paints every row, the connectors and the hovered frame's highlight.
 pub(super) fn paint_timeline(
@@ -110,7 +133,9 @@ pub(super) fn paint_timeline(
         paint_pane(painter, &strip, context, index, pane);
     }
     paint_alpha(painter, &strip, context);
+    paint_screen(painter, &strip, context);
     paint_frames(&strip, context);
+    paint_screen_connectors(&strip, context);
     paint_connectors(&strip, context);
     for (index, pane) in context.panes.iter().enumerate() {
         paint_pane_note(&strip, context, index, pane);
@@ -150,7 +175,8 @@ fn paint_frame_grid(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
 
 /// The frames row: a box per frame (merged when narrower than [`MIN_FRAME_WIDTH`]), hitches
 /// in orange, the focus pane's step count in each box wide enough, a tick at each `T_i` of
-/// a frame wide enough to tell apart, and dropped time in red.
+/// a frame wide enough to tell apart, dropped time in red, and a red cross on each frame
+/// whose image the screen dropped (a slash under a frame too narrow for a cross).
 fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let row = context.rows.frames();
     let axis = &context.axis;
@@ -186,10 +212,11 @@ fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     }
     flush(&mut merged);
 
-    // Ticks and dropped-time bars go over every box.
-    let tick_y = Rangef::new(row.top(), row.bottom() + CONNECTOR_GAP * 0.5);
+    // Ticks, dropped-time bars and dropped-image slashes go over every box.
+    let tick_y = Rangef::new(row.top(), row.bottom() + SCREEN_GAP * 0.4);
     let mut last_tick = f32::NEG_INFINITY;
     let mut last_bar = f32::NEG_INFINITY;
+    let mut last_slash = f32::NEG_INFINITY;
     for frame in frames {
         let (x0, x) = (axis.x(frame.start), axis.x(frame.end()));
         if x - x0 >= MIN_DETAILED_FRAME {
@@ -199,6 +226,13 @@ fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
                     last_tick = edge;
                 }
             }
+        } else if frame.dropped_image() && x - last_slash >= MIN_CONNECTOR_GAP {
+            let (bottom, top) = (row.bottom() - 1.0, row.bottom() - 7.0);
+            strip.line_segment(
+                [Pos2::new(x - 2.0, bottom), Pos2::new(x + 1.0, top)],
+                Stroke::new(1.25, DROPPED),
+            );
+            last_slash = x;
         }
         if frame.sample.dropped > 0 && x - last_bar >= MIN_CONNECTOR_GAP {
             let bar = Rect::from_x_y_ranges(x - 3.0..=x, row.y_range());
@@ -208,7 +242,8 @@ fn paint_frames(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     }
 }
 
-/// One frame's box in `rect`: its shade (orange for a hitch), the focus pane's step count
+/// One frame's box in `rect`: its shade (orange for a hitch), a red cross when the screen
+/// dropped its image and the box is wide enough to tell apart, the focus pane's step count
 /// and, where it fits, the time it dropped.
 fn paint_frame_box(strip: &egui::Painter, frame: &TimelineFrame, rect: Rect, digit_width: f32) {
     let fill = match (frame.hitch, frame.shade) {
@@ -217,6 +252,9 @@ fn paint_frame_box(strip: &egui::Painter, frame: &TimelineFrame, rect: Rect, dig
         (false, false) => FRAME_DARK,
     };
     strip.rect_filled(rect, 0.0, fill);
+    if frame.dropped_image() && rect.width() >= MIN_DETAILED_FRAME {
+        paint_cross(strip, rect.shrink(2.0), DROPPED);
+    }
     let digits_width = decimal_digits(frame.sample.steps) as f32 * digit_width;
     let mut count_x = rect.x_range();
     if frame.sample.dropped > 0 {
@@ -248,6 +286,13 @@ fn paint_frame_box(strip: &egui::Painter, frame: &TimelineFrame, rect: Rect, dig
             color,
         );
     }
+}
+
+/// A cross from corner to corner of `rect`.
+fn paint_cross(strip: &egui::Painter, rect: Rect, color: Color32) {
+    let stroke = Stroke::new(1.5, color);
+    strip.line_segment([rect.left_top(), rect.right_bottom()], stroke);
+    strip.line_segment([rect.left_bottom(), rect.right_top()], stroke);
 }
 
 /// Number of decimal digits in `n`.
@@ -394,12 +439,135 @@ fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintCo
     strip.add(egui::Shape::line(points, Stroke::new(1.25, ALPHA_LINE)));
 }
 
-/// The "what is shown" connectors: from the tick at `T_i` of each frame wide enough to tell
-/// apart down to `S_i` on the focus pane's row.
+/// The screen row: a cell per refresh of the modeled screen, from its start to the next
+/// refresh's (merged when narrower than [`MIN_FRAME_WIDTH`]), or a note when none is in the
+/// window. Cells take the shade of the shown frame's sequence number: filled for a new
+/// image, outlined for a repeat, so a frame held on screen reads as one shade; a torn
+/// refresh is outlined with an orange zigzag.
+fn paint_screen(painter: &egui::Painter, strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let rows = context.rows;
+    let axis = &context.axis;
+    let row = rows.screen();
+    strip.rect_filled(row, 0.0, PANE_BACKGROUND);
+    painter.text(
+        rows.label_pos(row),
+        Align2::LEFT_CENTER,
+        "screen",
+        LABEL_FONT,
+        LABEL,
+    );
+    let refreshes = &context.model.refreshes;
+    if refreshes.is_empty() {
+        strip.text(
+            row.left_center() + Vec2::new(6.0, 0.0),
+            Align2::LEFT_CENTER,
+            format!("no refreshes in the window ({})", context.screen_model),
+            LABEL_FONT,
+            CAPTION,
+        );
+        return;
+    }
+    let y_range = Rangef::new(row.top() + 1.0, row.bottom() - 1.0);
+    // Sub-point refreshes in a row collect into one cell: (x range, any torn).
+    let mut merged: Option<(Rangef, bool)> = None;
+    let flush = |merged: &mut Option<(Rangef, bool)>| {
+        if let Some((x_range, torn)) = merged.take() {
+            let fill = if torn { TORN } else { SHOWN_MERGED };
+            let x_range = Rangef::new(x_range.min, x_range.max.max(x_range.min + 1.0));
+            strip.rect_filled(Rect::from_x_y_ranges(x_range, y_range), 0.0, fill);
+        }
+    };
+    for refresh in refreshes {
+        let (x0, x1) = (axis.x(refresh.start), axis.x(refresh.end));
+        if x1 - x0 >= MIN_FRAME_WIDTH {
+            flush(&mut merged);
+            paint_refresh_cell(strip, refresh, Rect::from_x_y_ranges(x0..=x1, y_range));
+        } else {
+            let (range, torn) = merged.get_or_insert((Rangef::new(x0, x1), false));
+            *range = Rangef::new(range.min.min(x0), range.max.max(x1));
+            *torn |= refresh.torn();
+            if range.span() >= MIN_FRAME_WIDTH {
+                flush(&mut merged);
+            }
+        }
+    }
+    flush(&mut merged);
+}
+
+/// One refresh's cell in `rect`, a point short of the next one's where there is room.
+fn paint_refresh_cell(strip: &egui::Painter, refresh: &TimelineRefresh, rect: Rect) {
+    let rect = if rect.width() >= MIN_DETAILED_FRAME {
+        Rect::from_x_y_ranges(rect.left()..=rect.right() - 1.0, rect.y_range())
+    } else {
+        rect
+    };
+    let color = if refresh.shade() {
+        SHOWN_LIGHT
+    } else {
+        SHOWN_DARK
+    };
+    let outline = |color: Color32| {
+        strip.rect_stroke(rect, 1.0, Stroke::new(1.0, color), egui::StrokeKind::Inside);
+    };
+    if refresh.torn() {
+        outline(TORN);
+        paint_zigzag(strip, rect.shrink(1.5), TORN);
+    } else if refresh.repeat() {
+        outline(color);
+    } else {
+        strip.rect_filled(rect, 1.0, color);
+    }
+}
+
+/// A zigzag across `rect` from left to right, a tooth every 3 points.
+fn paint_zigzag(strip: &egui::Painter, rect: Rect, color: Color32) {
+    const TOOTH: f32 = 3.0;
+    let teeth = (rect.width() / TOOTH).floor().max(1.0) as usize;
+    let step = rect.width() / teeth as f32;
+    let points = (0..=teeth)
+        .map(|k| {
+            let y = if k % 2 == 0 {
+                rect.bottom()
+            } else {
+                rect.top()
+            };
+            Pos2::new(rect.left() + k as f32 * step, y)
+        })
+        .collect();
+    strip.add(egui::Shape::line(points, Stroke::new(1.25, color)));
+}
+
+/// The screen connectors, for the focus pane's frames: from the bottom of each frame box
+/// wide enough to tell apart, at its `T_i`, to the start of the refresh that first showed
+/// its image, when that refresh is in the window.
+fn paint_screen_connectors(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let rows = context.rows;
+    let axis = &context.axis;
+    let model = context.model;
+    let (top, bottom) = (rows.frames().bottom(), rows.screen().top());
+    let stroke = Stroke::new(1.0, SCREEN_CONNECTOR);
+    let mut last_x = f32::NEG_INFINITY;
+    for frame in &model.frames {
+        let (x0, x) = (axis.x(frame.start), axis.x(frame.end()));
+        if x - x0 < MIN_DETAILED_FRAME || x - last_x < MIN_CONNECTOR_GAP {
+            continue;
+        }
+        let Some(shown) = model.shown_at(frame) else {
+            continue;
+        };
+        last_x = x;
+        let to = Pos2::new(axis.x(shown), bottom);
+        strip.line_segment([Pos2::new(x, top), to], stroke);
+        strip.circle_filled(to, 1.5, SCREEN_CONNECTOR);
+    }
+}
+
+/// The "what is shown" connectors: from under the screen row at `T_i` of each frame wide
+/// enough to tell apart down to `S_i` on the focus pane's row.
 fn paint_connectors(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let axis = &context.axis;
-    let top = rows.frames().bottom();
+    let top = rows.screen().bottom();
     let bottom = rows.pane(context.focus).center().y;
     let stroke = Stroke::new(1.0, CONNECTOR);
     let mut last_x = f32::NEG_INFINITY;
@@ -437,12 +605,20 @@ fn paint_caption(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
     let (left_width, right_width) = (left.size().x, right.size().x);
     painter.galley(Pos2::new(row.left(), y), left, CAPTION);
     painter.galley(Pos2::new(row.right() - right_width, y), right, CAPTION);
-    let legend = painter.layout_no_wrap(
-        "ticks: steps at simulated time · lines: frame to state shown".to_owned(),
-        LABEL_FONT,
-        CAPTION,
-    );
-    if legend.size().x + left_width + right_width + 24.0 <= row.width() {
+    // The longest legend that fits: the screen row's model first, as it is not measured.
+    let screen = screen_label(context.screen_model);
+    let legends = [
+        format!("{screen} · ticks: steps at simulated time · lines: frame to state shown"),
+        format!("{screen} · ticks: steps · lines: frame to state shown"),
+        screen,
+    ];
+    // Centred, so it must clear the wider of the two ends on both sides.
+    let room = row.width() - 2.0 * left_width.max(right_width) - 24.0;
+    let legend = legends
+        .into_iter()
+        .map(|text| painter.layout_no_wrap(text, LABEL_FONT, CAPTION))
+        .find(|legend| legend.size().x <= room);
+    if let Some(legend) = legend {
         let x = row.center().x - legend.size().x / 2.0;
         painter.galley(Pos2::new(x, y), legend, CAPTION);
     }
@@ -519,6 +695,7 @@ pub(super) fn frame_tooltip_ui(
                 "latency T \u{2212} S",
                 format!("{:.2} ms", frame.latency_ms()),
             );
+            row("screen", frame.screen_text());
             for pane in panes {
                 let steps = pane
                     .history
