@@ -9,7 +9,10 @@ use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
 use super::ui_pass::{UiPass, snapshot_panes};
-use crate::live::{LiveLoop, LiveSettings, Panes, Stopwatch, VirtualStopwatch};
+use crate::display::Refresh;
+use crate::live::{
+    LiveLoop, LiveSettings, Panes, PresentModeId, ScreenFacts, Stopwatch, VirtualStopwatch,
+};
 use crate::options::{BenchRenderOptions, RenderOptions};
 use crate::render::{GpuContext, Offscreen, adapter_summary};
 use crate::stats::mean_median;
@@ -30,12 +33,21 @@ const FRAME_60HZ: Nanos = 16_666_667;
 /// `--compare` the grid of panes with their labels. Returns what to print.
 pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     let settings = options.settings;
-    let frame = (1e9 / options.display_hz).round() as Nanos;
+    // Frames end exactly on the display's refresh grid, which the screen model shares.
+    let refresh = Refresh::new(options.display_hz).map_err(|error| anyhow::anyhow!(error))?;
     let until = (options.time_s * 1e9).round() as Nanos;
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
+    live.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Fifo),
+        monitor_hz: Some(options.display_hz),
+    });
     live.frame();
+    let mut refreshes = 0;
     while live.stopwatch().now() < until {
-        live.stopwatch_mut().advance(frame);
+        refreshes += 1;
+        let next = refresh.at(refreshes);
+        let now = live.stopwatch().now();
+        live.stopwatch_mut().advance(next.saturating_sub(now));
         live.frame();
     }
     let gpu = GpuContext::headless()?;
