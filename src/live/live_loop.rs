@@ -177,7 +177,11 @@ impl<S: Stopwatch> LiveLoop<S> {
             .map_or(0, |start| now.saturating_sub(start));
         self.last_frame_start = Some(now);
         let real_frame = measured.saturating_add(self.load.take_debt());
-        let frame_time = self.filters.apply(self.clock.tick(real_frame));
+        let ticked = self.clock.tick(real_frame);
+        // A paused frame that delivers no time is not a frame of the run: it neither passes
+        // through the filters (which would pay out what they hold) nor scrolls the history.
+        let idle = self.clock.paused() && ticked == 0;
+        let frame_time = if idle { 0 } else { self.filters.apply(ticked) };
         let display = DisplayTiming {
             frame: self.screen.next_frame(),
             wall: now,
@@ -196,6 +200,7 @@ impl<S: Stopwatch> LiveLoop<S> {
                 now,
                 real_frame,
                 display,
+                !idle,
                 &mut self.scratch,
             );
         }

@@ -53,8 +53,10 @@ impl Pane {
 
     /// Runs one frame of `frame_time` started at stopwatch time `wall` (`real_frame`
     /// measured), presented to the screen as `display` says: the run, the trail, the
-    /// history and the readouts (`scratch` is reused for their percentiles). The load is
-    /// spent after every pane has run and is recorded with [`Self::set_load`].
+    /// history and the readouts (`scratch` is reused for their percentiles). A frame not
+    /// `recorded` (paused, delivering no time) runs but leaves the history and readouts as
+    /// they were, so paused time does not scroll the recent frames away. The load is spent
+    /// after every pane has run and is recorded with [`Self::set_load`].
     pub(super) fn frame(
         &mut self,
         frame_time: Nanos,
@@ -62,6 +64,7 @@ impl Pane {
         wall: Nanos,
         real_frame: Nanos,
         display: DisplayTiming,
+        recorded: bool,
         scratch: &mut Vec<Nanos>,
     ) {
         let judged = self.run.judging();
@@ -70,22 +73,24 @@ impl Pane {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));
         }
-        self.history.push(FrameSample {
-            wall,
-            real_frame,
-            fed: report.frame_time,
-            owed: report.owed,
-            steps: u32::try_from(report.steps.len()).unwrap_or(u32::MAX),
-            alpha: report.alpha as f32,
-            dropped: report.dropped,
-            presented_time: report.presented_time,
-            shown_time: report.shown_time,
-            latest_time: report.latest_time,
-            judged,
-            frame: display.frame,
-            screen: OnScreen::Pending,
-        });
-        self.stats = self.history.stats(READOUT_WINDOW, scratch);
+        if recorded {
+            self.history.push(FrameSample {
+                wall,
+                real_frame,
+                fed: report.frame_time,
+                owed: report.owed,
+                steps: u32::try_from(report.steps.len()).unwrap_or(u32::MAX),
+                alpha: report.alpha as f32,
+                dropped: report.dropped,
+                presented_time: report.presented_time,
+                shown_time: report.shown_time,
+                latest_time: report.latest_time,
+                judged,
+                frame: display.frame,
+                screen: OnScreen::Pending,
+            });
+            self.stats = self.history.stats(READOUT_WINDOW, scratch);
+        }
         self.last = Some(LiveFrame {
             report,
             shown,

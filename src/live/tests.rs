@@ -398,10 +398,23 @@ fn pause_and_single_step_keep_every_pane_on_the_same_frame() {
         .iter()
         .map(|pane| pane.sim().engine().presented_time())
         .collect();
+    let recent = latest(&lab);
+    let lengths: Vec<usize> = lab.panes().iter().map(|p| p.history().len()).collect();
     for _ in 0..5 {
         frame_after(&mut lab, FRAME_60HZ);
-        assert!(latest(&lab).iter().all(|s| s.fed == 0 && s.steps == 0));
+        // Paused frames deliver no time and leave the recent frames as they were.
+        // (Their screen outcomes may settle meanwhile: compare what the loop recorded.)
+        let key = |samples: Vec<FrameSample>| -> Vec<(Nanos, Nanos, u32)> {
+            samples.iter().map(|s| (s.wall, s.fed, s.steps)).collect()
+        };
+        assert_eq!(key(latest(&lab)), key(recent.clone()));
+        assert!(
+            lab.last()
+                .is_some_and(|f| f.report.frame_time == 0 && f.report.steps.is_empty())
+        );
     }
+    let still: Vec<usize> = lab.panes().iter().map(|p| p.history().len()).collect();
+    assert_eq!(still, lengths);
     let paused: Vec<Nanos> = lab
         .panes()
         .iter()
@@ -856,4 +869,43 @@ fn the_window_present_time_and_acquire_wait_are_measured() {
         .collect();
     assert!(shown.len() >= 58);
     assert!(shown.windows(2).all(|pair| pair[1] > pair[0]));
+}
+
+#[test]
+fn paused_time_does_not_scroll_the_history_away_and_single_steps_append() {
+    let mut lab = live(LiveSettings::default());
+    lab.frame();
+    for _ in 0..60 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    let before: Vec<FrameSample> = lab.history().iter().copied().collect();
+    let stats = lab.window_stats();
+    lab.set_paused(true);
+    // Ten seconds paused at 60 fps.
+    for _ in 0..600 {
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    let after: Vec<FrameSample> = lab.history().iter().copied().collect();
+    assert_eq!(after.len(), before.len());
+    // The frames are the same; only their screen outcomes may have settled meanwhile.
+    for (a, b) in after.iter().zip(&before) {
+        assert_eq!((a.wall, a.fed, a.steps), (b.wall, b.fed, b.steps));
+    }
+    assert_eq!(
+        lab.window_stats().fps,
+        stats.fps,
+        "the readouts describe the last run"
+    );
+    for _ in 0..3 {
+        lab.single_step();
+        frame_after(&mut lab, FRAME_60HZ);
+    }
+    assert_eq!(lab.history().len(), before.len() + 3);
+    let stepped: Vec<Nanos> = lab.history().iter().rev().take(3).map(|s| s.fed).collect();
+    assert_eq!(stepped, [crate::timestep::DEFAULT_SINGLE_STEP_FRAME; 3]);
+    // The frames before the pause are still there behind the single steps.
+    assert_eq!(
+        lab.history().iter().nth(60).map(|s| s.wall),
+        before.get(60).map(|s| s.wall)
+    );
 }
