@@ -59,9 +59,10 @@ pub struct LiveArgs {
     #[arg(long, value_name = "LIST")]
     pub compare: Option<String>,
     /// With --compare: the focused pane, 1 to the number of panes (its steps carry the
-    /// per-step load; the readouts, plots and timeline show it).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub focus: usize,
+    /// per-step load; the readouts, plots and timeline show it). Default: the accumulator's
+    /// pane, else the first.
+    #[arg(long, value_name = "N")]
+    pub focus: Option<usize>,
     /// Scene preset: together, or camera-vs-sphere (the camera moves per render frame, the
     /// sphere per fixed step; compares accumulator with interpolated unless --compare
     /// names the panes). Sets the camera driver, overriding --camera.
@@ -129,16 +130,18 @@ impl LiveArgs {
         if let Some(list) = &self.compare {
             let strategies = Strategy::parse_list(list).context("--compare")?;
             settings.panes = Panes::new(&strategies).context("--compare")?;
-            settings.compare = true;
+            settings.compare = false;
+            settings.set_compare(true);
         }
-        let panes = settings.pane_strategies().len();
-        if !(1..=panes).contains(&self.focus) {
-            anyhow::bail!(
-                "--focus {} is out of range (allowed 1 to {panes}: the number of panes)",
-                self.focus
-            );
+        if let Some(focus) = self.focus {
+            let panes = settings.pane_strategies().len();
+            if !(1..=panes).contains(&focus) {
+                anyhow::bail!(
+                    "--focus {focus} is out of range (allowed 1 to {panes}: the number of panes)"
+                );
+            }
+            settings.focus = focus - 1;
         }
-        settings.focus = self.focus - 1;
         settings.validate()?;
         Ok(settings)
     }
@@ -580,6 +583,13 @@ mod tests {
         assert_eq!(settings.pane_strategies(), Strategy::ALL);
         let settings = options(&[]).expect("valid").settings;
         assert!(!settings.compare);
+        assert_eq!(settings.focus, 0);
+        // Without --focus, the accumulator's pane is focused.
+        let settings = options(&["--compare", "all"]).expect("valid").settings;
+        assert_eq!(settings.focus, 3);
+        let settings = options(&["--compare", "fixed,variable"])
+            .expect("valid")
+            .settings;
         assert_eq!(settings.focus, 0);
     }
 }

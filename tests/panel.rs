@@ -227,6 +227,20 @@ fn c_compares_and_numbers_then_focus_panes() {
     single.key_press(egui::Key::C);
     single.run();
     assert!(single.state().model.settings.compare);
+    // The comparison opens on the accumulator's pane, whose timeline shows the stutter.
+    let settings = single.state().model.settings;
+    assert_eq!(
+        settings.pane_strategies()[settings.focus],
+        Strategy::Accumulator
+    );
+    // Focus the extrapolated pane (as a click on it would), then leave: its strategy stays.
+    single.state_mut().model.settings.focus = 5;
+    single.run();
+    single.key_press(egui::Key::C);
+    single.run();
+    let settings = single.state().model.settings;
+    assert!(!settings.compare);
+    assert_eq!(settings.strategy, Strategy::Extrapolated);
 
     let mut harness = harness(comparing(&[
         Strategy::Fixed,

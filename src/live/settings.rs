@@ -305,6 +305,27 @@ impl LiveSettings {
         }
     }
 
+    /// Turns the comparison on or off as a person expects: turning it on focuses the
+    /// accumulator's pane (its timeline shows the stutter; `fixed`'s drifting lag would
+    /// fill it with a fan of lines), or the first pane without one; turning it off keeps
+    /// the focused pane's strategy as the single one.
+    pub fn set_compare(&mut self, compare: bool) {
+        if compare == self.compare {
+            return;
+        }
+        if compare {
+            self.focus = self
+                .panes
+                .as_slice()
+                .iter()
+                .position(|&s| s == Strategy::Accumulator)
+                .unwrap_or(0);
+        } else {
+            self.strategy = self.panes.as_slice()[self.focus_index()];
+        }
+        self.compare = compare;
+    }
+
     /// The focused pane, within the panes that exist.
     pub fn focus_index(&self) -> usize {
         self.focus.min(self.pane_strategies().len() - 1)

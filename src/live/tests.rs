@@ -909,3 +909,31 @@ fn paused_time_does_not_scroll_the_history_away_and_single_steps_append() {
         before.get(60).map(|s| s.wall)
     );
 }
+
+#[test]
+fn compare_focuses_the_accumulator_and_leaving_it_keeps_the_focused_strategy() {
+    let mut settings = LiveSettings::default();
+    assert_eq!(settings.strategy, Strategy::Interpolated);
+    settings.set_compare(true);
+    assert!(settings.compare);
+    assert_eq!(
+        settings.pane_strategies()[settings.focus],
+        Strategy::Accumulator
+    );
+    settings.focus = 5;
+    settings.set_compare(false);
+    assert!(!settings.compare);
+    assert_eq!(
+        settings.strategy,
+        Strategy::Extrapolated,
+        "the focused pane's strategy"
+    );
+    // Without an accumulator pane, the first pane.
+    settings.panes = Panes::new(&[Strategy::Fixed, Strategy::Variable]).unwrap();
+    settings.set_compare(true);
+    assert_eq!(settings.focus, 0);
+    // Setting what is already set changes nothing.
+    settings.focus = 1;
+    settings.set_compare(true);
+    assert_eq!(settings.focus, 1);
+}

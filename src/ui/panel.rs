@@ -330,7 +330,8 @@ fn keys_ui(ui: &mut egui::Ui, state: &mut PanelState, edits: &mut Edits, readout
             }
         }
         if pressed(Key::C) {
-            edits.settings.compare = !edits.settings.compare;
+            let compare = !edits.settings.compare;
+            edits.settings.set_compare(compare);
         }
         if pressed(Key::T) {
             state.timeline = !state.timeline;
@@ -370,7 +371,10 @@ fn panel_contents_ui(
         strategy_ui(ui, settings);
     }
     ui.horizontal(|ui| {
-        ui.checkbox(&mut settings.compare, "compare panes (C)");
+        let mut compare = settings.compare;
+        if ui.checkbox(&mut compare, "compare panes (C)").changed() {
+            settings.set_compare(compare);
+        }
         ui.checkbox(&mut state.timeline, "timeline (T)");
     });
     ui.separator();
