@@ -4,7 +4,7 @@
 
 use super::history::{HISTORY_CAPACITY, History, WindowStats};
 use super::load::LoadModel;
-use super::pane::{LiveFrame, Pane};
+use super::pane::{LiveFrame, Pane, PaneInput};
 use super::readouts::Readouts;
 use super::screen::{LiveScreen, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
@@ -193,16 +193,15 @@ impl<S: Stopwatch> LiveLoop<S> {
         // the simulation's time base, so a time scale above 1 that makes the loop spiral
         // counts. Each pane is judged on what its own steps would cost.
         let step_work = |steps: u64| (load.step_work(steps) as f64 * time_scale).round() as Nanos;
+        let input = PaneInput {
+            frame_time,
+            wall: now,
+            real_frame,
+            display,
+            recorded: !idle,
+        };
         for pane in &mut self.panes {
-            pane.frame(
-                frame_time,
-                step_work,
-                now,
-                real_frame,
-                display,
-                !idle,
-                &mut self.scratch,
-            );
+            pane.frame(input, step_work, &mut self.scratch);
         }
         let focus = self.settings.focus_index();
         let focus_steps = self.panes[focus].last().map_or(0, |f| f.report.steps.len());

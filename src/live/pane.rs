@@ -12,6 +12,21 @@ use crate::sim::Simulation;
 use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
 use crate::view::{PaneView, Trail};
 
+/// What every pane of a loop is given for one frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PaneInput {
+    /// The frame time fed to the strategy.
+    pub frame_time: Nanos,
+    /// Stopwatch time the frame started.
+    pub wall: Nanos,
+    /// Real frame time measured (with load carried from the last frame).
+    pub real_frame: Nanos,
+    /// Where the frame sits on the screen's clock.
+    pub display: DisplayTiming,
+    /// Whether the frame joins the history (not a paused frame delivering no time).
+    pub recorded: bool,
+}
+
 /// One frame's outcome, for the shell to draw and the panel to show.
 #[derive(Clone, Copy, Debug)]
 pub struct LiveFrame {
@@ -51,22 +66,24 @@ impl Pane {
         }
     }
 
-    /// Runs one frame of `frame_time` started at stopwatch time `wall` (`real_frame`
-    /// measured), presented to the screen as `display` says: the run, the trail, the
-    /// history and the readouts (`scratch` is reused for their percentiles). A frame not
-    /// `recorded` (paused, delivering no time) runs but leaves the history and readouts as
-    /// they were, so paused time does not scroll the recent frames away. The load is spent
-    /// after every pane has run and is recorded with [`Self::set_load`].
+    /// Runs one frame (see [`PaneInput`]): the run, the trail, the history and the
+    /// readouts (`scratch` is reused for their percentiles). A frame not `recorded`
+    /// (paused, delivering no time) runs but leaves the history and readouts as they were,
+    /// so paused time does not scroll the recent frames away. The load is spent after
+    /// every pane has run and is recorded with [`Self::set_load`].
     pub(super) fn frame(
         &mut self,
-        frame_time: Nanos,
+        input: PaneInput,
         step_work: impl FnOnce(u64) -> Nanos,
-        wall: Nanos,
-        real_frame: Nanos,
-        display: DisplayTiming,
-        recorded: bool,
         scratch: &mut Vec<Nanos>,
     ) {
+        let PaneInput {
+            frame_time,
+            wall,
+            real_frame,
+            display,
+            recorded,
+        } = input;
         let judged = self.run.judging();
         let (report, shown, _) = self.run.frame(frame_time, step_work, Some(display));
         if report.frame_time > 0 || self.trail.is_empty() {
