@@ -356,3 +356,35 @@ fn the_display_section_sets_the_filter_and_the_refresh_rate_and_says_the_screen_
         timestep_lab::timestep::FilterSpec::None
     );
 }
+
+#[test]
+fn every_readout_explains_itself_and_auto_present_modes_stay_offered() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    harness.get_by_label("sim speed").hover();
+    harness.run();
+    harness.get_by_label_contains("Simulated time advanced over real time");
+    let speed = harness.state().readouts.window.sim_speed;
+    assert!((0.95..=1.05).contains(&speed), "a 60 Hz run keeps up: {speed}");
+    harness.get_by_label(&format!("{speed:.3}x"));
+    harness.get_by_label("screen judder*").hover();
+    harness.run();
+    harness.get_by_label_contains("PresentMon's MsAnimationError");
+    // The present mode list: the surface's modes and both auto modes, each explained.
+    harness.get_by_label("present mode").scroll_to_me();
+    harness.run();
+    harness.get_by_label("present mode").click();
+    harness.run();
+    for mode in [
+        "auto-vsync",
+        "auto-no-vsync",
+        "immediate",
+        "mailbox",
+        "fifo",
+    ] {
+        harness.get_by_label(mode);
+    }
+    harness.get_by_label("auto-no-vsync").hover();
+    harness.run();
+    harness.get_by_label_contains("No vsync with the best mode offered");
+}

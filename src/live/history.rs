@@ -108,8 +108,10 @@ impl History {
         let mut smoothness = Smoothness::default();
         let mut screen = Smoothness::default();
         let mut first_wall = None;
+        let mut first_latest = None;
         for sample in self.recent(window) {
             first_wall.get_or_insert(sample.wall);
+            first_latest.get_or_insert(sample.latest_time);
             stats.frames += 1;
             scratch.push(sample.real_frame);
             steps_sum += u64::from(sample.steps);
@@ -139,6 +141,9 @@ impl History {
         let span = newest.saturating_sub(first_wall.unwrap_or(newest));
         if stats.frames > 1 && span > 0 {
             stats.fps = (stats.frames - 1) as f64 * 1e9 / span as f64;
+            let latest = self.latest().map_or(0, |s| s.latest_time);
+            let simulated = latest.saturating_sub(first_latest.unwrap_or(latest));
+            stats.sim_speed = simulated as f64 / span as f64;
         }
         stats
     }
@@ -171,6 +176,9 @@ pub struct WindowStats {
     pub display_judder_ms: f64,
     /// Frames whose image the modeled screen never showed.
     pub dropped_frames: u64,
+    /// Simulated time advanced over real time elapsed in the window: 1 keeps up, below 1
+    /// the game runs slow (a step cap, the time scale, a spiral guard dropping time).
+    pub sim_speed: f64,
 }
 
 #[cfg(test)]
@@ -206,6 +214,8 @@ mod tests {
         assert_eq!(stats.latency_ms, 0.0);
         assert_eq!(stats.judder_ms, 0.0);
         assert_eq!(stats.steps_mean, 1.0);
+        // The samples' simulated time does not advance: nothing is simulated.
+        assert_eq!(stats.sim_speed, 0.0);
     }
 
     #[test]

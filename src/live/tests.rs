@@ -937,3 +937,39 @@ fn compare_focuses_the_accumulator_and_leaving_it_keeps_the_focused_strategy() {
     settings.set_compare(true);
     assert_eq!(settings.focus, 1);
 }
+
+#[test]
+fn sim_speed_reads_how_fast_the_game_runs_against_real_time() {
+    // 50 Hz steps at 30 fps with at most one step a frame: the game runs at 0.6x.
+    let capped = LiveSettings {
+        strategy: Strategy::Accumulator,
+        max_steps: 1,
+        ..LiveSettings::default()
+    };
+    let lab = on_screen(
+        capped,
+        PresentModeId::Fifo,
+        60.0,
+        std::iter::repeat_n(33_333_333, 90),
+    );
+    let speed = lab.window_stats().sim_speed;
+    assert!((speed - 0.6).abs() < 0.02, "{speed}");
+    // Uncapped it keeps up; slowed down by the time scale it runs at the scale.
+    let free = on_screen(
+        LiveSettings::default(),
+        PresentModeId::Fifo,
+        60.0,
+        std::iter::repeat_n(FRAME_60HZ, 120),
+    );
+    assert!((free.window_stats().sim_speed - 1.0).abs() < 0.03);
+    let slow = on_screen(
+        LiveSettings {
+            time_scale: 0.25,
+            ..LiveSettings::default()
+        },
+        PresentModeId::Fifo,
+        60.0,
+        std::iter::repeat_n(FRAME_60HZ, 240),
+    );
+    assert!((slow.window_stats().sim_speed - 0.25).abs() < 0.03);
+}

@@ -543,14 +543,16 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
         .num_columns(2)
         .spacing([12.0, 2.0])
         .show(ui, |ui| {
-            let mut row = |name: &str, value: String| {
-                ui.label(name);
-                ui.monospace(value);
+            let mut row = |name: &str, value: String, help: &str| {
+                ui.label(name).on_hover_text(help);
+                ui.monospace(value).on_hover_text(help);
                 ui.end_row();
             };
             row(
                 "fps / presents",
                 format!("{:.1} / {:.1} Hz", w.fps, r.present_rate_hz),
+                "Render frames per second over the last second, and frames handed to the \
+                 display per second (measured).",
             );
             row(
                 "frame p50 / p99",
@@ -559,6 +561,7 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                     ms(w.frame_time_p50_ms),
                     ms(w.frame_time_p99_ms)
                 ),
+                "Median and 99th-percentile real frame time over the last second.",
             );
             row(
                 "steps now / mean / max",
@@ -566,21 +569,65 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                     "{} / {:.2} / {}",
                     r.steps_this_frame, w.steps_mean, w.steps_max
                 ),
+                "Physics steps the last frame took, and their mean and maximum per frame \
+                 over the last second.",
             );
-            row("alpha", format!("{:.3}", r.alpha));
+            row(
+                "alpha",
+                format!("{:.3}", r.alpha),
+                "Carried time over dt after the last frame's steps: how far between its \
+                 last two states interpolation draws (0 for strategies without an \
+                 accumulator).",
+            );
+            row(
+                "sim speed",
+                format!("{:.3}x", w.sim_speed),
+                "Simulated time advanced over real time elapsed in the last second. Below 1 \
+                 the game runs slow: a step cap or the frame-time clamp dropping time, or \
+                 the time scale.",
+            );
             row(
                 "simulated / presented",
                 format!("{:.2} / {:.2} s", r.sim_time_s, r.real_time_s),
+                "Simulated time of the latest state, and the real time presented so far \
+                 (frame times after the guards; dropped time excluded).",
             );
             row(
                 "owed / carried",
                 format!("{} / {} ms", ms(r.owed_ms), ms(r.accumulator_ms)),
+                "Time the last frame had to simulate (carried time plus its frame time), \
+                 and the time left over for the next frame (the accumulator).",
             );
-            row("dropped", format!("{:.3} s", r.dropped_total_s));
-            row("latency", format!("{:.2} ms", w.latency_ms));
-            row("judder", format!("{:.3} ms", w.judder_ms));
-            row("screen latency*", format!("{:.2} ms", w.display_latency_ms));
-            row("screen judder*", format!("{:.3} ms", w.display_judder_ms));
+            row(
+                "dropped",
+                format!("{:.3} s", r.dropped_total_s),
+                "Real time thrown away by the spiral guards since the start.",
+            );
+            row(
+                "latency",
+                format!("{:.2} ms", w.latency_ms),
+                "Mean T - S over the last second: how far the drawn state is behind real \
+                 time on the CPU's clock. Interpolation adds one dt.",
+            );
+            row(
+                "judder",
+                format!("{:.3} ms", w.judder_ms),
+                "RMS of (S_i - S_i-1) - (T_i - T_i-1): how unevenly the drawn motion advances \
+                 against the frame times. 0 is even motion; this is the stutter.",
+            );
+            row(
+                "screen latency*",
+                format!("{:.2} ms", w.display_latency_ms),
+                "Mean D - S over frames shown on the modeled screen: how old the drawn state \
+                 is when its image reaches the screen.",
+            );
+            row(
+                "screen judder*",
+                format!("{:.3} ms", w.display_judder_ms),
+                "RMS animation error (S_i - S_j) - (D_i - D_j) over frames shown, j the \
+                 previous shown one: PresentMon's MsAnimationError. Vsync wobble shows here \
+                 and not in the judder above.",
+            );
             let screen = &r.screen;
             row(
                 "new / repeated*",
@@ -588,16 +635,30 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                     "{:.1} / {:.0} per s",
                     screen.shown_fps, screen.repeated_per_s
                 ),
+                "New images and refreshes that showed the previous image again, per second, \
+                 on the modeled screen.",
             );
             if w.dropped_frames > 0 || screen.torn_per_s > 0.0 {
                 row(
                     "dropped / torn*",
                     format!("{} / {:.0} per s", w.dropped_frames, screen.torn_per_s),
+                    "Frames rendered but replaced before a refresh showed them (mailbox), and \
+                     refreshes torn by an image arriving mid-scan (immediate).",
                 );
             }
-            row("energy drift", format!("{:+.4}", r.energy_drift));
+            row(
+                "energy drift",
+                format!("{:+.4}", r.energy_drift),
+                "(E - E_true) / E_0 of the spring: positive gains energy (explicit Euler \
+                 explodes this way), negative loses it.",
+            );
             if r.carried_load_ms > 0.0 {
-                row("load carried", format!("{:.1} ms", r.carried_load_ms));
+                row(
+                    "load carried",
+                    format!("{:.1} ms", r.carried_load_ms),
+                    "Artificial load beyond what one frame busy-waits (250 ms), added to the \
+                     next frame's time so the window stays responsive.",
+                );
             }
         });
     ui.small(format!(
@@ -605,6 +666,31 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
         screen_model(&r.screen),
         refresh_source(r.screen.refresh_source)
     ));
+}
+
+/// What a present mode does, for its tooltip.
+fn present_mode_help(mode: PresentModeId) -> &'static str {
+    match mode {
+        PresentModeId::Fifo => {
+            "Vsync: each image waits for a refresh in a queue; when the queue is full the \
+             loop blocks, so it runs at the refresh rate. Never tears."
+        }
+        PresentModeId::FifoRelaxed => {
+            "Vsync, but an image that misses its refresh is shown at once (may tear) \
+             instead of waiting a whole refresh."
+        }
+        PresentModeId::Mailbox => {
+            "Vsync without blocking: each refresh shows the newest image; older waiting \
+             ones are dropped. Low latency, no tearing."
+        }
+        PresentModeId::Immediate => {
+            "No vsync: each image is shown at once, tearing the refresh being scanned out."
+        }
+        PresentModeId::AutoVsync => "Vsync with the best mode offered: fifo-relaxed, else fifo.",
+        PresentModeId::AutoNoVsync => {
+            "No vsync with the best mode offered: immediate, else mailbox, else fifo."
+        }
+    }
 }
 
 /// The screen model in words, e.g. "FIFO 60 Hz, 2 queued".
@@ -765,16 +851,21 @@ fn display_ui(
     display: &DisplayStatus,
     screen: &ScreenReadouts,
 ) {
-    let offered = PresentModeId::ALL
-        .into_iter()
-        .filter(|mode| display.offered.contains(mode));
+    // The concrete modes the surface offers, and the auto modes, which always resolve.
+    let offered = PresentModeId::ALL.into_iter().filter(|mode| {
+        display.offered.contains(mode)
+            || matches!(mode, PresentModeId::AutoVsync | PresentModeId::AutoNoVsync)
+    });
     egui::ComboBox::from_label("present mode")
         .selected_text(edits.present_mode.id())
         .show_ui(ui, |ui| {
             for mode in offered {
-                ui.selectable_value(&mut edits.present_mode, mode, mode.id());
+                ui.selectable_value(&mut edits.present_mode, mode, mode.id())
+                    .on_hover_text(present_mode_help(mode));
             }
-        });
+        })
+        .response
+        .on_hover_text(present_mode_help(edits.present_mode));
     let active = display.active.map_or("none", PresentModeId::id);
     ui.small(format!(
         "active: {active} · surface offers: {}",
