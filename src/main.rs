@@ -24,12 +24,21 @@ fn main() -> ExitCode {
             finish(outcome, EXIT_BAD_INPUT)
         }
         Some(Command::Render(args)) => match args.options() {
-            Ok(options) => shell::render(&options),
+            Ok(options) => {
+                explain_wayland_noise();
+                shell::render(&options)
+            }
             Err(error) => bad_input(&error),
         },
-        Some(Command::BenchRender(args)) => shell::bench_render(&args.options()),
+        Some(Command::BenchRender(args)) => {
+            explain_wayland_noise();
+            shell::bench_render(&args.options())
+        }
         None => match cli.window.options() {
-            Ok(options) => shell::window(options),
+            Ok(options) => {
+                explain_wayland_noise();
+                shell::window(options)
+            }
             Err(error) => bad_input(&error),
         },
     }
@@ -99,6 +108,27 @@ mod shell {
             )),
             EXIT_FAILURE,
         )
+    }
+}
+
+/// Says, before the system's Wayland library does, that its complaint about
+/// `XDG_RUNTIME_DIR` is harmless: with the variable unset (as under a bare X server, a
+/// container or ssh) and no Wayland session, libwayland prints "error: XDG_RUNTIME_DIR is
+/// invalid or not set in the environment." once for each library that probes for Wayland
+/// (the window system and the Vulkan driver), and then X11 (or no window) is used.
+fn explain_wayland_noise() {
+    if !cfg!(all(feature = "window", target_os = "linux")) {
+        return;
+    }
+    let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR");
+    let usable = runtime_dir.is_some_and(|dir| std::path::Path::new(&dir).is_dir());
+    if !usable && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        eprintln!(
+            "note: XDG_RUNTIME_DIR is not set, so the system's Wayland library may print \
+             \"error: XDG_RUNTIME_DIR is invalid or not set\" below. It is harmless: there is \
+             no Wayland session, and the lab uses X11 (or no window for render and \
+             bench-render)."
+        );
     }
 }
 

@@ -365,7 +365,10 @@ fn every_readout_explains_itself_and_auto_present_modes_stay_offered() {
     harness.run();
     harness.get_by_label_contains("Simulated time advanced over real time");
     let speed = harness.state().readouts.window.sim_speed;
-    assert!((0.95..=1.05).contains(&speed), "a 60 Hz run keeps up: {speed}");
+    assert!(
+        (0.95..=1.05).contains(&speed),
+        "a 60 Hz run keeps up: {speed}"
+    );
     harness.get_by_label(&format!("{speed:.3}x"));
     harness.get_by_label("screen judder*").hover();
     harness.run();

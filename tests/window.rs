@@ -69,7 +69,16 @@ const RUN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(180);
 /// Runs the binary on `display` with `args`; kills it and fails if it runs past
 /// [`RUN_DEADLINE`].
 fn lab(display: &VirtualDisplay, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+    lab_without(display, args, &[])
+}
+
+/// [`lab`] with the environment variables `removed` unset.
+fn lab_without(display: &VirtualDisplay, args: &[&str], removed: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
+    for name in removed {
+        command.env_remove(name);
+    }
+    let mut child = command
         .args(args)
         .env("DISPLAY", &display.name)
         .env_remove("WAYLAND_DISPLAY")
@@ -467,5 +476,27 @@ fn compare_starts_the_named_panes_and_the_screenshot_holds_the_whole_grid() {
             })
             .count();
         assert!(sphere > 300, "pane {i}: {sphere} sphere-coloured pixels");
+    }
+}
+
+#[test]
+fn an_unset_xdg_runtime_dir_is_explained_before_the_wayland_library_complains() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let output = lab_without(&display, &["--frames", "3"], &["XDG_RUNTIME_DIR"]);
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let note = stderr
+        .find("note: XDG_RUNTIME_DIR is not set")
+        .unwrap_or_else(|| panic!("no explanation: {stderr}"));
+    assert!(stderr[note..].contains("It is harmless"), "{stderr}");
+    if let Some(complaint) = stderr.find("error: XDG_RUNTIME_DIR") {
+        assert!(note < complaint, "the note comes first: {stderr}");
+    }
+    // With a usable runtime directory there is nothing to explain.
+    let output = lab(&display, &["--frames", "3"]);
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|dir| std::path::Path::new(&dir).is_dir()) {
+        assert!(!String::from_utf8_lossy(&output.stderr).contains("note: XDG_RUNTIME_DIR"));
     }
 }
