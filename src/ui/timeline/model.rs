@@ -271,7 +271,12 @@ impl TimelineModel {
     }
 }
 
-/// The samples of the last [`TIMELINE_WINDOW`] (at least [`TIMELINE_MIN_FRAMES`] of them) of
+/// Longest frame the timeline reaches back past [`TIMELINE_WINDOW`] for, to show
+/// [`TIMELINE_MIN_FRAMES`]: four windows (2 s), far beyond a slow renderer's frames.
+const MAX_REACHED_FRAME: Nanos = 4 * TIMELINE_WINDOW;
+
+/// The samples of the last [`TIMELINE_WINDOW`] (at least [`TIMELINE_MIN_FRAMES`] of them,
+/// reaching back no further than a frame longer than [`MAX_REACHED_FRAME`]) of
 /// `history`, each with the sample before it
 /// (whose `presented_time` and `latest_time` are where this frame's interval and steps
 /// start), oldest first. When the history keeps no sample before the window, its oldest
@@ -279,10 +284,18 @@ impl TimelineModel {
 pub(super) fn window_frames(
     history: &History,
 ) -> impl Iterator<Item = (&FrameSample, &FrameSample)> + '_ {
-    let count = history
-        .recent(TIMELINE_WINDOW)
-        .count()
-        .max(TIMELINE_MIN_FRAMES);
+    let recent = history.recent(TIMELINE_WINDOW).count();
+    // Reaching back for the fewest frames stops at a frame far longer than the window (a
+    // frozen frame, a breakpoint): one such frame would stretch the axis to its length for
+    // as many frames as it takes to leave the last few.
+    let reachable = history
+        .iter()
+        .rev()
+        .skip(recent)
+        .take(TIMELINE_MIN_FRAMES.saturating_sub(recent))
+        .take_while(|sample| sample.fed <= MAX_REACHED_FRAME)
+        .count();
+    let count = recent + reachable;
     // `iter_from` starts at the oldest sample wanted directly; skipping through the whole
     // history instead cost a step per kept frame (8192 of them), per pane, per frame.
     let mut samples = history.iter_from(history.len().saturating_sub(count + 1));
@@ -437,6 +450,29 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn a_frozen_frame_leaves_the_axis_once_it_is_out_of_the_window() {
+        // 60 s frozen (no clamp), then running again.
+        let settings = LiveSettings {
+            max_frame_time_ms: 0.0,
+            ..LiveSettings::default()
+        };
+        // A slow renderer (150 ms frames): the window holds 4 frames, and the fewest frames
+        // shown (30) used to reach back to the frozen minute for 30 frames (4.5 s).
+        let frames = std::iter::repeat_n(150 * MS, 60)
+            .chain([60_000 * MS])
+            .chain(std::iter::repeat_n(150 * MS, 5));
+        let model = model_of(&history(settings, frames));
+        // The five slow frames after it, and not the frozen one.
+        assert_eq!(model.frames.len(), 5);
+        assert!(model.frames.iter().all(|f| f.sample.fed < 60_000 * MS));
+        // The axis spans those frames (0.75 s), not the frozen minute.
+        assert_eq!(model.axis_end - model.axis_start, 750 * MS);
+        // A slow renderer's frames (150 ms) are still reached back for.
+        let slow = model_of(&history(with(Strategy::Accumulator), [150 * MS; 40]));
+        assert_eq!(slow.frames.len(), TIMELINE_MIN_FRAMES);
     }
 
     #[test]
@@ -613,43 +649,35 @@ mod tests {
     }
 
     #[test]
-    fn paused_frames_have_zero_width_and_can_be_picked() {
+    fn pausing_keeps_the_running_frames_on_the_axis_and_single_steps_append() {
         let mut live = LiveLoop::new(VirtualStopwatch::default(), with(Strategy::Interpolated))
             .expect("valid settings");
         live.frame();
-        for _ in 0..10 {
+        for _ in 0..40 {
             live.stopwatch_mut().advance(FRAME_60HZ);
             live.frame();
         }
+        let running = model_of(live.history());
         live.set_paused(true);
-        for _ in 0..5 {
+        // Paused for longer than the window: the frames before the pause stay.
+        for _ in 0..90 {
             live.stopwatch_mut().advance(FRAME_60HZ);
             live.frame();
         }
-        let model = model_of(live.history());
-        let paused = &model.frames[model.frames.len() - 5..];
-        assert!(
-            paused
-                .iter()
-                .all(|f| f.start == f.end() && f.sample.steps == 0)
-        );
-        let t = paused[0].end();
-        // Inside the last running frame: that frame; past the end: the nearest (a paused one).
+        let paused = model_of(live.history());
+        assert_eq!(paused.frames.len(), running.frames.len());
         assert_eq!(
-            model.frame_near(t as f64 - 1.0),
-            Some(model.frames.len() - 6)
+            (paused.axis_start, paused.axis_end),
+            (running.axis_start, running.axis_end)
         );
-        let picked = model.frame_near(t as f64 + 5e6).expect("a frame");
-        assert_eq!(model.frames[picked].end(), t);
-
-        // Paused for the whole window: the axis still spans a window.
-        for _ in 0..60 {
-            live.stopwatch_mut().advance(FRAME_60HZ);
-            live.frame();
-        }
-        let model = model_of(live.history());
-        assert!(model.frames.iter().all(|f| f.start == f.end()));
-        assert_eq!(model.axis_end - model.axis_start, TIMELINE_WINDOW);
+        // A single step appends one frame of the single-step length at the right.
+        live.single_step();
+        live.stopwatch_mut().advance(FRAME_60HZ);
+        live.frame();
+        let stepped = model_of(live.history());
+        let last = stepped.frames.last().expect("a frame");
+        assert_eq!(last.sample.fed, crate::timestep::DEFAULT_SINGLE_STEP_FRAME);
+        assert_eq!(last.start, running.axis_end);
     }
 
     #[test]
