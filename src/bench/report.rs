@@ -278,6 +278,11 @@ impl BenchReport {
         for row in &rows {
             line(&row.iter().map(String::as_str).collect::<Vec<_>>());
         }
+        out.push_str(
+            "\nlatency = mean T - S (picture behind real time), judder = RMS unevenness of \
+             the drawn motion (0 = smooth), pos err = worst spring error, sim speed = \
+             simulated / real time; README: \"Reading the table\".\n",
+        );
         if screen {
             out.push_str(
                 "\nscreen lat/judder: display latency (D - S) and RMS animation error \
@@ -296,7 +301,9 @@ impl BenchReport {
             .any(|r| (r.frames as usize) < trace.frames)
         {
             out.push_str(
-                "\nFROZE: the run stopped early: one frame owed more than 60 s of step work.\n",
+                "\nFROZE: the run stopped early: one frame owed more than 60 s of step work. \
+                 Its numbers cover only the frames before that: a game in this state shows \
+                 one frame a minute, whatever its latency and sim speed read.\n",
             );
         }
         out

@@ -252,6 +252,8 @@ fn table_has_a_row_per_strategy_with_aligned_columns() {
     assert!(table.contains("max frame time off"));
     assert!(table.contains("SPIRAL"));
     assert!(table.contains("FROZE"));
+    assert!(table.contains("\nlatency = mean T - S (picture behind real time), judder = "));
+    assert!(table.contains("a game in this state shows one frame a minute"));
 }
 
 #[test]
