@@ -86,7 +86,15 @@ fn build(
     builder: egui_kittest::HarnessBuilder<PanelState>,
     state: PanelState,
 ) -> Harness<'static, PanelState> {
-    builder.with_size(egui::vec2(720.0, 1100.0)).build_ui_state(
+    build_sized(builder.with_size(egui::vec2(720.0, 1100.0)), state)
+}
+
+/// [`build`] at the size `builder` says.
+fn build_sized(
+    builder: egui_kittest::HarnessBuilder<PanelState>,
+    state: PanelState,
+) -> Harness<'static, PanelState> {
+    builder.build_ui_state(
         |ui, state: &mut PanelState| {
             let mut snapshot = state.live.snapshot();
             snapshot.settings = state.model.settings;
@@ -305,6 +313,8 @@ fn the_pane_editor_adds_removes_and_focuses_panes() {
 fn the_camera_vs_sphere_preset_stages_the_unity_stutter() {
     let mut harness = harness(scripted_state());
     harness.run();
+    harness.get_by_label("camera vs sphere").scroll_to_me();
+    harness.run();
     harness.get_by_label("camera vs sphere").click();
     harness.run();
     let settings = harness.state().model.settings;
@@ -390,4 +400,33 @@ fn every_readout_explains_itself_and_auto_present_modes_stay_offered() {
     harness.get_by_label("auto-no-vsync").hover();
     harness.run();
     harness.get_by_label_contains("No vsync with the best mode offered");
+}
+
+#[test]
+fn at_1280_by_800_the_strategy_load_and_guards_are_in_sight_without_scrolling() {
+    let mut harness = build_sized(
+        Harness::builder().with_size(egui::vec2(1280.0, 800.0)),
+        scripted_state(),
+    );
+    harness.run();
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    for label in [
+        "1 fixed",
+        "6 extrapolated",
+        "per step",
+        "per frame",
+        "hitch every",
+        "clamp frame time",
+        "cap steps per frame",
+    ] {
+        let node = harness
+            .get_all_by_label_contains(label)
+            .next()
+            .unwrap_or_else(|| panic!("no {label}"));
+        let rect = node.rect();
+        assert!(
+            window.contains_rect(rect),
+            "{label} at {rect:?} lies outside the 1280x800 window"
+        );
+    }
 }

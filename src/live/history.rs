@@ -56,6 +56,8 @@ pub struct FrameSample {
     pub latest_time: Nanos,
     /// Whether smoothness metrics count this frame (a step happened in an earlier frame).
     pub judged: bool,
+    /// Real time carried to the next frame (the accumulator), in the simulation's time base.
+    pub accumulator: Nanos,
     /// The frame's sequence number on the screen.
     pub frame: u64,
     /// What became of its image.
@@ -108,10 +110,13 @@ impl History {
         let mut smoothness = Smoothness::default();
         let mut screen = Smoothness::default();
         let mut first_wall = None;
-        let mut first_latest = None;
+        // The game's clock: simulated time plus what is carried to simulate next. Unlike the
+        // latest state's time alone it does not jump by whole steps.
+        let game_clock = |s: &FrameSample| s.latest_time.saturating_add(s.accumulator);
+        let mut first_clock = None;
         for sample in self.recent(window) {
             first_wall.get_or_insert(sample.wall);
-            first_latest.get_or_insert(sample.latest_time);
+            first_clock.get_or_insert(game_clock(sample));
             stats.frames += 1;
             scratch.push(sample.real_frame);
             steps_sum += u64::from(sample.steps);
@@ -141,8 +146,8 @@ impl History {
         let span = newest.saturating_sub(first_wall.unwrap_or(newest));
         if stats.frames > 1 && span > 0 {
             stats.fps = (stats.frames - 1) as f64 * 1e9 / span as f64;
-            let latest = self.latest().map_or(0, |s| s.latest_time);
-            let simulated = latest.saturating_sub(first_latest.unwrap_or(latest));
+            let clock = self.latest().map_or(0, game_clock);
+            let simulated = clock.saturating_sub(first_clock.unwrap_or(clock));
             stats.sim_speed = simulated as f64 / span as f64;
         }
         stats

@@ -103,6 +103,7 @@ impl Pane {
                 shown_time: report.shown_time,
                 latest_time: report.latest_time,
                 judged,
+                accumulator: report.accumulator,
                 frame: display.frame,
                 screen: OnScreen::Pending,
             });

@@ -15,8 +15,12 @@ use crate::timestep::{
     DEFAULT_MAX_FRAME_TIME, FilterSpec, MAX_AVERAGE_FRAMES, RATE_PRESETS_HZ, Strategy, ms_from_ns,
 };
 
-/// Width of the side panel, points.
+/// Width of the side panel at start, points.
 pub const PANEL_WIDTH: f32 = 330.0;
+/// Narrowest the side panel can be dragged, points.
+const MIN_PANEL_WIDTH: f32 = 220.0;
+/// Widest the side panel can be dragged, points.
+const MAX_PANEL_WIDTH: f32 = 640.0;
 
 /// Sliders keep a value given on the command line even when it lies outside their range
 /// (the range is what is comfortable to drag, not what is allowed); edits stay inside it.
@@ -158,13 +162,17 @@ pub fn lab_ui(
     let readouts = &snapshot.readouts;
     keys_ui(ui, state, &mut edits, readouts);
     if state.visible {
+        // Narrowed by dragging its edge; the scroll bar always shows that there is more.
         egui::Panel::left("controls")
-            .resizable(false)
-            .exact_size(PANEL_WIDTH)
+            .resizable(true)
+            .default_size(PANEL_WIDTH)
+            .size_range(MIN_PANEL_WIDTH..=MAX_PANEL_WIDTH)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    panel_contents_ui(ui, state, &mut edits, snapshot, display);
-                });
+                egui::ScrollArea::vertical()
+                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                    .show(ui, |ui| {
+                        panel_contents_ui(ui, state, &mut edits, snapshot, display);
+                    });
             });
     }
     if state.timeline {
@@ -379,6 +387,15 @@ fn panel_contents_ui(
     });
     ui.separator();
     time_ui(ui, settings, readouts, &mut edits.actions);
+    // What people do first: the load that makes the stutter and the spiral, and the guards
+    // that stop it; then the numbers, then the plots and the rest.
+    let settings = &mut edits.settings;
+    egui::CollapsingHeader::new("Artificial load")
+        .default_open(true)
+        .show(ui, |ui| load_ui(ui, settings));
+    egui::CollapsingHeader::new("Spiral guards")
+        .default_open(true)
+        .show(ui, |ui| guards_ui(ui, settings));
     ui.separator();
     readouts_ui(ui, readouts);
     if let Some(pane) = snapshot.focus() {
@@ -393,12 +410,6 @@ fn panel_contents_ui(
     egui::CollapsingHeader::new("Physics")
         .default_open(true)
         .show(ui, |ui| physics_ui(ui, settings));
-    egui::CollapsingHeader::new("Spiral guards")
-        .default_open(true)
-        .show(ui, |ui| guards_ui(ui, settings));
-    egui::CollapsingHeader::new("Artificial load")
-        .default_open(true)
-        .show(ui, |ui| load_ui(ui, settings));
     egui::CollapsingHeader::new("Display")
         .default_open(true)
         .show(ui, |ui| display_ui(ui, edits, display, &readouts.screen));
