@@ -224,21 +224,8 @@ impl Display {
             DisplaySpec::Vrr { min, max } => {
                 let at = match self.last_scan {
                     None => ready,
-                    Some(mut last) => {
-                        // Low-framerate compensation: the panel cannot hold an image longer
-                        // than its slowest refresh, so it repeats it while nothing is ready.
-                        let longest = min.period_ns();
-                        let repeats = ready.saturating_sub(last).saturating_sub(1) / longest;
-                        if repeats > 0 {
-                            let at = last + longest;
-                            let event = DisplayEvent::Repeated {
-                                at,
-                                count: repeats,
-                                every: longest,
-                            };
-                            self.emit(event, on_event);
-                            last += repeats * longest;
-                        }
+                    Some(last) => {
+                        let last = self.hold_vrr(min, last, ready, on_event);
                         // A refresh takes the fastest period: a frame arriving during one
                         // (a repeat included) waits for it to end.
                         ready.max(last.saturating_add(max.period_ns()))
@@ -272,18 +259,7 @@ impl Display {
             }
             DisplaySpec::Vrr { min, .. } => {
                 if let Some(last) = self.last_scan {
-                    let longest = min.period_ns();
-                    let repeats = end.saturating_sub(last).saturating_sub(1) / longest;
-                    if repeats > 0 {
-                        let at = last + longest;
-                        let event = DisplayEvent::Repeated {
-                            at,
-                            count: repeats,
-                            every: longest,
-                        };
-                        self.emit(event, on_event);
-                        self.last_scan = Some(last + repeats * longest);
-                    }
+                    self.last_scan = Some(self.hold_vrr(min, last, end, on_event));
                 }
             }
             DisplaySpec::Cpu | DisplaySpec::Trace => {}
@@ -348,6 +324,30 @@ impl Display {
             self.emit(event, on_event);
         }
         self.next_refresh = end;
+    }
+
+    /// VRR's low-framerate compensation: the panel cannot hold an image longer than its
+    /// slowest refresh, so from the refresh at `last` it repeats the image every `1/min`
+    /// while nothing new is ready before `until`. Returns when the last refresh started.
+    fn hold_vrr(
+        &mut self,
+        min: Refresh,
+        last: Nanos,
+        until: Nanos,
+        on_event: &mut impl FnMut(DisplayEvent),
+    ) -> Nanos {
+        let longest = min.period_ns();
+        let repeats = until.saturating_sub(last).saturating_sub(1) / longest;
+        if repeats == 0 {
+            return last;
+        }
+        let event = DisplayEvent::Repeated {
+            at: last + longest,
+            count: repeats,
+            every: longest,
+        };
+        self.emit(event, on_event);
+        last + repeats * longest
     }
 
     /// Counts an event and passes it on.

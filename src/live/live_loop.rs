@@ -68,7 +68,7 @@ impl<S: Stopwatch> LiveLoop<S> {
                 .iter()
                 .map(|&strategy| Pane::new(strategy, timestep, scene)),
         );
-        Ok(Self {
+        let mut live = Self {
             stopwatch,
             settings,
             clock,
@@ -81,14 +81,9 @@ impl<S: Stopwatch> LiveLoop<S> {
             filters_period: 0,
             unpresented: false,
             scratch: Vec::with_capacity(HISTORY_CAPACITY),
-        }
-        .with_filters())
-    }
-
-    /// Rebuilds the filters for the settings and the screen's refresh period.
-    fn with_filters(mut self) -> Self {
-        self.rebuild_filters();
-        self
+        };
+        live.rebuild_filters();
+        Ok(live)
     }
 
     /// Builds fresh filters for the filter setting and the modeled refresh period.

@@ -215,12 +215,7 @@ impl LiveScreen {
             waits += 1;
             wait_sum += wait;
         }
-        let refresh_hz = match self.display.spec() {
-            DisplaySpec::Fifo { refresh, .. }
-            | DisplaySpec::Mailbox { refresh }
-            | DisplaySpec::Immediate { refresh } => refresh.hz(),
-            _ => 0.0,
-        };
+        let refresh_hz = self.display.spec().refresh().map_or(0.0, |r| r.hz());
         ScreenReadouts {
             model: self.display.spec(),
             refresh_hz,

@@ -7,8 +7,8 @@ use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
 use crate::display::DisplaySpec;
 use crate::layout::pane_grid;
 use crate::live::{
-    LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts, RefreshSource, ScenePreset,
-    ScreenReadouts, Snapshot,
+    ASSUMED_REFRESH_HZ, LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts,
+    RefreshSource, ScenePreset, ScreenReadouts, Snapshot,
 };
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::{
@@ -925,7 +925,7 @@ fn display_ui(
             if screen.refresh_hz > 0.0 {
                 screen.refresh_hz
             } else {
-                60.0
+                ASSUMED_REFRESH_HZ
             }
         } else {
             0.0
