@@ -41,8 +41,14 @@ impl Refresh {
     /// A refresh rate from 1 to 1000 Hz.
     pub fn new(hz: f64) -> Result<Self, String> {
         if !(MIN_REFRESH_HZ..=MAX_REFRESH_HZ).contains(&hz) {
+            // A huge value in full would print hundreds of digits.
+            let value = if hz.abs() < 1e9 {
+                format!("{hz}")
+            } else {
+                format!("{hz:e}")
+            };
             return Err(format!(
-                "refresh rate {hz} Hz is out of range (allowed {MIN_REFRESH_HZ} to {MAX_REFRESH_HZ} Hz)"
+                "refresh rate {value} Hz is out of range (allowed {MIN_REFRESH_HZ} to {MAX_REFRESH_HZ} Hz)"
             ));
         }
         Ok(Self {
@@ -189,6 +195,7 @@ impl DisplaySpec {
                 arity(1..=1, "vrr:MIN_HZ-MAX_HZ (e.g. vrr:48-144)")?;
                 let (low, high) = args[0]
                     .split_once('-')
+                    .filter(|(low, high)| !low.trim().is_empty() && !high.trim().is_empty())
                     .ok_or_else(|| fail("expected vrr:MIN_HZ-MAX_HZ (e.g. vrr:48-144)".into()))?;
                 let (min, max) = (refresh(low)?, refresh(high)?);
                 if min.hz() >= max.hz() {

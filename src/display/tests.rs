@@ -73,6 +73,8 @@ fn bad_specs_name_the_problem() {
         ),
         ("vrr:60-60", "must be below the maximum"),
         ("vrr:48", "expected vrr:MIN_HZ-MAX_HZ"),
+        ("vrr:-5-10", "expected vrr:MIN_HZ-MAX_HZ"),
+        ("fifo:1e308", "refresh rate 1e308 Hz is out of range"),
         ("mailbox:abc", "refresh rate \"abc\" is not a number"),
         ("mailbox", "expected mailbox:HZ"),
         ("fifo:60:0", "queue \"0\" is not a whole number from 1 to 8"),
