@@ -78,14 +78,26 @@ impl PaneRun {
 
     /// Takes a strategy and new timestep and scene settings from the next frame on,
     /// without losing or inventing time. A new step size restarts spiral detection.
-    pub fn apply(&mut self, strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) {
+    /// Leaving `fixed` resyncs real time to the simulation (see
+    /// [`crate::timestep::Engine::resync`]): the strategy that follows real time does not
+    /// inherit the lag (or lead) `fixed` built up. Returns that shift of `T`, ns.
+    pub fn apply(
+        &mut self,
+        strategy: Strategy,
+        timestep: TimestepConfig,
+        scene: SceneConfig,
+    ) -> i64 {
         if timestep.dt != self.sim.engine().config().dt {
             self.spiral.reset(timestep.dt_ns());
         }
         let engine = self.sim.engine_mut();
+        let leaving_fixed = engine.strategy() == Strategy::Fixed && strategy != Strategy::Fixed;
         engine.set_strategy(strategy);
         engine.set_config(timestep);
+        let shift = if leaving_fixed { engine.resync() } else { 0 };
+        self.recorder.rebase(shift);
         self.sim.scene_mut().set_config(scene);
+        shift
     }
 
     /// Buffers a kick for the next step.

@@ -430,3 +430,91 @@ fn at_1280_by_800_the_strategy_load_and_guards_are_in_sight_without_scrolling() 
         );
     }
 }
+
+#[test]
+fn switching_an_option_on_or_off_never_moves_the_rows_below_it() {
+    // Tall enough that nothing scrolls: every move would be a row appearing or vanishing.
+    let mut harness = build_sized(
+        Harness::builder().with_size(egui::vec2(720.0, 2600.0)),
+        scripted_state(),
+    );
+    harness.run();
+    let keys_y = |harness: &Harness<'static, PanelState>| harness.get_by_label("Keys").rect().top();
+    let start = keys_y(&harness);
+    for toggle in [
+        "clamp frame time",
+        "cap steps per frame",
+        "frame cap (applies without vsync)",
+        "set the refresh rate",
+        "average",
+        "snap",
+    ] {
+        harness.get_by_label(toggle).click();
+        harness.run();
+        assert_eq!(
+            keys_y(&harness),
+            start,
+            "clicking {toggle:?} moved the rows below"
+        );
+    }
+    // A step cost above dt turns the note above the load sliders into a warning, in place.
+    let per_frame = harness
+        .get_all_by_label_contains("jitter (sd)")
+        .next()
+        .expect("the jitter slider")
+        .rect()
+        .top();
+    harness.state_mut().model.settings.load.step_cost_ms = 40.0;
+    harness.run();
+    harness.get_by_label_contains("a step costs more than dt");
+    assert_eq!(
+        harness
+            .get_all_by_label_contains("jitter (sd)")
+            .next()
+            .expect("the jitter slider")
+            .rect()
+            .top(),
+        per_frame
+    );
+    assert_eq!(keys_y(&harness), start);
+}
+
+#[test]
+fn the_explosion_banner_offers_the_fixes_and_applies_one_with_a_reset() {
+    // A 50 Hz spring at 50 Hz steps: semi-implicit Euler needs steps under 6.37 ms.
+    let mut harness = harness(scripted_state_with(LiveSettings {
+        spring_hz: 50.0,
+        ..LiveSettings::default()
+    }));
+    harness.run();
+    harness.get_by_label("SPRING EXPLODED");
+    harness.get_by_label_contains("bounded only with steps under 6.37 ms");
+    harness.get_by_label("Softer spring: 12 Hz");
+    harness.get_by_label("Physics rate 240 Hz").click();
+    harness.run();
+    assert_eq!(harness.state().model.settings.rate_hz, 240.0);
+    assert!(harness.state().actions.reset, "the fix restarts the spring");
+}
+
+#[test]
+fn the_explosion_banner_names_the_pane_and_leaves_the_labels_in_sight() {
+    // At 240 Hz steps the accumulator keeps the 50 Hz spring; variable's 16.7 ms steps
+    // (whole frames) blow it up.
+    let mut harness = harness(scripted_state_with(LiveSettings {
+        spring_hz: 50.0,
+        rate_hz: 240.0,
+        compare: true,
+        panes: Panes::new(&[Strategy::Variable, Strategy::Accumulator]).expect("two panes"),
+        ..LiveSettings::default()
+    }));
+    harness.run();
+    let banner = harness.get_by_label("SPRING EXPLODED in 1 variable").rect();
+    harness.get_by_label("variable steps are whole frames, whatever the physics rate");
+    // No setting to offer: the physics step is stable.
+    assert!(harness.query_by_label_contains("Physics rate").is_none());
+    harness.get_by_label("Reset");
+    for label in ["1 variable\n", "2 accumulator\n"] {
+        let rect = harness.get_by_label_contains(label).rect();
+        assert!(!rect.intersects(banner), "the banner covers {label:?}");
+    }
+}

@@ -414,6 +414,15 @@ impl App {
     /// Applies what the person asked for after a frame.
     fn apply(&mut self, active: &mut Active, output: &UiOutput) {
         let actions = output.actions;
+        // Settings first: a fix offered with a reset (the explosion banner's) restarts
+        // under the fixed settings.
+        if let Some(settings) = output.settings
+            && let Err(error) = self.live.apply(settings)
+        {
+            // The panel's ranges lie inside the allowed ones; should one not, say so: the
+            // settings in force stay, and the next frame's snapshot shows them.
+            eprintln!("timestep-lab: setting refused: {error}");
+        }
         if actions.reset {
             self.live.reset();
         }
@@ -432,13 +441,6 @@ impl App {
                 None => Some(Fullscreen::Borderless(None)),
             };
             active.window.set_fullscreen(fullscreen);
-        }
-        if let Some(settings) = output.settings
-            && let Err(error) = self.live.apply(settings)
-        {
-            // The panel's ranges lie inside the allowed ones; should one not, say so: the
-            // settings in force stay, and the next frame's snapshot shows them.
-            eprintln!("timestep-lab: setting refused: {error}");
         }
         if let Some(mode) = output.present_mode {
             self.display.requested = mode;

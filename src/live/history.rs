@@ -62,6 +62,11 @@ pub struct FrameSample {
     pub frame: u64,
     /// What became of its image.
     pub screen: OnScreen,
+    /// How far `T` moved between the previous frame and this one without time passing: a
+    /// resync on leaving `fixed` (see [`crate::timestep::Engine::resync`]), ns; almost
+    /// always 0. `presented_time` and the display time are on the moved clock from this
+    /// frame on.
+    pub rebase: i64,
 }
 
 /// Recent frames, oldest first: a ring that never allocates after creation. The default
@@ -122,6 +127,10 @@ impl History {
             steps_sum += u64::from(sample.steps);
             stats.steps_max = stats.steps_max.max(sample.steps);
             stats.dropped = stats.dropped.saturating_add(sample.dropped);
+            if sample.rebase != 0 {
+                smoothness.rebase(sample.rebase);
+                screen.rebase(sample.rebase);
+            }
             smoothness.record(sample.presented_time, sample.shown_time, sample.judged);
             match sample.screen {
                 OnScreen::Shown { display_time, .. } => {
@@ -253,6 +262,40 @@ mod tests {
         }
         let stats = history.stats(READOUT_WINDOW, &mut Vec::new());
         assert!((stats.judder_ms - 10.0).abs() < 1e-9, "{}", stats.judder_ms);
+    }
+
+    #[test]
+    fn a_resync_is_not_judder() {
+        let mut history = History::default();
+        // Even motion, 10 ms a frame; between frames 4 and 5 `T` moves back 3 s (a resync)
+        // and so does the display time, 5 ms after `T`.
+        for i in 0..10u64 {
+            let rebase = if i == 5 { -3_000 * MS as i64 } else { 0 };
+            let clock = if i >= 5 { 0 } else { 3_000 * MS };
+            let presented_time = clock + i * 10 * MS;
+            history.push(FrameSample {
+                wall: i * 10 * MS,
+                real_frame: 10 * MS,
+                presented_time,
+                shown_time: i * 10 * MS,
+                judged: true,
+                screen: OnScreen::Shown {
+                    at: i * 10 * MS + 5 * MS,
+                    display_time: presented_time + 5 * MS,
+                },
+                rebase,
+                ..FrameSample::default()
+            });
+        }
+        let stats = history.stats(READOUT_WINDOW, &mut Vec::new());
+        assert_eq!(stats.judder_ms, 0.0);
+        assert_eq!(stats.display_judder_ms, 0.0);
+        // Latency is each frame's own `T - S`: 3 s for the five before, 0 after.
+        assert!(
+            (stats.latency_ms - 1_500.0).abs() < 1e-9,
+            "{}",
+            stats.latency_ms
+        );
     }
 
     #[test]

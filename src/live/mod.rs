@@ -24,6 +24,7 @@ mod load;
 mod pane;
 mod present_mode;
 mod readouts;
+mod remedy;
 mod screen;
 mod settings;
 mod snapshot;
@@ -35,6 +36,7 @@ pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
 pub use readouts::{PaneReadout, Readouts};
+pub use remedy::{Remedies, STABILITY_MARGIN};
 pub use screen::{
     ASSUMED_REFRESH_HZ, LiveScreen, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
     ScreenFacts, ScreenReadouts,

@@ -52,6 +52,9 @@ pub struct Pane {
     stats: WindowStats,
     /// The last frame's outcome.
     last: Option<LiveFrame>,
+    /// A resync's shift of `T` not yet recorded in the history (see
+    /// [`FrameSample::rebase`]).
+    rebase: i64,
 }
 
 impl Pane {
@@ -63,6 +66,7 @@ impl Pane {
             history: History::default(),
             stats: WindowStats::default(),
             last: None,
+            rebase: 0,
         }
     }
 
@@ -106,6 +110,7 @@ impl Pane {
                 accumulator: report.accumulator,
                 frame: display.frame,
                 screen: OnScreen::Pending,
+                rebase: std::mem::take(&mut self.rebase),
             });
             self.stats = self.history.stats(READOUT_WINDOW, scratch);
         }
@@ -153,16 +158,19 @@ impl Pane {
         self.history.clear();
         self.stats = WindowStats::default();
         self.last = None;
+        self.rebase = 0;
     }
 
-    /// Takes new timestep and scene settings, and this pane's strategy.
+    /// Takes new timestep and scene settings, and this pane's strategy (leaving `fixed`
+    /// resyncs real time to the simulation, see [`PaneRun::apply`]).
     pub(super) fn apply(
         &mut self,
         strategy: Strategy,
         timestep: TimestepConfig,
         scene: SceneConfig,
     ) {
-        self.run.apply(strategy, timestep, scene);
+        let shift = self.run.apply(strategy, timestep, scene);
+        self.rebase = self.rebase.saturating_add(shift);
     }
 
     /// Buffers a kick for the next step.

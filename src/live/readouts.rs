@@ -2,6 +2,7 @@
 
 use super::history::WindowStats;
 use super::live_loop::LiveLoop;
+use super::remedy::Remedies;
 use super::screen::ScreenReadouts;
 use super::settings::MAX_PANES;
 use super::stopwatch::Stopwatch;
@@ -55,6 +56,8 @@ pub struct Readouts {
     pub accumulator_ms: f64,
     /// Time dropped by the guards since the start, s.
     pub dropped_total_s: f64,
+    /// Net shift of real time by resyncs on leaving `fixed` since the start, s.
+    pub resynced_s: f64,
     /// Load carried to the next frame instead of busy-waited, ms.
     pub carried_load_ms: f64,
     /// Spring energy error over its reference energy.
@@ -63,8 +66,10 @@ pub struct Readouts {
     pub spiral: bool,
     /// Whether the carried load reached the frozen limit.
     pub frozen: bool,
-    /// Whether the spring exploded.
+    /// Whether the spring exploded (in any pane).
     pub exploded: bool,
+    /// What would keep the spring from exploding (computed while it has).
+    pub remedies: Remedies,
     /// Whether time is stopped.
     pub paused: bool,
     /// Every pane's label, in pane order; the first `pane_count` are in use.
@@ -110,10 +115,16 @@ impl Readouts {
             real_time_s: secs_from_ns(engine.presented_time()),
             accumulator_ms: ms_from_ns(engine.accumulator()),
             dropped_total_s: secs_from_ns(engine.dropped()),
+            resynced_s: engine.rebased() as f64 / 1e9,
             energy_drift: live.sim().scene().energy_drift(),
             spiral: live.spiralling(),
             frozen: live.frozen(),
             exploded: live.exploded(),
+            remedies: if live.exploded() {
+                Remedies::for_settings(live.settings())
+            } else {
+                Remedies::default()
+            },
             paused: live.paused(),
             panes,
             pane_count: live.panes().len(),

@@ -211,7 +211,7 @@ fn a_bad_setting_is_named_and_changes_nothing() {
 }
 
 #[test]
-fn switching_strategy_live_neither_loses_nor_invents_time() {
+fn switching_strategy_live_accounts_for_every_nanosecond() {
     let mut lab = live(LiveSettings::default());
     let mut total = 0;
     for (i, strategy) in Strategy::ALL.iter().cycle().take(60).enumerate() {
@@ -225,10 +225,15 @@ fn switching_strategy_live_neither_loses_nor_invents_time() {
         let frame = frame_after(&mut lab, FRAME_60HZ + i as Nanos * 1000);
         total += frame.report.frame_time;
     }
+    // Time is never lost or invented, but for the resyncs on leaving `fixed`, which are
+    // counted.
     let engine = lab.sim().engine();
+    assert_ne!(engine.rebased(), 0, "fixed ran ahead and was left");
     assert_eq!(
         i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
-        i128::from(total) - i128::from(engine.dropped()) + i128::from(engine.fixed_lead())
+        i128::from(total) - i128::from(engine.dropped())
+            + i128::from(engine.rebased())
+            + i128::from(engine.fixed_lead())
     );
 }
 
@@ -972,4 +977,107 @@ fn sim_speed_reads_how_fast_the_game_runs_against_real_time() {
         std::iter::repeat_n(FRAME_60HZ, 240),
     );
     assert!((slow.window_stats().sim_speed - 0.25).abs() < 0.03);
+}
+
+#[test]
+fn leaving_fixed_does_not_leave_its_lag_behind() {
+    // Fixed on a 10 fps loop simulates one 60 Hz step per 100 ms frame: after 10 s the
+    // picture is over 7 s behind real time (8.3 s at the end, 7.6 s on average over the
+    // last second).
+    let mut lab = live(LiveSettings {
+        strategy: Strategy::Fixed,
+        ..LiveSettings::default()
+    });
+    lab.frame();
+    for _ in 0..100 {
+        frame_after(&mut lab, 100 * MS);
+    }
+    let lag = lab.window_stats().latency_ms;
+    assert!(lag > 7_000.0, "fixed fell behind: {lag} ms");
+    let dt_ms = 1_000.0 / lab.settings().rate_hz;
+    lab.apply(LiveSettings {
+        strategy: Strategy::Interpolated,
+        ..*lab.settings()
+    })
+    .expect("valid settings");
+    // The first frames after the switch do not count the resync as judder.
+    frame_after(&mut lab, 100 * MS);
+    frame_after(&mut lab, 100 * MS);
+    let newest: Vec<_> = lab
+        .focus()
+        .history()
+        .iter()
+        .rev()
+        .take(2)
+        .copied()
+        .collect();
+    let (after, before) = (newest[0], newest[1]);
+    assert!(before.rebase < -7_000 * MS as i64, "{}", before.rebase);
+    assert_eq!(after.rebase, 0);
+    for _ in 0..20 {
+        frame_after(&mut lab, 100 * MS);
+    }
+    // Readouts describe interpolation now: one dt behind, perfectly even.
+    let stats = lab.window_stats();
+    assert!((stats.latency_ms - dt_ms).abs() < 1e-6, "{stats:?}");
+    assert_eq!(stats.judder_ms, 0.0, "{stats:?}");
+    let engine = lab.focus().sim().engine();
+    assert_eq!(engine.fixed_lead(), 0);
+    assert_eq!(i128::from(engine.rebased()), i128::from(before.rebase));
+}
+
+#[test]
+fn each_remedy_the_explosion_banner_offers_keeps_the_spring_bounded() {
+    let explodes_within = |lab: &mut LiveLoop<VirtualStopwatch>, frames: usize| {
+        (0..frames).any(|_| {
+            frame_after(lab, FRAME_60HZ);
+            lab.exploded()
+        })
+    };
+    // A 50 Hz spring at the default 50 Hz steps (semi-implicit Euler needs 157 Hz), and
+    // explicit Euler on an undamped 5 Hz spring (it gains 18 % amplitude a step).
+    let stiff = LiveSettings {
+        spring_hz: 50.0,
+        ..LiveSettings::default()
+    };
+    let euler = LiveSettings {
+        integrator: crate::scene::Integrator::ExplicitEuler,
+        spring_hz: 5.0,
+        ..LiveSettings::default()
+    };
+    let mut cases = Vec::new();
+    let remedies = Remedies::for_settings(&stiff);
+    if let Some(rate_hz) = remedies.rate_hz {
+        cases.push((stiff, LiveSettings { rate_hz, ..stiff }));
+    }
+    if let Some(spring_hz) = remedies.spring_hz {
+        cases.push((stiff, LiveSettings { spring_hz, ..stiff }));
+    }
+    if let Some(integrator) = Remedies::for_settings(&euler).integrator {
+        cases.push((
+            euler,
+            LiveSettings {
+                integrator,
+                ..euler
+            },
+        ));
+    }
+    assert_eq!(cases.len(), 3, "{remedies:?}");
+    for (broken, fix) in cases {
+        let mut lab = live(broken);
+        lab.frame();
+        assert!(
+            explodes_within(&mut lab, 60),
+            "{broken:?} explodes within a second"
+        );
+        // Reset alone brings it straight back.
+        lab.reset();
+        assert!(explodes_within(&mut lab, 60), "reset alone re-explodes");
+        lab.apply(fix).expect("valid settings");
+        lab.reset();
+        assert!(
+            !explodes_within(&mut lab, 600),
+            "still explodes after {fix:?}"
+        );
+    }
 }

@@ -119,6 +119,14 @@ impl MetricsRecorder {
         self.screen.settle(event)
     }
 
+    /// The strategy's clock `T` moves by `shift` ns before the next frame (a resync, see
+    /// [`crate::timestep::Engine::resync`]): latency and judder compare the frames after it
+    /// with those before on one clock, so the shift itself is not judder.
+    pub fn rebase(&mut self, shift: i64) {
+        self.smoothness.rebase(shift);
+        self.screen.rebase(shift);
+    }
+
     /// Whether the next frame recorded will be judged (a step happened in an earlier frame).
     pub fn judging(&self) -> bool {
         self.started

@@ -30,6 +30,9 @@ struct PendingFrame {
     /// the strategy was never fed (paused, scaled, dropped by the guards, or before a
     /// reset) does not count, and a frame's display delay does.
     base: i128,
+    /// How far the strategy's clock moved (a resync) between the previous frame and this
+    /// one, ns.
+    rebase: i64,
 }
 
 /// Where a frame sits on the display's clock, for [`ScreenRecorder::frame`].
@@ -67,6 +70,10 @@ pub struct ScreenRecorder {
     len: usize,
     /// Latency and judder sums over shown frames.
     smoothness: Smoothness,
+    /// Clock shift to attach to the next frame recorded (see [`Self::rebase`]).
+    next_rebase: i64,
+    /// Clock shifts of frames forgotten unshown, for the next shown frame to apply.
+    carried_rebase: i64,
 }
 
 impl ScreenRecorder {
@@ -80,7 +87,7 @@ impl ScreenRecorder {
         judged: bool,
     ) {
         if self.len == PENDING_CAPACITY {
-            self.pop();
+            self.forget();
         }
         let base = i128::from(presented_time) + i128::from(timing.held) - i128::from(timing.wall);
         self.pending[(self.head + self.len) % PENDING_CAPACITY] = PendingFrame {
@@ -88,6 +95,7 @@ impl ScreenRecorder {
             shown_time,
             judged,
             base,
+            rebase: std::mem::take(&mut self.next_rebase),
         };
         self.len += 1;
     }
@@ -101,13 +109,17 @@ impl ScreenRecorder {
             DisplayEvent::Repeated { .. } | DisplayEvent::Torn { .. } => return None,
         };
         while self.len > 0 && self.pending[self.head].frame < frame {
-            self.pop();
+            self.forget();
         }
         if self.len == 0 || self.pending[self.head].frame != frame {
             return None;
         }
+        let Some(at) = at else {
+            self.forget();
+            return None;
+        };
         let pending = self.pop();
-        let display_time = (i128::from(at?) + pending.base).clamp(0, i128::from(Nanos::MAX));
+        let display_time = (i128::from(at) + pending.base).clamp(0, i128::from(Nanos::MAX));
         Some(self.shown(pending.frame, display_time as Nanos, pending))
     }
 
@@ -125,6 +137,7 @@ impl ScreenRecorder {
             shown_time,
             judged,
             base: 0,
+            rebase: std::mem::take(&mut self.next_rebase),
         };
         self.shown(frame, display_time, pending)
     }
@@ -132,6 +145,13 @@ impl ScreenRecorder {
     /// Forgets the frames waiting for an outcome (after a reset).
     pub fn clear_pending(&mut self) {
         self.len = 0;
+    }
+
+    /// The strategy's clock moves by `shift` ns before the next frame (a resync, see
+    /// [`crate::timestep::Engine::resync`]): display times before and after it are compared
+    /// on one clock.
+    pub fn rebase(&mut self, shift: i64) {
+        self.next_rebase = self.next_rebase.saturating_add(shift);
     }
 
     /// Mean `D_i - S_i` over the judged shown frames, ms.
@@ -146,6 +166,10 @@ impl ScreenRecorder {
 
     /// Measures one shown frame.
     fn shown(&mut self, frame: u64, display_time: Nanos, pending: PendingFrame) -> ScreenFrame {
+        let shift = std::mem::take(&mut self.carried_rebase).saturating_add(pending.rebase);
+        if shift != 0 {
+            self.smoothness.rebase(shift);
+        }
         let animation_error =
             self.smoothness
                 .record(display_time, pending.shown_time, pending.judged);
@@ -155,6 +179,13 @@ impl ScreenRecorder {
             shown_time: pending.shown_time,
             animation_error,
         }
+    }
+
+    /// Removes the oldest pending frame (there is one), never shown: its clock shift waits
+    /// for the next shown frame.
+    fn forget(&mut self) {
+        let forgotten = self.pop();
+        self.carried_rebase = self.carried_rebase.saturating_add(forgotten.rebase);
     }
 
     /// Removes and returns the oldest pending frame (there is one).

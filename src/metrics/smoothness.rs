@@ -1,7 +1,7 @@
 //! Latency and judder: the two smoothness measures, as running sums over frames. `bench`'s
 //! whole-run metrics and the window's one-second readouts both use this.
 
-use crate::timestep::Nanos;
+use crate::timestep::{Nanos, shifted};
 
 /// Running sums of `T_i - S_i` and of the squared judder terms
 /// `(S_i - S_{i-1}) - (T_i - T_{i-1})` over the judged frames.
@@ -38,6 +38,15 @@ impl Smoothness {
         }
         self.previous = Some((t, s));
         term
+    }
+
+    /// Moves the previous frame's `T` by `shift` ns: the clock `T` is measured on was moved
+    /// by that much between it and the next frame (see
+    /// [`crate::timestep::Engine::resync`]), so the next judder term compares like with like.
+    pub fn rebase(&mut self, shift: i64) {
+        if let Some((t, _)) = &mut self.previous {
+            *t = shifted(*t, shift);
+        }
     }
 
     /// Mean `T_i - S_i` over the judged frames, ms (0 before any).

@@ -196,6 +196,59 @@ impl Integrator {
     }
 }
 
+impl Integrator {
+    /// How much one step of `h` seconds multiplies the spring's state in the long run: the
+    /// spectral radius of the step's matrix (the spring is linear, so a step is a 2×2
+    /// matrix). Above 1 the motion grows without bound; at or below 1 it stays bounded.
+    pub fn growth_per_step(self, params: &SpringParams, h: f64) -> f64 {
+        let column = |x, v| self.step(params, SpringState { x, v }, h);
+        let (first, second) = (column(1.0, 0.0), column(0.0, 1.0));
+        let (trace, det) = (first.x + second.v, first.x * second.v - second.x * first.v);
+        let discriminant = trace * trace - 4.0 * det;
+        if discriminant < 0.0 {
+            // Complex pair: both have modulus sqrt(det).
+            det.abs().sqrt()
+        } else {
+            let root = discriminant.sqrt();
+            ((trace + root) / 2.0)
+                .abs()
+                .max(((trace - root) / 2.0).abs())
+        }
+    }
+
+    /// The largest step, seconds, at which this integrator keeps `params`' spring bounded
+    /// (every shorter step does too); `None` when no step does: explicit Euler gains energy
+    /// at every step size on an undamped spring.
+    pub fn stable_step_limit_s(self, params: &SpringParams) -> Option<f64> {
+        let stable = |h: f64| self.growth_per_step(params, h) <= 1.0 + STABILITY_TOLERANCE;
+        // Every integrator here is stable below about 2/ω, or never: start well inside.
+        let mut low = 1e-3 / params.omega();
+        if !stable(low) {
+            return None;
+        }
+        let mut high = low;
+        while stable(high) {
+            low = high;
+            high *= 2.0;
+            if high > 1e6 {
+                return Some(low);
+            }
+        }
+        for _ in 0..64 {
+            let middle = 0.5 * (low + high);
+            if stable(middle) {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        Some(low)
+    }
+}
+
+/// Growth per step counted as none: rounding in the step's matrix, not instability.
+const STABILITY_TOLERANCE: f64 = 1e-12;
+
 crate::id::stable_ids!(Integrator, UnknownIntegrator, "integrator");
 
 /// The exact solution from a starting state at a starting time. A kick starts a new one.
@@ -254,6 +307,52 @@ mod tests {
             damping_ratio: zeta,
             ..SpringParams::default()
         }
+    }
+
+    #[test]
+    fn stability_limits_match_the_textbook_ones() {
+        let undamped = params(0.0);
+        let omega = undamped.omega();
+        // Explicit Euler: |1 + iωh| > 1 for every h on an undamped spring.
+        assert_eq!(
+            Integrator::ExplicitEuler.stable_step_limit_s(&undamped),
+            None
+        );
+        // Damped, it is stable up to h = 2ζ/ω.
+        let damped = params(0.3);
+        let limit = Integrator::ExplicitEuler
+            .stable_step_limit_s(&damped)
+            .expect("stable at short steps");
+        assert!((limit * omega - 0.6).abs() < 1e-9, "{}", limit * omega);
+        // Semi-implicit Euler and velocity Verlet: ωh < 2.
+        for integrator in [Integrator::SemiImplicitEuler, Integrator::Verlet] {
+            let limit = integrator.stable_step_limit_s(&undamped).expect("stable");
+            assert!(
+                (limit * omega - 2.0).abs() < 1e-9,
+                "{integrator}: {}",
+                limit * omega
+            );
+        }
+        // RK4: ωh < 2√2 on the imaginary axis.
+        let limit = Integrator::Rk4
+            .stable_step_limit_s(&undamped)
+            .expect("stable");
+        assert!(
+            (limit * omega - 8f64.sqrt()).abs() < 1e-6,
+            "{}",
+            limit * omega
+        );
+    }
+
+    #[test]
+    fn growth_per_step_is_what_the_energy_does() {
+        // Explicit Euler on an undamped spring multiplies the amplitude by √(1 + ω²h²).
+        let p = params(0.0);
+        let h = 0.01;
+        let growth = Integrator::ExplicitEuler.growth_per_step(&p, h);
+        let omega_h = p.omega() * h;
+        assert!((growth - (1.0 + omega_h * omega_h).sqrt()).abs() < 1e-12);
+        assert!((Integrator::SemiImplicitEuler.growth_per_step(&p, h) - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -118,7 +118,9 @@ pub struct FrameReport {
 ///
 /// The ledger `latest_time + accumulator == presented_time + fixed_lead` holds exactly after
 /// every frame, across strategy switches; `fixed_lead` is the time `fixed` simulated beyond
-/// the real time it was given (it ignores real time by design) and stays 0 otherwise.
+/// the real time it was given (it ignores real time by design) and stays 0 otherwise. Real
+/// time is accounted for too: `presented_time + dropped == frame times + rebased`, where
+/// `rebased` is the net shift [`Engine::resync`] applied.
 #[derive(Clone, Debug)]
 pub struct Engine {
     /// Step size and guards.
@@ -137,6 +139,8 @@ pub struct Engine {
     dropped: Nanos,
     /// Net time `fixed` frames simulated beyond the real time they received.
     fixed_lead: i64,
+    /// Net shift of `presented_time` by [`Engine::resync`]s.
+    rebased: i64,
     /// Frames advanced.
     frames: u64,
     /// Steps taken.
@@ -155,6 +159,7 @@ impl Engine {
             presented_time: 0,
             dropped: 0,
             fixed_lead: 0,
+            rebased: 0,
             frames: 0,
             steps: 0,
         }
@@ -209,6 +214,32 @@ impl Engine {
     /// Net time `fixed` frames simulated beyond the real time they were given.
     pub fn fixed_lead(&self) -> i64 {
         self.fixed_lead
+    }
+
+    /// Net shift of the presented time by [`Self::resync`]s since the start or the last
+    /// reset: negative for time `fixed` fell behind and never simulated, positive for time it
+    /// ran ahead.
+    pub fn rebased(&self) -> i64 {
+        self.rebased
+    }
+
+    /// Brings real time back in line with the simulation after `fixed` left it behind (or
+    /// ahead): `presented_time` moves by `fixed_lead`, which becomes 0, so a strategy that
+    /// follows real time starts from where the simulation is instead of inheriting `fixed`'s
+    /// drift forever. The state, the accumulator and the simulated time do not change.
+    /// Returns the shift of `presented_time`, ns (0 when there was no lead). Metrics that
+    /// compare `T` across frames must shift the previous frame's `T` by it.
+    pub fn resync(&mut self) -> i64 {
+        let shift = self.fixed_lead;
+        if shift == 0 {
+            return 0;
+        }
+        // The ledger makes `presented_time + fixed_lead` the simulation's own clock, which is
+        // never negative; the clamp only guards against saturation at 292 years.
+        self.presented_time = super::shifted(self.presented_time, shift);
+        self.fixed_lead = 0;
+        self.rebased = self.rebased.saturating_add(shift);
+        shift
     }
 
     /// Frames advanced since the start or the last reset.

@@ -47,5 +47,11 @@ pub use strategy::{Strategy, UnknownStrategy};
 /// A time or duration in whole nanoseconds.
 pub type Nanos = u64;
 
+/// `t + shift` ns, clamped to the representable times.
+pub fn shifted(t: Nanos, shift: i64) -> Nanos {
+    let moved = (i128::from(t) + i128::from(shift)).clamp(0, i128::from(Nanos::MAX));
+    Nanos::try_from(moved).unwrap_or(Nanos::MAX)
+}
+
 #[cfg(test)]
 mod tests;

@@ -53,6 +53,39 @@ fn fixed_takes_one_dt_step_whatever_time_passed() {
 }
 
 #[test]
+fn resync_after_fixed_puts_the_picture_one_dt_behind_again() {
+    // Fixed at 100 ms frames with a 20 ms step falls 80 ms behind real time a frame.
+    let mut engine = Engine::new(Strategy::Fixed, config(20 * MS));
+    for _ in 0..50 {
+        engine.advance(100 * MS);
+    }
+    assert_eq!(engine.fixed_lead(), -4_000 * MS as i64);
+    engine.set_strategy(Strategy::Interpolated);
+    assert_eq!(engine.resync(), -4_000 * MS as i64);
+    assert_eq!(engine.resync(), 0, "a second resync has nothing to do");
+    assert_eq!(engine.rebased(), -4_000 * MS as i64);
+    let report = engine.advance(100 * MS);
+    let latency = report.presented_time - report.shown_time;
+    assert_eq!(latency, 20 * MS, "interpolated is one dt behind, not 4 s");
+    assert_eq!(report.latest_time, 1_100 * MS);
+    assert_eq!(engine.presented_time() + engine.dropped(), 1_100 * MS);
+}
+
+#[test]
+fn resync_after_fixed_ran_ahead_moves_real_time_forward() {
+    // Fixed at 10 ms frames with a 20 ms step runs 10 ms ahead a frame.
+    let mut engine = Engine::new(Strategy::Fixed, config(20 * MS));
+    for _ in 0..10 {
+        engine.advance(10 * MS);
+    }
+    engine.set_strategy(Strategy::Accumulator);
+    assert_eq!(engine.resync(), 100 * MS as i64);
+    assert_eq!(engine.presented_time(), engine.latest_time());
+    let report = engine.advance(10 * MS);
+    assert_eq!(report.presented_time - report.latest_time, 10 * MS);
+}
+
+#[test]
 fn variable_takes_one_step_of_the_frame_time() {
     let mut engine = Engine::new(Strategy::Variable, config(20 * MS));
     let report = engine.advance(45 * MS);
@@ -282,6 +315,43 @@ proptest! {
             if let Drawn::Blend(t) = report.drawn {
                 prop_assert!((0.0..=1.0).contains(&t));
             }
+        }
+    }
+
+    #[test]
+    fn resyncing_after_any_switch_keeps_both_ledgers(
+        dt in 1_000u64..50_000_000,
+        frames in proptest::collection::vec((0u64..200_000_000, any_strategy(), proptest::bool::ANY), 1..200),
+        max_frame_time in proptest::option::of(1u64..300_000_000),
+    ) {
+        let cfg = TimestepConfig {
+            dt: NonZeroU64::new(dt).unwrap(),
+            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
+            max_steps: None,
+        };
+        let mut engine = Engine::new(Strategy::Fixed, cfg);
+        let mut total = 0i128;
+        for (frame, strategy, resync) in frames {
+            engine.set_strategy(strategy);
+            if resync {
+                let before = engine.presented_time();
+                let shift = engine.resync();
+                prop_assert_eq!(engine.fixed_lead(), 0);
+                prop_assert_eq!(
+                    i128::from(engine.presented_time()),
+                    i128::from(before) + i128::from(shift)
+                );
+            }
+            total += i128::from(frame);
+            engine.advance(frame);
+            prop_assert_eq!(
+                i128::from(engine.presented_time()) + i128::from(engine.dropped()),
+                total + i128::from(engine.rebased())
+            );
+            prop_assert_eq!(
+                i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
+                i128::from(engine.presented_time()) + i128::from(engine.fixed_lead())
+            );
         }
     }
 

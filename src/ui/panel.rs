@@ -190,7 +190,7 @@ pub fn lab_ui(
             if pane_count > 1 && scene.width() >= 1.0 && scene.height() >= 1.0 {
                 pane_labels_ui(ui, &mut edits.settings, readouts, &panes[..pane_count]);
             }
-            banner_ui(ui, &mut edits, readouts);
+            banner_ui(ui, scene, &mut edits, readouts);
             scene
         })
         .inner;
@@ -610,9 +610,12 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                  and the time left over for the next frame (the accumulator).",
             );
             row(
-                "dropped",
-                format!("{:.3} s", r.dropped_total_s),
-                "Real time thrown away by the spiral guards since the start.",
+                "dropped / resynced",
+                format!("{:.3} / {:+.3} s", r.dropped_total_s, r.resynced_s),
+                "Real time thrown away by the spiral guards since the start; and how far \
+                 real time was moved to meet the simulation on leaving fixed (negative: \
+                 fixed had fallen behind and that time was let go), so the strategy switched \
+                 to starts in step instead of inheriting fixed's drift.",
             );
             row(
                 "latency",
@@ -649,28 +652,25 @@ fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                 "New images and refreshes that showed the previous image again, per second, \
                  on the modeled screen.",
             );
-            if w.dropped_frames > 0 || screen.torn_per_s > 0.0 {
-                row(
-                    "dropped / torn*",
-                    format!("{} / {:.0} per s", w.dropped_frames, screen.torn_per_s),
-                    "Frames rendered but replaced before a refresh showed them (mailbox), and \
-                     refreshes torn by an image arriving mid-scan (immediate).",
-                );
-            }
+            // Rows never come and go: the ones below stay under the cursor.
+            row(
+                "dropped / torn*",
+                format!("{} / {:.0} per s", w.dropped_frames, screen.torn_per_s),
+                "Frames rendered but replaced before a refresh showed them (mailbox), and \
+                 refreshes torn by an image arriving mid-scan (immediate).",
+            );
             row(
                 "energy drift",
                 format!("{:+.4}", r.energy_drift),
                 "(E - E_true) / E_0 of the spring: positive gains energy (explicit Euler \
                  explodes this way), negative loses it.",
             );
-            if r.carried_load_ms > 0.0 {
-                row(
-                    "load carried",
-                    format!("{:.1} ms", r.carried_load_ms),
-                    "Artificial load beyond what one frame busy-waits (250 ms), added to the \
-                     next frame's time so the window stays responsive.",
-                );
-            }
+            row(
+                "load carried",
+                format!("{:.1} ms", r.carried_load_ms),
+                "Artificial load beyond what one frame busy-waits (250 ms), added to the \
+                 next frame's time so the window stays responsive.",
+            );
         });
     ui.small(format!(
         "* at the screen, modeled: {} ({}). wgpu reports no present times.",
@@ -790,25 +790,48 @@ fn guards_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
             0.0
         };
     }
-    if clamp_on {
-        ui.add(
-            egui::Slider::new(&mut settings.max_frame_time_ms, 1.0..=1000.0)
-                .clamping(KEEP_GIVEN)
-                .logarithmic(true)
-                .suffix(" ms")
-                .text("max frame time"),
-        );
-    }
+    reserved_ui(
+        ui,
+        clamp_on,
+        &mut settings.max_frame_time_ms,
+        ms_from_ns(DEFAULT_MAX_FRAME_TIME),
+        |ui, value| {
+            ui.add(
+                egui::Slider::new(value, 1.0..=1000.0)
+                    .clamping(KEEP_GIVEN)
+                    .logarithmic(true)
+                    .suffix(" ms")
+                    .text("max frame time"),
+            );
+        },
+    );
     let mut cap_on = settings.max_steps > 0;
     if ui.checkbox(&mut cap_on, "cap steps per frame").changed() {
         settings.max_steps = if cap_on { 8 } else { 0 };
     }
-    if cap_on {
+    reserved_ui(ui, cap_on, &mut settings.max_steps, 8, |ui, value| {
         ui.add(
-            egui::Slider::new(&mut settings.max_steps, 1..=64)
+            egui::Slider::new(value, 1..=64)
                 .clamping(KEEP_GIVEN)
                 .text("max steps"),
         );
+    });
+}
+
+/// A control that only applies while `on`: shown live when on, greyed out with `off_value`
+/// when off, so switching it never moves the rows below it.
+fn reserved_ui<T>(
+    ui: &mut egui::Ui,
+    on: bool,
+    value: &mut T,
+    off_value: T,
+    add: impl FnOnce(&mut egui::Ui, &mut T),
+) {
+    if on {
+        add(ui, value);
+    } else {
+        let mut shown = off_value;
+        ui.add_enabled_ui(false, |ui| add(ui, &mut shown));
     }
 }
 
@@ -822,12 +845,19 @@ fn load_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
             .text("per step"),
     );
     let dt_ms = 1000.0 / settings.rate_hz;
-    if load.step_cost_ms > dt_ms {
-        ui.colored_label(
-            ALARM,
+    // One line either way (cut short in a narrow panel), so the sliders below never move.
+    let (note, color) = if load.step_cost_ms > dt_ms {
+        (
             format!("a step costs more than dt ({dt_ms:.1} ms): without guards, the loop spirals"),
-        );
-    }
+            ALARM,
+        )
+    } else {
+        (
+            format!("steps costing over dt ({dt_ms:.1} ms) make the loop spiral"),
+            ui.visuals().weak_text_color(),
+        )
+    };
+    ui.add(egui::Label::new(RichText::new(note).color(color)).truncate());
     ui.add(
         egui::Slider::new(&mut load.render_cost_ms, 0.0..=100.0)
             .clamping(KEEP_GIVEN)
@@ -895,15 +925,15 @@ fn display_ui(
     {
         settings.frame_cap_hz = if cap_on { 60.0 } else { 0.0 };
     }
-    if cap_on {
+    reserved_ui(ui, cap_on, &mut settings.frame_cap_hz, 60.0, |ui, value| {
         ui.add(
-            egui::Slider::new(&mut settings.frame_cap_hz, 5.0..=1000.0)
+            egui::Slider::new(value, 5.0..=1000.0)
                 .clamping(KEEP_GIVEN)
                 .logarithmic(true)
                 .suffix(" fps")
                 .text("cap"),
         );
-    }
+    });
     ui.separator();
     ui.small(format!(
         "The screen is modeled: {} ({}). Acquiring an image blocked {:.2} ms a frame \
@@ -913,6 +943,11 @@ fn display_ui(
         screen.acquire_wait_ms,
         screen.measured_presents,
     ));
+    let monitor_hz = if screen.refresh_hz > 0.0 {
+        screen.refresh_hz
+    } else {
+        ASSUMED_REFRESH_HZ
+    };
     let mut own_rate = settings.refresh_override_hz > 0.0;
     if ui
         .checkbox(&mut own_rate, "set the refresh rate")
@@ -921,24 +956,22 @@ fn display_ui(
         )
         .changed()
     {
-        settings.refresh_override_hz = if own_rate {
-            if screen.refresh_hz > 0.0 {
-                screen.refresh_hz
-            } else {
-                ASSUMED_REFRESH_HZ
-            }
-        } else {
-            0.0
-        };
+        settings.refresh_override_hz = if own_rate { monitor_hz } else { 0.0 };
     }
-    if own_rate {
-        ui.add(
-            egui::Slider::new(&mut settings.refresh_override_hz, 24.0..=360.0)
-                .clamping(KEEP_GIVEN)
-                .suffix(" Hz")
-                .text("refresh"),
-        );
-    }
+    reserved_ui(
+        ui,
+        own_rate,
+        &mut settings.refresh_override_hz,
+        monitor_hz,
+        |ui, value| {
+            ui.add(
+                egui::Slider::new(value, 24.0..=360.0)
+                    .clamping(KEEP_GIVEN)
+                    .suffix(" Hz")
+                    .text("refresh"),
+            );
+        },
+    );
     filter_ui(ui, &mut settings.filter);
 }
 
@@ -975,23 +1008,46 @@ fn filter_ui(ui: &mut egui::Ui, filter: &mut FilterSpec) {
             *filter = FilterSpec::Average(4);
         }
     });
-    if let FilterSpec::Average(frames) = filter {
-        ui.add(egui::Slider::new(frames, 2..=MAX_AVERAGE_FRAMES).text("frames"));
+    let mut frames = match filter {
+        FilterSpec::Average(frames) => *frames,
+        _ => 4,
+    };
+    let average = matches!(filter, FilterSpec::Average(_));
+    reserved_ui(ui, average, &mut frames, 4, |ui, value| {
+        ui.add(egui::Slider::new(value, 2..=MAX_AVERAGE_FRAMES).text("frames averaged"));
+    });
+    if let FilterSpec::Average(kept) = filter {
+        *kept = frames;
     }
 }
 
-/// The loud banner over the scene when the loop spirals or the spring explodes, with a
-/// one-click way out.
-fn banner_ui(ui: &mut egui::Ui, edits: &mut Edits, readouts: &Readouts) {
+/// The loud banner at the foot of the scene when the loop spirals or the spring explodes,
+/// with one-click ways out. At the foot, it leaves the panes' labels in sight.
+fn banner_ui(ui: &mut egui::Ui, scene: egui::Rect, edits: &mut Edits, readouts: &Readouts) {
     if !(readouts.spiral || readouts.exploded) {
         return;
     }
+    let width = (scene.width() - 2.0 * BANNER_MARGIN).max(0.0);
+    egui::Area::new(ui.make_persistent_id("banner"))
+        .order(egui::Order::Middle)
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .fixed_pos(scene.left_bottom() + egui::vec2(BANNER_MARGIN, -BANNER_MARGIN))
+        .show(ui.ctx(), |ui| {
+            banner_contents_ui(ui, width, edits, readouts);
+        });
+}
+
+/// Space between the banner and the scene's edges, points.
+const BANNER_MARGIN: f32 = 8.0;
+
+/// The banner itself, `width` wide.
+fn banner_contents_ui(ui: &mut egui::Ui, width: f32, edits: &mut Edits, readouts: &Readouts) {
     egui::Frame::new()
         .fill(ALARM)
         .inner_margin(10.0)
         .corner_radius(4.0)
         .show(ui, |ui| {
-            ui.set_width(ui.available_width());
+            ui.set_width(width - 20.0);
             if readouts.spiral {
                 let what = if readouts.frozen {
                     "SPIRAL OF DEATH: the loop has frozen (a frame owes over a minute of steps)"
@@ -1017,17 +1073,90 @@ fn banner_ui(ui: &mut egui::Ui, edits: &mut Edits, readouts: &Readouts) {
                 });
             }
             if readouts.exploded {
-                ui.label(
-                    RichText::new(
-                        "SPRING EXPLODED: the integrator is unstable at this step and stiffness",
-                    )
-                    .strong()
-                    .size(18.0)
-                    .color(Color32::WHITE),
-                );
-                edits.actions.reset |= ui.button("Reset").clicked();
+                explosion_ui(ui, edits, readouts);
             }
         });
+}
+
+/// The explosion banner's contents: which panes, why, and the settings that fix it (each
+/// applied with a reset, since an exploded spring stays exploded).
+fn explosion_ui(ui: &mut egui::Ui, edits: &mut Edits, readouts: &Readouts) {
+    let exploded: Vec<String> = readouts.panes[..readouts.pane_count]
+        .iter()
+        .enumerate()
+        .filter(|(_, pane)| pane.exploded)
+        .map(|(i, pane)| format!("{} {}", i + 1, pane.strategy.map_or("", |s| s.id())))
+        .collect();
+    let title = if readouts.pane_count > 1 {
+        format!("SPRING EXPLODED in {}", exploded.join(", "))
+    } else {
+        "SPRING EXPLODED".to_owned()
+    };
+    ui.label(
+        RichText::new(title)
+            .strong()
+            .size(18.0)
+            .color(Color32::WHITE),
+    );
+    let settings = edits.settings;
+    let remedies = readouts.remedies;
+    let dt_ms = 1000.0 / settings.rate_hz;
+    let why = match remedies.stable_step_ms {
+        Some(limit) => format!(
+            "{} keeps this {} Hz spring bounded only with steps under {limit:.2} ms (the \
+             physics step is {dt_ms:.1} ms).",
+            settings.integrator.id(),
+            settings.spring_hz
+        ),
+        None => format!(
+            "{} gains energy at every step size on this spring (undamped).",
+            settings.integrator.id()
+        ),
+    };
+    ui.label(RichText::new(why).color(Color32::WHITE));
+    if readouts.panes[..readouts.pane_count]
+        .iter()
+        .any(|pane| pane.exploded && pane.strategy == Some(Strategy::Variable))
+    {
+        ui.label(
+            RichText::new("variable steps are whole frames, whatever the physics rate")
+                .color(Color32::WHITE),
+        );
+    }
+    ui.horizontal_wrapped(|ui| {
+        let mut fixed = None;
+        if let Some(integrator) = remedies.integrator
+            && ui.button(format!("Use {}", integrator.id())).clicked()
+        {
+            fixed = Some(LiveSettings {
+                integrator,
+                ..settings
+            });
+        }
+        if let Some(rate_hz) = remedies.rate_hz
+            && ui.button(format!("Physics rate {rate_hz} Hz")).clicked()
+        {
+            fixed = Some(LiveSettings {
+                rate_hz,
+                ..settings
+            });
+        }
+        if let Some(spring_hz) = remedies.spring_hz
+            && ui
+                .button(format!("Softer spring: {spring_hz} Hz"))
+                .clicked()
+        {
+            fixed = Some(LiveSettings {
+                spring_hz,
+                ..settings
+            });
+        }
+        let reset = ui.button("Reset").clicked();
+        if let Some(fixed) = fixed {
+            edits.settings = fixed;
+        }
+        edits.actions.reset |= reset || fixed.is_some();
+    });
 }
 
 /// Milliseconds for a readout: two decimals, none once the value has five digits (a

@@ -23,7 +23,7 @@ use crate::display::DisplaySpec;
 use crate::live::{FrameSample, History, OnScreen, RefreshKind, RefreshMark};
 use crate::ring::Ring;
 use crate::stats::upper_median;
-use crate::timestep::{Nanos, ms_from_ns, secs_from_ns};
+use crate::timestep::{Nanos, ms_from_ns, secs_from_ns, shifted};
 
 use super::{TIMELINE_MIN_FRAMES, TIMELINE_WINDOW};
 
@@ -146,7 +146,8 @@ impl TimelineModel {
         self.clear();
         self.frames.extend(
             window_frames(history).map(|(before, sample)| TimelineFrame {
-                start: before.presented_time.min(sample.presented_time),
+                // A resync moved `T` between the two: `before` ends on the moved clock.
+                start: shifted(before.presented_time, sample.rebase).min(sample.presented_time),
                 start_wall: before.wall.min(sample.wall),
                 steps_from: before.latest_time,
                 sample: *sample,
@@ -295,7 +296,15 @@ pub(super) fn window_frames(
         .take(TIMELINE_MIN_FRAMES.saturating_sub(recent))
         .take_while(|sample| sample.fed <= MAX_REACHED_FRAME)
         .count();
-    let count = recent + reachable;
+    // A resync moved `T` (the axis) at its frame: the frames before it are on another
+    // clock, so the window starts there.
+    let since_rebase = history
+        .iter()
+        .rev()
+        .take(recent + reachable)
+        .position(|sample| sample.rebase != 0)
+        .map_or(usize::MAX, |back| back + 1);
+    let count = (recent + reachable).min(since_rebase);
     // `iter_from` starts at the oldest sample wanted directly; skipping through the whole
     // history instead cost a step per kept frame (8192 of them), per pane, per frame.
     let mut samples = history.iter_from(history.len().saturating_sub(count + 1));
