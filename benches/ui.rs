@@ -58,7 +58,11 @@ fn ui_pass(c: &mut Criterion) {
             c.bench_function(&format!("ui_pass_{panes}_panes_{name}"), |b| {
                 let mut live = warmed_up(panes);
                 let ctx = egui::Context::default();
-                let mut state = PanelState { visible, timeline };
+                let mut state = PanelState {
+                    visible,
+                    timeline,
+                    ..PanelState::default()
+                };
                 let mut frame = 0u32;
                 b.iter(|| {
                     live.stopwatch_mut().advance(16_666_667);

@@ -29,6 +29,15 @@ impl Default for Trail {
     }
 }
 
+/// One dot of a pane's trail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrailDot {
+    /// Where to draw it: the shown position, sunk by its age.
+    pub position: Vec3,
+    /// Whether its frame showed the sphere exactly where the previous frame did.
+    pub repeated: bool,
+}
+
 /// Everything the renderer needs to draw one pane's scene.
 #[derive(Clone, Copy, Debug)]
 pub struct PaneView<'a> {
@@ -89,9 +98,21 @@ impl<'a> PaneView<'a> {
     /// Where to draw the trail's dots, oldest first: each recorded position sunk by
     /// [`TRAIL_SINK_M_PER_S`] for the real time since it was shown.
     pub fn trail_points(&self) -> impl Iterator<Item = Vec3> + '_ {
-        self.trail.iter().map(|&(point, shown_at)| {
+        self.trail_dots().map(|dot| dot.position)
+    }
+
+    /// The trail's dots, oldest first (see [`Self::trail_points`]), each marked when its
+    /// frame showed the sphere exactly where the frame before did: a frame that took no
+    /// step, the stutter the renderer picks out in its own colour.
+    pub fn trail_dots(&self) -> impl Iterator<Item = TrailDot> + '_ {
+        let mut previous = None;
+        self.trail.iter().map(move |&(point, shown_at)| {
             let age_s = self.real_time.saturating_sub(shown_at) as f32 / 1e9;
-            point - Vec3::Y * (TRAIL_SINK_M_PER_S * age_s)
+            let repeated = previous.replace(point) == Some(point);
+            TrailDot {
+                position: point - Vec3::Y * (TRAIL_SINK_M_PER_S * age_s),
+                repeated,
+            }
         })
     }
 }
@@ -170,6 +191,12 @@ mod tests {
             "the repeated dot is straight below"
         );
         assert_eq!(points[3].y, 0.0, "the newest dot is where it was drawn");
+        let repeated: Vec<bool> = view.trail_dots().map(|dot| dot.repeated).collect();
+        assert_eq!(
+            repeated,
+            [false, false, true, false],
+            "the third frame is marked"
+        );
     }
 
     #[test]

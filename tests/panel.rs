@@ -6,7 +6,7 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::live::{
-    LiveLoop, LiveSettings, Panes, PresentModeId, Readouts, ScenePreset, VirtualStopwatch,
+    LiveLoop, LiveSettings, Panes, PresentModeId, Readouts, ScenePreset, SlowLoop, VirtualStopwatch,
 };
 use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
@@ -517,4 +517,63 @@ fn the_explosion_banner_names_the_pane_and_leaves_the_labels_in_sight() {
         let rect = harness.get_by_label_contains(label).rect();
         assert!(!rect.intersects(banner), "the banner covers {label:?}");
     }
+}
+
+#[test]
+fn a_slow_loop_is_offered_one_60_hz_frame_per_frame_in_one_click() {
+    let mut state = scripted_state();
+    state.readouts.slow_loop = Some(SlowLoop {
+        fps: 9.5,
+        steps_per_frame: 5.3,
+        time_scale: 9.5 / 60.0,
+    });
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label_contains("Slow renderer: 9.5 fps");
+    harness
+        .get_by_label("Show each frame as one 60 Hz frame")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().model.settings.time_scale, 9.5 / 60.0);
+    // Turned down, it stays away.
+    harness.get_by_label("Not now").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("Slow renderer").is_none());
+    // A fast loop is never offered it.
+    let mut fast = harness_fast();
+    fast.run();
+    assert!(fast.query_by_label_contains("Slow renderer").is_none());
+}
+
+/// The scripted 60 fps run, whose readouts offer nothing.
+fn harness_fast() -> Harness<'static, PanelState> {
+    let state = scripted_state();
+    assert_eq!(state.readouts.slow_loop, None);
+    harness(state)
+}
+
+#[test]
+fn f1_or_question_mark_opens_the_key_and_concept_overlay_and_esc_closes_it() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    assert!(harness.query_by_label("Keys and concepts").is_none());
+    for key in [egui::Key::F1, egui::Key::Questionmark] {
+        harness.key_press(key);
+        harness.run();
+        harness.get_by_label("Keys and concepts");
+        for (term, meaning) in timestep_lab::ui::CONCEPTS {
+            assert!(harness.get_all_by_label(term).next().is_some(), "{term}");
+            harness.get_by_label(meaning);
+        }
+        harness.key_press(egui::Key::Escape);
+        harness.run();
+        assert!(harness.query_by_label("Keys and concepts").is_none());
+        assert!(
+            !harness.state().actions.quit,
+            "Esc closed the overlay, not the app"
+        );
+    }
+    harness.get_by_label("? keys & concepts").click();
+    harness.run();
+    harness.get_by_label("Keys and concepts");
 }

@@ -500,3 +500,31 @@ fn an_unset_xdg_runtime_dir_is_explained_before_the_wayland_library_complains() 
         assert!(!String::from_utf8_lossy(&output.stderr).contains("note: XDG_RUNTIME_DIR"));
     }
 }
+
+#[test]
+fn a_slow_renderer_is_offered_one_60_hz_frame_per_frame() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    // A renderer costing 100 ms a frame: about 9 fps, each frame five or six steps.
+    let small = ["--width", "240", "--height", "180", "--no-panel"];
+    let mut args = small.to_vec();
+    args.extend(["--frames", "30", "--render-cost", "100"]);
+    let slow = lab(&display, &args);
+    assert_success(&slow);
+    let offer = summary_value(&slow, "slow renderer offer");
+    let fps: f64 = offer
+        .split(" fps")
+        .next()
+        .and_then(|fps| fps.parse().ok())
+        .unwrap_or_else(|| panic!("no offer: {offer:?}"));
+    assert!((5.0..=10.5).contains(&fps), "{offer}");
+    let scale: f64 = offer
+        .rsplit("time scale ")
+        .next()
+        .and_then(|scale| scale.parse().ok())
+        .expect("a time scale");
+    assert!((scale - fps / 60.0).abs() < 0.002, "{offer}");
+    // A fast loop is never offered it: `live::tests` checks that on the virtual clock, as
+    // a loaded CI machine cannot promise lavapipe's speed here.
+}

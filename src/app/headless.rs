@@ -80,6 +80,7 @@ pub fn render_grid<S: Stopwatch>(
     let mut panel = PanelState {
         visible: false,
         timeline: false,
+        ..PanelState::default()
     };
     let display = DisplayStatus::default();
     let snapshot = live.snapshot();

@@ -14,7 +14,7 @@ use winit::window::{Fullscreen, Window, WindowId};
 use super::compose::{FrameComposer, UiFrame};
 use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
-use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts};
+use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts, SlowLoop};
 use crate::options::WindowOptions;
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::timestep::Strategy;
@@ -46,6 +46,8 @@ pub struct WindowSummary {
     pub spiral: bool,
     /// The screenshot written, if any.
     pub screenshot: Option<PathBuf>,
+    /// The last slow-loop offer the panel made (see [`SlowLoop`]), if it made one.
+    pub slow_loop: Option<SlowLoop>,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -63,6 +65,14 @@ impl std::fmt::Display for WindowSummary {
         let panes: Vec<&str> = self.panes.iter().map(|s| s.id()).collect();
         writeln!(f, "panes: {}", panes.join(","))?;
         writeln!(f, "spiral: {}", if self.spiral { "yes" } else { "no" })?;
+        match self.slow_loop {
+            Some(offer) => writeln!(
+                f,
+                "slow renderer offer: {:.1} fps, time scale {:.3}",
+                offer.fps, offer.time_scale
+            )?,
+            None => writeln!(f, "slow renderer offer: none")?,
+        }
         if let Some(path) = &self.screenshot {
             writeln!(f, "screenshot: {}", path.display())?;
         }
@@ -78,6 +88,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     let panel = PanelState {
         visible: options.panel,
         timeline: options.timeline,
+        ..PanelState::default()
     };
     let display = DisplayStatus {
         requested: options.present_mode,
@@ -354,6 +365,9 @@ impl App {
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = (active.config.width, active.config.height);
         let snapshot = self.live.snapshot();
+        if let Some(offer) = snapshot.readouts.slow_loop {
+            self.summary.slow_loop = Some(offer);
+        }
         let UiPass {
             primitives,
             textures,

@@ -27,6 +27,7 @@ mod readouts;
 mod remedy;
 mod screen;
 mod settings;
+mod slow;
 mod snapshot;
 mod stopwatch;
 
@@ -45,6 +46,7 @@ pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
     MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,
 };
+pub use slow::{SLOW_LOOP_FPS, SLOW_LOOP_SETTLE, SLOW_LOOP_TARGET_HZ, SlowLoop};
 pub use snapshot::{PaneSnapshot, Snapshot};
 pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
 

@@ -5,6 +5,7 @@ use super::live_loop::LiveLoop;
 use super::remedy::Remedies;
 use super::screen::ScreenReadouts;
 use super::settings::MAX_PANES;
+use super::slow::SlowLoop;
 use super::stopwatch::Stopwatch;
 use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
 
@@ -70,6 +71,8 @@ pub struct Readouts {
     pub exploded: bool,
     /// What would keep the spring from exploding (computed while it has).
     pub remedies: Remedies,
+    /// The loop is too slow to show the stutter, and the time scale that would.
+    pub slow_loop: Option<SlowLoop>,
     /// Whether time is stopped.
     pub paused: bool,
     /// Every pane's label, in pane order; the first `pane_count` are in use.
@@ -126,6 +129,7 @@ impl Readouts {
                 Remedies::default()
             },
             paused: live.paused(),
+            slow_loop: SlowLoop::detect(live),
             panes,
             pane_count: live.panes().len(),
             focus,

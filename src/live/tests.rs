@@ -1081,3 +1081,56 @@ fn each_remedy_the_explosion_banner_offers_keeps_the_spring_bounded() {
         );
     }
 }
+
+#[test]
+fn a_slow_loop_is_offered_the_time_scale_that_shows_each_frame_as_a_60_hz_one() {
+    // 10 frames a second: each takes five 50 Hz steps, and the strategies look alike.
+    let mut lab = live(LiveSettings::default());
+    lab.frame();
+    for _ in 0..30 {
+        frame_after(&mut lab, 100 * MS);
+    }
+    let offer = SlowLoop::detect(&lab).expect("a 10 fps loop is slow");
+    assert!((offer.fps - 10.0).abs() < 1e-9, "{offer:?}");
+    assert!((offer.steps_per_frame - 5.0).abs() < 1e-9, "{offer:?}");
+    assert!((offer.time_scale - 10.0 / 60.0).abs() < 1e-12, "{offer:?}");
+    lab.apply(LiveSettings {
+        time_scale: offer.time_scale,
+        ..*lab.settings()
+    })
+    .expect("valid settings");
+    for _ in 0..20 {
+        frame_after(&mut lab, 100 * MS);
+    }
+    // Each frame now advances the game by one 60 Hz frame: 0.83 steps of 20 ms, the
+    // accumulator's 50-on-60 stutter back in sight; and the offer is taken.
+    let stats = lab.window_stats();
+    assert!((stats.steps_mean - 50.0 / 60.0).abs() < 0.1, "{stats:?}");
+    assert_eq!(SlowLoop::detect(&lab), None);
+}
+
+#[test]
+fn a_fast_loop_or_a_per_step_load_is_not_offered_a_slower_time() {
+    let mut fast = live(LiveSettings::default());
+    fast.frame();
+    for _ in 0..300 {
+        frame_after(&mut fast, FRAME_60HZ);
+    }
+    assert_eq!(SlowLoop::detect(&fast), None, "60 fps is not slow");
+    // Slow, but because each step costs 30 ms: that is the load being studied.
+    let mut settings = LiveSettings::default();
+    settings.load.step_cost_ms = 30.0;
+    let mut loaded = live(settings);
+    loaded.frame();
+    for _ in 0..30 {
+        frame_after(&mut loaded, 100 * MS);
+    }
+    assert_eq!(SlowLoop::detect(&loaded), None);
+    // Too early to judge: the first two seconds are slow everywhere.
+    let mut starting = live(LiveSettings::default());
+    starting.frame();
+    for _ in 0..10 {
+        frame_after(&mut starting, 100 * MS);
+    }
+    assert_eq!(SlowLoop::detect(&starting), None);
+}

@@ -7,10 +7,13 @@
 //! settings, a present-mode request and the panes' rectangles. It imports nothing from the
 //! window: what it shows of the display comes in as a [`DisplayStatus`].
 
+mod banner;
+mod help;
 mod panel;
 mod plots;
 pub mod timeline;
 
+pub use help::{CONCEPTS, KEYS};
 pub use panel::{
     DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
 };

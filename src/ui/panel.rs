@@ -2,6 +2,8 @@
 
 use egui::{Color32, Key, RichText};
 
+use super::banner::banner_ui;
+use super::help::{KEYS, help_ui};
 use super::plots::plots_ui;
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
 use crate::display::DisplaySpec;
@@ -30,7 +32,7 @@ const KEEP_GIVEN: egui::SliderClamping = egui::SliderClamping::Edits;
 const FOCUS: Color32 = Color32::from_rgb(240, 160, 60);
 
 /// Colour of alarms (spiral, explosion).
-const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
+pub(super) const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
 
 /// What the panel itself remembers between frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +41,10 @@ pub struct PanelState {
     pub visible: bool,
     /// Whether the frame timeline is shown under the scene (T toggles).
     pub timeline: bool,
+    /// Whether the person turned the slow-loop offer down.
+    pub slow_offer_dismissed: bool,
+    /// Whether the key and concept overlay is open (? or F1 toggles).
+    pub help: bool,
 }
 
 impl Default for PanelState {
@@ -46,6 +52,8 @@ impl Default for PanelState {
         Self {
             visible: true,
             timeline: true,
+            slow_offer_dismissed: false,
+            help: false,
         }
     }
 }
@@ -136,13 +144,13 @@ impl std::ops::BitOrAssign for PanelActions {
 
 /// The values one frame of the panel edits: copies of what is in force, returned as
 /// requests when they differ.
-struct Edits {
+pub(super) struct Edits {
     /// The loop's settings.
-    settings: LiveSettings,
+    pub(super) settings: LiveSettings,
     /// The present mode asked for.
-    present_mode: PresentModeId,
+    pub(super) present_mode: PresentModeId,
     /// Actions.
-    actions: PanelActions,
+    pub(super) actions: PanelActions,
 }
 
 /// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
@@ -178,6 +186,7 @@ pub fn lab_ui(
     if state.timeline {
         timeline_panel_ui(ui, snapshot);
     }
+    help_ui(ui.ctx(), &mut state.help);
     let mut panes = [egui::Rect::NOTHING; MAX_PANES];
     let pane_count = readouts.pane_count.min(MAX_PANES);
     let scene = egui::CentralPanel::no_frame()
@@ -190,7 +199,7 @@ pub fn lab_ui(
             if pane_count > 1 && scene.width() >= 1.0 && scene.height() >= 1.0 {
                 pane_labels_ui(ui, &mut edits.settings, readouts, &panes[..pane_count]);
             }
-            banner_ui(ui, scene, &mut edits, readouts);
+            banner_ui(ui, scene, state, &mut edits, readouts);
             scene
         })
         .inner;
@@ -350,8 +359,15 @@ fn keys_ui(ui: &mut egui::Ui, state: &mut PanelState, edits: &mut Edits, readout
         actions.kick |= pressed(Key::Space);
         actions.reset |= pressed(Key::R);
         actions.toggle_fullscreen |= pressed(Key::F11);
-        // Esc first closes an open drop-down; only then does it quit.
-        actions.quit |= pressed(Key::Escape) && !popup_open;
+        if pressed(Key::F1) || pressed(Key::Questionmark) {
+            state.help = !state.help;
+        }
+        // Esc first closes an open drop-down or the overlay; only then does it quit.
+        let escape = pressed(Key::Escape);
+        actions.quit |= escape && !popup_open && !state.help;
+        if escape && !popup_open {
+            state.help = false;
+        }
         if pressed(Key::H) {
             state.visible = !state.visible;
         }
@@ -366,7 +382,16 @@ fn panel_contents_ui(
     snapshot: &Snapshot<'_>,
     display: &DisplayStatus,
 ) {
-    ui.heading("timestep-lab");
+    ui.horizontal(|ui| {
+        ui.heading("timestep-lab");
+        if ui
+            .button("? keys & concepts")
+            .on_hover_text("Every shortcut and what the numbers mean (? or F1)")
+            .clicked()
+        {
+            state.help = !state.help;
+        }
+    });
     if !display.adapter.is_empty() {
         ui.small(&display.adapter);
     }
@@ -416,11 +441,9 @@ fn panel_contents_ui(
     egui::CollapsingHeader::new("Keys")
         .default_open(false)
         .show(ui, |ui| {
-            ui.small(
-                "1-6 strategy (comparing: focus pane) · C compare · T timeline\n\
-                 P pause · . single step · Space kick · R reset\n\
-                 H hide panel · F11 fullscreen · Esc quit",
-            );
+            for (keys, what) in KEYS {
+                ui.small(format!("{keys}: {what}"));
+            }
         });
 }
 
@@ -1019,144 +1042,6 @@ fn filter_ui(ui: &mut egui::Ui, filter: &mut FilterSpec) {
     if let FilterSpec::Average(kept) = filter {
         *kept = frames;
     }
-}
-
-/// The loud banner at the foot of the scene when the loop spirals or the spring explodes,
-/// with one-click ways out. At the foot, it leaves the panes' labels in sight.
-fn banner_ui(ui: &mut egui::Ui, scene: egui::Rect, edits: &mut Edits, readouts: &Readouts) {
-    if !(readouts.spiral || readouts.exploded) {
-        return;
-    }
-    let width = (scene.width() - 2.0 * BANNER_MARGIN).max(0.0);
-    egui::Area::new(ui.make_persistent_id("banner"))
-        .order(egui::Order::Middle)
-        .pivot(egui::Align2::LEFT_BOTTOM)
-        .fixed_pos(scene.left_bottom() + egui::vec2(BANNER_MARGIN, -BANNER_MARGIN))
-        .show(ui.ctx(), |ui| {
-            banner_contents_ui(ui, width, edits, readouts);
-        });
-}
-
-/// Space between the banner and the scene's edges, points.
-const BANNER_MARGIN: f32 = 8.0;
-
-/// The banner itself, `width` wide.
-fn banner_contents_ui(ui: &mut egui::Ui, width: f32, edits: &mut Edits, readouts: &Readouts) {
-    egui::Frame::new()
-        .fill(ALARM)
-        .inner_margin(10.0)
-        .corner_radius(4.0)
-        .show(ui, |ui| {
-            ui.set_width(width - 20.0);
-            if readouts.spiral {
-                let what = if readouts.frozen {
-                    "SPIRAL OF DEATH: the loop has frozen (a frame owes over a minute of steps)"
-                } else {
-                    "SPIRAL OF DEATH: each frame owes more steps than the last"
-                };
-                ui.label(
-                    RichText::new(what)
-                        .strong()
-                        .size(18.0)
-                        .color(Color32::WHITE),
-                );
-                ui.horizontal(|ui| {
-                    if edits.settings.max_frame_time_ms == 0.0
-                        && ui.button("Turn on the 250 ms frame-time guard").clicked()
-                    {
-                        edits.settings.max_frame_time_ms = ms_from_ns(DEFAULT_MAX_FRAME_TIME);
-                    }
-                    if ui.button("Remove the load").clicked() {
-                        edits.settings.load.step_cost_ms = 0.0;
-                    }
-                    edits.actions.reset |= ui.button("Reset").clicked();
-                });
-            }
-            if readouts.exploded {
-                explosion_ui(ui, edits, readouts);
-            }
-        });
-}
-
-/// The explosion banner's contents: which panes, why, and the settings that fix it (each
-/// applied with a reset, since an exploded spring stays exploded).
-fn explosion_ui(ui: &mut egui::Ui, edits: &mut Edits, readouts: &Readouts) {
-    let exploded: Vec<String> = readouts.panes[..readouts.pane_count]
-        .iter()
-        .enumerate()
-        .filter(|(_, pane)| pane.exploded)
-        .map(|(i, pane)| format!("{} {}", i + 1, pane.strategy.map_or("", |s| s.id())))
-        .collect();
-    let title = if readouts.pane_count > 1 {
-        format!("SPRING EXPLODED in {}", exploded.join(", "))
-    } else {
-        "SPRING EXPLODED".to_owned()
-    };
-    ui.label(
-        RichText::new(title)
-            .strong()
-            .size(18.0)
-            .color(Color32::WHITE),
-    );
-    let settings = edits.settings;
-    let remedies = readouts.remedies;
-    let dt_ms = 1000.0 / settings.rate_hz;
-    let why = match remedies.stable_step_ms {
-        Some(limit) => format!(
-            "{} keeps this {} Hz spring bounded only with steps under {limit:.2} ms (the \
-             physics step is {dt_ms:.1} ms).",
-            settings.integrator.id(),
-            settings.spring_hz
-        ),
-        None => format!(
-            "{} gains energy at every step size on this spring (undamped).",
-            settings.integrator.id()
-        ),
-    };
-    ui.label(RichText::new(why).color(Color32::WHITE));
-    if readouts.panes[..readouts.pane_count]
-        .iter()
-        .any(|pane| pane.exploded && pane.strategy == Some(Strategy::Variable))
-    {
-        ui.label(
-            RichText::new("variable steps are whole frames, whatever the physics rate")
-                .color(Color32::WHITE),
-        );
-    }
-    ui.horizontal_wrapped(|ui| {
-        let mut fixed = None;
-        if let Some(integrator) = remedies.integrator
-            && ui.button(format!("Use {}", integrator.id())).clicked()
-        {
-            fixed = Some(LiveSettings {
-                integrator,
-                ..settings
-            });
-        }
-        if let Some(rate_hz) = remedies.rate_hz
-            && ui.button(format!("Physics rate {rate_hz} Hz")).clicked()
-        {
-            fixed = Some(LiveSettings {
-                rate_hz,
-                ..settings
-            });
-        }
-        if let Some(spring_hz) = remedies.spring_hz
-            && ui
-                .button(format!("Softer spring: {spring_hz} Hz"))
-                .clicked()
-        {
-            fixed = Some(LiveSettings {
-                spring_hz,
-                ..settings
-            });
-        }
-        let reset = ui.button("Reset").clicked();
-        if let Some(fixed) = fixed {
-            edits.settings = fixed;
-        }
-        edits.actions.reset |= reset || fixed.is_some();
-    });
 }
 
 /// Milliseconds for a readout: two decimals, none once the value has five digits (a

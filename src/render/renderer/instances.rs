@@ -39,6 +39,11 @@ pub const ALARM_COLOR: [f32; 3] = [1.0, 0.03, 0.02];
 pub const GRID_COLOR: [f32; 3] = [0.22, 0.24, 0.28];
 /// Newest trail dot (linear RGB); older dots fade towards [`BACKGROUND`].
 pub const TRAIL_COLOR: [f32; 3] = [1.0, 0.80, 0.22];
+/// A trail dot whose frame repeated the previous picture (linear RGB): red, against the
+/// yellow of frames that moved.
+pub const REPEATED_DOT_COLOR: [f32; 3] = [1.0, 0.12, 0.06];
+/// A repeated dot's size relative to the others: large enough to read in a small pane.
+const REPEATED_DOT_SCALE: f32 = 1.4;
 /// The ghost's tint (linear RGB).
 pub const GHOST_COLOR: [f32; 3] = [0.75, 0.85, 1.0];
 /// The ghost's opacity facing the camera; its rim is more opaque.
@@ -220,15 +225,20 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
             1.0,
         ));
         let count = view.trail.len().max(1) as f32;
-        for (i, point) in view.trail_points().enumerate() {
+        for (i, dot) in view.trail_dots().enumerate() {
             // Newest is 1, oldest near 0: old dots darken into the background.
             let age = (i + 1) as f32 / count;
             let strength = 0.15 + 0.85 * age;
-            let color = std::array::from_fn(|c| {
-                background[c] + (TRAIL_COLOR[c] - background[c]) * strength
-            });
-            let radius = TRAIL_DOT_RADIUS_M * (0.6 + 0.4 * age);
-            instances.push(Instance::new(ball(point, radius), color, 1.0));
+            // A frame that repeated the last picture (no step) stands out: the stutter.
+            let (tint, scale) = if dot.repeated {
+                (REPEATED_DOT_COLOR, REPEATED_DOT_SCALE)
+            } else {
+                (TRAIL_COLOR, 1.0)
+            };
+            let color =
+                std::array::from_fn(|c| background[c] + (tint[c] - background[c]) * strength);
+            let radius = TRAIL_DOT_RADIUS_M * scale * (0.6 + 0.4 * age);
+            instances.push(Instance::new(ball(dot.position, radius), color, 1.0));
         }
     });
 
