@@ -1,14 +1,19 @@
 //! Smoothness metrics: how far behind reality the picture is, how evenly it moves, how
-//! wrong the physics is, and whether the loop keeps up.
+//! wrong the physics is, and whether the loop keeps up; and the frame-time statistics
+//! ([`FrameStats`]) of a trace or a run.
 //!
 //! For render frame `i`, `T_i` is the real time it is shown at and `S_i` the simulated time
 //! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
 //! frame after the first step: before it nothing moves, so there is nothing to judge.
 
+mod frame_times;
 mod screen;
 mod smoothness;
 mod spiral;
 
+pub use frame_times::{
+    FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT, TAIL_QUANTILE,
+};
 pub use screen::{DisplayTiming, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
