@@ -183,7 +183,7 @@ impl FrameTail {
     pub fn new(max_frames: usize) -> Self {
         let keep = Self::rank_from_top(max_frames);
         Self {
-            longest: BinaryHeap::with_capacity(keep + 1),
+            longest: BinaryHeap::with_capacity(keep),
             keep,
             max_frames: max_frames as u64,
             frames: 0,
@@ -197,9 +197,14 @@ impl FrameTail {
             "more frames than the tail is for"
         );
         self.frames += 1;
-        self.longest.push(Reverse(frame));
-        if self.longest.len() > self.keep {
-            self.longest.pop();
+        if self.longest.len() < self.keep {
+            self.longest.push(Reverse(frame));
+        } else if let Some(mut shortest) = self.longest.peek_mut()
+            && frame > shortest.0
+        {
+            // Replaces the shortest kept frame; most frames are shorter and cost one
+            // comparison.
+            *shortest = Reverse(frame);
         }
     }
 
