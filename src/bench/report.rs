@@ -48,7 +48,7 @@ pub struct FrameStatsJson {
     pub hitch_threshold_ms: Option<f64>,
     /// Frames longer than the threshold.
     pub hitches: u64,
-    /// The share of the total time spent in hitches, percent.
+    /// The share of the total time spent in hitches, percent; `null` when no time passed.
     pub hitch_time_percent: Option<f64>,
 }
 
