@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
-use crate::bench::{self, BenchReport, BenchSettings, TraceJson};
+use crate::bench::{self, BenchReport, BenchSettings, FrameStatsJson, TraceJson};
 use crate::display::DisplaySpec;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
+use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
@@ -454,7 +455,7 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let strategies = Strategy::parse_list(&args.strategy).context("--strategy")?;
     let settings = args.settings()?;
-    let trace = bench_trace(args)?;
+    let mut trace = bench_trace(args)?;
     notes.extend(trace.notes.iter().cloned());
     if settings.display == DisplaySpec::Trace && trace.display_ns.is_none() {
         anyhow::bail!(
@@ -470,11 +471,16 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
         &strategies,
         &settings,
     );
+    let (frames, wall_time_s) = (trace.len(), trace.wall_time_s());
+    // The runs are done with the trace's order: its statistics sort its frames in place
+    // rather than a copy, which a long trace would double.
+    let stats = FrameStats::from_frame_times_in_place(&mut trace.frame_times_ns);
     let report = BenchReport::new(
         TraceJson {
-            source: trace.source.clone(),
-            frames: trace.len(),
-            wall_time_s: trace.wall_time_s(),
+            source: trace.source,
+            frames,
+            wall_time_s,
+            stats: stats.as_ref().map(FrameStatsJson::from),
         },
         &settings,
         &results,

@@ -10,7 +10,9 @@
 //!   for reporting measured timings (`bench-render`).
 //!
 //! [`percentile`] is the nearest-rank percentile (no interpolation): the smallest sample
-//! with at least the fraction `q` of the samples at or below it.
+//! with at least the fraction `q` of the samples at or below it. Its rank,
+//! [`nearest_rank`], also counts "the slowest 1%" of a set: `nearest_rank(n, 0.01)` samples,
+//! rounded up, at least one.
 
 use std::time::Duration;
 
@@ -48,8 +50,13 @@ pub fn percentile<T: Copy + Default>(sorted: &[T], q: f64) -> T {
     if sorted.is_empty() {
         return T::default();
     }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
+    sorted[nearest_rank(sorted.len(), q) - 1]
+}
+
+/// The nearest rank of the fraction `q` (0 to 1) of `len` samples: `ceil(q * len)`, at
+/// least 1 and at most `len` (0 when `len` is 0). Ranks count from 1.
+pub fn nearest_rank(len: usize, q: f64) -> usize {
+    ((q * len as f64).ceil() as usize).clamp(1.min(len), len)
 }
 
 #[cfg(test)]
@@ -83,5 +90,30 @@ mod tests {
         assert_eq!(percentile(&sorted, 1.0), 100);
         assert_eq!(percentile(&sorted, 0.0), 1);
         assert_eq!(percentile::<u64>(&[], 0.5), 0);
+    }
+
+    #[test]
+    fn nearest_ranks_round_up_and_stay_in_range() {
+        assert_eq!(nearest_rank(100, 0.99), 99);
+        assert_eq!(nearest_rank(101, 0.99), 100); // 99.99 rounds up
+        assert_eq!(nearest_rank(1, 0.001), 1); // at least one
+        assert_eq!(nearest_rank(250, 0.01), 3); // 2.5 rounds up
+        assert_eq!(nearest_rank(5, 2.0), 5); // at most len
+        assert_eq!(nearest_rank(0, 0.5), 0);
+    }
+
+    /// The fractions the frame statistics use, in thousandths: their float ranks equal the
+    /// exact integer ones, `ceil(n * per_mille / 1000)`, for every count up to two million
+    /// frames (over nine hours at 60 fps). A fraction whose float is above its decimal
+    /// value could round a whole product up by one; these do not.
+    #[test]
+    fn float_ranks_are_exact_for_the_fractions_used() {
+        for per_mille in [1u64, 10, 500, 900, 950, 990, 999] {
+            let q = per_mille as f64 / 1000.0;
+            for n in 1..=2_000_000u64 {
+                let exact = (n * per_mille).div_ceil(1000).max(1);
+                assert_eq!(nearest_rank(n as usize, q) as u64, exact, "{q} of {n}");
+            }
+        }
     }
 }

@@ -142,6 +142,28 @@ fn spiral_appears_without_guards_and_the_guards_stop_it() {
 }
 
 #[test]
+fn trace_statistics_count_the_generated_hitches() {
+    // A 120 ms frame every 2 s of 60 Hz for 20 s: at 2, 4, ..., 18 s, nine of them.
+    let report = bench_json(&[
+        "--generate",
+        "hitch:60:120:2",
+        "--duration",
+        "20",
+        "--strategy",
+        "variable",
+    ]);
+    let stats = &report["trace"]["stats"];
+    assert_eq!(stats["hitches"], 9, "{stats}");
+    assert_eq!(stats["frame_time_max_ms"], 120.0);
+    assert_eq!(stats["frame_time_p50_ms"], 16.666667);
+    // Twice the median, and 1145 frames' slowest 0.1% is two of the 120 ms frames.
+    assert_eq!(stats["hitch_threshold_ms"], 33.333334);
+    assert_eq!(stats["point_one_percent_low_fps"], 1000.0 / 120.0);
+    // With no load the strategy runs the trace's own frames.
+    assert_eq!(result(&report, "variable")["frame_time_max_ms"], 120.0);
+}
+
+#[test]
 fn explicit_euler_with_a_stiff_spring_is_reported_exploded() {
     let report = bench_json(&[
         "--integrator",

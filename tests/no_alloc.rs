@@ -8,7 +8,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab::metrics::{MetricsRecorder, SpiralDetector};
+use timestep_lab::metrics::{FrameStats, FrameTail, MetricsRecorder, SpiralDetector};
 use timestep_lab::scene::{CameraDriver, SceneConfig};
 use timestep_lab::sim::Simulation;
 use timestep_lab::timestep::{
@@ -90,6 +90,30 @@ fn frames_do_not_allocate() {
             );
         }
     }
+}
+
+/// The frame-time statistics of a sliding window, as a live readout would take them every
+/// frame: once the scratch buffer has grown to the window, no frame allocates. Nor does
+/// feeding a run's frames to its tail.
+#[test]
+fn frame_statistics_reuse_their_scratch() {
+    let frames: Vec<u64> = (0..2_000u64)
+        .map(|i| 16_666_667 + (i % 7) * 1_000_000)
+        .collect();
+    let mut scratch = Vec::new();
+    std::hint::black_box(FrameStats::from_frame_times(
+        frames[..120].iter().copied(),
+        &mut scratch,
+    ));
+    let mut tail = FrameTail::new(frames.len());
+    let count = allocations_during(|| {
+        for end in 120..frames.len() {
+            let window = frames[end - 120..end].iter().copied();
+            std::hint::black_box(FrameStats::from_frame_times(window, &mut scratch));
+            tail.record(frames[end]);
+        }
+    });
+    assert_eq!(count, 0, "frame statistics allocated {count} times");
 }
 
 #[test]

@@ -14,10 +14,10 @@
 
 mod report;
 
-pub use report::{BenchReport, ResultJson, SettingsJson, TraceJson};
+pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
-use crate::metrics::{DisplayTiming, Metrics, ScreenFrame};
+use crate::metrics::{DisplayTiming, FrameTail, Metrics, ScreenFrame};
 use crate::run::{PaneRun, freezes};
 use crate::scene::SceneConfig;
 use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
@@ -100,6 +100,11 @@ pub struct BenchResult {
     pub display: DisplayCounts,
     /// Whether the display has refreshes to count (a modeled one: not `cpu` or `trace`).
     pub refresh_grid: bool,
+    /// Nearest-rank 99th percentile of the frame times the loop ran (the trace's, plus
+    /// the load model and any time blocked presenting), ns; `None` for no frames.
+    pub frame_time_p99: Option<Nanos>,
+    /// The longest frame the loop ran, ns; `None` for no frames.
+    pub frame_time_max: Option<Nanos>,
 }
 
 impl BenchResult {
@@ -147,6 +152,7 @@ pub fn run_strategy_on(
     // `C_i`: when the frame about to run started, on the display's clock.
     let mut wall_time = 0u64;
     let mut frozen = false;
+    let mut tail = FrameTail::new(frame_times.len());
     for (i, &trace_frame) in frame_times.iter().enumerate() {
         let load = step_work(previous_steps);
         if freezes(load) {
@@ -168,6 +174,7 @@ pub fn run_strategy_on(
             work
         };
         wall_time = wall_time.saturating_add(frame);
+        tail.record(frame);
         let fed = filters.apply(frame);
         let timing = (settings.display != DisplaySpec::Cpu).then_some(DisplayTiming {
             frame: i as u64,
@@ -210,6 +217,8 @@ pub fn run_strategy_on(
         frozen,
         display: display.counts(),
         refresh_grid: modeled,
+        frame_time_p99: tail.p99(),
+        frame_time_max: tail.max(),
     }
 }
 

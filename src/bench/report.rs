@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{BenchResult, BenchSettings, cost_ms};
+use crate::metrics::{FrameStats, HITCH_FACTOR};
 use crate::timestep::{ms_from_ns, secs_from_ns};
 
 /// The `trace` object of the JSON report.
@@ -16,6 +17,58 @@ pub struct TraceJson {
     pub frames: usize,
     /// The trace's own total time, seconds.
     pub wall_time_s: f64,
+    /// Statistics of the trace's own frame times; `null` for a trace without frames.
+    pub stats: Option<FrameStatsJson>,
+}
+
+/// The `trace.stats` object of the JSON report: frame-time statistics (see
+/// [`FrameStats`]). A rate over no time is `null`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FrameStatsJson {
+    /// Frames over their total time, fps.
+    pub average_fps: Option<f64>,
+    /// Nearest-rank 50th percentile frame time, ms.
+    pub frame_time_p50_ms: f64,
+    /// Nearest-rank 90th percentile frame time, ms.
+    pub frame_time_p90_ms: f64,
+    /// Nearest-rank 95th percentile frame time, ms.
+    pub frame_time_p95_ms: f64,
+    /// Nearest-rank 99th percentile frame time, ms.
+    pub frame_time_p99_ms: f64,
+    /// Nearest-rank 99.9th percentile frame time, ms.
+    pub frame_time_p99_9_ms: f64,
+    /// The longest frame, ms.
+    pub frame_time_max_ms: f64,
+    /// The slowest 1% of the frames (at least one) over their total time, fps.
+    pub one_percent_low_fps: Option<f64>,
+    /// The slowest 0.1% of the frames (at least one) over their total time, fps.
+    pub point_one_percent_low_fps: Option<f64>,
+    /// Frames longer than this are hitches: twice the median frame time, ms; `null` when
+    /// the median is zero (then there are none).
+    pub hitch_threshold_ms: Option<f64>,
+    /// Frames longer than the threshold.
+    pub hitches: u64,
+    /// The share of the total time spent in hitches, percent; `null` when no time passed.
+    pub hitch_time_percent: Option<f64>,
+}
+
+impl From<&FrameStats> for FrameStatsJson {
+    fn from(stats: &FrameStats) -> Self {
+        Self {
+            average_fps: stats.average_fps(),
+            frame_time_p50_ms: ms_from_ns(stats.p50),
+            frame_time_p90_ms: ms_from_ns(stats.p90),
+            frame_time_p95_ms: ms_from_ns(stats.p95),
+            frame_time_p99_ms: ms_from_ns(stats.p99),
+            frame_time_p99_9_ms: ms_from_ns(stats.p99_9),
+            frame_time_max_ms: ms_from_ns(stats.max),
+            one_percent_low_fps: stats.one_percent_low_fps(),
+            point_one_percent_low_fps: stats.point_one_percent_low_fps(),
+            hitch_threshold_ms: stats.hitch_threshold.map(ms_from_ns),
+            hitches: stats.hitches.frames,
+            hitch_time_percent: stats.hitch_time_percent(),
+        }
+    }
 }
 
 /// The `settings` object of the JSON report.
@@ -54,6 +107,11 @@ pub struct ResultJson {
     pub steps_per_frame_mean: f64,
     /// Most steps in one frame.
     pub steps_per_frame_max: u64,
+    /// Nearest-rank 99th percentile of the frame times the loop ran (the trace's, the
+    /// load model's and time blocked presenting), ms; `null` for no frames.
+    pub frame_time_p99_ms: Option<f64>,
+    /// The longest frame the loop ran, ms; `null` for no frames.
+    pub frame_time_max_ms: Option<f64>,
     /// Real time including the load model and dropped time, seconds.
     pub wall_time_s: f64,
     /// Simulated time of the latest state, seconds.
@@ -62,15 +120,23 @@ pub struct ResultJson {
     pub dropped_time_s: f64,
     /// Mean time the picture is behind reality, ms.
     pub latency_ms: f64,
+    /// The worst frame's `T - S`: the one farthest from zero, with its sign, ms.
+    pub latency_worst_ms: f64,
     /// RMS unevenness of shown motion against real time, ms.
     pub judder_ms: f64,
+    /// The worst frame's judder: the largest `|(S_i - S_{i-1}) - (T_i - T_{i-1})|`, ms.
+    pub judder_worst_ms: f64,
     /// Mean time from the shown state's simulated time to its image reaching the screen,
     /// ms, over shown frames (`D_i - S_i`). Equals `latency_ms` on the `cpu` display.
     pub display_latency_ms: f64,
+    /// The shown frame's `D_i - S_i` farthest from zero, with its sign, ms.
+    pub display_latency_worst_ms: f64,
     /// RMS animation error at the screen, ms: `(S_i - S_j) - (D_i - D_j)` over shown
     /// frames, `j` the previous shown one (PresentMon's `MsAnimationError`). Equals
     /// `judder_ms` on the `cpu` display.
     pub display_judder_ms: f64,
+    /// The largest animation error's magnitude over shown frames, ms.
+    pub display_judder_worst_ms: f64,
     /// Frames presented to the display (a modeled display never gets the last frame: its
     /// present lies past the end of the trace).
     pub presented: u64,
@@ -153,6 +219,7 @@ impl BenchReport {
             "trace: {}: {} frames, {:.3} s",
             trace.source, trace.frames, trace.wall_time_s
         );
+        trace_stats_lines(&mut out, trace.stats.as_ref());
         let guard = |value: Option<String>| value.unwrap_or_else(|| "off".into());
         let _ = writeln!(
             out,
@@ -186,7 +253,16 @@ impl BenchReport {
         out.push('\n');
 
         let torn = self.results.iter().any(|r| r.torn_refreshes > 0);
-        let mut header = vec!["strategy", "steps/frame", "max", "latency ms", "judder ms"];
+        let mut header = vec![
+            "strategy",
+            "steps/frame",
+            "max",
+            "frame p99 ms",
+            "latency ms",
+            "worst",
+            "judder ms",
+            "worst",
+        ];
         if screen {
             header.extend([
                 "screen lat ms",
@@ -225,8 +301,11 @@ impl BenchReport {
                     r.strategy.clone(),
                     format!("{:.2}", r.steps_per_frame_mean),
                     r.steps_per_frame_max.to_string(),
+                    optional(r.frame_time_p99_ms, 3),
                     format!("{:.3}", r.latency_ms),
+                    format!("{:.3}", r.latency_worst_ms),
                     format!("{:.3}", r.judder_ms),
+                    format!("{:.3}", r.judder_worst_ms),
                 ];
                 if screen {
                     row.extend([
@@ -279,9 +358,10 @@ impl BenchReport {
             line(&row.iter().map(String::as_str).collect::<Vec<_>>());
         }
         out.push_str(
-            "\nlatency = mean T - S (picture behind real time), judder = RMS unevenness of \
-             the drawn motion (0 = smooth), pos err = worst spring error, sim speed = \
-             simulated / real time; README: \"Reading the table\".\n",
+            "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency \
+             = mean T - S (picture behind real time), judder = RMS unevenness of the drawn \
+             motion (0 = smooth), worst = the worst frame's, pos err = worst spring error, \
+             sim speed = simulated / real time; README: \"Reading the table\".\n",
         );
         if screen {
             out.push_str(
@@ -318,13 +398,19 @@ fn result_json(result: &BenchResult) -> ResultJson {
         steps: m.steps,
         steps_per_frame_mean: m.steps_per_frame_mean,
         steps_per_frame_max: m.steps_per_frame_max,
+        frame_time_p99_ms: result.frame_time_p99.map(ms_from_ns),
+        frame_time_max_ms: result.frame_time_max.map(ms_from_ns),
         wall_time_s: secs_from_ns(result.wall_time),
         sim_time_s: m.sim_time_s,
         dropped_time_s: secs_from_ns(result.dropped),
         latency_ms: m.latency_ms,
+        latency_worst_ms: m.latency_worst_ms,
         judder_ms: m.judder_ms,
+        judder_worst_ms: m.judder_worst_ms,
         display_latency_ms: m.display_latency_ms,
+        display_latency_worst_ms: m.display_latency_worst_ms,
         display_judder_ms: m.display_judder_ms,
+        display_judder_worst_ms: m.display_judder_worst_ms,
         presented: result.display.presented,
         shown: result.display.shown,
         dropped_frames: result.display.dropped,
@@ -339,6 +425,46 @@ fn result_json(result: &BenchResult) -> ResultJson {
         spiral: result.spiral,
         state_hash: format!("{:016x}", m.state_hash),
     }
+}
+
+/// The trace-statistics lines under the trace line: frame-time percentiles, then rates and
+/// hitches.
+fn trace_stats_lines(out: &mut String, stats: Option<&FrameStatsJson>) {
+    let Some(stats) = stats else {
+        out.push_str("trace frame times: none (no frames)\n");
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "trace frame times ms: p50 {:.3} | p90 {:.3} | p95 {:.3} | p99 {:.3} | p99.9 {:.3} | \
+         max {:.3}",
+        stats.frame_time_p50_ms,
+        stats.frame_time_p90_ms,
+        stats.frame_time_p95_ms,
+        stats.frame_time_p99_ms,
+        stats.frame_time_p99_9_ms,
+        stats.frame_time_max_ms,
+    );
+    let hitches = match stats.hitch_threshold_ms {
+        Some(threshold_ms) => format!(
+            "hitches (> {HITCH_FACTOR}x median, {threshold_ms:.3} ms) {}, {} of the time",
+            stats.hitches,
+            optional(stats.hitch_time_percent, 2) + "%",
+        ),
+        None => "hitches none (median frame time 0)".to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "trace fps: average {} | 1% low {} | 0.1% low {} | {hitches}",
+        optional(stats.average_fps, 2),
+        optional(stats.one_percent_low_fps, 2),
+        optional(stats.point_one_percent_low_fps, 2),
+    );
+}
+
+/// An optional number with `decimals` decimals, `-` when absent.
+fn optional(value: Option<f64>, decimals: usize) -> String {
+    value.map_or_else(|| "-".to_owned(), |value| format!("{value:.decimals$}"))
 }
 
 /// A float for a table cell: fixed point where readable, scientific for extremes.

@@ -1,14 +1,19 @@
 //! Smoothness metrics: how far behind reality the picture is, how evenly it moves, how
-//! wrong the physics is, and whether the loop keeps up.
+//! wrong the physics is, and whether the loop keeps up; and the frame-time statistics
+//! ([`FrameStats`]) of a trace or a run.
 //!
 //! For render frame `i`, `T_i` is the real time it is shown at and `S_i` the simulated time
 //! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
 //! frame after the first step: before it nothing moves, so there is nothing to judge.
 
+mod frame_times;
 mod screen;
 mod smoothness;
 mod spiral;
 
+pub use frame_times::{
+    FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT, TAIL_QUANTILE,
+};
 pub use screen::{DisplayTiming, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
@@ -49,16 +54,24 @@ pub struct Metrics {
     pub steps_per_frame_max: u64,
     /// Mean `T_i - S_i`, ms: how far behind real time the picture is.
     pub latency_ms: f64,
+    /// The `T_i - S_i` farthest from zero, with its sign, ms: the worst frame.
+    pub latency_worst_ms: f64,
     /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms: how unevenly the shown motion
     /// advances compared with real time. Zero is perfectly even.
     pub judder_ms: f64,
+    /// The largest `|(S_i - S_{i-1}) - (T_i - T_{i-1})|`, ms: the worst frame.
+    pub judder_worst_ms: f64,
     /// Mean `D_i - S_i` over the shown frames, ms: how old the shown state is when it
     /// reaches the screen. Equals `latency_ms` on the `cpu` display.
     pub display_latency_ms: f64,
+    /// The shown frame's `D_i - S_i` farthest from zero, with its sign, ms.
+    pub display_latency_worst_ms: f64,
     /// RMS of the animation error `(S_i - S_j) - (D_i - D_j)` over shown frames (`j` the
     /// previous shown one), ms: PresentMon's `MsAnimationError`. Equals `judder_ms` on the
     /// `cpu` display.
     pub display_judder_ms: f64,
+    /// The largest animation error's magnitude over shown frames, ms.
+    pub display_judder_worst_ms: f64,
     /// Largest `|x_shown - x_true(S_i)|` of the spring, metres.
     pub position_error_max: f64,
     /// `(E_end - E_true_end) / E_0` of the spring.
@@ -145,9 +158,13 @@ impl MetricsRecorder {
             },
             steps_per_frame_max: self.steps_max,
             latency_ms: self.smoothness.latency_ms(),
+            latency_worst_ms: self.smoothness.latency_worst_ms(),
             judder_ms: self.smoothness.judder_ms(),
+            judder_worst_ms: self.smoothness.judder_worst_ms(),
             display_latency_ms: self.screen.latency_ms(),
+            display_latency_worst_ms: self.screen.latency_worst_ms(),
             display_judder_ms: self.screen.judder_ms(),
+            display_judder_worst_ms: self.screen.judder_worst_ms(),
             position_error_max: self.position_error_max,
             energy_drift: scene.energy_drift(),
             sim_time_s: secs_from_ns(end.time),

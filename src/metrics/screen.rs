@@ -164,6 +164,16 @@ impl ScreenRecorder {
         self.smoothness.judder_ms()
     }
 
+    /// The judged shown frame's `D_i - S_i` farthest from zero, with its sign, ms.
+    pub fn latency_worst_ms(&self) -> f64 {
+        self.smoothness.latency_worst_ms()
+    }
+
+    /// The largest animation error's magnitude over the judged shown frames, ms.
+    pub fn judder_worst_ms(&self) -> f64 {
+        self.smoothness.judder_worst_ms()
+    }
+
     /// Measures one shown frame.
     fn shown(&mut self, frame: u64, display_time: Nanos, pending: PendingFrame) -> ScreenFrame {
         let shift = std::mem::take(&mut self.carried_rebase).saturating_add(pending.rebase);

@@ -4,17 +4,21 @@
 use crate::timestep::{Nanos, shifted};
 
 /// Running sums of `T_i - S_i` and of the squared judder terms
-/// `(S_i - S_{i-1}) - (T_i - T_{i-1})` over the judged frames.
+/// `(S_i - S_{i-1}) - (T_i - T_{i-1})` over the judged frames, and the worst of each.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Smoothness {
     /// Frames that counted toward latency.
     judged: u64,
     /// Sum of `T_i - S_i`, ns.
     latency_sum: f64,
+    /// The `T_i - S_i` farthest from zero, with its sign, ns.
+    latency_worst: f64,
     /// Judder terms summed (judged frames that had a frame before them).
     judder_terms: u64,
     /// Sum of squared judder terms, ns².
     judder_sq_sum: f64,
+    /// The largest judder term's magnitude, ns.
+    judder_worst: f64,
     /// `(T, S)` of the previous frame, judged or not.
     previous: Option<(Nanos, Nanos)>,
 }
@@ -28,10 +32,15 @@ impl Smoothness {
         let mut term = None;
         if judged {
             self.judged += 1;
-            self.latency_sum += signed_diff(t, s);
+            let latency = signed_diff(t, s);
+            self.latency_sum += latency;
+            if latency.abs() > self.latency_worst.abs() {
+                self.latency_worst = latency;
+            }
             if let Some((previous_t, previous_s)) = self.previous {
                 let judder = signed_diff(s, previous_s) - signed_diff(t, previous_t);
                 self.judder_sq_sum += judder * judder;
+                self.judder_worst = self.judder_worst.max(judder.abs());
                 self.judder_terms += 1;
                 term = Some(judder);
             }
@@ -58,6 +67,18 @@ impl Smoothness {
     pub fn judder_ms(&self) -> f64 {
         mean(self.judder_sq_sum, self.judder_terms).sqrt() / 1e6
     }
+
+    /// The judged `T_i - S_i` farthest from zero, with its sign, ms (0 before any): the
+    /// worst frame beside [`Self::latency_ms`]'s mean.
+    pub fn latency_worst_ms(&self) -> f64 {
+        self.latency_worst / 1e6
+    }
+
+    /// The largest judder term's magnitude, ms (0 before any): the worst frame beside
+    /// [`Self::judder_ms`]'s RMS, which never exceeds it.
+    pub fn judder_worst_ms(&self) -> f64 {
+        self.judder_worst / 1e6
+    }
 }
 
 /// `sum / count`, or 0 when nothing was counted.
@@ -68,4 +89,43 @@ fn mean(sum: f64, count: u64) -> f64 {
 /// `a - b` in nanoseconds, as a float.
 fn signed_diff(a: Nanos, b: Nanos) -> f64 {
     (i128::from(a) - i128::from(b)) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Nanos = 1_000_000;
+
+    #[test]
+    fn the_worst_frames_stand_beside_the_mean_and_the_rms() {
+        let mut smoothness = Smoothness::default();
+        // (T, S) in ms. The first frame is not judged: it only serves as the previous one.
+        assert_eq!(smoothness.record(10 * MS, 0, false), None);
+        // T - S: 10, 10, 10, -20 ms; mean 10 / 4 = 2.5 ms, worst -20 ms (ahead).
+        // Judder (dS - dT): 10 - 10, 10 - 10, 10 - 10, 40 - 10 = 0, 0, 0, 30 ms;
+        // RMS sqrt(900 / 4) = 15 ms, worst 30 ms.
+        let terms = [
+            smoothness.record(20 * MS, 10 * MS, true),
+            smoothness.record(30 * MS, 20 * MS, true),
+            smoothness.record(40 * MS, 30 * MS, true),
+            smoothness.record(50 * MS, 70 * MS, true),
+        ];
+        assert_eq!(
+            terms,
+            [Some(0.0), Some(0.0), Some(0.0), Some(30.0 * MS as f64)]
+        );
+        assert_eq!(smoothness.latency_ms(), 2.5);
+        assert_eq!(smoothness.latency_worst_ms(), -20.0);
+        assert_eq!(smoothness.judder_ms(), 15.0);
+        assert_eq!(smoothness.judder_worst_ms(), 30.0);
+    }
+
+    #[test]
+    fn nothing_judged_is_no_worst() {
+        let mut smoothness = Smoothness::default();
+        smoothness.record(10 * MS, 0, false);
+        assert_eq!(smoothness.latency_worst_ms(), 0.0);
+        assert_eq!(smoothness.judder_worst_ms(), 0.0);
+    }
 }

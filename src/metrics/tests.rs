@@ -131,3 +131,23 @@ fn state_hash_is_stable_and_sensitive() {
     assert_eq!(a.state_hash, b.state_hash);
     assert_ne!(a.state_hash, c.state_hash);
 }
+
+#[test]
+fn the_worst_frame_stands_beside_the_mean() {
+    // Steady 60 Hz ends frame k at round(k * 1e9 / 60) ns. The accumulator shows the
+    // latest 20 ms step: frame 7 ends at 116666667 ns and shows the step at 100 ms, as
+    // frame 6 (at exactly 100 ms) did: 16.666667 ms behind, and the state stood still
+    // while 16.666667 ms passed.
+    let m = run(Strategy::Accumulator, SceneConfig::new(), frames_60hz(5));
+    assert_eq!(m.latency_worst_ms, 16.666667);
+    assert_eq!(m.judder_worst_ms, 16.666667);
+    // Interpolation is exactly one dt behind at every frame and perfectly even.
+    let m = run(Strategy::Interpolated, SceneConfig::new(), frames_60hz(5));
+    assert_eq!((m.latency_worst_ms, m.judder_worst_ms), (20.0, 0.0));
+    // `fixed` is furthest ahead at the last frame: 300 steps of 20 ms shown at 5 s.
+    let m = run(Strategy::Fixed, SceneConfig::new(), frames_60hz(5));
+    assert_eq!(m.latency_worst_ms, -1000.0);
+    // On the cpu display the screen's worst frames are the CPU's.
+    assert_eq!(m.display_latency_worst_ms, m.latency_worst_ms);
+    assert_eq!(m.display_judder_worst_ms, m.judder_worst_ms);
+}

@@ -3,7 +3,7 @@
 use std::num::{NonZeroU32, NonZeroU64};
 
 use super::*;
-use crate::metrics::SpiralDetector;
+use crate::metrics::{FrameStats, SpiralDetector};
 use crate::sim::Simulation;
 use crate::timestep::NANOS_PER_SECOND;
 
@@ -153,6 +153,9 @@ fn report_of_one_second(settings: &BenchSettings) -> BenchReport {
         source: "steady:60".into(),
         frames: trace.len(),
         wall_time_s: 1.0,
+        stats: FrameStats::from_frame_times(trace.iter().copied(), &mut Vec::new())
+            .as_ref()
+            .map(FrameStatsJson::from),
     };
     BenchReport::new(source, settings, &results)
 }
@@ -168,7 +171,30 @@ fn json_has_exactly_the_documented_fields() {
     };
     assert_eq!(keys(&value), ["results", "settings", "trace", "version"]);
     assert_eq!(value["version"], 1);
-    assert_eq!(keys(&value["trace"]), ["frames", "source", "wall_time_s"]);
+    assert_eq!(
+        keys(&value["trace"]),
+        ["frames", "source", "stats", "wall_time_s"]
+    );
+    assert_eq!(
+        keys(&value["trace"]["stats"]),
+        [
+            "average_fps",
+            "frame_time_max_ms",
+            "frame_time_p50_ms",
+            "frame_time_p90_ms",
+            "frame_time_p95_ms",
+            "frame_time_p99_9_ms",
+            "frame_time_p99_ms",
+            "hitch_threshold_ms",
+            "hitch_time_percent",
+            "hitches",
+            "one_percent_low_fps",
+            "point_one_percent_low_fps",
+        ]
+    );
+    // 60 frames in exactly 1 s.
+    assert_eq!(value["trace"]["stats"]["average_fps"], 60.0);
+    assert_eq!(value["trace"]["stats"]["frame_time_max_ms"], 16.666667);
     assert_eq!(
         keys(&value["settings"]),
         [
@@ -191,7 +217,13 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(results.len(), 6);
     let mut expected = vec![
         "display_judder_ms",
+        "display_judder_worst_ms",
         "display_latency_ms",
+        "display_latency_worst_ms",
+        "frame_time_max_ms",
+        "frame_time_p99_ms",
+        "judder_worst_ms",
+        "latency_worst_ms",
         "dropped_frames",
         "presented",
         "present_blocked_s",
@@ -231,6 +263,116 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(results[3]["display_judder_ms"], results[3]["judder_ms"]);
     assert_eq!(results[4]["shown"], 60);
     assert!(results[4]["repeated_refreshes"].is_null());
+    assert_eq!(results[4]["latency_worst_ms"], 20.0);
+    assert_eq!(results[4]["frame_time_p99_ms"], 16.666667);
+}
+
+#[test]
+fn each_strategy_reports_the_frame_times_it_ran() {
+    // 100 frames of 10 ms, one of them 1 s. `variable` takes one step a frame, and each
+    // step's 2 ms lands in the next frame, with 1 ms of render cost on every frame:
+    // 11 ms for the first frame, 13 ms after it, 1003 ms for the hitch.
+    let mut trace = vec![10 * MS; 100];
+    trace[40] = 1000 * MS;
+    let settings = BenchSettings::default().with_costs_ms(2.0, 1.0).unwrap();
+    let result = run_strategy(&trace, Strategy::Variable, &settings);
+    // Sorted: 11, 13 (98 times), 1003 ms; the nearest-rank P99 of 100 is the 99th.
+    assert_eq!(result.frame_time_p99, Some(13 * MS));
+    assert_eq!(result.frame_time_max, Some(1003 * MS));
+    let empty = run_strategy(&[], Strategy::Variable, &settings);
+    assert_eq!((empty.frame_time_p99, empty.frame_time_max), (None, None));
+}
+
+#[test]
+fn a_run_that_froze_reports_the_frames_before_it_froze() {
+    let settings = unguarded(25 * MS);
+    let trace = frames_60hz(10);
+    let result = run_strategy(&trace, Strategy::Accumulator, &settings);
+    assert!(result.frozen);
+    // The frames it ran, replayed under the same load model.
+    let mut sim = Simulation::new(Strategy::Accumulator, settings.timestep, settings.scene);
+    let mut ran = Vec::new();
+    let mut previous_steps = 0;
+    for &frame in &trace[..result.metrics.frames as usize] {
+        let frame = frame + previous_steps * settings.step_cost;
+        ran.push(frame);
+        previous_steps = sim.frame(frame).0.steps.len();
+    }
+    let stats = FrameStats::from_frame_times(ran, &mut Vec::new()).unwrap();
+    assert_eq!(result.frame_time_p99, Some(stats.p99));
+    assert_eq!(result.frame_time_max, Some(stats.max));
+}
+
+/// The report of `results` over `frames`, as the CLI assembles it.
+fn report_over(frames: &[Nanos], results: &[BenchResult]) -> BenchReport {
+    let source = TraceJson {
+        source: "test".into(),
+        frames: frames.len(),
+        wall_time_s: frames.iter().sum::<Nanos>() as f64 / 1e9,
+        stats: FrameStats::from_frame_times(frames.iter().copied(), &mut Vec::new())
+            .as_ref()
+            .map(FrameStatsJson::from),
+    };
+    BenchReport::new(source, &BenchSettings::default(), results)
+}
+
+#[test]
+fn no_frames_say_so_instead_of_nan() {
+    let results = run(&[], None, &Strategy::ALL, &BenchSettings::default());
+    let report = report_over(&[], &results);
+    let table = report.table();
+    assert!(
+        table.contains("\ntrace frame times: none (no frames)\n"),
+        "{table}"
+    );
+    assert!(!table.contains("NaN") && !table.contains("inf"), "{table}");
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert!(json["trace"]["stats"].is_null());
+    assert!(json["results"][0]["frame_time_p99_ms"].is_null());
+}
+
+#[test]
+fn frames_of_no_time_have_no_rates() {
+    let frames = [0; 3];
+    let results = run(
+        &frames,
+        None,
+        &[Strategy::Accumulator],
+        &BenchSettings::default(),
+    );
+    let report = report_over(&frames, &results);
+    let table = report.table();
+    assert!(
+        table.contains(
+            "\ntrace fps: average - | 1% low - | 0.1% low - | hitches none (median frame time 0)\n"
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("NaN") && !table.contains("inf"), "{table}");
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    let stats = &json["trace"]["stats"];
+    assert!(stats["average_fps"].is_null());
+    assert!(stats["one_percent_low_fps"].is_null());
+    assert!(stats["hitch_time_percent"].is_null());
+    assert_eq!(stats["frame_time_max_ms"], 0.0);
+    assert_eq!(json["results"][0]["frame_time_p99_ms"], 0.0);
+}
+
+#[test]
+fn the_trace_block_states_the_statistics() {
+    // 99 frames of 10 ms and one of 1 s (see `FrameStats`' tests for the arithmetic).
+    let mut frames = vec![10 * MS; 99];
+    frames.push(1000 * MS);
+    let table = report_over(&frames, &[]).table();
+    assert!(
+        table.contains(
+            "\ntrace frame times ms: p50 10.000 | p90 10.000 | p95 10.000 | p99 10.000 | \
+             p99.9 1000.000 | max 1000.000\n\
+             trace fps: average 50.25 | 1% low 1.00 | 0.1% low 1.00 | \
+             hitches (> 2x median, 20.000 ms) 1, 50.25% of the time\n"
+        ),
+        "{table}"
+    );
 }
 
 #[test]
@@ -252,7 +394,9 @@ fn table_has_a_row_per_strategy_with_aligned_columns() {
     assert!(table.contains("max frame time off"));
     assert!(table.contains("SPIRAL"));
     assert!(table.contains("FROZE"));
-    assert!(table.contains("\nlatency = mean T - S (picture behind real time), judder = "));
+    assert!(table.contains(
+        "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency = "
+    ));
     assert!(table.contains("a game in this state shows one frame a minute"));
 }
 

@@ -1,0 +1,429 @@
+//! Frame-time statistics, one definition each, for the bench's trace block, its per-strategy
+//! columns and the live readouts: average fps, nearest-rank percentiles, the "1% low" and
+//! "0.1% low", hitches and the worst frame.
+//!
+//! - **Average fps** is frames over their total time (CapFrameX's `Average`, the harmonic
+//!   mean of the per-frame rates), not the mean of per-frame fps.
+//! - **Percentiles** are nearest-rank ([`crate::stats::percentile`]): P99 is a frame time
+//!   that occurred, with at least 99% of the frames at or below it.
+//! - **x% low** is CapFrameX's "x% low average": the slowest `nearest_rank(n, x)` frames
+//!   (x% of them, rounded up, at least one) as a rate, their count over their total time.
+//!   The other common reading, the 99th-percentile frame time as a rate (CapFrameX's "P1"),
+//!   is blind to anything in the slowest 1%: 99 frames of 10 ms and one of 1 s have a P1 of
+//!   100 fps and a 1% low of 1 fps.
+//! - **Hitches** are frames longer than [`HITCH_FACTOR`] times the upper median
+//!   ([`upper_median`]), the timeline's definition; with a median of zero there are none.
+//!
+//! All of it is exact integer nanoseconds until a rate is taken, and a rate of zero time is
+//! `None`, never infinite.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::stats::{nearest_rank, percentile, upper_median};
+use crate::timestep::Nanos;
+
+/// A frame is a hitch when it is longer than this many times the median frame. Twice: a
+/// frame the median's length again late is a frame visibly missed at any steady rate.
+pub const HITCH_FACTOR: u64 = 2;
+
+/// The fraction of frames the "1% low" covers.
+pub const ONE_PERCENT: f64 = 0.01;
+
+/// The fraction of frames the "0.1% low" covers.
+pub const POINT_ONE_PERCENT: f64 = 0.001;
+
+/// The fraction of frames at or below the tail percentile [`FrameTail`] keeps.
+pub const TAIL_QUANTILE: f64 = 0.99;
+
+/// A number of frames and their total time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameSum {
+    /// Frames counted.
+    pub frames: u64,
+    /// Their total time, ns (saturating, which no real trace reaches).
+    pub time: Nanos,
+}
+
+impl FrameSum {
+    /// Frames per second over the total time; `None` when no time passed.
+    pub fn fps(&self) -> Option<f64> {
+        (self.time > 0).then(|| self.frames as f64 * 1e9 / self.time as f64)
+    }
+
+    /// Mean frame time, ms; `None` for no frames.
+    pub fn mean_ms(&self) -> Option<f64> {
+        (self.frames > 0).then(|| self.time as f64 / self.frames as f64 / 1e6)
+    }
+
+    /// The count and total of `frames`.
+    fn of(frames: &[Nanos]) -> Self {
+        Self {
+            frames: frames.len() as u64,
+            time: frames
+                .iter()
+                .fold(0, |sum: Nanos, &f| sum.saturating_add(f)),
+        }
+    }
+}
+
+/// The statistics of a set of frame times.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// All frames: their count and total time (average fps).
+    pub all: FrameSum,
+    /// Nearest-rank 50th percentile frame time, ns.
+    pub p50: Nanos,
+    /// Nearest-rank 90th percentile frame time, ns.
+    pub p90: Nanos,
+    /// Nearest-rank 95th percentile frame time, ns.
+    pub p95: Nanos,
+    /// Nearest-rank 99th percentile frame time, ns.
+    pub p99: Nanos,
+    /// Nearest-rank 99.9th percentile frame time, ns.
+    pub p99_9: Nanos,
+    /// The longest frame, ns.
+    pub max: Nanos,
+    /// The slowest 1% of the frames (at least one): the "1% low".
+    pub slowest_1_percent: FrameSum,
+    /// The slowest 0.1% of the frames (at least one): the "0.1% low".
+    pub slowest_0_1_percent: FrameSum,
+    /// Frames longer than this are hitches: [`HITCH_FACTOR`] times the upper median, ns;
+    /// `None` when the median is zero.
+    pub hitch_threshold: Option<Nanos>,
+    /// The hitches: their count and total time.
+    pub hitches: FrameSum,
+}
+
+impl FrameStats {
+    /// The statistics of `frame_times`, in any order, copied into `scratch` (cleared first;
+    /// once it has grown to the largest set it holds, this does not allocate). `None` for no
+    /// frames.
+    pub fn from_frame_times(
+        frame_times: impl IntoIterator<Item = Nanos>,
+        scratch: &mut Vec<Nanos>,
+    ) -> Option<Self> {
+        scratch.clear();
+        scratch.extend(frame_times);
+        Self::from_frame_times_in_place(scratch)
+    }
+
+    /// The statistics of `frame_times`, in any order, sorting them in place. `None` for no
+    /// frames.
+    pub fn from_frame_times_in_place(frame_times: &mut [Nanos]) -> Option<Self> {
+        // The median first: it reorders, the sort after it puts everything in order.
+        let median = upper_median(frame_times)?;
+        frame_times.sort_unstable();
+        let sorted = &*frame_times;
+        let hitch_threshold = (median > 0).then(|| median.saturating_mul(HITCH_FACTOR));
+        let hitches_from = hitch_threshold.map_or(sorted.len(), |threshold| {
+            sorted.partition_point(|&frame| frame <= threshold)
+        });
+        Some(Self {
+            all: FrameSum::of(sorted),
+            p50: percentile(sorted, 0.50),
+            p90: percentile(sorted, 0.90),
+            p95: percentile(sorted, 0.95),
+            p99: percentile(sorted, 0.99),
+            p99_9: percentile(sorted, 0.999),
+            max: sorted[sorted.len() - 1],
+            slowest_1_percent: slowest(sorted, ONE_PERCENT),
+            slowest_0_1_percent: slowest(sorted, POINT_ONE_PERCENT),
+            hitch_threshold,
+            hitches: FrameSum::of(&sorted[hitches_from..]),
+        })
+    }
+
+    /// Average frames per second; `None` when the frames took no time.
+    pub fn average_fps(&self) -> Option<f64> {
+        self.all.fps()
+    }
+
+    /// The "1% low": the slowest 1% of the frames as a rate; `None` when they took no time.
+    pub fn one_percent_low_fps(&self) -> Option<f64> {
+        self.slowest_1_percent.fps()
+    }
+
+    /// The "0.1% low": the slowest 0.1% of the frames as a rate; `None` when they took no
+    /// time.
+    pub fn point_one_percent_low_fps(&self) -> Option<f64> {
+        self.slowest_0_1_percent.fps()
+    }
+
+    /// The share of the total time spent in hitches, percent; `None` when no time passed.
+    pub fn hitch_time_percent(&self) -> Option<f64> {
+        (self.all.time > 0).then(|| self.hitches.time as f64 * 100.0 / self.all.time as f64)
+    }
+}
+
+/// The slowest fraction `q` of `sorted` (ascending): `nearest_rank(len, q)` frames.
+fn slowest(sorted: &[Nanos], q: f64) -> FrameSum {
+    FrameSum::of(&sorted[sorted.len() - nearest_rank(sorted.len(), q)..])
+}
+
+/// The slow tail of a run of at most `max_frames` frames, fed one frame at a time: enough
+/// for the exact nearest-rank 99th percentile ([`TAIL_QUANTILE`]) and the longest frame of
+/// every prefix, in memory for 1% of `max_frames` (a 518,400-frame trace keeps 5,185
+/// frames, 41 kB). Recording does not allocate.
+#[derive(Clone, Debug)]
+pub struct FrameTail {
+    /// The longest frames so far, at most `keep`, the shortest of them on top.
+    longest: BinaryHeap<Reverse<Nanos>>,
+    /// How many to keep: the rank from the top of the percentile in `max_frames` frames,
+    /// which no shorter run exceeds.
+    keep: usize,
+    /// The most frames the tail is exact for.
+    max_frames: u64,
+    /// Frames recorded.
+    frames: u64,
+}
+
+impl FrameTail {
+    /// An empty tail for a run of at most `max_frames` frames.
+    pub fn new(max_frames: usize) -> Self {
+        let keep = Self::rank_from_top(max_frames);
+        Self {
+            longest: BinaryHeap::with_capacity(keep),
+            keep,
+            max_frames: max_frames as u64,
+            frames: 0,
+        }
+    }
+
+    /// Records one frame time.
+    pub fn record(&mut self, frame: Nanos) {
+        debug_assert!(
+            self.frames < self.max_frames,
+            "more frames than the tail is for"
+        );
+        self.frames += 1;
+        if self.longest.len() < self.keep {
+            self.longest.push(Reverse(frame));
+        } else if let Some(mut shortest) = self.longest.peek_mut()
+            && frame > shortest.0
+        {
+            // Replaces the shortest kept frame; most frames are shorter and cost one
+            // comparison.
+            *shortest = Reverse(frame);
+        }
+    }
+
+    /// The nearest-rank 99th percentile of the frames recorded, ns; `None` before any.
+    pub fn p99(&self) -> Option<Nanos> {
+        let from_top = Self::rank_from_top(usize::try_from(self.frames).ok()?);
+        // `from_top` is at most `keep` (0 before any frame), and the tail holds
+        // `min(frames, keep)` frames.
+        let index = self.longest.len().checked_sub(from_top.max(1))?;
+        let mut longest: Vec<Nanos> = self.longest.iter().map(|frame| frame.0).collect();
+        Some(*longest.select_nth_unstable(index).1)
+    }
+
+    /// The longest frame recorded, ns; `None` before any.
+    pub fn max(&self) -> Option<Nanos> {
+        self.longest.iter().map(|frame| frame.0).max()
+    }
+
+    /// The percentile's rank counted from the longest frame (1 is the longest) among
+    /// `frames`; 0 for none.
+    fn rank_from_top(frames: usize) -> usize {
+        (frames + 1)
+            .saturating_sub(nearest_rank(frames, TAIL_QUANTILE))
+            .min(frames)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const MS: Nanos = 1_000_000;
+
+    fn stats(frames: &[Nanos]) -> FrameStats {
+        FrameStats::from_frame_times(frames.iter().copied(), &mut Vec::new()).expect("frames")
+    }
+
+    #[test]
+    fn no_frames_have_no_statistics() {
+        assert_eq!(FrameStats::from_frame_times([], &mut Vec::new()), None);
+        assert_eq!(FrameStats::from_frame_times_in_place(&mut []), None);
+    }
+
+    #[test]
+    fn one_frame_is_every_statistic() {
+        let s = stats(&[16 * MS]);
+        for p in [s.p50, s.p90, s.p95, s.p99, s.p99_9, s.max] {
+            assert_eq!(p, 16 * MS);
+        }
+        // 1 frame in 16 ms: 1000 / 16 = 62.5 fps, and it is its own slowest 1% and 0.1%.
+        assert_eq!(s.average_fps(), Some(62.5));
+        assert_eq!(s.one_percent_low_fps(), Some(62.5));
+        assert_eq!(s.point_one_percent_low_fps(), Some(62.5));
+        // Twice the median is 32 ms: the frame is not a hitch.
+        assert_eq!(s.hitch_threshold, Some(32 * MS));
+        assert_eq!(s.hitches, FrameSum::default());
+        assert_eq!(s.hitch_time_percent(), Some(0.0));
+    }
+
+    #[test]
+    fn equal_frames_have_equal_statistics() {
+        let s = stats(&[10 * MS; 100]);
+        for p in [s.p50, s.p90, s.p95, s.p99, s.p99_9, s.max] {
+            assert_eq!(p, 10 * MS);
+        }
+        // 100 frames in 1 s; the slowest 1% is one 10 ms frame, as is the slowest 0.1%.
+        assert_eq!(s.average_fps(), Some(100.0));
+        assert_eq!(s.one_percent_low_fps(), Some(100.0));
+        assert_eq!(s.point_one_percent_low_fps(), Some(100.0));
+        assert_eq!(s.hitches.frames, 0);
+    }
+
+    #[test]
+    fn one_huge_hitch_shows_in_the_lows_and_the_top_percentile_only() {
+        let mut frames = vec![10 * MS; 99];
+        frames.insert(40, 1000 * MS);
+        let s = stats(&frames);
+        // Sorted: 99 frames of 10 ms, then the 1 s one. Ranks: P50 50th, P90 90th, P95
+        // 95th, P99 99th (all 10 ms), P99.9 ceil(99.9) = 100th, the hitch.
+        assert_eq!([s.p50, s.p90, s.p95, s.p99], [10 * MS; 4]);
+        assert_eq!(s.p99_9, 1000 * MS);
+        assert_eq!(s.max, 1000 * MS);
+        // 100 frames in 99 * 10 + 1000 = 1990 ms: 100 / 1.99 = 50.2512562814070351... fps.
+        assert_eq!(s.all.time, 1990 * MS);
+        assert_eq!(s.average_fps(), Some(50.251_256_281_407_04));
+        // The slowest 1% is ceil(1) = 1 frame, the 1 s one: 1 fps; the same for 0.1%.
+        assert_eq!(s.one_percent_low_fps(), Some(1.0));
+        assert_eq!(s.point_one_percent_low_fps(), Some(1.0));
+        // Median 10 ms, threshold 20 ms: one hitch, 1000 of the 1990 ms,
+        // 100000 / 1990 = 50.2512562814070351... percent.
+        assert_eq!(s.hitch_threshold, Some(20 * MS));
+        assert_eq!(
+            s.hitches,
+            FrameSum {
+                frames: 1,
+                time: 1000 * MS
+            }
+        );
+        assert_eq!(s.hitch_time_percent(), Some(50.251_256_281_407_04));
+    }
+
+    #[test]
+    fn percentiles_and_lows_of_a_thousand_distinct_frames() {
+        // 1, 2, ..., 1000 ms, shuffled by a stride coprime with 1000.
+        let frames: Vec<Nanos> = (0..1000u64).map(|i| (i * 337 % 1000 + 1) * MS).collect();
+        let s = stats(&frames);
+        // Nearest ranks 500, 900, 950, 990, 999 of 1000 are those values in ms.
+        assert_eq!(
+            [s.p50, s.p90, s.p95, s.p99, s.p99_9, s.max],
+            [500 * MS, 900 * MS, 950 * MS, 990 * MS, 999 * MS, 1000 * MS]
+        );
+        // 1000 frames in 1000 * 1001 / 2 = 500500 ms: 1000 / 500.5 s = 1.998001998... fps.
+        assert_eq!(s.all.time, 500_500 * MS);
+        assert_eq!(s.average_fps(), Some(1.998_001_998_001_998));
+        // Slowest 1%: the 10 frames 991..=1000 ms, 9955 ms: 10 / 9.955 = 1.00452034153...
+        assert_eq!(
+            s.slowest_1_percent,
+            FrameSum {
+                frames: 10,
+                time: 9955 * MS
+            }
+        );
+        assert_eq!(s.one_percent_low_fps(), Some(1.004_520_341_536_916_1));
+        // Slowest 0.1%: the 1000 ms frame alone.
+        assert_eq!(s.point_one_percent_low_fps(), Some(1.0));
+        // The upper median of 1000 frames is the 501st, 501 ms: nothing exceeds 1002 ms.
+        assert_eq!(s.hitch_threshold, Some(1002 * MS));
+        assert_eq!(s.hitches.frames, 0);
+    }
+
+    #[test]
+    fn hitches_are_frames_over_twice_the_upper_median() {
+        // Sorted 10, 10, 20, 30, 70 ms: median 20 ms, threshold 40 ms. 30 is not a hitch,
+        // 70 is.
+        let s = stats(&[30 * MS, 10 * MS, 70 * MS, 20 * MS, 10 * MS]);
+        assert_eq!(s.hitch_threshold, Some(40 * MS));
+        assert_eq!(
+            s.hitches,
+            FrameSum {
+                frames: 1,
+                time: 70 * MS
+            }
+        );
+        // 70 of 140 ms.
+        assert_eq!(s.hitch_time_percent(), Some(50.0));
+        // Exactly twice the median is not a hitch.
+        assert_eq!(stats(&[10 * MS, 10 * MS, 20 * MS]).hitches.frames, 0);
+        // An even count takes the upper middle frame: of 10, 10, 30, 70 ms that is 30 ms
+        // (P50, nearest-rank, is the 2nd: 10 ms), so the threshold is 60 ms.
+        let even = stats(&[10 * MS, 70 * MS, 30 * MS, 10 * MS]);
+        assert_eq!(even.p50, 10 * MS);
+        assert_eq!(even.hitch_threshold, Some(60 * MS));
+        assert_eq!(even.hitches.frames, 1);
+    }
+
+    #[test]
+    fn zero_length_frames_have_no_rates() {
+        let s = stats(&[0, 0, 0]);
+        assert_eq!(s.max, 0);
+        assert_eq!(s.average_fps(), None);
+        assert_eq!(s.one_percent_low_fps(), None);
+        assert_eq!(s.point_one_percent_low_fps(), None);
+        assert_eq!(s.hitch_time_percent(), None);
+        // A zero median makes no threshold: nothing is "twice nothing".
+        assert_eq!(s.hitch_threshold, None);
+        assert_eq!(s.hitches.frames, 0);
+        // Zero-length frames among others: 3 frames in 10 ms are 300 fps, and the slowest
+        // 1% (one frame) is 100 fps. The median is 0, so still no hitches.
+        let mixed = stats(&[0, 10 * MS, 0]);
+        assert_eq!(mixed.average_fps(), Some(300.0));
+        assert_eq!(mixed.one_percent_low_fps(), Some(100.0));
+        assert_eq!(mixed.hitches.frames, 0);
+        assert_eq!(mixed.hitch_time_percent(), Some(0.0));
+    }
+
+    #[test]
+    fn statistics_in_place_equal_statistics_from_a_copy() {
+        let frames = [5 * MS, MS, 9 * MS, 3 * MS];
+        let mut in_place = frames;
+        assert_eq!(
+            FrameStats::from_frame_times_in_place(&mut in_place),
+            Some(stats(&frames))
+        );
+        assert_eq!(in_place, [MS, 3 * MS, 5 * MS, 9 * MS], "sorted");
+    }
+
+    #[test]
+    fn the_tail_of_a_run_is_empty_before_its_first_frame() {
+        let tail = FrameTail::new(100);
+        assert_eq!(tail.p99(), None);
+        assert_eq!(tail.max(), None);
+        assert_eq!(FrameTail::new(0).p99(), None);
+    }
+
+    #[test]
+    fn the_tail_keeps_one_percent_of_its_frames() {
+        // 518400 frames: P99 is rank 513216, the 5185th from the top.
+        assert_eq!(FrameTail::new(518_400).keep, 5185);
+        assert_eq!(FrameTail::new(100).keep, 2);
+        assert_eq!(FrameTail::new(1).keep, 1);
+    }
+
+    proptest! {
+        /// The tail's P99 and max equal those of the whole sorted set, for a run of any
+        /// length up to the tail's size (a run that froze stops early).
+        #[test]
+        fn the_tail_is_exact_for_every_run_it_is_sized_for(
+            frames in proptest::collection::vec(0u64..50, 1..700),
+            extra in 0usize..300,
+        ) {
+            let mut tail = FrameTail::new(frames.len() + extra);
+            for &frame in &frames {
+                tail.record(frame);
+            }
+            let s = stats(&frames);
+            prop_assert_eq!(tail.p99(), Some(s.p99));
+            prop_assert_eq!(tail.max(), Some(s.max));
+        }
+    }
+}
