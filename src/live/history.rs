@@ -1,9 +1,8 @@
 //! The last few seconds of frames: what the live readouts and plots are computed from.
 
-use crate::metrics::Smoothness;
+use crate::metrics::{FrameStats, Smoothness};
 use crate::ring::Ring;
-use crate::stats::percentile;
-use crate::timestep::Nanos;
+use crate::timestep::{Nanos, ms_from_ns};
 
 /// Frames the history keeps: several seconds even at the thousands of frames per second an
 /// uncapped, non-vsync loop reaches.
@@ -148,9 +147,11 @@ impl History {
         stats.judder_ms = smoothness.judder_ms();
         stats.display_latency_ms = screen.latency_ms();
         stats.display_judder_ms = screen.judder_ms();
-        scratch.sort_unstable();
-        stats.frame_time_p50_ms = percentile(scratch, 0.50) as f64 / 1e6;
-        stats.frame_time_p99_ms = percentile(scratch, 0.99) as f64 / 1e6;
+        // The bench's definitions: nearest-rank percentiles of the real frame times.
+        if let Some(frames) = FrameStats::from_frame_times_in_place(scratch) {
+            stats.frame_time_p50_ms = ms_from_ns(frames.p50);
+            stats.frame_time_p99_ms = ms_from_ns(frames.p99);
+        }
         let newest = self.latest().map_or(0, |s| s.wall);
         let span = newest.saturating_sub(first_wall.unwrap_or(newest));
         if stats.frames > 1 && span > 0 {

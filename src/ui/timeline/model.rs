@@ -27,8 +27,9 @@ use crate::timestep::{Nanos, ms_from_ns, secs_from_ns, shifted};
 
 use super::{TIMELINE_MIN_FRAMES, TIMELINE_WINDOW};
 
-/// A frame is a hitch when its real frame time is more than this many times the median.
-pub(super) const HITCH_FACTOR: u64 = 2;
+// A frame is a hitch when its real frame time is more than this many times the median,
+// as in the bench's trace statistics.
+pub(super) use crate::metrics::HITCH_FACTOR;
 
 /// One render frame on the axis.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
