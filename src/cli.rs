@@ -11,6 +11,7 @@ use crate::display::DisplaySpec;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
 use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
+use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
@@ -182,6 +183,11 @@ pub struct WindowArgs {
     /// Start paused (P resumes, . steps one frame).
     #[arg(long)]
     pub paused: bool,
+    /// Neither restore the settings saved when the window last closed nor save them when
+    /// it closes (they live in the platform's config directory, e.g.
+    /// ~/.config/timestep-lab/settings.toml).
+    #[arg(long)]
+    pub no_config: bool,
     /// Automation: switch to the next present mode the surface offers every N frames.
     #[arg(long, value_name = "N", hide = true)]
     pub cycle_present_modes: Option<u64>,
@@ -204,6 +210,7 @@ impl WindowArgs {
         }
         Ok(WindowOptions {
             settings,
+            remember: None,
             present_mode: self.present_mode,
             size: (self.width, self.height),
             msaa: self.msaa,
@@ -215,6 +222,76 @@ impl WindowArgs {
             cycle_present_modes: self.cycle_present_modes,
             resize_at: self.resize_at,
         })
+    }
+}
+
+impl WindowArgs {
+    /// The window's options on top of `remembered` (saved when it last closed): each option
+    /// given on the command line (as `matches` tell) overrides the remembered value, the
+    /// rest are remembered ones. `--strategy` alone leaves a remembered comparison;
+    /// `--compare` starts one.
+    pub fn options_over(
+        &self,
+        matches: &clap::ArgMatches,
+        remembered: &Remembered,
+    ) -> anyhow::Result<WindowOptions> {
+        let mut options = self.options()?;
+        let given = options.settings;
+        let explicit =
+            |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        let mut settings = remembered.settings;
+        macro_rules! take {
+            ($($id:literal => $($field:ident).+),* $(,)?) => {
+                $(if explicit($id) {
+                    settings.$($field).+ = given.$($field).+;
+                })*
+            };
+        }
+        take!(
+            "hz" => rate_hz,
+            "max_frame_time" => max_frame_time_ms,
+            "max_steps" => max_steps,
+            "integrator" => integrator,
+            "spring_hz" => spring_hz,
+            "damping" => damping,
+            "camera" => camera,
+            "time_scale" => time_scale,
+            "step_cost" => load.step_cost_ms,
+            "render_cost" => load.render_cost_ms,
+            "jitter" => load.jitter_ms,
+            "hitch" => load.hitch_ms,
+            "hitch_every" => load.hitch_every_s,
+            "filter" => filter,
+            "refresh" => refresh_override_hz,
+            "frame_cap" => frame_cap_hz,
+        );
+        if explicit("strategy") {
+            settings.strategy = given.strategy;
+            settings.compare = false;
+        }
+        if explicit("compare") {
+            settings.compare = given.compare;
+            settings.panes = given.panes;
+            settings.focus = given.focus;
+        }
+        if explicit("focus") {
+            settings.focus = given.focus;
+        }
+        if let Some(preset) = self.live.preset {
+            // A preset sets the camera (over --camera) and perhaps the panes, over what
+            // was remembered.
+            preset.apply(&mut settings);
+        }
+        settings
+            .validate()
+            .context("the remembered settings with the command line's")?;
+        options.settings = settings;
+        if !explicit("present_mode") {
+            options.present_mode = remembered.present_mode;
+        }
+        options.panel &= remembered.panel || explicit("no_panel");
+        options.timeline &= remembered.timeline || explicit("no_timeline");
+        Ok(options)
     }
 }
 
@@ -552,6 +629,60 @@ mod tests {
     fn options(args: &[&str]) -> anyhow::Result<WindowOptions> {
         let cli = Cli::try_parse_from(std::iter::once("timestep-lab").chain(args.iter().copied()))?;
         cli.window.options()
+    }
+
+    /// The window's options for `args` over `remembered`.
+    fn options_over(args: &[&str], remembered: &Remembered) -> anyhow::Result<WindowOptions> {
+        use clap::{CommandFactory as _, FromArgMatches as _};
+        let matches = Cli::command()
+            .try_get_matches_from(std::iter::once("timestep-lab").chain(args.iter().copied()))?;
+        Cli::from_arg_matches(&matches)?
+            .window
+            .options_over(&matches, remembered)
+    }
+
+    #[test]
+    fn options_given_override_the_remembered_ones_and_the_rest_are_kept() {
+        let mut remembered = Remembered {
+            present_mode: PresentModeId::Mailbox,
+            timeline: false,
+            ..Remembered::default()
+        };
+        remembered.settings.strategy = Strategy::Fixed;
+        remembered.settings.rate_hz = 120.0;
+        remembered.settings.load.hitch_ms = 300.0;
+        remembered.settings.time_scale = 0.5;
+        // Nothing given: all remembered.
+        let kept = options_over(&[], &remembered).expect("valid");
+        assert_eq!(kept.settings, remembered.settings);
+        assert_eq!(kept.present_mode, PresentModeId::Mailbox);
+        assert!(!kept.timeline && kept.panel);
+        // Given: those win, even when equal to their defaults.
+        let given = options_over(
+            &["--hz", "50", "--time-scale", "1", "--present-mode", "fifo"],
+            &remembered,
+        )
+        .expect("valid");
+        assert_eq!(given.settings.rate_hz, 50.0);
+        assert_eq!(given.settings.time_scale, 1.0);
+        assert_eq!(given.present_mode, PresentModeId::Fifo);
+        assert_eq!(
+            given.settings.strategy,
+            Strategy::Fixed,
+            "not given: remembered"
+        );
+        assert_eq!(given.settings.load.hitch_ms, 300.0);
+        // --strategy leaves a remembered comparison; --compare starts one.
+        remembered.settings.set_compare(true);
+        let single = options_over(&["--strategy", "variable"], &remembered).expect("valid");
+        assert!(!single.settings.compare);
+        assert_eq!(single.settings.strategy, Strategy::Variable);
+        let compared =
+            options_over(&["--compare", "fixed,variable"], &Remembered::default()).expect("ok");
+        assert_eq!(
+            compared.settings.pane_strategies(),
+            [Strategy::Fixed, Strategy::Variable]
+        );
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod layout;
 pub mod live;
 pub mod metrics;
 pub mod options;
+pub mod remembered;
 #[cfg(feature = "window")]
 pub mod render;
 pub mod ring;

@@ -3,8 +3,10 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use clap::Parser as _;
-use timestep_lab::cli::{Cli, Command, run_bench};
+use clap::{CommandFactory as _, FromArgMatches as _};
+use timestep_lab::cli::{Cli, Command, WindowArgs, run_bench};
+use timestep_lab::options::WindowOptions;
+use timestep_lab::remembered::{restore, settings_path};
 
 /// Exit code for a bad value given by the user (nothing was run).
 const EXIT_BAD_INPUT: u8 = 2;
@@ -13,7 +15,8 @@ const EXIT_BAD_INPUT: u8 = 2;
 const EXIT_FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     match cli.command {
         Some(Command::Bench(args)) => {
             let mut notes = Vec::new();
@@ -34,7 +37,7 @@ fn main() -> ExitCode {
             explain_wayland_noise();
             shell::bench_render(&args.options())
         }
-        None => match cli.window.options() {
+        None => match window_options(&cli.window, &matches) {
             Ok(options) => {
                 explain_wayland_noise();
                 shell::window(options)
@@ -42,6 +45,31 @@ fn main() -> ExitCode {
             Err(error) => bad_input(&error),
         },
     }
+}
+
+/// The window's options: the command line over the settings remembered from the last run
+/// (unless `--no-config`), whose problems are warned about on stderr.
+fn window_options(args: &WindowArgs, matches: &clap::ArgMatches) -> anyhow::Result<WindowOptions> {
+    if args.no_config {
+        return args.options();
+    }
+    let Some(path) = settings_path() else {
+        eprintln!("note: no config directory (no home directory): settings are not remembered");
+        return args.options();
+    };
+    let restored = restore(&path);
+    for warning in &restored.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if let Some(backup) = &restored.backup {
+        eprintln!(
+            "note: the settings file as it was is kept as {}",
+            backup.display()
+        );
+    }
+    let mut options = args.options_over(matches, &restored.remembered)?;
+    options.remember = restored.safe_to_save().then_some(path);
+    Ok(options)
 }
 
 /// The commands that draw: through the shell when this build has it.

@@ -11,6 +11,8 @@ use crate::live::{LiveSettings, PresentModeId};
 pub struct WindowOptions {
     /// The live loop's starting settings.
     pub settings: LiveSettings,
+    /// Where to save the settings when the window closes; `None` saves nothing.
+    pub remember: Option<PathBuf>,
     /// The present mode to start with.
     pub present_mode: PresentModeId,
     /// Window size, physical pixels.

@@ -6,8 +6,14 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// Runs the binary with `args`, its settings directory in a private temporary one (the
+/// window's remembered settings must not leak between tests or into the user's).
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join(format!("timestep-lab-cli-config-{}", std::process::id())),
+        )
         .args(args)
         .output()
         .expect("the binary runs")

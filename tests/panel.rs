@@ -577,3 +577,23 @@ fn f1_or_question_mark_opens_the_key_and_concept_overlay_and_esc_closes_it() {
     harness.run();
     harness.get_by_label("Keys and concepts");
 }
+
+#[test]
+fn restore_defaults_puts_every_setting_back() {
+    let mut state = scripted_state();
+    state.model.settings.rate_hz = 120.0;
+    state.model.settings.strategy = Strategy::Fixed;
+    state.model.settings.load.hitch_ms = 300.0;
+    state.model.display.requested = PresentModeId::Immediate;
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Restore defaults").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Restore defaults").click();
+    harness.run();
+    assert_eq!(harness.state().model.settings, LiveSettings::default());
+    assert_eq!(
+        harness.state().model.display.requested,
+        PresentModeId::default()
+    );
+}

@@ -72,9 +72,28 @@ fn lab(display: &VirtualDisplay, args: &[&str]) -> Output {
     lab_without(display, args, &[])
 }
 
-/// [`lab`] with the environment variables `removed` unset.
+/// [`lab`] with the environment variables `removed` unset. Each run gets a config
+/// directory of its own, so no run restores what another saved.
 fn lab_without(display: &VirtualDisplay, args: &[&str], removed: &[&str]) -> Output {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let config_home = std::env::temp_dir().join(format!(
+        "timestep-lab-window-config-{}-{run}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&config_home);
+    lab_configured(display, args, removed, &config_home)
+}
+
+/// [`lab_without`] with its settings in `config_home` (as `XDG_CONFIG_HOME`).
+fn lab_configured(
+    display: &VirtualDisplay,
+    args: &[&str],
+    removed: &[&str],
+    config_home: &std::path::Path,
+) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
+    command.env("XDG_CONFIG_HOME", config_home);
     for name in removed {
         command.env_remove(name);
     }
@@ -527,4 +546,53 @@ fn a_slow_renderer_is_offered_one_60_hz_frame_per_frame() {
     assert!((scale - fps / 60.0).abs() < 0.002, "{offer}");
     // A fast loop is never offered it: `live::tests` checks that on the virtual clock, as
     // a loaded CI machine cannot promise lavapipe's speed here.
+}
+
+#[test]
+fn settings_are_remembered_between_runs_and_a_bad_file_is_kept_and_explained() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let config_home =
+        std::env::temp_dir().join(format!("timestep-lab-remember-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&config_home);
+    let file = config_home.join("timestep-lab").join("settings.toml");
+    let small = ["--width", "240", "--height", "180", "--frames", "3"];
+    let run = |extra: &[&str]| {
+        let mut args = small.to_vec();
+        args.extend(extra);
+        let output = lab_configured(&display, &args, &[], &config_home);
+        assert_success(&output);
+        output
+    };
+    let first = run(&["--strategy", "fixed", "--hz", "120"]);
+    assert_eq!(
+        summary_value(&first, "settings saved"),
+        file.display().to_string()
+    );
+    let saved = std::fs::read_to_string(&file).expect("saved on closing");
+    assert!(saved.contains("strategy = \"fixed\"") && saved.contains("rate_hz = 120.0"));
+    // Restored the next time; an option given overrides it.
+    let second = run(&[]);
+    assert_eq!(summary_value(&second, "panes"), "fixed");
+    let third = run(&["--strategy", "accumulator"]);
+    assert_eq!(summary_value(&third, "panes"), "accumulator");
+    // --no-config neither reads nor writes the file.
+    let before = std::fs::read_to_string(&file).expect("still there");
+    let ignored = run(&["--no-config"]);
+    assert_eq!(summary_value(&ignored, "panes"), "interpolated");
+    assert_eq!(std::fs::read_to_string(&file).expect("untouched"), before);
+    // A corrupt value: the app runs, names the setting, keeps the file as it was.
+    let broken = before.replace("rate_hz = 120.0", "rate_hz = \"fast\"");
+    std::fs::write(&file, &broken).expect("written");
+    let recovered = run(&[]);
+    let stderr = String::from_utf8_lossy(&recovered.stderr);
+    assert!(
+        stderr.contains("`rate_hz` = \"fast\": not a number"),
+        "{stderr}"
+    );
+    let backup = file.with_file_name("settings.toml.bak");
+    assert_eq!(std::fs::read_to_string(&backup).expect("kept"), broken);
+    assert_eq!(summary_value(&recovered, "panes"), "accumulator");
+    let _ = std::fs::remove_dir_all(&config_home);
 }

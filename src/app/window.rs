@@ -16,6 +16,7 @@ use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts, SlowLoop};
 use crate::options::WindowOptions;
+use crate::remembered::{Remembered, save};
 use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
 use crate::timestep::Strategy;
 use crate::ui::{DisplayStatus, PanelState, UiOutput};
@@ -46,6 +47,8 @@ pub struct WindowSummary {
     pub spiral: bool,
     /// The screenshot written, if any.
     pub screenshot: Option<PathBuf>,
+    /// Where the settings were saved on closing, if they were.
+    pub saved: Option<PathBuf>,
     /// The last slow-loop offer the panel made (see [`SlowLoop`]), if it made one.
     pub slow_loop: Option<SlowLoop>,
 }
@@ -75,6 +78,9 @@ impl std::fmt::Display for WindowSummary {
         }
         if let Some(path) = &self.screenshot {
             writeln!(f, "screenshot: {}", path.display())?;
+        }
+        if let Some(path) = &self.saved {
+            writeln!(f, "settings saved: {}", path.display())?;
         }
         Ok(())
     }
@@ -117,10 +123,20 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     // Texture changes of a last frame that was never drawn are of no use any more.
     app.pending_textures.clear();
     outcome.context("the event loop failed")?;
-    match app.error {
-        Some(error) => Err(error),
-        None => Ok(app.summary),
+    if let Some(error) = app.error {
+        return Err(error);
     }
+    if let Some(path) = &app.options.remember {
+        let remembered = Remembered {
+            settings: *app.live.settings(),
+            present_mode: app.display.requested,
+            panel: app.panel.visible,
+            timeline: app.panel.timeline,
+        };
+        save(path, &remembered)?;
+        app.summary.saved = Some(path.clone());
+    }
+    Ok(app.summary)
 }
 
 /// Everything that exists only while the window does.

@@ -445,6 +445,18 @@ fn panel_contents_ui(
                 ui.small(format!("{keys}: {what}"));
             }
         });
+    ui.separator();
+    if ui
+        .button("Restore defaults")
+        .on_hover_text(
+            "Every setting and the present mode back to the defaults. Settings are saved \
+             when the window closes and restored when it opens (--no-config ignores them).",
+        )
+        .clicked()
+    {
+        edits.settings = LiveSettings::default();
+        edits.present_mode = PresentModeId::default();
+    }
 }
 
 /// Strategy choice, with each one's known problem.

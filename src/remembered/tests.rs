@@ -1,0 +1,182 @@
+use super::*;
+use crate::scene::{CameraDriver, Integrator};
+
+/// Settings far from the defaults in every field.
+fn unusual() -> Remembered {
+    let mut settings = LiveSettings {
+        strategy: Strategy::Fixed,
+        compare: true,
+        panes: Panes::new(&[
+            Strategy::Variable,
+            Strategy::Accumulator,
+            Strategy::Extrapolated,
+        ])
+        .expect("three panes"),
+        focus: 2,
+        rate_hz: 120.0,
+        max_frame_time_ms: 100.0,
+        max_steps: 5,
+        integrator: Integrator::Rk4,
+        spring_hz: 2.5,
+        damping: 0.25,
+        camera: CameraDriver::PerFrame,
+        time_scale: 0.5,
+        frame_cap_hz: 90.0,
+        filter: FilterSpec::Average(6),
+        refresh_override_hz: 144.0,
+        ..LiveSettings::default()
+    };
+    settings.load.step_cost_ms = 3.0;
+    settings.load.render_cost_ms = 4.0;
+    settings.load.jitter_ms = 1.5;
+    settings.load.hitch_ms = 200.0;
+    settings.load.hitch_every_s = 3.0;
+    Remembered {
+        settings,
+        present_mode: PresentModeId::Mailbox,
+        panel: false,
+        timeline: false,
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "timestep-lab-remembered-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+#[test]
+fn every_setting_survives_the_round_trip() {
+    let saved = unusual();
+    let (restored, warnings) = from_toml(&to_toml(&saved), "settings.toml");
+    assert_eq!(warnings, Vec::<String>::new());
+    assert_eq!(restored, saved);
+    let (defaults, warnings) = from_toml(&to_toml(&Remembered::default()), "settings.toml");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(defaults, Remembered::default());
+}
+
+#[test]
+fn a_bad_field_takes_its_default_and_is_named_while_the_others_are_kept() {
+    let text = to_toml(&unusual())
+        .replace("rate_hz = 120.0", "rate_hz = \"fast\"")
+        .replace("spring_hz = 2.5", "spring_hz = 1e9")
+        .replace("camera = \"per-frame\"", "camera = \"drone\"");
+    let (restored, warnings) = from_toml(&text, "settings.toml");
+    assert_eq!(restored.settings.rate_hz, LiveSettings::default().rate_hz);
+    assert_eq!(
+        restored.settings.spring_hz,
+        LiveSettings::default().spring_hz
+    );
+    assert_eq!(restored.settings.camera, LiveSettings::default().camera);
+    assert_eq!(
+        restored.settings.integrator,
+        Integrator::Rk4,
+        "the rest is kept"
+    );
+    assert_eq!(restored.present_mode, PresentModeId::Mailbox);
+    assert_eq!(warnings.len(), 3, "{warnings:#?}");
+    assert!(
+        warnings[0].contains("`rate_hz` = \"fast\": not a number"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("`spring_hz` = 1000000000.0")
+                && w.contains("allowed 0.01 to 200 Hz")),
+        "{warnings:#?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("`camera` = \"drone\"")),
+        "{warnings:#?}"
+    );
+}
+
+#[test]
+fn a_corrupt_or_truncated_file_gives_the_defaults_and_says_where() {
+    let text = to_toml(&unusual());
+    let truncated = &text[..text.find("rate_hz").expect("a rate") + 9];
+    for (broken, what) in [(truncated, "truncated"), ("\u{0}\u{1}garbage[[", "garbage")] {
+        let (restored, warnings) = from_toml(broken, "settings.toml");
+        assert_eq!(restored, Remembered::default(), "{what}");
+        assert_eq!(warnings.len(), 1, "{what}: {warnings:#?}");
+        assert!(
+            warnings[0].contains("not a settings file (line"),
+            "{}",
+            warnings[0]
+        );
+        assert!(!warnings[0].contains('\u{0}'), "no raw control characters");
+    }
+}
+
+#[test]
+fn an_outdated_file_is_read_where_it_can_be_and_says_so() {
+    let text = to_toml(&unusual()).replace("version = 1", "version = 0")
+        + "old_setting = 3\n\"\\u001b[31m\" = 1\n";
+    let (restored, warnings) = from_toml(&text, "settings.toml");
+    assert_eq!(restored, unusual());
+    assert!(warnings[0].contains("version 0 is not 1"), "{warnings:#?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("unknown setting `old_setting`"))
+    );
+    // An escape sequence in a key is shown escaped, never sent to the terminal.
+    assert!(
+        warnings.iter().all(|w| !w.contains('\u{1b}')),
+        "{warnings:#?}"
+    );
+    // A file from before a setting existed: that one takes its default.
+    let without = to_toml(&unusual()).replace("timeline = false\n", "");
+    let (restored, warnings) = from_toml(&without, "settings.toml");
+    assert!(restored.timeline);
+    assert_eq!(
+        warnings,
+        ["settings.toml: `timeline` is missing; it takes its default"]
+    );
+}
+
+#[test]
+fn a_file_with_problems_is_backed_up_before_anything_can_overwrite_it() {
+    let dir = temp_dir("backup");
+    let path = dir.join(SETTINGS_FILE);
+    // None at all: defaults, silently, and no backup.
+    assert_eq!(restore(&path), Restored::default());
+    let broken = "strategy = \"interpolated\"\nrate_hz = [";
+    std::fs::write(&path, broken).expect("written");
+    let first = restore(&path);
+    assert_eq!(first.remembered, Remembered::default());
+    let backup = first.backup.expect("a backup");
+    assert_eq!(backup, dir.join("settings.toml.bak"));
+    assert_eq!(std::fs::read_to_string(&backup).expect("kept"), broken);
+    // A second bad start keeps the first backup and makes another.
+    let second = restore(&path).backup.expect("a second backup");
+    assert_eq!(second, dir.join("settings.toml.bak.2"));
+    save(&path, &unusual()).expect("saved");
+    assert_eq!(restore(&path).remembered, unusual());
+    assert_eq!(
+        std::fs::read_to_string(&backup).expect("still kept"),
+        broken
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn save_names_the_path_it_cannot_write() {
+    let dir = temp_dir("unwritable");
+    // A directory where the file should be: the rename over it fails.
+    let path = dir.join(SETTINGS_FILE);
+    std::fs::create_dir_all(path.join("inside")).expect("a directory in the way");
+    let error = format!(
+        "{:#}",
+        save(&path, &Remembered::default()).expect_err("refused")
+    );
+    assert!(error.contains(&path.display().to_string()), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
