@@ -597,8 +597,9 @@ fn dev_zero_is_refused_at_once() {
 #[cfg(unix)]
 #[test]
 fn a_pipe_without_a_writer_says_it_is_waiting() {
-    use std::io::Write as _;
+    use std::io::{BufRead as _, Read as _, Write as _};
     use std::process::Stdio;
+    use std::time::Duration;
 
     let dir = std::env::temp_dir().join(format!("timestep-lab-fifo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -609,23 +610,53 @@ fn a_pipe_without_a_writer_says_it_is_waiting() {
         eprintln!("skipped: mkfifo is not available");
         return;
     }
-    let child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(["bench", "--json", "--trace"])
         .arg(&fifo)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    std::thread::sleep(std::time::Duration::from_millis(1800));
+    // Its stderr, line by line, as it comes.
+    let (lines, received) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines.send(line);
+        }
+    });
+    // The writer comes only once the notice is out (or after a long while, to end the test).
+    let mut message = Vec::new();
+    while let Ok(line) = received.recv_timeout(Duration::from_secs(30)) {
+        let waiting = line.contains("waiting for data on");
+        message.push(line);
+        if waiting {
+            break;
+        }
+    }
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     writer.write_all("16.7\n".repeat(100).as_bytes()).unwrap();
     drop(writer);
-    let output = child.wait_with_output().unwrap();
-    let message = stderr(&output);
-    assert!(output.status.success(), "{message}");
-    assert!(
-        message.contains(&format!("note: waiting for data on {} …", fifo.display())),
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    message.extend(received.try_iter());
+    let message = message.join("\n");
+    assert!(status.success(), "{message}");
+    assert_eq!(
+        message.lines().next(),
+        Some(format!("note: waiting for data on {} …", fifo.display()).as_str()),
         "{message}"
     );
+    assert!(stdout.contains("\"frames\":100"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
