@@ -443,11 +443,12 @@ pub struct BenchArgs {
     /// or MangoHud CSV (detected from the content).
     #[arg(long, value_name = "FILE", conflicts_with = "generate")]
     pub trace: Option<PathBuf>,
-    /// PresentMon: the application whose rows to use (default: the one with most rows).
+    /// PresentMon: the application whose rows to use (default: the one with most rows). An
+    /// error for other kinds of trace.
     #[arg(long, value_name = "NAME", requires = "trace")]
     pub process: Option<String>,
     /// PresentMon: the swap chain of that application whose rows to use, by its
-    /// SwapChainAddress (default: the one with most rows).
+    /// SwapChainAddress (default: the one with most rows). An error for other kinds of trace.
     #[arg(long, value_name = "ADDR", requires = "trace")]
     pub swap_chain: Option<String>,
     /// Generated trace: steady:HZ, jitter:HZ:SD_MS (or jitter:HZ:SD_MS:SEED),
@@ -519,7 +520,9 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
                 process: args.process.clone(),
                 swap_chain: args.swap_chain.clone(),
             };
-            Ok(trace::load(path, &options)?)
+            // A named pipe with no writer blocks the read; say why nothing happens.
+            let waiting = |path: &str| eprintln!("note: waiting for data on {path} …");
+            Ok(trace::load_with_wait_notice(path, &options, waiting)?)
         }
         None => {
             let spec = args.generate.as_deref().unwrap_or("steady:60");

@@ -1,9 +1,11 @@
-//! Everything that can go wrong reading or generating a trace.
+//! Everything that can go wrong reading or generating a trace, and how text from a file is
+//! shown in a message.
 
 /// Why a trace could not be read, parsed or generated.
 ///
 /// Messages name the source (a file path or a generator spec) and, for file contents, the
-/// 1-based line, so the user can open the file at the offending value.
+/// 1-based line and, in a CSV, the column, so the user can open the file at the offending
+/// value. Text from the file is shown through [`shown`], so it cannot drive the terminal.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
     /// The file could not be read.
@@ -15,21 +17,65 @@ pub enum TraceError {
         source: std::io::Error,
     },
 
+    /// A file that is not text: it starts with NUL bytes that are not UTF-16.
+    #[error(
+        "{origin}: not a text trace: it starts with NUL bytes, as binary files (or /dev/zero) do"
+    )]
+    NotText {
+        /// The file path or other source name.
+        origin: String,
+    },
+
+    /// A line longer than [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES).
+    #[error(
+        "{origin}:{line}: line is longer than {limit} bytes, the longest a trace line may be; \
+         is this a text trace with line breaks?"
+    )]
+    LineTooLong {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+
+    /// A CSV record (which may span lines through a quoted field) whose fields hold more than
+    /// [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES), or that has more than
+    /// [`MAX_FIELDS`](super::MAX_FIELDS) fields.
+    #[error(
+        "{origin}:{line}: the row starting here has more than {limit} {what}, the most a trace \
+         row may have; is a quote (\") left open?"
+    )]
+    RecordTooLong {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number where the record starts.
+        line: usize,
+        /// The limit.
+        limit: usize,
+        /// What was counted: "bytes" or "fields".
+        what: &'static str,
+    },
+
     /// A frame time that does not parse as a number.
-    #[error("{origin}:{line}: frame time \"{value}\" is not a number")]
+    #[error("{origin}:{line}{}: frame time \"{value}\" is not a number{}", at(.columns), decimal_comma_hint(.value))]
     NotANumber {
         /// The file path or other source name.
         origin: String,
         /// 1-based line number.
         line: usize,
-        /// The offending text (shortened if very long).
+        /// The column(s) the value was read from; empty in a file of plain lines.
+        columns: Vec<Column>,
+        /// The offending text, as [`shown`].
         value: String,
     },
 
     /// A frame time outside [0, [`MAX_FRAME_TIME_MS`](super::MAX_FRAME_TIME_MS)] ms, or not
     /// finite.
     #[error(
-        "{origin}:{line}: frame time {value} ms is out of range (allowed 0 to {max} ms)",
+        "{origin}:{line}{}: frame time {value} ms is out of range (allowed 0 to {max} ms)",
+        at(.columns),
         max = super::MAX_FRAME_TIME_MS
     )]
     OutOfRange {
@@ -37,26 +83,32 @@ pub enum TraceError {
         origin: String,
         /// 1-based line number.
         line: usize,
-        /// The offending value in milliseconds, as written (shortened if very long).
+        /// The column(s) the value was read from; empty in a file of plain lines.
+        columns: Vec<Column>,
+        /// The offending value in milliseconds, as written, or the parts of a sum joined with
+        /// ` + ` ([`shown`]).
         value: String,
     },
 
     /// A display delay (PresentMon's `MsUntilDisplayed`, `MsCPUBusy` or `DisplayLatency`) that
     /// does not parse as a number.
-    #[error("{origin}:{line}: display delay \"{value}\" is not a number")]
+    #[error("{origin}:{line}{}: display delay \"{value}\" is not a number{}", at(.columns), decimal_comma_hint(.value))]
     DisplayNotANumber {
         /// The file path or other source name.
         origin: String,
         /// 1-based line number.
         line: usize,
-        /// The offending text (shortened if very long).
+        /// The column the value was read from.
+        columns: Vec<Column>,
+        /// The offending text, as [`shown`].
         value: String,
     },
 
     /// A display delay, or a part of one, outside [0,
     /// [`MAX_FRAME_TIME_MS`](super::MAX_FRAME_TIME_MS)] ms, or not finite.
     #[error(
-        "{origin}:{line}: display delay {value} ms is out of range (allowed 0 to {max} ms)",
+        "{origin}:{line}{}: display delay {value} ms is out of range (allowed 0 to {max} ms)",
+        at(.columns),
         max = super::MAX_FRAME_TIME_MS
     )]
     DisplayOutOfRange {
@@ -64,8 +116,10 @@ pub enum TraceError {
         origin: String,
         /// 1-based line number.
         line: usize,
+        /// The column(s) the value was read from.
+        columns: Vec<Column>,
         /// The offending value in milliseconds as written, or the parts of a sum joined with
-        /// ` + ` (shortened if very long).
+        /// ` + ` ([`shown`]).
         value: String,
     },
 
@@ -100,19 +154,83 @@ pub enum TraceError {
         expected: &'static str,
     },
 
+    /// A header that names a column the reader needs twice, so which one holds the values is
+    /// unclear.
+    #[error(
+        "{origin}:{line}: the header has two \"{name}\" columns ({first} and {second}); which \
+         one to read is unclear"
+    )]
+    DuplicateColumn {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number of the header.
+        line: usize,
+        /// The column's name as the header first writes it ([`shown`]).
+        name: String,
+        /// 1-based number of the first such column.
+        first: usize,
+        /// 1-based number of the second.
+        second: usize,
+    },
+
     /// Text that is neither plain frame times nor a known CSV layout.
     #[error(
         "{origin}:{line}: unrecognised header \"{header}\": expected one frame time in ms per \
-         line, or a CSV header with a frame_time_ms (plain), MsBetweenPresents (PresentMon) or \
-         frametime (MangoHud) column"
+         line, or a CSV header with a frame_time_ms (plain), Application and MsBetweenPresents, \
+         MsBetweenAppStart or FrameTime (PresentMon) or frametime (MangoHud) column"
     )]
     UnrecognisedFormat {
         /// The file path or other source name.
         origin: String,
         /// 1-based line number of the first data line.
         line: usize,
-        /// That line (shortened if very long).
+        /// That line ([`shown`]).
         header: String,
+    },
+
+    /// Text laid out in a way the lab does not read: separated by `;` or tabs, or with decimal
+    /// commas, as spreadsheets in many locales save CSV.
+    #[error(
+        "{origin}:{line}: \"{sample}\" looks like {looks}; traces must be comma-separated with \
+         a decimal point (16.7, not 16,7): save it that way, or use the capture tool's own file"
+    )]
+    ForeignLayout {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number of the first data line.
+        line: usize,
+        /// That line ([`shown`]).
+        sample: String,
+        /// What the text looks like, e.g. "a ';'-separated PresentMon CSV with decimal commas".
+        looks: String,
+    },
+
+    /// An option that only applies to PresentMon captures, given for another kind of trace.
+    #[error(
+        "{origin}: {option} applies to PresentMon captures only (it picks their rows), and this \
+         file is {format}"
+    )]
+    PresentMonOption {
+        /// The file path or other source name.
+        origin: String,
+        /// The option, as the command line spells it: `--process` or `--swap-chain`.
+        option: &'static str,
+        /// What the file was recognised as, e.g. "a MangoHud CSV".
+        format: &'static str,
+    },
+
+    /// A PresentMon file with more applications and swap chains than any capture has.
+    #[error(
+        "{origin}:{line}: more than {limit} different application and swap chain pairs; a \
+         PresentMon capture has a handful"
+    )]
+    TooManySwapChains {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number of the row that went over.
+        line: usize,
+        /// The most pairs read.
+        limit: usize,
     },
 
     /// `--process` named an application that has no rows in the PresentMon file.
@@ -123,7 +241,7 @@ pub enum TraceError {
     UnknownProcess {
         /// The file path or other source name.
         origin: String,
-        /// The name asked for.
+        /// The name asked for ([`shown`]).
         requested: String,
         /// The applications in the file with their row counts, most first, e.g.
         /// `Game.exe (600 rows), dwm.exe (12 rows)`.
@@ -138,9 +256,9 @@ pub enum TraceError {
     UnknownSwapChain {
         /// The file path or other source name.
         origin: String,
-        /// The chosen application.
+        /// The chosen application ([`shown`]).
         application: String,
-        /// The address asked for.
+        /// The address asked for ([`shown`]).
         requested: String,
         /// The application's swap chains with their row counts, most first, e.g.
         /// `0x000001D2A3B4C5D0 (600 rows), 0x000001D2A3B4C9F0 (3 rows)`, or why there are none.
@@ -152,6 +270,18 @@ pub enum TraceError {
     Empty {
         /// The file path or other source name.
         origin: String,
+    },
+
+    /// A trace whose frame times are all zero: no time passes, so there is nothing to run.
+    #[error(
+        "{origin}: all {frames} frame times are 0 ms, so no time passes and there is nothing \
+         to simulate"
+    )]
+    NoTimePasses {
+        /// The file path or other source name.
+        origin: String,
+        /// How many frames the trace has.
+        frames: usize,
     },
 
     /// A generator spec whose name is not one of [`GENERATORS`](super::GENERATORS).
@@ -216,16 +346,232 @@ pub enum TraceError {
     },
 }
 
-/// Longest piece of user text quoted in a message; a whole binary file in one error helps no one.
-const MAX_QUOTED_CHARS: usize = 60;
+/// A column of a CSV file that a value was read from, for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    /// 1-based position in the header.
+    pub number: usize,
+    /// The header's name for it ([`shown`]).
+    pub name: String,
+}
 
-/// Shortens `text` for quoting in an error message.
-pub(super) fn quoted(text: &str) -> String {
-    if text.chars().count() <= MAX_QUOTED_CHARS {
-        text.to_owned()
+/// `, column 10 (MsBetweenAppStart)`, `, columns 11 and 15 (MsCPUBusy + MsUntilDisplayed)`, or
+/// nothing for a value that has no column (a file of plain lines).
+fn at(columns: &[Column]) -> String {
+    match columns {
+        [] => String::new(),
+        [column] => format!(", column {} ({})", column.number, column.name),
+        _ => {
+            let numbers: Vec<String> = columns.iter().map(|c| c.number.to_string()).collect();
+            let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+            format!(
+                ", columns {} ({})",
+                numbers.join(" and "),
+                names.join(" + ")
+            )
+        }
+    }
+}
+
+/// For a value such as `16,7`: a hint that it has a decimal comma.
+fn decimal_comma_hint(value: &str) -> String {
+    if has_decimal_comma(value) {
+        format!(
+            "; it looks like a decimal comma: write {}",
+            value.replace(',', ".")
+        )
     } else {
-        let mut short: String = text.chars().take(MAX_QUOTED_CHARS).collect();
-        short.push('…');
-        short
+        String::new()
+    }
+}
+
+/// Whether `text` is a number written with a decimal comma: digits, one comma, digits (an
+/// optional sign first).
+pub(super) fn has_decimal_comma(text: &str) -> bool {
+    let digits = text.trim().trim_start_matches(['-', '+']);
+    let Some((whole, fraction)) = digits.split_once(',') else {
+        return false;
+    };
+    let all_digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    all_digits(whole) && all_digits(fraction)
+}
+
+/// Longest piece of file text quoted in a message; a whole binary file in one error helps no one.
+const MAX_SHOWN_CHARS: usize = 60;
+
+/// Text from a file (a value, a line, an application name), made safe and short for a
+/// message: control characters are [`escape`]d and anything past 60 characters becomes `…`.
+pub(super) fn shown(text: &str) -> String {
+    shown_within(text, MAX_SHOWN_CHARS)
+}
+
+/// [`shown`] with another length limit, for text that is a message of its own (PresentMon's
+/// warnings).
+pub(super) fn shown_within(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        escape(text)
+    } else {
+        let short: String = text.chars().take(max_chars).collect();
+        escape(&short) + "…"
+    }
+}
+
+/// `text` with every control character (and every character that reorders text on screen)
+/// written as a Rust escape (`\u{1b}`, `\r`, `\t`), so a message quoting a file cannot move
+/// the cursor, hide its own `file:line` prefix or send the terminal an escape sequence.
+///
+/// Every message that shows text from a file or a path goes through this, via [`shown`] or
+/// directly.
+pub(super) fn escape(text: &str) -> String {
+    if !text.chars().any(needs_escape) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for ch in text.chars() {
+        if needs_escape(ch) {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// Control characters (C0, DEL, C1) and the bidirectional formatting characters, which can
+/// make a line read differently from what it holds.
+fn needs_escape(ch: char) -> bool {
+    ch.is_control()
+        || matches!(
+            ch,
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Where a value was read, for building its errors.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Place<'a> {
+    /// The file path or other source name.
+    pub origin: &'a str,
+    /// 1-based line number.
+    pub line: usize,
+    /// The column(s) the value comes from; empty in a file of plain lines.
+    pub columns: &'a [Column],
+}
+
+/// What a number in a trace is, for the wording of its errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Quantity {
+    /// A frame time.
+    FrameTime,
+    /// A display delay.
+    DisplayDelay,
+}
+
+impl Place<'_> {
+    /// The error for `value` (as written) that is not a number.
+    pub fn not_a_number(&self, quantity: Quantity, value: &str) -> TraceError {
+        let (origin, line, columns, value) = self.parts(value);
+        match quantity {
+            Quantity::FrameTime => TraceError::NotANumber {
+                origin,
+                line,
+                columns,
+                value,
+            },
+            Quantity::DisplayDelay => TraceError::DisplayNotANumber {
+                origin,
+                line,
+                columns,
+                value,
+            },
+        }
+    }
+
+    /// The error for `value` (as written) outside 0 to the maximum.
+    pub fn out_of_range(&self, quantity: Quantity, value: &str) -> TraceError {
+        let (origin, line, columns, value) = self.parts(value);
+        match quantity {
+            Quantity::FrameTime => TraceError::OutOfRange {
+                origin,
+                line,
+                columns,
+                value,
+            },
+            Quantity::DisplayDelay => TraceError::DisplayOutOfRange {
+                origin,
+                line,
+                columns,
+                value,
+            },
+        }
+    }
+
+    fn parts(&self, value: &str) -> (String, usize, Vec<Column>, String) {
+        (
+            self.origin.to_owned(),
+            self.line,
+            self.columns.to_vec(),
+            shown(value.trim()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_makes_control_characters_visible_and_keeps_the_rest() {
+        assert_eq!(escape("Game.exe"), "Game.exe");
+        assert_eq!(escape("Gäme ✓"), "Gäme ✓");
+        assert_eq!(escape("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(escape("16.7\r"), "16.7\\r");
+        assert_eq!(escape("x\ty\n"), "x\\ty\\n");
+        assert_eq!(escape("\u{9b}31m"), "\\u{9b}31m");
+        assert_eq!(escape("abc\u{202e}exe.txt"), "abc\\u{202e}exe.txt");
+        assert_eq!(escape("\u{7f}"), "\\u{7f}");
+    }
+
+    #[test]
+    fn shown_escapes_and_shortens() {
+        let long = "\u{1b}".repeat(100);
+        let text = shown(&long);
+        assert!(!text.contains('\u{1b}'));
+        assert!(text.ends_with('…'));
+        assert_eq!(text.matches("\\u{1b}").count(), MAX_SHOWN_CHARS);
+    }
+
+    #[test]
+    fn decimal_commas_are_recognised_only_between_digits() {
+        for text in ["16,7", " -0,5 ", "1000,25"] {
+            assert!(has_decimal_comma(text), "{text}");
+        }
+        for text in ["16.7", "16,", ",7", "a,b", "1,2,3", "16, 7", ""] {
+            assert!(!has_decimal_comma(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn columns_are_named_in_messages() {
+        let one = [Column {
+            number: 10,
+            name: "MsBetweenAppStart".to_owned(),
+        }];
+        assert_eq!(at(&one), ", column 10 (MsBetweenAppStart)");
+        let two = [
+            Column {
+                number: 11,
+                name: "MsCPUBusy".to_owned(),
+            },
+            Column {
+                number: 15,
+                name: "MsUntilDisplayed".to_owned(),
+            },
+        ];
+        assert_eq!(
+            at(&two),
+            ", columns 11 and 15 (MsCPUBusy + MsUntilDisplayed)"
+        );
+        assert_eq!(at(&[]), "");
     }
 }

@@ -6,7 +6,7 @@
 //! Everything random comes from [`Rng`] with a fixed seed, so a spec always yields the same
 //! trace.
 
-use super::error::quoted;
+use super::error::shown;
 use super::{FrameTrace, MAX_FRAME_TIME_MS, Rng, TraceError};
 
 /// The generator names, in the order the help lists them.
@@ -37,8 +37,8 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
     let name = fields[0];
     let Some(kind) = Kind::from_name(name) else {
         return Err(TraceError::UnknownGenerator {
-            spec: quoted(spec),
-            name: quoted(name),
+            spec: shown(spec),
+            name: shown(name),
         });
     };
     let syntax = kind.syntax();
@@ -46,7 +46,7 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
     let optional = syntax.matches('[').count();
     if fields.len() > arity || fields.len() + optional < arity {
         return Err(TraceError::GeneratorSyntax {
-            spec: quoted(spec),
+            spec: shown(spec),
             found: fields.len(),
             syntax,
         });
@@ -104,7 +104,7 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
             let shortest_ns = spike_ns.min(rate.frame_end_ns(1).saturating_sub(1)).max(1);
             if duration_ns / shortest_ns >= MAX_GENERATED_FRAMES {
                 return Err(TraceError::TooManyFrames {
-                    spec: quoted(spec),
+                    spec: shown(spec),
                     limit: MAX_GENERATED_FRAMES,
                 });
             }
@@ -203,9 +203,9 @@ impl Fields<'_> {
             Ok(value)
         } else {
             Err(TraceError::GeneratorRange {
-                spec: quoted(self.spec),
+                spec: shown(self.spec),
                 field,
-                value: quoted(written),
+                value: shown(written),
                 allowed,
             })
         }
@@ -218,9 +218,9 @@ impl Fields<'_> {
         expected: &'static str,
     ) -> TraceError {
         TraceError::GeneratorNotANumber {
-            spec: quoted(self.spec),
+            spec: shown(self.spec),
             field,
-            value: quoted(self.fields[index]),
+            value: shown(self.fields[index]),
             expected,
         }
     }

@@ -1,89 +1,96 @@
 //! MangoHud CSV: a system-information preamble (`os,cpu,gpu,...` and its values), then a
 //! header with a `frametime` column, then one row per logged frame.
 
-use super::csv::{
-    self, Header, check_width, column, ns_from_checked_ms, parse_ms, records, split_fields,
-};
+use std::io::BufRead;
+
+use super::csv::{Header, Records, in_range, ns_from_ms, parse_ms};
+use super::error::{Place, Quantity};
 use super::{FrameTrace, TraceError};
 
 /// The frame-time column.
 pub(super) const FRAME_TIME_COLUMN: &str = "frametime";
-/// Records searched for the header: the preamble is two lines, some versions add a separator
-/// line, and the margin costs nothing.
-pub(super) const HEADER_SEARCH_RECORDS: usize = 10;
 /// `fps * frametime` is about 1000 when frame times are in ms and about 1e6 when they are in
 /// µs, which MangoHud logged before 2021; anything above this is taken as µs.
 const MICROSECONDS_PRODUCT: f64 = 30_000.0;
 
-/// The 1-based line of the header: the first of the first few records with a `frametime` field.
-pub(super) fn find_header(text: &str) -> Option<usize> {
-    records(text)
-        .take(HEADER_SEARCH_RECORDS)
-        .find(|(_, line)| column(&split_fields(line), &[FRAME_TIME_COLUMN]).is_some())
-        .map(|(line, _)| line)
-}
-
 /// Parses a MangoHud log whose header is on line `header_line`; records before it are the
 /// preamble and are ignored.
-pub(super) fn parse(
-    text: &str,
+///
+/// The unit (ms, or µs in old versions) is decided from all rows, so the values are kept as
+/// numbers (8 bytes a frame) until the end; the first value out of range in each unit is
+/// remembered for the error.
+pub(super) fn parse<R: BufRead>(
+    records: &mut Records<R>,
     origin: &str,
     header_line: usize,
 ) -> Result<FrameTrace, TraceError> {
-    let mut lines = records(text).skip_while(|(line, _)| *line < header_line);
-    let Header {
-        line: header_line,
-        fields: header,
-        value_column,
-    } = csv::header(
-        &mut lines,
-        origin,
-        "MangoHud",
-        FRAME_TIME_COLUMN,
-        "\"frametime\"",
-    )?;
-    let fps_column = column(&header, &["fps"]);
+    loop {
+        if !records.next_record()? {
+            return Err(TraceError::Empty {
+                origin: origin.to_owned(),
+            });
+        }
+        if records.line() >= header_line {
+            break;
+        }
+    }
+    let header = Header::read(records);
+    let value_column = header
+        .find(&[FRAME_TIME_COLUMN])?
+        .ok_or_else(|| header.missing("MangoHud", "\"frametime\""))?;
+    let fps_column = header.find(&["fps"])?;
+    let columns = [header.column(value_column)];
 
-    // (line, text as written, value) first; the unit is decided from all rows.
-    let mut values = Vec::new();
+    let mut values_ms = Vec::new();
     let mut products = Vec::new();
-    for (line, row) in lines {
-        let fields = split_fields(row);
-        check_width(&fields, &header, origin, line, header_line)?;
-        let value = &fields[value_column];
-        let frame_time = parse_ms(value, origin, line)?;
-        if let Some(fps) = fps_column.and_then(|column| fields[column].parse::<f64>().ok())
+    let (mut out_of_range_ms, mut out_of_range_us) = (None, None);
+    while records.next_record()? {
+        records.check_width(&header)?;
+        let place = Place {
+            origin,
+            line: records.line(),
+            columns: &columns,
+        };
+        let text = records.field(value_column);
+        let frame_time = parse_ms(&text, &place, Quantity::FrameTime)?;
+        if let Some(fps) = fps_column.and_then(|column| records.field(column).parse::<f64>().ok())
             && fps > 0.0
             && frame_time > 0.0
         {
             products.push(fps * frame_time);
         }
-        values.push((line, value.clone(), frame_time));
+        if out_of_range_ms.is_none() && !in_range(frame_time) {
+            out_of_range_ms = Some(place.out_of_range(Quantity::FrameTime, &text));
+        }
+        if out_of_range_us.is_none() && !in_range(frame_time / 1000.0) {
+            let ms = (frame_time / 1000.0).to_string();
+            out_of_range_us = Some(place.out_of_range(Quantity::FrameTime, &ms));
+        }
+        values_ms.push(frame_time);
     }
 
     let mut notes = Vec::new();
     let in_microseconds = crate::stats::upper_median(&mut products)
         .is_some_and(|product| product > MICROSECONDS_PRODUCT);
-    if in_microseconds {
+    let (divisor, out_of_range) = if in_microseconds {
         notes.push(format!(
             "{origin}: frametime values look like microseconds (fps x frametime is about 1e6), \
              as older MangoHud versions logged them; converted to ms"
         ));
+        (1000.0, out_of_range_us)
+    } else {
+        (1.0, out_of_range_ms)
+    };
+    if let Some(error) = out_of_range {
+        return Err(error);
     }
-    let mut frame_times_ns = Vec::with_capacity(values.len());
-    for (line, text, value) in values {
-        frame_times_ns.push(if in_microseconds {
-            let ms = value / 1000.0;
-            ns_from_checked_ms(ms, &ms.to_string(), origin, line)?
-        } else {
-            ns_from_checked_ms(value, &text, origin, line)?
-        });
-    }
+    let frame_times_ns = values_ms
+        .into_iter()
+        .map(|value| ns_from_ms(value / divisor))
+        .collect();
     Ok(FrameTrace {
-        source: origin.to_owned(),
-        frame_times_ns,
-        display_ns: None,
         notes,
+        ..FrameTrace::from_file(origin, frame_times_ns)
     })
 }
 
@@ -136,7 +143,7 @@ mod tests {
         let text = format!("{PREAMBLE}fps,frametime\n60,16.5\n60,x\n");
         assert_eq!(
             parse_text(&text).unwrap_err().to_string(),
-            "mh.csv:5: frame time \"x\" is not a number"
+            "mh.csv:5, column 2 (frametime): frame time \"x\" is not a number"
         );
         let text = format!("{PREAMBLE}fps,frametime\n60,16.5\n60\n");
         assert_eq!(

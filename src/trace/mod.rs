@@ -1,41 +1,55 @@
 //! Frame-time traces: sequences of real frame times that drive the headless bench.
 //!
 //! A trace comes from a file or a generator. Files are recognised by their content, not their
-//! extension:
+//! extension, each by a header only it writes:
 //!
 //! - **plain**: one frame time in milliseconds per line, `#` starting a comment; or a CSV whose
 //!   header has a `frame_time_ms` column (what [`write_csv`] writes).
-//! - **PresentMon** CSV: a header with `MsBetweenPresents` and `Application` (or
-//!   `ProcessName`). Rows of several processes and swap chains are mixed, so one application
-//!   is chosen ([`LoadOptions::process`], else the one with the most rows), then one of its
-//!   swap chains ([`LoadOptions::swap_chain`], else the one with the most rows). Frame times
-//!   are CPU start to CPU start (`MsBetweenAppStart` of the previous row) in PresentMon 2.x
-//!   files, else `MsBetweenPresents`; rows without one (the first of a swap chain, `NA`) are
-//!   skipped. When the file says when each frame reached the screen (`MsUntilDisplayed`,
-//!   `DisplayLatency`), [`FrameTrace::display_ns`] holds it.
+//! - **PresentMon** CSV, any generation: a header with `Application` (or `ProcessName`) and a
+//!   frame-time column: `MsBetweenPresents` (1.x), `CPUBusy` and `CPUWait` (2.0), `FrameTime`
+//!   (2.1, 2.2) or `MsBetweenAppStart` (2.3 on). Rows of several processes and swap chains are
+//!   mixed, so one application is chosen ([`LoadOptions::process`], else the one with the
+//!   most rows), then one of its swap chains ([`LoadOptions::swap_chain`], else the one with
+//!   the most rows). Frame times are CPU start to CPU start (the previous row's interval) in
+//!   PresentMon 2.x files, else `MsBetweenPresents`; rows without one (the first of a swap
+//!   chain, `NA`) are skipped. When the file says when each frame reached the screen
+//!   (`MsUntilDisplayed`, `DisplayLatency`), [`FrameTrace::display_ns`] holds it.
 //! - **MangoHud** CSV: a system-information preamble, then a header with `frametime` in ms.
 //!
 //! Generators ([`generate()`]) make `steady`, `jitter`, `hitch` and `ramp` traces from a
 //! short spec; they are seeded ([`Rng`]) and give the same trace on every platform.
 //!
+//! Files are streamed, record by record, through the `csv` crate's parser: memory follows the
+//! frames kept, not the size of the file, and no line may be longer than [`MAX_LINE_BYTES`].
+//! Text is UTF-8 or UTF-16 (with or without a byte-order mark); `\r\n`, `\n` and a lone `\r`
+//! all end a line.
+//!
 //! Frame times are whole nanoseconds, converted once from milliseconds with
 //! `(ms * 1e6).round()`, so the bench's integer time accounting starts exact. Every value is
-//! checked to be a number from 0 to [`MAX_FRAME_TIME_MS`]; errors name the file, the line and
-//! the value. Things the user should know but that are not errors (which application was
+//! checked to be a number from 0 to [`MAX_FRAME_TIME_MS`]; errors name the file, the line, the
+//! column and the value, with control characters escaped so that no file can drive the
+//! terminal. Things the user should know but that are not errors (which application was
 //! chosen, how many rows were skipped) are returned as [`FrameTrace::notes`].
 
 mod csv;
+mod detect;
 mod error;
 mod generate;
+mod input;
 mod mangohud;
 mod plain;
 mod presentmon;
 mod rng;
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
-pub use error::TraceError;
+use self::csv::{Dialect, Records};
+use self::detect::Format;
+use self::input::{FirstRead, Normalised};
+
+pub use error::{Column, TraceError};
 pub use generate::{
     DEFAULT_DURATION_S, DEFAULT_JITTER_SEED, GENERATORS, MAX_DURATION_S, MAX_GENERATED_FRAMES,
     generate,
@@ -46,14 +60,22 @@ pub use rng::Rng;
 /// larger value almost always means a unit mistake (µs or ns where ms were expected).
 pub const MAX_FRAME_TIME_MS: f64 = 60_000.0;
 
+/// Longest line of a trace file, and most bytes in one CSV row, after decoding. PresentMon's
+/// widest rows are a few hundred bytes; a longer line means the file is no trace (or has no
+/// line breaks at all, like `/dev/zero`), and refusing it keeps memory bounded.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Most fields in one CSV row. PresentMon writes about 30 columns and MangoHud about 40.
+pub const MAX_FIELDS: usize = 4096;
+
 /// The column [`write_csv`] writes and plain CSV files are read from.
 pub const FRAME_TIME_COLUMN: &str = "frame_time_ms";
 
 /// A sequence of frame times with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrameTrace {
-    /// Human-readable source: file path, or the generator spec with duration, e.g.
-    /// "jitter:60:2:7 (10 s)".
+    /// Human-readable source: file path (control characters escaped), or the generator spec
+    /// with duration, e.g. "jitter:60:2:7 (10 s)".
     pub source: String,
     /// Frame times in nanoseconds, in order.
     pub frame_times_ns: Vec<u64>,
@@ -91,47 +113,127 @@ impl FrameTrace {
     pub fn wall_time_s(&self) -> f64 {
         self.total_ns() as f64 / 1e9
     }
+
+    /// A trace read from `origin` with no display times and nothing to note.
+    fn from_file(origin: &str, frame_times_ns: Vec<u64>) -> FrameTrace {
+        FrameTrace {
+            source: origin.to_owned(),
+            frame_times_ns,
+            display_ns: None,
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// How to read a trace file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadOptions {
     /// PresentMon only: the application whose rows to use (ASCII case ignored; `game` also
-    /// finds `Game.exe`). `None` uses the application with the most rows.
+    /// finds `Game.exe`). `None` uses the application with the most rows. Given for another
+    /// format, it is an error.
     pub process: Option<String>,
     /// PresentMon only: the swap chain of the chosen application whose rows to use, as its
     /// `SwapChainAddress` (ASCII case ignored; `0x1A2B`, `1a2b` and `0x00001A2B` are the same
-    /// address). `None` uses the swap chain with the most rows.
+    /// address). `None` uses the swap chain with the most rows. Given for another format, it
+    /// is an error.
     pub swap_chain: Option<String>,
 }
 
 /// Reads a trace file, detects its format from its content and parses it.
-///
-/// Text is UTF-8 (invalid bytes replaced) or UTF-16 with a byte-order mark, which is what
-/// Windows PowerShell writes when PresentMon's output is redirected.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<FrameTrace, TraceError> {
-    let origin = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| TraceError::Read {
-        path: origin.clone(),
-        source,
+    load_with_wait_notice(path, options, |_| {})
+}
+
+/// [`load`], calling `on_wait` with the path (as messages show it) when the file has given no
+/// data for a second: a named pipe whose writer has not started blocks until it does, and the
+/// user should know why nothing happens. `on_wait` runs on another thread, at most once.
+pub fn load_with_wait_notice(
+    path: &Path,
+    options: &LoadOptions,
+    on_wait: impl FnOnce(&str) + Send + 'static,
+) -> Result<FrameTrace, TraceError> {
+    let origin = input::origin_of(path);
+    let shown = origin.clone();
+    let file = FirstRead::open(|| File::open(path), move || on_wait(&shown)).map_err(|source| {
+        TraceError::Read {
+            path: origin.clone(),
+            source,
+        }
     })?;
-    parse(&decode(&bytes), &origin, options)
+    read_trace(file, &origin, options)
 }
 
 /// Detects the format of `text` and parses it; `source` names it in messages and becomes
 /// [`FrameTrace::source`].
 pub fn parse(text: &str, source: &str, options: &LoadOptions) -> Result<FrameTrace, TraceError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let trace = match detect(text, source)? {
-        Format::Plain => plain::parse_lines(text, source)?,
-        Format::PlainCsv => plain::parse_csv(text, source)?,
-        Format::PresentMon => presentmon::parse(text, source, options)?,
-        Format::MangoHud { header_line } => mangohud::parse(text, source, header_line)?,
+    read(text.as_bytes(), source, options)
+}
+
+/// Reads a trace from `reader` (UTF-8 or UTF-16 text, streamed), detects its format and
+/// parses it; `source` names it in messages and becomes [`FrameTrace::source`].
+pub fn read(
+    reader: impl Read,
+    source: &str,
+    options: &LoadOptions,
+) -> Result<FrameTrace, TraceError> {
+    read_trace(reader, &error::escape(source), options)
+}
+
+/// [`read`] with `origin` already fit for messages.
+fn read_trace(
+    reader: impl Read,
+    origin: &str,
+    options: &LoadOptions,
+) -> Result<FrameTrace, TraceError> {
+    let (text, encoding) = input::decode(reader, origin)?;
+    let mut text = BufReader::with_capacity(64 * 1024, Normalised::new(text, origin));
+    let prefix = input::peek(&mut text, origin)?;
+    let format = detect::detect(&prefix, origin)?;
+    if format != Format::PresentMon {
+        let option = match options {
+            LoadOptions {
+                process: Some(_), ..
+            } => Some("--process"),
+            LoadOptions {
+                swap_chain: Some(_),
+                ..
+            } => Some("--swap-chain"),
+            _ => None,
+        };
+        if let Some(option) = option {
+            return Err(TraceError::PresentMonOption {
+                origin: origin.to_owned(),
+                option,
+                format: format.described(),
+            });
+        }
+    }
+    let dialect = match format {
+        Format::Plain => Dialect::Lines,
+        _ => Dialect::Csv,
+    };
+    let first_line = prefix.first_line;
+    let rest = std::io::Cursor::new(prefix.text).chain(text);
+    let mut records = Records::new(rest, dialect, first_line, origin);
+    let mut trace = match format {
+        Format::Plain => plain::parse_lines(&mut records, origin)?,
+        Format::PlainCsv => plain::parse_csv(&mut records, origin)?,
+        Format::PresentMon => presentmon::parse(&mut records, origin, options)?,
+        Format::MangoHud { header_line } => mangohud::parse(&mut records, origin, header_line)?,
     };
     if trace.is_empty() {
         return Err(TraceError::Empty {
-            origin: source.to_owned(),
+            origin: origin.to_owned(),
         });
+    }
+    if trace.total_ns() == 0 {
+        return Err(TraceError::NoTimePasses {
+            origin: origin.to_owned(),
+            frames: trace.len(),
+        });
+    }
+    if let Some(note) = input::encoding_note(encoding, origin) {
+        trace.notes.insert(0, note);
     }
     Ok(trace)
 }
@@ -140,8 +242,9 @@ pub fn parse(text: &str, source: &str, options: &LoadOptions) -> Result<FrameTra
 /// `frame_time_ms` header, then one frame time per line with 6 decimals, which is exact for
 /// whole nanoseconds, so [`parse`] reads back the same values.
 pub fn write_csv(trace: &FrameTrace, out: &mut impl Write) -> std::io::Result<()> {
-    // A newline in the source would end the comment and turn the rest into data.
-    let source = trace.source.replace(['\r', '\n'], " ");
+    // A line break in the source would end the comment and turn the rest into data; other
+    // control characters are escaped (a NUL would make the file look binary).
+    let source = error::escape(&trace.source.replace(['\r', '\n'], " "));
     writeln!(out, "# frame-time trace written by timestep-lab")?;
     writeln!(out, "# source: {source}")?;
     writeln!(
@@ -150,70 +253,12 @@ pub fn write_csv(trace: &FrameTrace, out: &mut impl Write) -> std::io::Result<()
         trace.len(),
         trace.wall_time_s()
     )?;
-    writeln!(out, "{FRAME_TIME_COLUMN}")?;
+    let mut writer = ::csv::Writer::from_writer(out);
+    writer.write_record([FRAME_TIME_COLUMN])?;
     for &ns in &trace.frame_times_ns {
-        writeln!(out, "{}.{:06}", ns / 1_000_000, ns % 1_000_000)?;
+        writer.write_record([format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)])?;
     }
-    Ok(())
-}
-
-/// The formats [`parse`] tells apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Plain,
-    PlainCsv,
-    PresentMon,
-    MangoHud { header_line: usize },
-}
-
-/// Decides the format from the first data line (and, for MangoHud, the few after it).
-fn detect(text: &str, origin: &str) -> Result<Format, TraceError> {
-    let Some((line, first)) = csv::records(text).next() else {
-        return Err(TraceError::Empty {
-            origin: origin.to_owned(),
-        });
-    };
-    let header = csv::split_fields(first);
-    if csv::column(&header, &[presentmon::PRESENTS_COLUMN]).is_some() {
-        return Ok(Format::PresentMon);
-    }
-    if csv::column(&header, &[FRAME_TIME_COLUMN]).is_some() {
-        return Ok(Format::PlainCsv);
-    }
-    let first_value = first.split('#').next().unwrap_or_default().trim();
-    if first_value.parse::<f64>().is_ok() {
-        return Ok(Format::Plain);
-    }
-    if let Some(header_line) = mangohud::find_header(text) {
-        return Ok(Format::MangoHud { header_line });
-    }
-    if first.contains(',') {
-        return Err(TraceError::UnrecognisedFormat {
-            origin: origin.to_owned(),
-            line,
-            header: error::quoted(first),
-        });
-    }
-    // A single word: plain, whose parser reports it as not a number.
-    Ok(Format::Plain)
-}
-
-/// Text from file bytes: UTF-16 when it starts with a byte-order mark, else UTF-8 with
-/// invalid sequences replaced (an odd byte in an application name is no reason to fail).
-fn decode(bytes: &[u8]) -> String {
-    let utf16 = |rest: &[u8], from_bytes: fn([u8; 2]) -> u16| {
-        let units = rest
-            .chunks_exact(2)
-            .map(|pair| from_bytes([pair[0], pair[1]]));
-        char::decode_utf16(units)
-            .map(|unit| unit.unwrap_or(char::REPLACEMENT_CHARACTER))
-            .collect()
-    };
-    match bytes {
-        [0xFF, 0xFE, rest @ ..] => utf16(rest, u16::from_le_bytes),
-        [0xFE, 0xFF, rest @ ..] => utf16(rest, u16::from_be_bytes),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
-    }
+    writer.flush()
 }
 
 #[cfg(test)]
@@ -264,25 +309,152 @@ mod tests {
         assert_eq!(back.unwrap().frame_times_ns, trace.frame_times_ns);
     }
 
+    fn read_bytes(bytes: &[u8]) -> Result<FrameTrace, TraceError> {
+        read(bytes, "t.csv", &LoadOptions::default())
+    }
+
     #[test]
-    fn byte_order_marks_are_understood() {
-        assert_eq!(decode(b"\xEF\xBB\xBF1.5\n"), "\u{feff}1.5\n");
-        let trace = parse(
-            &decode(b"\xEF\xBB\xBF1.5\n"),
-            "bom.txt",
-            &LoadOptions::default(),
-        );
+    fn byte_order_marks_and_utf16_without_one_are_understood() {
+        let trace = parse("\u{feff}1.5\n", "bom.txt", &LoadOptions::default());
         assert_eq!(trace.unwrap().frame_times_ns, [1_500_000]);
         let utf16le: Vec<u8> = [0xFF, 0xFE]
             .into_iter()
             .chain("2\r\n".encode_utf16().flat_map(u16::to_le_bytes))
             .collect();
-        assert_eq!(decode(&utf16le), "2\r\n");
+        let trace = read_bytes(&utf16le).unwrap();
+        assert_eq!(trace.frame_times_ns, [2_000_000]);
+        assert!(trace.notes.is_empty(), "{:?}", trace.notes);
         let utf16be: Vec<u8> = [0xFE, 0xFF]
             .into_iter()
             .chain("3\n".encode_utf16().flat_map(u16::to_be_bytes))
             .collect();
-        assert_eq!(decode(&utf16be), "3\n");
+        assert_eq!(read_bytes(&utf16be).unwrap().frame_times_ns, [3_000_000]);
+        // What PowerShell's `>` writes, its byte-order mark lost on the way.
+        let text = "Application,MsBetweenPresents\r\ngame.exe,16.5\r\n";
+        let no_bom: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let trace = read_bytes(&no_bom).unwrap();
+        assert_eq!(trace.frame_times_ns, [16_500_000]);
+        assert!(
+            trace.notes[0].starts_with("t.csv: read as UTF-16 (little-endian) text"),
+            "{:?}",
+            trace.notes
+        );
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_and_keeps_the_line_numbers() {
+        let trace = read_bytes(b"# old Mac\r16.5\r17\r").unwrap();
+        assert_eq!(trace.frame_times_ns, [16_500_000, 17_000_000]);
+        let err = read_bytes(b"16.5\rfast\r").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.csv:2: frame time \"fast\" is not a number"
+        );
+        let err = read_bytes(b"frame_time_ms\r16\rx\r").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.csv:3, column 1 (frame_time_ms): frame time \"x\" is not a number"
+        );
+    }
+
+    #[test]
+    fn control_characters_from_the_file_are_escaped_in_every_message() {
+        // An ESC sequence in a value, an application name, a warning and the source name.
+        let err = read_bytes(b"16.5\n\x1b[2J\x1b[31mfast\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.csv:2: frame time \"\\u{1b}[2J\\u{1b}[31mfast\" is not a number"
+        );
+        let text = b"Application,MsBetweenPresents\n\x1b]0;pwned\x07.exe,16\ngame.exe,16\n\
+                     game.exe,17\nwarning: lost\x1b[1A\n";
+        let trace = read_bytes(text).unwrap();
+        let notes = trace.notes.join("\n");
+        assert!(
+            !notes.contains('\x1b') && !notes.contains('\x07'),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("\\u{1b}]0;pwned\\u{7}.exe (1 row)"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("PresentMon says: warning: lost\\u{1b}[1A"),
+            "{notes}"
+        );
+        let options = LoadOptions {
+            process: Some("\x1b[5mnone".to_owned()),
+            ..LoadOptions::default()
+        };
+        let err = read(&text[..], "a\x1b[2Kb.csv", &options).unwrap_err();
+        assert!(!err.to_string().contains('\x1b'), "{err}");
+        assert!(err.to_string().starts_with("a\\u{1b}[2Kb.csv: "), "{err}");
+    }
+
+    #[test]
+    fn binary_data_and_endless_lines_are_refused_at_once() {
+        let err = read(std::io::repeat(0), "/dev/zero", &LoadOptions::default()).unwrap_err();
+        assert!(matches!(err, TraceError::NotText { .. }), "{err}");
+        // No line breaks: refused after MAX_LINE_BYTES, not at the end of the (endless) input.
+        let err = read(std::io::repeat(b'1'), "ones", &LoadOptions::default()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                TraceError::LineTooLong {
+                    line: 1,
+                    limit: MAX_LINE_BYTES,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("65536 bytes"), "{err}");
+    }
+
+    #[test]
+    fn a_quoted_field_may_hold_a_line_break() {
+        let text = "frame,note,frame_time_ms\n1,\"two\nlines\",16.5\n2,\"\",x\n";
+        let err = parse(text, "t.csv", &LoadOptions::default()).unwrap_err();
+        // The second row starts on line 4: the quoted line break counts.
+        assert_eq!(
+            err.to_string(),
+            "t.csv:4, column 3 (frame_time_ms): frame time \"x\" is not a number"
+        );
+        let text = "frame,note,frame_time_ms\n1,\"two\r\nlines, and a comma\",16.5\n";
+        let trace = parse(text, "t.csv", &LoadOptions::default()).unwrap();
+        assert_eq!(trace.frame_times_ns, [16_500_000]);
+    }
+
+    #[test]
+    fn a_trace_of_only_zero_frames_is_refused() {
+        let err = parse("0\n0.0\n0\n", "z.txt", &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "z.txt: all 3 frame times are 0 ms, so no time passes and there is nothing to \
+             simulate"
+        );
+        // Some zero frames among others are fine.
+        assert!(parse("0\n16\n", "z.txt", &LoadOptions::default()).is_ok());
+    }
+
+    #[test]
+    fn presentmon_options_on_another_format_are_refused_naming_the_option() {
+        let process = LoadOptions {
+            process: Some("game".to_owned()),
+            ..LoadOptions::default()
+        };
+        let err = parse("16.7\n", "p.txt", &process).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "p.txt: --process applies to PresentMon captures only (it picks their rows), and \
+             this file is a plain list of frame times"
+        );
+        let swap_chain = LoadOptions {
+            swap_chain: Some("0x1".to_owned()),
+            ..LoadOptions::default()
+        };
+        let err = parse("fps,frametime\n60,16.7\n", "m.csv", &swap_chain).unwrap_err();
+        assert!(err.to_string().contains("--swap-chain"), "{err}");
+        assert!(err.to_string().ends_with("a MangoHud CSV"), "{err}");
     }
 
     #[test]
@@ -431,13 +603,24 @@ mod tests {
                 "Application,SwapChainAddress,MsBetweenAppStart,MsCPUBusy,MsBetweenPresents,\
                  MsUntilDisplayed,DisplayLatency\n",
                 "Application,SwapChainAddress,Dropped,msBetweenPresents,msUntilDisplayed\n",
+                "Application,ProcessID,CPUStartTime,CPUBusy,CPUWait,DisplayLatency,\
+                 DisplayedTime\n",
+                "Application,SwapChainAddress,CPUStartTime,FrameTime,CPUBusy,CPUWait,\
+                 DisplayLatency,DisplayedTime\n",
                 "os,cpu\nLinux,x\nfps,frametime\n",
             ]),
-            body in "[0-9a-zA-Z.,#\"\r\n -]{0,300}",
+            body in "[0-9a-zA-Z.,;#\"\r\n\t -]{0,300}",
         ) {
             let text = format!("{header}{body}");
             let _ = parse(&text, "fuzz", &LoadOptions::default());
-            let _ = decode(text.as_bytes());
+        }
+
+        #[test]
+        fn read_never_panics_on_arbitrary_bytes(
+            bytes in prop::collection::vec(any::<u8>(), 0..400),
+            process in proptest::option::of("[a-zA-Z.]{0,8}"),
+        ) {
+            let _ = read(bytes.as_slice(), "fuzz", &LoadOptions { process, swap_chain: None });
         }
 
         #[test]
@@ -449,19 +632,20 @@ mod tests {
         }
 
         #[test]
-        fn write_csv_round_trips_any_valid_frame_times(
+        fn write_csv_round_trips_any_valid_frame_times_and_any_source(
             frames in prop::collection::vec(0..=60_000_000_000_u64, 1..50),
+            source in any::<String>(),
         ) {
+            prop_assume!(frames.iter().any(|&frame| frame > 0));
             let trace = FrameTrace {
-                source: "p".to_owned(),
+                source,
                 frame_times_ns: frames,
                 display_ns: None,
                 notes: Vec::new(),
             };
             let mut out = Vec::new();
             write_csv(&trace, &mut out).unwrap();
-            let text = String::from_utf8(out).unwrap();
-            let back = parse(&text, "p", &LoadOptions::default()).unwrap();
+            let back = read(out.as_slice(), "p", &LoadOptions::default()).unwrap();
             prop_assert_eq!(back.frame_times_ns, trace.frame_times_ns);
         }
     }

@@ -1,53 +1,65 @@
 //! The lab's own formats: one frame time in ms per line, or a CSV with a `frame_time_ms`
 //! column (what [`write_csv`](super::write_csv) writes).
 
-use super::csv::{self, Header, check_width, frame_time_ns, records, split_fields};
+use std::io::BufRead;
+
+use super::csv::{Header, Records, ns_from_text};
+use super::detect::plain_value;
+use super::error::{Place, Quantity};
 use super::{FRAME_TIME_COLUMN, FrameTrace, TraceError};
 
-/// Parses one frame time in milliseconds per line; `#` starts a comment anywhere on a line.
-pub(super) fn parse_lines(text: &str, origin: &str) -> Result<FrameTrace, TraceError> {
+/// Parses one frame time in milliseconds per line (records of [`Dialect::Lines`]); `#` starts
+/// a comment anywhere on a line.
+///
+/// [`Dialect::Lines`]: super::csv::Dialect::Lines
+pub(super) fn parse_lines<R: BufRead>(
+    records: &mut Records<R>,
+    origin: &str,
+) -> Result<FrameTrace, TraceError> {
     let mut frame_times_ns = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let value = line.split('#').next().unwrap_or_default().trim();
-        if !value.is_empty() {
-            frame_times_ns.push(frame_time_ns(value, origin, index + 1)?);
+    while records.next_record()? {
+        let value = plain_value(records.text().as_bytes());
+        if value.is_empty() {
+            continue;
         }
+        let place = Place {
+            origin,
+            line: records.line(),
+            columns: &[],
+        };
+        frame_times_ns.push(ns_from_text(&value, &place, Quantity::FrameTime)?);
     }
-    Ok(FrameTrace {
-        source: origin.to_owned(),
-        frame_times_ns,
-        display_ns: None,
-        notes: Vec::new(),
-    })
+    Ok(FrameTrace::from_file(origin, frame_times_ns))
 }
 
 /// Parses a comma-separated file whose header (its first non-comment line) has a
 /// `frame_time_ms` column; other columns are ignored.
-pub(super) fn parse_csv(text: &str, origin: &str) -> Result<FrameTrace, TraceError> {
-    let mut rows = records(text);
-    let Header {
-        line: header_line,
-        fields: header,
-        value_column,
-    } = csv::header(
-        &mut rows,
-        origin,
-        "plain CSV",
-        FRAME_TIME_COLUMN,
-        "\"frame_time_ms\"",
-    )?;
-    let mut frame_times_ns = Vec::new();
-    for (line, row) in rows {
-        let fields = split_fields(row);
-        check_width(&fields, &header, origin, line, header_line)?;
-        frame_times_ns.push(frame_time_ns(&fields[value_column], origin, line)?);
+pub(super) fn parse_csv<R: BufRead>(
+    records: &mut Records<R>,
+    origin: &str,
+) -> Result<FrameTrace, TraceError> {
+    if !records.next_record()? {
+        return Err(TraceError::Empty {
+            origin: origin.to_owned(),
+        });
     }
-    Ok(FrameTrace {
-        source: origin.to_owned(),
-        frame_times_ns,
-        display_ns: None,
-        notes: Vec::new(),
-    })
+    let header = Header::read(records);
+    let value_column = header
+        .find(&[FRAME_TIME_COLUMN])?
+        .ok_or_else(|| header.missing("plain CSV", "\"frame_time_ms\""))?;
+    let columns = [header.column(value_column)];
+    let mut frame_times_ns = Vec::new();
+    while records.next_record()? {
+        records.check_width(&header)?;
+        let place = Place {
+            origin,
+            line: records.line(),
+            columns: &columns,
+        };
+        let value = records.field(value_column);
+        frame_times_ns.push(ns_from_text(&value, &place, Quantity::FrameTime)?);
+    }
+    Ok(FrameTrace::from_file(origin, frame_times_ns))
 }
 
 #[cfg(test)]
@@ -102,7 +114,8 @@ mod tests {
         let err = parse_text("frame_time_ms\n60000.5\n").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "traces/foo.txt:2: frame time 60000.5 ms is out of range (allowed 0 to 60000 ms)"
+            "traces/foo.txt:2, column 1 (frame_time_ms): frame time 60000.5 ms is out of range \
+             (allowed 0 to 60000 ms)"
         );
     }
 

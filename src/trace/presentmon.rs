@@ -1,36 +1,64 @@
 //! PresentMon CSV: one row per present of every traced process and swap chain.
 //!
 //! PresentMon measures everything per swap chain, so one application and then one of its swap
-//! chains are chosen before any value is read. What a frame time is depends on the PresentMon
-//! generation:
+//! chains are chosen before any value is used. The file is read once, row by row, and each
+//! application's swap chains keep only their frames, as numbers: memory follows the frames,
+//! not the size of the file. With `--process`, other applications' rows are only counted.
 //!
-//! - **2.x** (the header has `MsBetweenAppStart`): the interval between the CPU starts of two
-//!   frames. `MsBetweenAppStart` on a row is the time from that frame's CPU start to the next
+//! What a frame time is depends on the PresentMon generation:
+//!
+//! - **2.x**: the interval between the CPU starts of two frames, written as
+//!   `MsBetweenAppStart` (2.3 on), `FrameTime` (2.1 and 2.2, and 2.3 on with `--v2_metrics`)
+//!   or only its parts `CPUBusy` and `CPUWait` (2.0). PresentMon computes it as the time from
+//!   the frame's CPU start to its `Present()` call plus the time in `Present()`, when the next
+//!   frame starts: the value on a row is the time from that frame's CPU start to the next
 //!   frame's, so a frame's own time is the value on the swap chain's previous row, and the
 //!   first row has none. The display delay counts from the CPU start: `DisplayLatency`, else
 //!   `MsCPUBusy + MsUntilDisplayed`.
-//! - **1.x**, or 2.x without `MsBetweenAppStart`: `MsBetweenPresents`, the interval between two
-//!   `Present()` calls; the display delay is `MsUntilDisplayed`, from the `Present()` call.
+//! - **1.x** (and 2.x with `--v1_metrics`), or a 2.3 file without `MsCPUBusy`:
+//!   `MsBetweenPresents`, the interval between two `Present()` calls; the display delay is
+//!   `MsUntilDisplayed`, from the `Present()` call.
 //!
-//! A frame was never shown when its display columns are `NA` or empty, or its `Dropped` is `1`
-//! (1.x writes `MsUntilDisplayed` 0 for dropped frames, so `Dropped` wins).
+//! A frame was never shown when its display columns are `NA` or empty, its `DisplayedTime` is
+//! 0 (2.0 wrote zeros where later versions write `NA`), or its `Dropped` is `1` (1.x writes
+//! `MsUntilDisplayed` 0 for dropped frames, so `Dropped` wins).
 
 use std::collections::HashMap;
+use std::io::BufRead;
 
-use super::csv::{check_width, column, frame_time_ns, ns_from_ms, records, split_fields};
-use super::error::quoted;
-use super::{FrameTrace, LoadOptions, MAX_FRAME_TIME_MS, TraceError};
+use super::csv::{Header, Records, sum_ns};
+use super::error::{Column, Place, Quantity, shown, shown_within};
+use super::{FrameTrace, LoadOptions, TraceError};
 
-/// The frame-time column of PresentMon 1.x (and the column the format is recognised by).
-pub(super) const PRESENTS_COLUMN: &str = "MsBetweenPresents";
-/// PresentMon 2.x's frame-time column: from this frame's CPU start to the next frame's.
+/// Header fields only PresentMon (and tools that write its layout) write: a file whose first
+/// line has one of them is read as PresentMon. `FrameTime` is not one: MangoHud's `frametime`
+/// is the same word.
+pub(super) const MARKERS: [&str; 6] = [
+    "Application",
+    "ProcessName",
+    "ProcessID",
+    SWAP_CHAIN_COLUMN,
+    PRESENTS_COLUMN,
+    APP_START_COLUMN,
+];
+/// The frame-time column of PresentMon 1.x: from one `Present()` call to the next.
+const PRESENTS_COLUMN: &str = "MsBetweenPresents";
+/// PresentMon 2.3 on: from this frame's CPU start to the next frame's.
 const APP_START_COLUMN: &str = "MsBetweenAppStart";
-/// PresentMon 2.x: from the frame's CPU start to its `Present()` call.
+/// PresentMon 2.1 and 2.2 (and 2.3 on with `--v2_metrics`): the same as `MsBetweenAppStart`.
+const FRAME_TIME_COLUMN: &str = "FrameTime";
+/// PresentMon 2.x before 2.3: from the frame's CPU start to its `Present()` call.
+const CPU_BUSY_V2_COLUMN: &str = "CPUBusy";
+/// PresentMon 2.x before 2.3: the time in `Present()`, after which the next frame starts.
+const CPU_WAIT_V2_COLUMN: &str = "CPUWait";
+/// PresentMon 2.3 on: from the frame's CPU start to its `Present()` call.
 const CPU_BUSY_COLUMN: &str = "MsCPUBusy";
 /// From the `Present()` call to the display (1.x writes `msUntilDisplayed`).
 const UNTIL_DISPLAYED_COLUMN: &str = "MsUntilDisplayed";
 /// PresentMon 2.x: from the frame's CPU start to the display.
 const DISPLAY_LATENCY_COLUMN: &str = "DisplayLatency";
+/// PresentMon 2.x: how long the frame stayed on screen; 0 or `NA` for a frame never shown.
+const DISPLAYED_TIME_COLUMN: &str = "DisplayedTime";
 /// PresentMon 1.x: `1` for a frame that was never shown.
 const DROPPED_COLUMN: &str = "Dropped";
 /// The process column: `Application` in PresentMon's own output, `ProcessName` in some other
@@ -38,14 +66,58 @@ const DROPPED_COLUMN: &str = "Dropped";
 const APPLICATION_COLUMNS: [&str; 2] = ["Application", "ProcessName"];
 /// The swap chain column; only one swap chain's rows are used.
 const SWAP_CHAIN_COLUMN: &str = "SwapChainAddress";
+/// Most applications plus swap chains a file may have: a capture has a handful, and each one
+/// costs memory whether or not it is chosen.
+const MAX_SWAP_CHAINS: usize = 10_000;
+/// PresentMon warnings kept as notes; the rest are counted.
+const MAX_WARNINGS: usize = 10;
+/// Longest PresentMon warning quoted in a note.
+const MAX_WARNING_CHARS: usize = 200;
+/// A display delay that says "never shown" in [`SwapChain::display_ns`] (real delays are at
+/// most a minute).
+const NEVER_SHOWN: u64 = u64::MAX;
 
 /// The event whose intervals the frame times measure, and from which display delays count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reference {
-    /// The CPU starting work on a frame (PresentMon 2.x's `MsBetweenAppStart`).
+    /// The CPU starting work on a frame (PresentMon 2.x).
     CpuStart,
     /// The `Present()` call (`MsBetweenPresents`).
     Present,
+}
+
+/// Columns whose values are added up (a frame time or a display delay) and how notes name
+/// them.
+#[derive(Debug, Default)]
+struct Sum {
+    /// The columns' indices.
+    indices: Vec<usize>,
+    /// The columns for messages, in the same order.
+    columns: Vec<Column>,
+    /// Their PresentMon names joined with ` + `, e.g. `MsCPUBusy + MsUntilDisplayed`.
+    names: String,
+}
+
+impl Sum {
+    /// The sum of the columns `parts` of `header`: (index, PresentMon's name).
+    fn new(header: &Header, parts: &[(usize, &str)]) -> Sum {
+        Sum {
+            indices: parts.iter().map(|(index, _)| *index).collect(),
+            columns: parts
+                .iter()
+                .map(|(index, _)| header.column(*index))
+                .collect(),
+            names: parts
+                .iter()
+                .map(|(_, name)| *name)
+                .collect::<Vec<_>>()
+                .join(" + "),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
 }
 
 /// Which columns of a PresentMon file the frame times and display delays come from.
@@ -53,12 +125,12 @@ enum Reference {
 struct Layout {
     /// What the frame times measure.
     reference: Reference,
-    /// The frame-time column: `MsBetweenAppStart` or `MsBetweenPresents`.
-    frame_column: usize,
+    /// The frame-time column(s).
+    frame: Sum,
     /// The columns whose sum is a frame's display delay; empty when the file has none.
-    display_columns: Vec<usize>,
-    /// Those columns' names for the note, e.g. `MsCPUBusy + MsUntilDisplayed`.
-    display_names: &'static str,
+    display: Sum,
+    /// The `DisplayedTime` column, when the file has one.
+    displayed_time_column: Option<usize>,
     /// The `Dropped` column, when the file has one.
     dropped_column: Option<usize>,
     /// A column the file has that was not used, for the note.
@@ -67,53 +139,74 @@ struct Layout {
 
 /// A PresentMon 2.x column that a file has but whose reference event its other columns cannot
 /// match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Unused {
-    /// `MsBetweenAppStart` with `MsUntilDisplayed` but no `MsCPUBusy` (nor `DisplayLatency`):
-    /// display delays only count from the `Present()` call, so frame times must too.
-    AppStart,
-    /// `DisplayLatency` without `MsBetweenAppStart` (nor `MsUntilDisplayed`): it counts from
+    /// CPU-start intervals (named here) with `MsUntilDisplayed` but no `MsCPUBusy` (nor
+    /// `DisplayLatency`): display delays only count from the `Present()` call, so frame times
+    /// must too.
+    CpuStart(String),
+    /// `DisplayLatency` without CPU-start intervals (nor `MsUntilDisplayed`): it counts from
     /// the CPU start, which the frame times cannot.
     DisplayLatency,
 }
 
 impl Layout {
-    /// Decides from the header; `missing` words the error for a column that must be there.
-    fn new(
-        header: &[String],
-        missing: impl Fn(&'static str) -> TraceError,
-    ) -> Result<Layout, TraceError> {
-        let app_start = column(header, &[APP_START_COLUMN]);
-        let busy = column(header, &[CPU_BUSY_COLUMN]);
-        let until = column(header, &[UNTIL_DISPLAYED_COLUMN]);
-        let latency = column(header, &[DISPLAY_LATENCY_COLUMN]);
-        let dropped_column = column(header, &[DROPPED_COLUMN]);
-        if let Some(frame_column) = app_start {
+    /// Decides from the header.
+    fn new(header: &Header) -> Result<Layout, TraceError> {
+        let find = |name: &str| header.find(&[name]);
+        let app_start = find(APP_START_COLUMN)?;
+        let frame_time = find(FRAME_TIME_COLUMN)?;
+        let busy_v2 = find(CPU_BUSY_V2_COLUMN)?;
+        let wait_v2 = find(CPU_WAIT_V2_COLUMN)?;
+        let busy = find(CPU_BUSY_COLUMN)?;
+        let until = find(UNTIL_DISPLAYED_COLUMN)?;
+        let latency = find(DISPLAY_LATENCY_COLUMN)?;
+        let displayed_time_column = find(DISPLAYED_TIME_COLUMN)?;
+        let dropped_column = find(DROPPED_COLUMN)?;
+        let presents = find(PRESENTS_COLUMN)?;
+
+        let cpu_start = match (app_start, frame_time, busy_v2, wait_v2) {
+            (Some(column), ..) => Some(vec![(column, APP_START_COLUMN)]),
+            (None, Some(column), ..) => Some(vec![(column, FRAME_TIME_COLUMN)]),
+            (None, None, Some(busy), Some(wait)) => {
+                Some(vec![(busy, CPU_BUSY_V2_COLUMN), (wait, CPU_WAIT_V2_COLUMN)])
+            }
+            _ => None,
+        };
+        let busy = busy
+            .map(|column| (column, CPU_BUSY_COLUMN))
+            .or(busy_v2.map(|column| (column, CPU_BUSY_V2_COLUMN)));
+        if let Some(frame) = &cpu_start {
             let display = match (latency, busy, until) {
-                (Some(latency), _, _) => Some((vec![latency], "DisplayLatency")),
+                (Some(latency), _, _) => Some(vec![(latency, DISPLAY_LATENCY_COLUMN)]),
                 (None, Some(busy), Some(until)) => {
-                    Some((vec![busy, until], "MsCPUBusy + MsUntilDisplayed"))
+                    Some(vec![busy, (until, UNTIL_DISPLAYED_COLUMN)])
                 }
-                (None, _, None) => Some((Vec::new(), "")),
-                // MsUntilDisplayed without MsCPUBusy counts from the Present() call, so the
-                // frame times have to as well.
+                (None, _, None) => Some(Vec::new()),
+                // MsUntilDisplayed without the CPU busy time counts from the Present() call,
+                // so the frame times have to as well.
                 (None, None, Some(_)) => None,
             };
-            if let Some((display_columns, display_names)) = display {
+            if let Some(display) = display {
                 return Ok(Layout {
                     reference: Reference::CpuStart,
-                    frame_column,
-                    display_columns,
-                    display_names,
+                    frame: Sum::new(header, frame),
+                    display: Sum::new(header, &display),
+                    displayed_time_column,
                     dropped_column,
                     unused: None,
                 });
             }
         }
-        let frame_column =
-            column(header, &[PRESENTS_COLUMN]).ok_or_else(|| missing("\"MsBetweenPresents\""))?;
-        let unused = if app_start.is_some() {
-            Some(Unused::AppStart)
+        let frame_column = presents.ok_or_else(|| {
+            header.missing(
+                "PresentMon",
+                "\"MsBetweenAppStart\", \"FrameTime\", \"CPUBusy\" and \"CPUWait\", or \
+                 \"MsBetweenPresents\"",
+            )
+        })?;
+        let unused = if let Some(frame) = &cpu_start {
+            Some(Unused::CpuStart(Sum::new(header, frame).names))
         } else if latency.is_some() && until.is_none() {
             Some(Unused::DisplayLatency)
         } else {
@@ -121,34 +214,100 @@ impl Layout {
         };
         Ok(Layout {
             reference: Reference::Present,
-            frame_column,
-            display_columns: until.into_iter().collect(),
-            display_names: UNTIL_DISPLAYED_COLUMN,
+            frame: Sum::new(header, &[(frame_column, PRESENTS_COLUMN)]),
+            display: Sum::new(
+                header,
+                &until
+                    .map(|column| (column, UNTIL_DISPLAYED_COLUMN))
+                    .into_iter()
+                    .collect::<Vec<_>>(),
+            ),
+            displayed_time_column: None,
             dropped_column,
             unused,
         })
+    }
+
+    /// The frame-time field(s) of the current row.
+    fn measure<R: BufRead>(&self, records: &Records<R>, place: Place) -> Measured {
+        if self
+            .frame
+            .indices
+            .iter()
+            .any(|&index| is_missing(&records.field(index)))
+        {
+            return Measured::Missing;
+        }
+        let place = Place {
+            columns: &self.frame.columns,
+            ..place
+        };
+        match sum_ns(records, &self.frame.indices, &place, Quantity::FrameTime) {
+            Ok(ns) => Measured::Ns(ns),
+            Err(error) => Measured::Bad(error),
+        }
+    }
+
+    /// The current row's display delay in ns (the sum of its display fields), or `None` when
+    /// the frame was never shown.
+    fn display_delay_ns<R: BufRead>(
+        &self,
+        records: &Records<R>,
+        place: Place,
+    ) -> Result<Option<u64>, TraceError> {
+        let dropped = self
+            .dropped_column
+            .is_some_and(|column| records.field(column) == "1");
+        let never_on_screen = self.displayed_time_column.is_some_and(|column| {
+            let time = records.field(column);
+            is_missing(&time) || time.parse::<f64>() == Ok(0.0)
+        });
+        let missing = self
+            .display
+            .indices
+            .iter()
+            .any(|&index| is_missing(&records.field(index)));
+        if dropped || never_on_screen || missing {
+            return Ok(None);
+        }
+        let place = Place {
+            columns: &self.display.columns,
+            ..place
+        };
+        sum_ns(
+            records,
+            &self.display.indices,
+            &place,
+            Quantity::DisplayDelay,
+        )
+        .map(Some)
     }
 
     /// The note on which columns were used, or `None` when the file is read as PresentMon 1.x
     /// files without display columns always were (nothing new to say).
     fn note(&self, origin: &str, display: Option<&[Option<u64>]>) -> Option<String> {
         let frames_from = match self.reference {
-            Reference::CpuStart => "frame times from MsBetweenAppStart (CPU start to CPU start)",
-            Reference::Present => "frame times from MsBetweenPresents (Present() to Present())",
-        };
-        let unused = match self.unused {
-            Some(Unused::AppStart) => {
-                ", not MsBetweenAppStart, because the file has no MsCPUBusy column to measure \
-                 display times from the CPU start"
+            Reference::CpuStart => format!(
+                "frame times from {} (CPU start to CPU start)",
+                self.frame.names
+            ),
+            Reference::Present => {
+                "frame times from MsBetweenPresents (Present() to Present())".to_owned()
             }
-            Some(Unused::DisplayLatency) | None => "",
+        };
+        let unused = match &self.unused {
+            Some(Unused::CpuStart(names)) => format!(
+                ", not {names}, because the file has no MsCPUBusy column to measure display \
+                 times from the CPU start"
+            ),
+            Some(Unused::DisplayLatency) | None => String::new(),
         };
         let display = match display {
             Some(display) => {
                 let never = display.iter().filter(|delay| delay.is_none()).count();
                 format!(
                     ", display times from {}; {never} of {} frame{} never shown",
-                    self.display_names,
+                    self.display.names,
                     display.len(),
                     if display.len() == 1 { "" } else { "s" }
                 )
@@ -165,179 +324,378 @@ impl Layout {
     }
 }
 
-/// One data row, kept until the application and swap chain are chosen.
-struct Row {
-    /// Line number in the file (1-based), for messages.
-    line: usize,
-    /// The application (process name) that presented.
-    application: String,
-    /// The swap chain address, when the file has that column.
-    swap_chain: Option<String>,
-    /// The frame-time field (`MsBetweenAppStart` or `MsBetweenPresents`), unparsed.
-    frame: String,
-    /// The display-delay fields, unparsed, in the order of [`Layout::display_columns`].
-    display: Vec<String>,
-    /// Whether the `Dropped` column says `1`.
-    dropped: bool,
+/// A row's frame-time field(s): a value, none (`NA`, empty), or a value that is wrong (an
+/// error only if the value is used).
+enum Measured {
+    /// `NA` or empty.
+    Missing,
+    /// A frame time in ns.
+    Ns(u64),
+    /// Not a number, or out of range.
+    Bad(TraceError),
 }
 
-/// Parses a PresentMon CSV whose header is the first non-comment line.
-pub(super) fn parse(
-    text: &str,
+/// One swap chain of an application: its rows and the frames read from them so far.
+#[derive(Default)]
+struct SwapChain {
+    /// The address as the file writes it; `None` when the file has no swap chain column.
+    address: Option<String>,
+    /// Rows of this swap chain.
+    rows: usize,
+    /// Frame times so far, ns.
+    frames_ns: Vec<u64>,
+    /// Per frame, its display delay in ns or [`NEVER_SHOWN`]; empty when the file has no
+    /// display columns.
+    display_ns: Vec<u64>,
+    /// For CPU-start intervals: the frame-time field of the previous row, which times the
+    /// next row's frame.
+    previous: Option<Measured>,
+    /// Rows that gave no frame.
+    skipped: usize,
+    /// The first error in a used value; reading stops there (it is only reported if this
+    /// swap chain is chosen).
+    error: Option<TraceError>,
+}
+
+impl SwapChain {
+    /// Takes the current row, which belongs to this swap chain.
+    fn take_row<R: BufRead>(&mut self, records: &Records<R>, layout: &Layout, place: Place) {
+        self.rows += 1;
+        if self.error.is_some() {
+            return;
+        }
+        let measured = layout.measure(records, place);
+        // The row whose frame-time field times this row's frame: itself for
+        // MsBetweenPresents, the previous one for CPU-start intervals.
+        let frame = match layout.reference {
+            Reference::Present => Some(measured),
+            Reference::CpuStart => self.previous.replace(measured),
+        };
+        match frame {
+            None | Some(Measured::Missing) => self.skipped += 1,
+            Some(Measured::Bad(error)) => self.error = Some(error),
+            Some(Measured::Ns(ns)) => {
+                if !layout.display.is_empty() {
+                    match layout.display_delay_ns(records, place) {
+                        Ok(delay) => self.display_ns.push(delay.unwrap_or(NEVER_SHOWN)),
+                        Err(error) => {
+                            self.error = Some(error);
+                            return;
+                        }
+                    }
+                }
+                self.frames_ns.push(ns);
+            }
+        }
+    }
+}
+
+/// An application (process name) in the file.
+struct Application {
+    /// The name as the file writes it.
+    name: String,
+    /// Rows of this application.
+    rows: usize,
+    /// Whether its rows are kept: always without `--process`, else when its name matches.
+    kept: bool,
+    /// Its swap chains, in order of first appearance.
+    swap_chains: Vec<SwapChain>,
+    /// Index into `swap_chains` by address (`""` when the file has no swap chain column).
+    by_address: HashMap<String, usize>,
+}
+
+/// Everything read from the rows: the applications, in order of first appearance so ties
+/// resolve the same way every time.
+struct Capture<'a> {
+    /// The applications.
+    applications: Vec<Application>,
+    /// Index into `applications` by name.
+    by_name: HashMap<String, usize>,
+    /// Applications plus swap chains so far, against [`MAX_SWAP_CHAINS`].
+    groups: usize,
+    /// `--process`, trimmed.
+    requested: Option<&'a str>,
+}
+
+impl Capture<'_> {
+    /// Takes the current row: counts it for its application and, if that application's rows
+    /// are kept, for its swap chain.
+    fn take_row<R: BufRead>(
+        &mut self,
+        records: &Records<R>,
+        application_column: usize,
+        swap_chain_column: Option<usize>,
+        layout: &Layout,
+        place: Place,
+    ) -> Result<(), TraceError> {
+        let name = records.field(application_column);
+        let index = match self.by_name.get(name.as_ref()) {
+            Some(&index) => index,
+            None => {
+                self.count_group(place)?;
+                self.by_name
+                    .insert(name.to_string(), self.applications.len());
+                self.applications.push(Application {
+                    kept: self
+                        .requested
+                        .is_none_or(|requested| name_matches(&name, requested).is_some()),
+                    name: name.into_owned(),
+                    rows: 0,
+                    swap_chains: Vec::new(),
+                    by_address: HashMap::new(),
+                });
+                self.applications.len() - 1
+            }
+        };
+        self.applications[index].rows += 1;
+        if !self.applications[index].kept {
+            return Ok(());
+        }
+        let address = swap_chain_column.map(|column| records.field(column));
+        let key = address.as_deref().unwrap_or_default();
+        let chain = match self.applications[index].by_address.get(key) {
+            Some(&chain) => chain,
+            None => {
+                self.count_group(place)?;
+                let application = &mut self.applications[index];
+                application
+                    .by_address
+                    .insert(key.to_owned(), application.swap_chains.len());
+                application.swap_chains.push(SwapChain {
+                    address: address.map(|address| address.into_owned()),
+                    ..SwapChain::default()
+                });
+                application.swap_chains.len() - 1
+            }
+        };
+        self.applications[index].swap_chains[chain].take_row(records, layout, place);
+        Ok(())
+    }
+
+    /// Counts a new application or swap chain; fails past [`MAX_SWAP_CHAINS`].
+    fn count_group(&mut self, place: Place) -> Result<(), TraceError> {
+        self.groups += 1;
+        if self.groups > MAX_SWAP_CHAINS {
+            return Err(TraceError::TooManySwapChains {
+                origin: place.origin.to_owned(),
+                line: place.line,
+                limit: MAX_SWAP_CHAINS,
+            });
+        }
+        Ok(())
+    }
+
+    /// The application to use: `--process` (an exact name first, then one with `.exe`
+    /// added), else the one with the most rows, said in a note.
+    fn choose(&self, origin: &str, notes: &mut Vec<String>) -> Result<usize, TraceError> {
+        let counts: Vec<(&str, usize)> = self
+            .applications
+            .iter()
+            .map(|application| (application.name.as_str(), application.rows))
+            .collect();
+        if let Some(requested) = self.requested {
+            let matching = |rank| {
+                self.applications.iter().position(|application| {
+                    name_matches(&application.name, requested) == Some(rank)
+                })
+            };
+            return matching(Match::Exact)
+                .or_else(|| matching(Match::WithExe))
+                .ok_or_else(|| TraceError::UnknownProcess {
+                    origin: origin.to_owned(),
+                    requested: shown(requested),
+                    available: if counts.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        list(&counts, None)
+                    },
+                });
+        }
+        let Some(most) = most_rows(&counts) else {
+            return Err(TraceError::Empty {
+                origin: origin.to_owned(),
+            });
+        };
+        let (name, count) = (shown(counts[most].0), counts[most].1);
+        notes.push(if counts.len() == 1 {
+            format!(
+                "{origin}: using PresentMon rows of \"{name}\" ({count} rows), the only \
+                 application in the file"
+            )
+        } else {
+            format!(
+                "{origin}: using PresentMon rows of \"{name}\" ({count} rows), the \
+                 application with the most rows; also present: {}; choose another with \
+                 --process NAME",
+                list(&counts, Some(most))
+            )
+        });
+        Ok(most)
+    }
+}
+
+/// How an application's name matches `--process`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Match {
+    /// The same name, ignoring ASCII case.
+    Exact,
+    /// The name is `--process` with `.exe` added: `game` finds `Game.exe`.
+    WithExe,
+}
+
+/// How `name` matches `requested` (trimmed), if it does.
+fn name_matches(name: &str, requested: &str) -> Option<Match> {
+    if name.eq_ignore_ascii_case(requested) {
+        Some(Match::Exact)
+    } else if name.len() == requested.len() + 4
+        && name
+            .get(..requested.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(requested))
+        && name
+            .get(requested.len()..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(".exe"))
+    {
+        Some(Match::WithExe)
+    } else {
+        None
+    }
+}
+
+/// PresentMon's own warnings (`warning: N events were lost ...`, which 1.x appends when it
+/// falls behind): the first few, as notes, and how many more.
+#[derive(Default)]
+struct Warnings {
+    /// The notes.
+    notes: Vec<String>,
+    /// Warnings past [`MAX_WARNINGS`].
+    more: usize,
+}
+
+impl Warnings {
+    /// Whether the current row is a warning; if so, it is kept.
+    fn take<R: BufRead>(&mut self, records: &Records<R>, origin: &str) -> bool {
+        let is_warning = records
+            .raw(0)
+            .trim_ascii_start()
+            .get(..8)
+            .is_some_and(|start| start.eq_ignore_ascii_case(b"warning:"));
+        if is_warning {
+            if self.notes.len() < MAX_WARNINGS {
+                let text = records.all_fields().join(",");
+                self.notes.push(format!(
+                    "{origin}:{}: PresentMon says: {}",
+                    records.line(),
+                    shown_within(&text, MAX_WARNING_CHARS)
+                ));
+            } else {
+                self.more += 1;
+            }
+        }
+        is_warning
+    }
+
+    fn into_notes(mut self, origin: &str) -> Vec<String> {
+        if self.more > 0 {
+            self.notes.push(format!(
+                "{origin}: and {} more PresentMon warning{}",
+                self.more,
+                if self.more == 1 { "" } else { "s" }
+            ));
+        }
+        self.notes
+    }
+}
+
+/// Parses a PresentMon CSV whose header is the first record of `records`.
+pub(super) fn parse<R: BufRead>(
+    records: &mut Records<R>,
     origin: &str,
     options: &LoadOptions,
 ) -> Result<FrameTrace, TraceError> {
-    let mut lines = records(text);
-    let Some((header_line, header_text)) = lines.next() else {
+    if !records.next_record()? {
         return Err(TraceError::Empty {
             origin: origin.to_owned(),
         });
-    };
-    let header = split_fields(header_text);
-    let missing = |expected| TraceError::MissingColumn {
-        origin: origin.to_owned(),
-        line: header_line,
-        format: "PresentMon",
-        expected,
-    };
-    let application_column = column(&header, &APPLICATION_COLUMNS)
-        .ok_or_else(|| missing("\"Application\" or \"ProcessName\""))?;
-    let layout = Layout::new(&header, missing)?;
-    let swap_chain_column = column(&header, &[SWAP_CHAIN_COLUMN]);
+    }
+    let header = Header::read(records);
+    let application_column = header
+        .find(&APPLICATION_COLUMNS)?
+        .ok_or_else(|| header.missing("PresentMon", "\"Application\" or \"ProcessName\""))?;
+    let layout = Layout::new(&header)?;
+    let swap_chain_column = header.find(&[SWAP_CHAIN_COLUMN])?;
 
-    let mut rows = Vec::new();
-    let mut warnings = Vec::new();
-    // Row counts per application, in order of first appearance so ties resolve the same way
-    // every time.
-    let mut applications: Vec<(String, usize)> = Vec::new();
-    let mut application_index: HashMap<String, usize> = HashMap::new();
-    for (line, text) in lines {
-        // PresentMon 1.x appends "warning: N events were lost ..." lines when it falls behind.
-        if text
-            .get(..8)
-            .is_some_and(|start| start.eq_ignore_ascii_case("warning:"))
-        {
-            warnings.push(format!("{origin}:{line}: PresentMon says: {text}"));
+    let mut capture = Capture {
+        applications: Vec::new(),
+        by_name: HashMap::new(),
+        groups: 0,
+        requested: options.process.as_deref().map(str::trim),
+    };
+    let mut warnings = Warnings::default();
+    while records.next_record()? {
+        if warnings.take(records, origin) {
             continue;
         }
-        let mut fields = split_fields(text);
-        check_width(&fields, &header, origin, line, header_line)?;
-        let application = std::mem::take(&mut fields[application_column]);
-        let index = *application_index
-            .entry(application.clone())
-            .or_insert_with(|| {
-                applications.push((application.clone(), 0));
-                applications.len() - 1
-            });
-        applications[index].1 += 1;
-        rows.push(Row {
-            line,
-            application,
-            swap_chain: swap_chain_column.map(|column| std::mem::take(&mut fields[column])),
-            frame: std::mem::take(&mut fields[layout.frame_column]),
-            display: layout
-                .display_columns
-                .iter()
-                .map(|&column| std::mem::take(&mut fields[column]))
-                .collect(),
-            dropped: layout
-                .dropped_column
-                .is_some_and(|column| fields[column] == "1"),
-        });
+        records.check_width(&header)?;
+        let place = Place {
+            origin,
+            line: records.line(),
+            columns: &[],
+        };
+        capture.take_row(
+            records,
+            application_column,
+            swap_chain_column,
+            &layout,
+            place,
+        )?;
     }
 
-    let mut notes = warnings;
-    let chosen = match &options.process {
-        Some(requested) => find_application(&applications, requested).ok_or_else(|| {
-            TraceError::UnknownProcess {
-                origin: origin.to_owned(),
-                requested: requested.clone(),
-                available: if applications.is_empty() {
-                    "none".to_owned()
-                } else {
-                    list(&applications, None)
-                },
-            }
-        })?,
-        None => {
-            let Some(most) = most_rows(&applications) else {
-                return Err(TraceError::Empty {
-                    origin: origin.to_owned(),
-                });
-            };
-            let (name, count) = &applications[most];
-            notes.push(if applications.len() == 1 {
-                format!(
-                    "{origin}: using PresentMon rows of \"{name}\" ({count} rows), the only \
-                     application in the file"
-                )
-            } else {
-                format!(
-                    "{origin}: using PresentMon rows of \"{name}\" ({count} rows), the \
-                     application with the most rows; also present: {}; choose another with \
-                     --process NAME",
-                    list(&applications, Some(most))
-                )
-            });
-            most
-        }
-    };
-    let chosen_name = &applications[chosen].0;
-    let of_application: Vec<&Row> = rows
-        .iter()
-        .filter(|row| &row.application == chosen_name)
-        .collect();
-    let swap_chain = choose_swap_chain(
-        &of_application,
+    let mut notes = warnings.into_notes(origin);
+    let chosen = capture.choose(origin, &mut notes)?;
+    let application = &mut capture.applications[chosen];
+    let chain = choose_swap_chain(
+        application,
         options.swap_chain.as_deref(),
-        chosen_name,
         origin,
         &mut notes,
     )?;
-    let selected: Vec<&Row> = of_application
-        .into_iter()
-        .filter(|row| row.swap_chain.as_deref() == swap_chain)
-        .collect();
-
-    let mut frame_times_ns = Vec::new();
-    let mut display_ns = Vec::new();
-    let mut skipped = 0_usize;
-    for (index, row) in selected.iter().enumerate() {
-        // The row whose frame-time field measures this row's frame: itself for
-        // MsBetweenPresents, the previous one for MsBetweenAppStart.
-        let measured_on = match layout.reference {
-            Reference::Present => Some(*row),
-            Reference::CpuStart => index.checked_sub(1).map(|previous| selected[previous]),
-        };
-        // PresentMon writes NA where there is nothing to measure from.
-        let Some(measured_on) = measured_on.filter(|source| !is_missing(&source.frame)) else {
-            skipped += 1;
-            continue;
-        };
-        frame_times_ns.push(frame_time_ns(&measured_on.frame, origin, measured_on.line)?);
-        if !layout.display_columns.is_empty() {
-            display_ns.push(display_delay_ns(row, origin)?);
-        }
+    let name = shown(&application.name);
+    if chain >= application.swap_chains.len() {
+        return Err(TraceError::Empty {
+            origin: origin.to_owned(),
+        });
     }
-    if skipped > 0 {
+    let chain = application.swap_chains.swap_remove(chain);
+    if let Some(error) = chain.error {
+        return Err(error);
+    }
+    if chain.skipped > 0 {
+        let skipped = chain.skipped;
         let plural = if skipped == 1 { "" } else { "s" };
         notes.push(match layout.reference {
             Reference::Present => format!(
-                "{origin}: skipped {skipped} row{plural} of \"{chosen_name}\" with no \
+                "{origin}: skipped {skipped} row{plural} of \"{name}\" with no \
                  MsBetweenPresents value (NA or empty)"
             ),
             Reference::CpuStart => format!(
-                "{origin}: skipped {skipped} row{plural} of \"{chosen_name}\" with no frame time: \
-                 the swap chain's first row, or one whose previous row has no MsBetweenAppStart \
-                 value (NA or empty)"
+                "{origin}: skipped {skipped} row{plural} of \"{name}\" with no frame time: \
+                 the swap chain's first row, or one whose previous row has no {} value (NA or \
+                 empty)",
+                layout.frame.names
             ),
         });
     }
-    let display_ns = (!layout.display_columns.is_empty()).then_some(display_ns);
+    let display_ns = (!layout.display.is_empty()).then(|| {
+        chain
+            .display_ns
+            .iter()
+            .map(|&delay| (delay != NEVER_SHOWN).then_some(delay))
+            .collect::<Vec<_>>()
+    });
     notes.extend(layout.note(origin, display_ns.as_deref()));
     Ok(FrameTrace {
         source: origin.to_owned(),
-        frame_times_ns,
+        frame_times_ns: chain.frames_ns,
         display_ns,
         notes,
     })
@@ -348,97 +706,50 @@ fn is_missing(value: &str) -> bool {
     value.is_empty() || value.eq_ignore_ascii_case("NA")
 }
 
-/// A row's display delay in ns (the sum of its display fields), or `None` when the frame was
-/// never shown.
-fn display_delay_ns(row: &Row, origin: &str) -> Result<Option<u64>, TraceError> {
-    if row.dropped || row.display.iter().any(|value| is_missing(value)) {
-        return Ok(None);
-    }
-    let out_of_range = |value: &str| TraceError::DisplayOutOfRange {
-        origin: origin.to_owned(),
-        line: row.line,
-        value: quoted(value),
-    };
-    let mut total_ns = 0_u64;
-    for value in &row.display {
-        let ms = match value.parse::<f64>() {
-            Ok(ms) if !ms.is_nan() => ms,
-            _ => {
-                return Err(TraceError::DisplayNotANumber {
-                    origin: origin.to_owned(),
-                    line: row.line,
-                    value: quoted(value),
-                });
-            }
-        };
-        // The range check also rejects infinities.
-        if !(0.0..=MAX_FRAME_TIME_MS).contains(&ms) {
-            return Err(out_of_range(value));
-        }
-        total_ns += ns_from_ms(ms);
-    }
-    if total_ns > ns_from_ms(MAX_FRAME_TIME_MS) {
-        return Err(out_of_range(&row.display.join(" + ")));
-    }
-    Ok(Some(total_ns))
-}
-
-/// Chooses the swap chain of `application` (whose rows are `rows`) to use: `requested`, else
-/// the one with the most rows, said in a note when there are several. `None` when the file
-/// has no swap chain column (its rows are used as they are).
-fn choose_swap_chain<'a>(
-    rows: &[&'a Row],
+/// Chooses the swap chain of `application` to use: `requested`, else the one with the most
+/// rows, said in a note when there are several. A file without a swap chain column has one,
+/// without an address, whose rows are used as they are.
+fn choose_swap_chain(
+    application: &Application,
     requested: Option<&str>,
-    application: &str,
     origin: &str,
     notes: &mut Vec<String>,
-) -> Result<Option<&'a str>, TraceError> {
-    // Row counts per swap chain, in order of first appearance.
-    let mut chains: Vec<(String, usize)> = Vec::new();
-    let mut firsts: Vec<&'a str> = Vec::new();
-    for row in rows {
-        let Some(chain) = row.swap_chain.as_deref() else {
-            continue;
-        };
-        match firsts.iter().position(|&seen| seen == chain) {
-            Some(index) => chains[index].1 += 1,
-            None => {
-                firsts.push(chain);
-                chains.push((chain.to_owned(), 1));
-            }
-        }
-    }
+) -> Result<usize, TraceError> {
+    let chains: Vec<(&str, usize)> = application
+        .swap_chains
+        .iter()
+        .filter_map(|chain| Some((chain.address.as_deref()?, chain.rows)))
+        .collect();
+    let name = shown(&application.name);
     if let Some(requested) = requested {
-        return match firsts
+        return chains
             .iter()
-            .position(|chain| same_swap_chain(chain, requested))
-        {
-            Some(index) => Ok(Some(firsts[index])),
-            None => Err(TraceError::UnknownSwapChain {
+            .position(|(chain, _)| same_swap_chain(chain, requested))
+            .ok_or_else(|| TraceError::UnknownSwapChain {
                 origin: origin.to_owned(),
-                application: application.to_owned(),
-                requested: requested.to_owned(),
+                application: name.clone(),
+                requested: shown(requested),
                 available: if chains.is_empty() {
                     "none (the file has no SwapChainAddress column)".to_owned()
                 } else {
                     list(&chains, None)
                 },
-            }),
-        };
+            });
     }
+    // No address column: the one swap chain there is.
     let Some(most) = most_rows(&chains) else {
-        return Ok(None);
+        return Ok(0);
     };
     if chains.len() > 1 {
-        let (address, count) = &chains[most];
+        let (address, count) = (shown(chains[most].0), chains[most].1);
         notes.push(format!(
-            "{origin}: using swap chain {address} of \"{application}\" ({count} rows), the one \
+            "{origin}: using swap chain {address} of \"{name}\" ({count} rows), the one \
              with the most rows; also present: {}; PresentMon measures each swap chain on its \
              own, so only one is used; choose another with --swap-chain ADDR",
             list(&chains, Some(most))
         ));
     }
-    Ok(Some(firsts[most]))
+    Ok(most)
 }
 
 /// Whether two swap chain addresses are the same: equal ignoring ASCII case, or the same
@@ -462,22 +773,8 @@ fn hex_address(text: &str) -> Option<u128> {
     u128::from_str_radix(digits, 16).ok()
 }
 
-/// The application named `requested`, ignoring ASCII case; `game` also finds `Game.exe`.
-fn find_application(applications: &[(String, usize)], requested: &str) -> Option<usize> {
-    let requested = requested.trim();
-    let with_exe = format!("{requested}.exe");
-    applications
-        .iter()
-        .position(|(name, _)| name.eq_ignore_ascii_case(requested))
-        .or_else(|| {
-            applications
-                .iter()
-                .position(|(name, _)| name.eq_ignore_ascii_case(&with_exe))
-        })
-}
-
 /// The entry (application or swap chain) with the most rows; the first one seen wins a tie.
-fn most_rows(counts: &[(String, usize)]) -> Option<usize> {
+fn most_rows(counts: &[(&str, usize)]) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (index, (_, count)) in counts.iter().enumerate() {
         if best.is_none_or(|best| *count > counts[best].1) {
@@ -488,8 +785,8 @@ fn most_rows(counts: &[(String, usize)]) -> Option<usize> {
 }
 
 /// `a.exe (12 rows), b.exe (1 row)`, most rows first, leaving out `except`.
-fn list(counts: &[(String, usize)], except: Option<usize>) -> String {
-    let mut others: Vec<&(String, usize)> = counts
+fn list(counts: &[(&str, usize)], except: Option<usize>) -> String {
+    let mut others: Vec<&(&str, usize)> = counts
         .iter()
         .enumerate()
         .filter(|(index, _)| Some(*index) != except)
@@ -499,13 +796,17 @@ fn list(counts: &[(String, usize)], except: Option<usize>) -> String {
     others.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     others
         .iter()
-        .map(|(name, count)| format!("{name} ({count} row{})", if *count == 1 { "" } else { "s" }))
+        .map(|(name, count)| {
+            let plural = if *count == 1 { "" } else { "s" };
+            format!("{} ({count} row{plural})", shown(name))
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{MAX_SWAP_CHAINS, MAX_WARNINGS};
     use crate::trace::{LoadOptions, TraceError, parse};
 
     const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,\
@@ -612,7 +913,7 @@ mod tests {
         let err = parse(text, "pm.csv", &options(None)).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "pm.csv:3: frame time \"fast\" is not a number"
+            "pm.csv:3, column 2 (MsBetweenPresents): frame time \"fast\" is not a number"
         );
     }
 
@@ -900,7 +1201,7 @@ dwm.exe,1100,0x0000020F00AA1230,DXGI,1,0,0,Hardware: Legacy Flip,1.1636690,50.00
         let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "pm.csv:5: frame time \"soon\" is not a number"
+            "pm.csv:5, column 10 (MsBetweenAppStart): frame time \"soon\" is not a number"
         );
     }
 
@@ -995,13 +1296,14 @@ dwm.exe,1100,0x0000020F00AA1230,DXGI,1,0,0,Hardware: Legacy Flip,1.1636690,50.00
         let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "pm.csv:4: display delay \"soon\" is not a number"
+            "pm.csv:4, column 17 (DisplayLatency): display delay \"soon\" is not a number"
         );
         let text = with_field(PRESENTMON2, 8, "DisplayLatency", "-0.5");
         let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "pm.csv:8: display delay -0.5 ms is out of range (allowed 0 to 60000 ms)"
+            "pm.csv:8, column 17 (DisplayLatency): display delay -0.5 ms is out of range \
+             (allowed 0 to 60000 ms)"
         );
         // Each part of a sum is in range, the sum is not.
         let text = without(PRESENTMON2, &["DisplayLatency"]);
@@ -1011,7 +1313,8 @@ dwm.exe,1100,0x0000020F00AA1230,DXGI,1,0,0,Hardware: Legacy Flip,1.1636690,50.00
         assert!(matches!(err, TraceError::DisplayOutOfRange { line: 4, .. }));
         assert_eq!(
             err.to_string(),
-            "pm.csv:4: display delay 40000 + 30000 ms is out of range (allowed 0 to 60000 ms)"
+            "pm.csv:4, columns 11 and 15 (MsCPUBusy + MsUntilDisplayed): display delay 40000 + \
+             30000 ms is out of range (allowed 0 to 60000 ms)"
         );
         // A row that is not a frame (the swap chain's first) is not read.
         let text = with_field(PRESENTMON2, 2, "DisplayLatency", "soon");
@@ -1081,5 +1384,191 @@ dwm.exe,1100,0x0000020F00AA1230,DXGI,1,0,0,Hardware: Legacy Flip,1.1636690,50.00
             "pm.csv: no PresentMon rows of \"g.exe\" for swap chain \"0x1\"; swap chains of \
              \"g.exe\": none (the file has no SwapChainAddress column)"
         );
+    }
+
+    /// `text` (a CSV without quoted commas) with the columns `columns`: (name in the new
+    /// header, name in `text`). Fields of the columns in `zero_for_na` that are `NA` become
+    /// `0.0000`.
+    fn relayout(text: &str, columns: &[(&str, &str)], zero_for_na: &[&str]) -> String {
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let index = |name: &str| header.iter().position(|field| *field == name).unwrap();
+        let mut out = columns
+            .iter()
+            .map(|(new, _)| *new)
+            .collect::<Vec<_>>()
+            .join(",");
+        out.push('\n');
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split(',').collect();
+            let row: Vec<&str> = columns
+                .iter()
+                .map(|(new, old)| match fields[index(old)] {
+                    "NA" if zero_for_na.contains(new) => "0.0000",
+                    field => field,
+                })
+                .collect();
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The columns every PresentMon 2.x layout starts with (2.0 says `Runtime`).
+    const COMMON_2X: [(&str, &str); 8] = [
+        ("Application", "Application"),
+        ("ProcessID", "ProcessID"),
+        ("SwapChainAddress", "SwapChainAddress"),
+        ("PresentRuntime", "PresentRuntime"),
+        ("SyncInterval", "SyncInterval"),
+        ("PresentFlags", "PresentFlags"),
+        ("AllowsTearing", "AllowsTearing"),
+        ("PresentMode", "PresentMode"),
+    ];
+
+    #[test]
+    fn presentmon_2_1_and_2_2_frame_time_is_read_like_ms_between_app_start() {
+        // PresentMon 2.1 and 2.2 (and 2.3 on with --v2_metrics) write FrameTime =
+        // CPUBusy + CPUWait: from this frame's CPU start to the next one's, as
+        // MsBetweenAppStart in 2.3 on; DisplayLatency counts from the CPU start in both.
+        let mut columns = COMMON_2X.to_vec();
+        columns.extend([
+            ("CPUStartTime", "CPUStartTime"),
+            ("FrameTime", "MsBetweenAppStart"),
+            ("CPUBusy", "MsCPUBusy"),
+            ("CPUWait", "MsCPUWait"),
+            ("DisplayLatency", "DisplayLatency"),
+            ("DisplayedTime", "DisplayedTime"),
+            ("AnimationError", "MsAnimationError"),
+        ]);
+        let v22 = relayout(PRESENTMON2, &columns, &[]);
+        let trace = parse(&v22, "pm.csv", &options(None)).unwrap();
+        let v23 = parse(PRESENTMON2, "pm.csv", &options(None)).unwrap();
+        assert_eq!(trace.frame_times_ns, v23.frame_times_ns);
+        assert_eq!(trace.display_ns, v23.display_ns);
+        assert_eq!(
+            trace.notes.last().unwrap(),
+            "pm.csv: frame times from FrameTime (CPU start to CPU start), display times from \
+             DisplayLatency; 1 of 9 frames never shown"
+        );
+        assert!(trace.notes[1].ends_with("previous row has no FrameTime value (NA or empty)"));
+        // --process is honoured (it used to be ignored, every application's rows mixed).
+        let dwm = parse(&v22, "pm.csv", &options(Some("dwm"))).unwrap();
+        assert_eq!(dwm.frame_times_ns, [50_000_100; 3]);
+    }
+
+    #[test]
+    fn presentmon_2_0_cpu_busy_plus_cpu_wait_is_the_frame_time_and_zeros_mean_never_shown() {
+        // PresentMon 2.0 wrote no FrameTime, only its parts, and 0 (not NA) in DisplayLatency
+        // and DisplayedTime for a frame never shown.
+        let mut columns = COMMON_2X.to_vec();
+        columns[3] = ("Runtime", "PresentRuntime");
+        columns.extend([
+            ("CPUStartTime", "CPUStartTime"),
+            ("CPUBusy", "MsCPUBusy"),
+            ("CPUWait", "MsCPUWait"),
+            ("DisplayLatency", "DisplayLatency"),
+            ("DisplayedTime", "DisplayedTime"),
+        ]);
+        let v20 = relayout(PRESENTMON2, &columns, &["DisplayLatency", "DisplayedTime"]);
+        assert!(v20.contains(",0.0000,0.0000\n"), "{v20}");
+        let trace = parse(&v20, "pm.csv", &options(None)).unwrap();
+        let v23 = parse(PRESENTMON2, "pm.csv", &options(None)).unwrap();
+        assert_eq!(trace.frame_times_ns, v23.frame_times_ns);
+        assert_eq!(trace.display_ns, v23.display_ns);
+        assert_eq!(
+            trace.notes.last().unwrap(),
+            "pm.csv: frame times from CPUBusy + CPUWait (CPU start to CPU start), display times \
+             from DisplayLatency; 1 of 9 frames never shown"
+        );
+        // A bad part names its own column; a sum out of range names both.
+        let text = with_field(&v20, 5, "CPUWait", "soon");
+        let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "pm.csv:5, column 11 (CPUWait): frame time \"soon\" is not a number"
+        );
+        let text = with_field(
+            &with_field(&v20, 5, "CPUWait", "40000"),
+            5,
+            "CPUBusy",
+            "30000",
+        );
+        let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "pm.csv:5, columns 10 and 11 (CPUBusy + CPUWait): frame time 30000 + 40000 ms is out \
+             of range (allowed 0 to 60000 ms)"
+        );
+    }
+
+    #[test]
+    fn presentmon_2_0_to_2_2_with_an_unknown_process_is_refused() {
+        // The file of the issue: PresentMon 2.2 columns, read as MangoHud before.
+        let text = "Application,ProcessID,CPUStartTime,FrameTime,CPUBusy\n\
+                    Game.exe,1,0,16.7,5\n\
+                    dwm.exe,2,0,1000,1\n\
+                    Game.exe,1,16.7,16.7,5\n";
+        let err = parse(text, "pm2.csv", &options(Some("nosuch.exe"))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "pm2.csv: no PresentMon rows for application \"nosuch.exe\"; applications present: \
+             Game.exe (2 rows), dwm.exe (1 row)"
+        );
+    }
+
+    #[test]
+    fn bad_values_of_applications_not_chosen_do_not_matter() {
+        let text = "Application,MsBetweenPresents\ngame.exe,16\ndwm.exe,soon\ngame.exe,17\n";
+        let trace = parse(text, "pm.csv", &options(Some("game"))).unwrap();
+        assert_eq!(trace.frame_times_ns, [16_000_000, 17_000_000]);
+        let trace = parse(text, "pm.csv", &options(None)).unwrap();
+        assert_eq!(trace.frame_times_ns, [16_000_000, 17_000_000]);
+        let err = parse(text, "pm.csv", &options(Some("dwm"))).unwrap_err();
+        assert!(err.to_string().starts_with("pm.csv:3, column 2"), "{err}");
+    }
+
+    #[test]
+    fn an_exact_name_beats_one_with_exe_added_wherever_it_comes() {
+        let text = "Application,MsBetweenPresents\ngame.exe,16\nGAME,33\n";
+        let trace = parse(text, "pm.csv", &options(Some("game"))).unwrap();
+        assert_eq!(trace.frame_times_ns, [33_000_000]);
+    }
+
+    #[test]
+    fn duplicate_columns_are_refused_by_name() {
+        let text = "Application,MsBetweenPresents,msbetweenpresents\ng.exe,16,17\n";
+        let err = parse(text, "pm.csv", &options(None)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "pm.csv:1: the header has two \"MsBetweenPresents\" columns (2 and 3); which one to \
+             read is unclear"
+        );
+        // A column that is not read may be there twice.
+        let text = "Application,Runtime,Runtime,MsBetweenPresents\ng.exe,a,b,16\n";
+        assert!(parse(text, "pm.csv", &options(None)).is_ok());
+    }
+
+    #[test]
+    fn many_warnings_are_counted_not_all_kept() {
+        let mut text = "Application,MsBetweenPresents\ng.exe,16\n".to_owned();
+        for _ in 0..25 {
+            text.push_str("warning: 3 events were lost\n");
+        }
+        let trace = parse(&text, "pm.csv", &options(Some("g.exe"))).unwrap();
+        assert_eq!(trace.notes.len(), MAX_WARNINGS + 1);
+        assert_eq!(
+            trace.notes.last().unwrap(),
+            "pm.csv: and 15 more PresentMon warnings"
+        );
+    }
+
+    #[test]
+    fn a_file_with_endless_applications_is_refused() {
+        let mut text = "Application,MsBetweenPresents\n".to_owned();
+        for index in 0..=MAX_SWAP_CHAINS {
+            text.push_str(&format!("app{index}.exe,16\n"));
+        }
+        let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
+        assert!(matches!(err, TraceError::TooManySwapChains { .. }), "{err}");
     }
 }
