@@ -500,3 +500,44 @@ fn an_unset_xdg_runtime_dir_is_explained_before_the_wayland_library_complains() 
         assert!(!String::from_utf8_lossy(&output.stderr).contains("note: XDG_RUNTIME_DIR"));
     }
 }
+
+#[test]
+fn a_screenshot_that_cannot_be_written_fails_the_run_naming_the_file() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    // A file on a full disk: every write to it fails with ENOSPC.
+    let path = temp_png("full");
+    let _ = std::fs::remove_file(&path);
+    std::os::unix::fs::symlink("/dev/full", &path).expect("a symlink");
+    let shown = path.to_str().expect("utf-8 path").to_owned();
+    let output = lab(
+        &display,
+        &[
+            "--frames",
+            "2",
+            "--width",
+            "160",
+            "--height",
+            "120",
+            "--no-panel",
+            "--screenshot",
+            &shown,
+        ],
+    );
+    let _ = std::fs::remove_file(&path);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+    assert!(
+        errors.contains(&format!(
+            "error: cannot write {shown}: No space left on device (os error 28)"
+        )),
+        "{errors}"
+    );
+    assert!(!errors.contains("panicked"), "{errors}");
+    assert!(
+        !stdout(&output).contains("screenshot:"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
+use super::png::write_png;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::display::Refresh;
 use crate::live::{
@@ -53,9 +54,7 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
     let image = render_grid(&gpu, &live, (width, height))?;
-    image
-        .save(&options.out)
-        .with_context(|| format!("cannot write {}", options.out.display()))?;
+    write_png(&image, &options.out)?;
     let strategies: Vec<&str> = settings.pane_strategies().iter().map(|s| s.id()).collect();
     Ok(format!(
         "{}: {}x{} {} at {:.3} s on {}\n",

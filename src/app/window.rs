@@ -12,6 +12,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
+use super::png::write_png;
 use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts};
@@ -625,10 +626,7 @@ fn screenshot(
     let image = offscreen
         .read_rgba(device, &active.gpu.queue)
         .context("reading the screenshot back from the GPU")?;
-    image
-        .save(path)
-        .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
-    Ok(())
+    write_png(&image, path)
 }
 
 /// Draws the scene panes and the panel into `target` (the surface's size), uploading the
