@@ -311,3 +311,57 @@ fn render_fails_when_its_report_cannot_be_printed() {
         stderr(&output)
     );
 }
+
+#[test]
+fn bench_render_fails_on_a_gpu_error_instead_of_reporting_numbers() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    // 8 GiB of address space cannot hold a 16384x16384 frame with 4x MSAA (4 GiB of
+    // colour samples and as many of depth): lavapipe runs out of memory.
+    let spawned = Command::new("prlimit")
+        .arg("--as=8589934592")
+        .arg(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args([
+            "bench-render",
+            "--frames",
+            "1",
+            "--width",
+            "16384",
+            "--height",
+            "16384",
+        ])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output();
+    let output = match spawned {
+        Ok(output) => output,
+        Err(error) => {
+            eprintln!("skipping: prlimit (util-linux) cannot run: {error}");
+            return;
+        }
+    };
+    let message = stderr(&output);
+    if output.status.success() {
+        // A GPU with memory to spare drew the frames: no error may have been skipped.
+        assert!(!message.contains("wgpu error"), "{message}");
+        return;
+    }
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains(
+            "error: creating the 16384x16384 render targets (4x MSAA) failed on the GPU: \
+             out of GPU memory"
+        ),
+        "{message}"
+    );
+    assert!(
+        !message.contains("wgpu error"),
+        "reported once, as the error: {message}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "no table: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

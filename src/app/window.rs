@@ -17,7 +17,9 @@ use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts};
 use crate::options::WindowOptions;
-use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
+use crate::render::{
+    DeviceError, GpuContext, Offscreen, Pane, adapter_summary, catch_errors, request_adapter,
+};
 use crate::timestep::Strategy;
 use crate::ui::{DisplayStatus, PanelState, UiOutput};
 
@@ -488,24 +490,18 @@ impl Active {
         let _ = self.configure();
     }
 
-    /// Configures the surface at the window's current size, catching validation errors.
+    /// Configures the surface at the window's current size, catching its errors.
     /// A failure is printed, recorded for the exit report, and leaves the surface marked
     /// unconfigured so that no frame is acquired from it until a retry succeeds.
-    fn configure(&mut self) -> Result<(), wgpu::Error> {
+    fn configure(&mut self) -> Result<(), DeviceError> {
         let size = self.window.inner_size();
         if size.width > 0 && size.height > 0 {
             self.config.width = size.width;
             self.config.height = size.height;
         }
-        let scope = self
-            .gpu
-            .device
-            .push_error_scope(wgpu::ErrorFilter::Validation);
-        self.surface.configure(&self.gpu.device, &self.config);
-        let outcome = match pollster::block_on(scope.pop()) {
-            Some(error) => Err(error),
-            None => Ok(()),
-        };
+        let outcome = catch_errors(&self.gpu.device, || {
+            self.surface.configure(&self.gpu.device, &self.config);
+        });
         self.configured = outcome.is_ok();
         if let Err(error) = &outcome {
             let mode = PresentModeId::from_wgpu(self.config.present_mode);
