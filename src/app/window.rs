@@ -75,7 +75,7 @@ impl std::fmt::Display for WindowSummary {
 
 /// Opens the window and runs until it is closed (or `frames` have run).
 pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
-    let event_loop = EventLoop::new().context("cannot open a window (is a display available?)")?;
+    let event_loop = EventLoop::new().map_err(no_window_error)?;
     let mut live = LiveLoop::new(RealStopwatch::default(), options.settings)?;
     live.set_paused(options.paused);
     let panel = PanelState {
@@ -223,11 +223,12 @@ impl App {
         let attributes = Window::default_attributes()
             .with_title("timestep-lab")
             .with_inner_size(PhysicalSize::new(width.max(1), height.max(1)));
-        let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .context("cannot create the window")?,
-        );
+        let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
+            anyhow!(
+                "cannot create the window: {}",
+                without_source_location(&error.to_string())
+            )
+        })?);
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
                 Box::new(event_loop.owned_display_handle()),
@@ -653,4 +654,66 @@ fn draw(
 fn monitor_refresh_hz(window: &Window) -> Option<f64> {
     let millihertz = window.current_monitor()?.refresh_rate_millihertz()?;
     Some(f64::from(millihertz) / 1000.0)
+}
+
+/// Why the event loop could not start, in words for a person: with no display at all, how
+/// to get one; otherwise the display tried and what the window system said, without the
+/// source location winit puts in front (a path into the dependency registry).
+fn no_window_error(error: winit::error::EventLoopError) -> anyhow::Error {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
+    let wayland = set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET");
+    let x11 = set("DISPLAY");
+    let free_unix = cfg!(any(
+        target_os = "linux",
+        target_os = "dragonfly",
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd"
+    ));
+    if free_unix && !wayland && !x11 {
+        return anyhow!(
+            "cannot open a window: no display was found (neither DISPLAY nor WAYLAND_DISPLAY \
+             is set). Run it in a desktop session, or start a virtual X server: \
+             `Xvfb :99 -screen 0 1280x800x24 &` then `DISPLAY=:99 timestep-lab ...` \
+             (or `xvfb-run -a timestep-lab ...`; Debian and Ubuntu: apt-get install xvfb). \
+             bench, render and bench-render need no display."
+        );
+    }
+    let display = match (std::env::var("WAYLAND_DISPLAY"), std::env::var("DISPLAY")) {
+        (Ok(name), _) if wayland && !name.is_empty() => format!(" on Wayland display {name}"),
+        (_, Ok(name)) if x11 => format!(" on X display {name}"),
+        _ => String::new(),
+    };
+    anyhow!(
+        "cannot open a window{display}: {}",
+        without_source_location(&error.to_string())
+    )
+}
+
+/// winit's message without the `os error at FILE:LINE: ` it starts OS errors with.
+fn without_source_location(message: &str) -> &str {
+    message
+        .strip_prefix("os error at ")
+        .and_then(|rest| rest.split_once(": "))
+        .map_or(message, |(_, reason)| reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_source_location_is_cut_from_os_errors_only() {
+        assert_eq!(
+            without_source_location(
+                "os error at /home/me/.cargo/registry/src/winit-0.30.13/src/x.rs:788: \
+                 Failed to open connection to X server"
+            ),
+            "Failed to open connection to X server"
+        );
+        assert_eq!(
+            without_source_location("EventLoop can't be recreated"),
+            "EventLoop can't be recreated"
+        );
+    }
 }
