@@ -97,9 +97,6 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         pending_textures: egui::TexturesDelta::default(),
     };
     let outcome = event_loop.run_app(&mut app);
-    if let Some(active) = &app.active {
-        app.summary.configure_errors = active.configure_errors.clone();
-    }
     app.summary.panes = app
         .live
         .panes()
@@ -115,8 +112,13 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     }
 }
 
-/// Everything that exists only while the window does.
+/// Everything that exists only while the window does. It is dropped in
+/// [`App::exiting`], while the event loop and its connection to the display still exist.
 struct Active {
+    /// egui's window integration. It owns the clipboard, which on Wayland runs a thread
+    /// holding objects on the event loop's display connection; first field, so it goes
+    /// first.
+    egui_state: egui_winit::State,
     /// The window.
     window: Arc<Window>,
     /// Instance, adapter, device, queue.
@@ -131,8 +133,6 @@ struct Active {
     composer: FrameComposer,
     /// egui's context.
     egui_ctx: egui::Context,
-    /// egui's window integration.
-    egui_state: egui_winit::State,
     /// Whether the surface is configured now (acquiring from one that is not panics).
     configured: bool,
     /// Whether the window is fully hidden (nothing it draws would be seen).
@@ -195,6 +195,16 @@ impl ApplicationHandler for App {
             WindowEvent::Occluded(occluded) => active.occluded = occluded,
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        // Drop the window state now, not after `run_app` returns: by then the event loop
+        // has closed its display connection, and egui-winit's Wayland clipboard, whose
+        // worker thread destroys its objects on that connection when dropped, would crash
+        // the process at exit (egui issue 7660).
+        if let Some(active) = self.active.take() {
+            self.summary.configure_errors = active.configure_errors.clone();
         }
     }
 
@@ -294,6 +304,7 @@ impl App {
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
         let mut active = Active {
+            egui_state,
             window,
             gpu,
             surface,
@@ -301,7 +312,6 @@ impl App {
             offered,
             composer,
             egui_ctx,
-            egui_state,
             configured: false,
             occluded: false,
             idle_until: None,
