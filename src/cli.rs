@@ -577,6 +577,17 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
 /// Checks that an output path names a PNG file in a directory that exists, before any
 /// work is done, so a typo does not cost a whole run.
 pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
+    let ends_in_separator = path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator);
+    if path.is_dir() || ends_in_separator {
+        anyhow::bail!(
+            "{}: names a directory, not the image file to write (e.g. {})",
+            path.display(),
+            path.join("frame.png").display()
+        );
+    }
     let is_png = path
         .extension()
         .is_some_and(|ext| ext.eq_ignore_ascii_case("png"));
@@ -586,6 +597,13 @@ pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
     {
+        if parent.exists() {
+            anyhow::bail!(
+                "{}: {} is not a directory",
+                path.display(),
+                parent.display()
+            );
+        }
         anyhow::bail!(
             "{}: the directory {} does not exist",
             path.display(),

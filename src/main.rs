@@ -166,17 +166,29 @@ fn bad_input(error: &anyhow::Error) -> ExitCode {
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
-/// Prints the output, or the error with the given exit code.
+/// Prints the output, or the error with the given exit code. Output that cannot be
+/// written (a full disk) fails the command; a reader that has gone away (a closed pipe, as
+/// with `| head`) did not want the rest, and is no error.
 fn finish(outcome: anyhow::Result<String>, error_code: u8) -> ExitCode {
     match outcome {
-        Ok(output) => {
-            // A closed pipe (e.g. `| head`) is not an error worth a panic.
-            let _ = std::io::stdout().write_all(output.as_bytes());
-            ExitCode::SUCCESS
-        }
+        Ok(output) => match print(&output) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("error: cannot write to standard output: {error}");
+                ExitCode::from(EXIT_FAILURE)
+            }
+        },
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::from(error_code)
         }
     }
+}
+
+/// Writes `output` to standard output and flushes it (a flush at exit would drop its error).
+fn print(output: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(output.as_bytes())?;
+    stdout.flush()
 }

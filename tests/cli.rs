@@ -2,7 +2,7 @@
 //! traces, its JSON, and its errors on bad input.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -686,5 +686,90 @@ fn a_pipe_without_a_writer_says_it_is_waiting() {
         "{message}"
     );
     assert!(stdout.contains("\"frames\":100"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the binary with its standard output on a full disk (`/dev/full`).
+fn lab_to_full_disk(args: &[&str]) -> Output {
+    let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+    Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(args)
+        .stdout(Stdio::from(full))
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn output_that_cannot_be_written_fails_the_command() {
+    for args in [&["bench", "--json"][..], &["bench"]] {
+        let output = lab_to_full_disk(args);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let message = stderr(&output);
+        assert!(
+            message.contains(
+                "error: cannot write to standard output: No space left on device (os error 28)"
+            ),
+            "{args:?}: {message}"
+        );
+        assert!(!message.contains("panicked"), "{message}");
+    }
+}
+
+#[test]
+fn a_reader_that_goes_away_is_no_error() {
+    // `bench | head -c 0`: the pipe is closed before the table is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(["bench", "--duration", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("the binary ends");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn an_output_path_that_is_a_directory_is_refused_before_the_work() {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-cli-dir-{}", std::process::id()));
+    let png_dir = dir.join("frames.png");
+    std::fs::create_dir_all(&png_dir).unwrap();
+    let dir_text = dir.to_string_lossy().into_owned();
+    let png_dir_text = png_dir.to_string_lossy().into_owned();
+    let slash = format!("{}/missing.png/", dir.display());
+    for (args, path) in [
+        (vec!["render", "--out", &dir_text], &dir_text),
+        (vec!["render", "--out", &png_dir_text], &png_dir_text),
+        (vec!["render", "--out", &slash], &slash),
+        (vec!["--frames", "1", "--screenshot", &dir_text], &dir_text),
+        (
+            vec!["--frames", "1", "--screenshot", &png_dir_text],
+            &png_dir_text,
+        ),
+    ] {
+        fails_with(
+            &args,
+            &[&format!(
+                "{path}: names a directory, not the image file to write"
+            )],
+        );
+    }
+    let file = dir.join("file.png");
+    std::fs::write(&file, b"").unwrap();
+    let inside_file = format!("{}/shot.png", file.display());
+    fails_with(
+        &["render", "--out", &inside_file],
+        &[&format!(
+            "{}: {} is not a directory",
+            inside_file,
+            file.display()
+        )],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

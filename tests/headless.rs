@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
@@ -209,12 +209,18 @@ fn without_a_display_the_window_fails_with_a_clear_message() {
         .output()
         .expect("the binary runs");
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("cannot open a window"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(!stderr(&output).contains("panicked"));
+    let message = stderr(&output);
+    for needle in [
+        "cannot open a window: no display was found",
+        "Xvfb :99",
+        "DISPLAY=:99",
+    ] {
+        assert!(message.contains(needle), "{needle:?} missing: {message}");
+    }
+    // Not winit's source location, a path into the dependency registry.
+    for needle in ["os error at", ".cargo", "registry", ".rs:", "panicked"] {
+        assert!(!message.contains(needle), "{needle:?} in: {message}");
+    }
 }
 
 #[test]
@@ -246,4 +252,122 @@ fn an_adapter_that_is_not_there_is_a_clear_error() {
     );
     assert!(!message.contains("panicked"), "{message}");
     assert!(!std::path::Path::new("never-written.png").exists());
+}
+
+/// A temporary directory for one test, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("timestep-lab-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&path).expect("a temporary directory");
+        Self(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_png_that_cannot_be_written_fails_render_naming_the_file() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    // A file on a full disk: every write to it fails with ENOSPC.
+    let dir = TempDir::new("render-full");
+    let path = dir.0.join("full.png");
+    std::os::unix::fs::symlink("/dev/full", &path).expect("a symlink");
+    let shown = path.to_str().expect("utf-8 path");
+    let output = lab(&["render", "--out", shown, "--width", "64", "--height", "64"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!(
+            "error: cannot write {shown}: No space left on device (os error 28)"
+        )),
+        "{message}"
+    );
+    assert!(output.stdout.is_empty(), "nothing reported as written");
+}
+
+#[test]
+fn render_fails_when_its_report_cannot_be_printed() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = TempDir::new("render-stdout-full");
+    let path = dir.0.join("frame.png");
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(["render", "--width", "64", "--height", "64", "--out"])
+        .arg(&path)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::from(
+            std::fs::File::create("/dev/full").expect("/dev/full"),
+        ))
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("error: cannot write to standard output: No space left"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn bench_render_fails_on_a_gpu_error_instead_of_reporting_numbers() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    // 8 GiB of address space cannot hold a 16384x16384 frame with 4x MSAA (4 GiB of
+    // colour samples and as many of depth): lavapipe runs out of memory.
+    let spawned = Command::new("prlimit")
+        .arg("--as=8589934592")
+        .arg(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args([
+            "bench-render",
+            "--frames",
+            "1",
+            "--width",
+            "16384",
+            "--height",
+            "16384",
+        ])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output();
+    let output = match spawned {
+        Ok(output) => output,
+        Err(error) => {
+            eprintln!("skipping: prlimit (util-linux) cannot run: {error}");
+            return;
+        }
+    };
+    let message = stderr(&output);
+    if output.status.success() {
+        // A GPU with memory to spare drew the frames: no error may have been skipped.
+        assert!(!message.contains("wgpu error"), "{message}");
+        return;
+    }
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains(
+            "error: creating the 16384x16384 render targets (4x MSAA) failed on the GPU: \
+             out of GPU memory"
+        ),
+        "{message}"
+    );
+    assert!(
+        !message.contains("wgpu error"),
+        "reported once, as the error: {message}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "no table: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
 }

@@ -8,13 +8,14 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::compose::{FrameComposer, UiFrame};
+use super::png::write_png;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::display::Refresh;
 use crate::live::{
     LiveLoop, LiveSettings, Panes, PresentModeId, ScreenFacts, Stopwatch, VirtualStopwatch,
 };
 use crate::options::{BenchRenderOptions, RenderOptions};
-use crate::render::{GpuContext, Offscreen, adapter_summary};
+use crate::render::{ErrorScope, GpuContext, Offscreen, adapter_summary, catch_errors};
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
 use crate::ui::{DisplayStatus, PanelState};
@@ -52,10 +53,13 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     }
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
-    let image = render_grid(&gpu, &live, (width, height))?;
-    image
-        .save(&options.out)
-        .with_context(|| format!("cannot write {}", options.out.display()))?;
+    let scope = ErrorScope::push(&gpu.device);
+    let image = render_grid(&gpu, &live, (width, height));
+    // The GPU's error first: it is the cause of a failed readback.
+    scope
+        .pop()
+        .with_context(|| format!("drawing the {width}x{height} frame failed on the GPU"))?;
+    write_png(&image?, &options.out)?;
     let strategies: Vec<&str> = settings.pane_strategies().iter().map(|s| s.id()).collect();
     Ok(format!(
         "{}: {}x{} {} at {:.3} s on {}\n",
@@ -161,13 +165,23 @@ pub struct BenchRenderReport {
     pub frame_ms_median: f64,
 }
 
-/// Runs `bench-render`. Returns what to print.
+/// Runs `bench-render`. Returns what to print. Any GPU error (out of memory at a large
+/// size, say) fails the run: frames that were not drawn have no cost worth reporting.
 pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> {
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
-    let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-    let mut composer =
-        FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), options.msaa);
+    let (offscreen, mut composer) = catch_errors(&gpu.device, || {
+        let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
+        let composer =
+            FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), options.msaa);
+        (offscreen, composer)
+    })
+    .with_context(|| {
+        format!(
+            "creating the {width}x{height} render targets ({}x MSAA) failed on the GPU",
+            options.msaa
+        )
+    })?;
     let panes = options.panes as usize;
     let settings = if panes > 1 {
         LiveSettings {
@@ -192,6 +206,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     let mut encode = Vec::with_capacity(total as usize);
     let mut wait = Vec::with_capacity(total as usize);
     for frame in 0..total {
+        let scope = ErrorScope::push(&gpu.device);
         let start = Instant::now();
         if frame > 0 {
             live.stopwatch_mut().advance(FRAME_60HZ);
@@ -226,6 +241,9 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
             .poll(wgpu::PollType::wait_indefinitely())
             .context("waiting for the GPU")?;
         let wait_time = wait_start.elapsed();
+        scope
+            .pop()
+            .with_context(|| frame_failed("frame", frame, total))?;
         if frame >= WARM_UP_FRAMES {
             engine.push(engine_done - start);
             ui.push(ui_done - engine_done);
@@ -235,14 +253,24 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     }
     let mut clear_only = Vec::with_capacity(options.frames as usize);
     for frame in 0..total {
+        let scope = ErrorScope::push(&gpu.device);
         let start = Instant::now();
         composer.render_clear_only(&gpu.device, &gpu.queue, offscreen.view());
         gpu.device
             .poll(wgpu::PollType::wait_indefinitely())
             .context("waiting for the GPU")?;
+        let elapsed = start.elapsed();
+        scope
+            .pop()
+            .with_context(|| frame_failed("clear-only frame", frame, total))?;
         if frame >= WARM_UP_FRAMES {
-            clear_only.push(start.elapsed());
+            clear_only.push(elapsed);
         }
+    }
+    // Every frame ran inside a scope; an error from elsewhere was printed when it happened.
+    let uncaught = gpu.uncaptured_error_count();
+    if uncaught > 0 {
+        anyhow::bail!("the GPU reported {uncaught} error(s) during the run (printed above)");
     }
     let main_thread: Vec<Duration> = (0..engine.len())
         .map(|i| engine[i] + ui[i] + encode[i])
@@ -272,6 +300,14 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     } else {
         bench_render_table(&report)
     })
+}
+
+/// Says which of `total` frames (warm-up included) the GPU failed, 1-based.
+fn frame_failed(kind: &str, frame: u32, total: u32) -> String {
+    format!(
+        "{kind} {} of {total} ({WARM_UP_FRAMES} warm-up) failed on the GPU",
+        frame + 1
+    )
 }
 
 /// The report as a few aligned lines.

@@ -4,6 +4,7 @@
 mod compose;
 mod headless;
 mod layout;
+mod png;
 mod present_mode;
 mod ui_pass;
 mod window;

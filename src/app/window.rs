@@ -12,12 +12,15 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
+use super::png::write_png;
 use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts, SlowLoop};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
-use crate::render::{GpuContext, Offscreen, Pane, adapter_summary, request_adapter};
+use crate::render::{
+    DeviceError, GpuContext, Offscreen, Pane, adapter_summary, catch_errors, request_adapter,
+};
 use crate::timestep::Strategy;
 use crate::ui::{DisplayStatus, PanelState, UiOutput};
 
@@ -88,7 +91,7 @@ impl std::fmt::Display for WindowSummary {
 
 /// Opens the window and runs until it is closed (or `frames` have run).
 pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
-    let event_loop = EventLoop::new().context("cannot open a window (is a display available?)")?;
+    let event_loop = EventLoop::new().map_err(no_window_error)?;
     let mut live = LiveLoop::new(RealStopwatch::default(), options.settings)?;
     live.set_paused(options.paused);
     let panel = PanelState {
@@ -111,9 +114,6 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         pending_textures: egui::TexturesDelta::default(),
     };
     let outcome = event_loop.run_app(&mut app);
-    if let Some(active) = &app.active {
-        app.summary.configure_errors = active.configure_errors.clone();
-    }
     app.summary.panes = app
         .live
         .panes()
@@ -139,8 +139,13 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     Ok(app.summary)
 }
 
-/// Everything that exists only while the window does.
+/// Everything that exists only while the window does. It is dropped in
+/// [`App::exiting`], while the event loop and its connection to the display still exist.
 struct Active {
+    /// egui's window integration. It owns the clipboard, which on Wayland runs a thread
+    /// holding objects on the event loop's display connection; first field, so it goes
+    /// first.
+    egui_state: egui_winit::State,
     /// The window.
     window: Arc<Window>,
     /// Instance, adapter, device, queue.
@@ -155,8 +160,6 @@ struct Active {
     composer: FrameComposer,
     /// egui's context.
     egui_ctx: egui::Context,
-    /// egui's window integration.
-    egui_state: egui_winit::State,
     /// Whether the surface is configured now (acquiring from one that is not panics).
     configured: bool,
     /// Whether the window is fully hidden (nothing it draws would be seen).
@@ -222,6 +225,16 @@ impl ApplicationHandler for App {
         }
     }
 
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        // Drop the window state now, not after `run_app` returns: by then the event loop
+        // has closed its display connection, and egui-winit's Wayland clipboard, whose
+        // worker thread destroys its objects on that connection when dropped, would crash
+        // the process at exit (egui issue 7660).
+        if let Some(active) = self.active.take() {
+            self.summary.configure_errors = active.configure_errors.clone();
+        }
+    }
+
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let Some(active) = self.active.as_ref() else {
             return;
@@ -247,11 +260,12 @@ impl App {
         let attributes = Window::default_attributes()
             .with_title("timestep-lab")
             .with_inner_size(PhysicalSize::new(width.max(1), height.max(1)));
-        let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .context("cannot create the window")?,
-        );
+        let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
+            anyhow!(
+                "cannot create the window: {}",
+                without_source_location(&error.to_string())
+            )
+        })?);
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
                 Box::new(event_loop.owned_display_handle()),
@@ -317,6 +331,7 @@ impl App {
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
         let mut active = Active {
+            egui_state,
             window,
             gpu,
             surface,
@@ -324,7 +339,6 @@ impl App {
             offered,
             composer,
             egui_ctx,
-            egui_state,
             configured: false,
             occluded: false,
             idle_until: None,
@@ -519,24 +533,18 @@ impl Active {
         let _ = self.configure();
     }
 
-    /// Configures the surface at the window's current size, catching validation errors.
+    /// Configures the surface at the window's current size, catching its errors.
     /// A failure is printed, recorded for the exit report, and leaves the surface marked
     /// unconfigured so that no frame is acquired from it until a retry succeeds.
-    fn configure(&mut self) -> Result<(), wgpu::Error> {
+    fn configure(&mut self) -> Result<(), DeviceError> {
         let size = self.window.inner_size();
         if size.width > 0 && size.height > 0 {
             self.config.width = size.width;
             self.config.height = size.height;
         }
-        let scope = self
-            .gpu
-            .device
-            .push_error_scope(wgpu::ErrorFilter::Validation);
-        self.surface.configure(&self.gpu.device, &self.config);
-        let outcome = match pollster::block_on(scope.pop()) {
-            Some(error) => Err(error),
-            None => Ok(()),
-        };
+        let outcome = catch_errors(&self.gpu.device, || {
+            self.surface.configure(&self.gpu.device, &self.config);
+        });
         self.configured = outcome.is_ok();
         if let Err(error) = &outcome {
             let mode = PresentModeId::from_wgpu(self.config.present_mode);
@@ -657,10 +665,7 @@ fn screenshot(
     let image = offscreen
         .read_rgba(device, &active.gpu.queue)
         .context("reading the screenshot back from the GPU")?;
-    image
-        .save(path)
-        .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
-    Ok(())
+    write_png(&image, path)
 }
 
 /// Draws the scene panes and the panel into `target` (the surface's size), uploading the
@@ -691,4 +696,66 @@ fn draw(
 fn monitor_refresh_hz(window: &Window) -> Option<f64> {
     let millihertz = window.current_monitor()?.refresh_rate_millihertz()?;
     Some(f64::from(millihertz) / 1000.0)
+}
+
+/// Why the event loop could not start, in words for a person: with no display at all, how
+/// to get one; otherwise the display tried and what the window system said, without the
+/// source location winit puts in front (a path into the dependency registry).
+fn no_window_error(error: winit::error::EventLoopError) -> anyhow::Error {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
+    let wayland = set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET");
+    let x11 = set("DISPLAY");
+    let free_unix = cfg!(any(
+        target_os = "linux",
+        target_os = "dragonfly",
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd"
+    ));
+    if free_unix && !wayland && !x11 {
+        return anyhow!(
+            "cannot open a window: no display was found (neither DISPLAY nor WAYLAND_DISPLAY \
+             is set). Run it in a desktop session, or start a virtual X server: \
+             `Xvfb :99 -screen 0 1280x800x24 &` then `DISPLAY=:99 timestep-lab ...` \
+             (or `xvfb-run -a timestep-lab ...`; Debian and Ubuntu: apt-get install xvfb). \
+             bench, render and bench-render need no display."
+        );
+    }
+    let display = match (std::env::var("WAYLAND_DISPLAY"), std::env::var("DISPLAY")) {
+        (Ok(name), _) if wayland && !name.is_empty() => format!(" on Wayland display {name}"),
+        (_, Ok(name)) if x11 => format!(" on X display {name}"),
+        _ => String::new(),
+    };
+    anyhow!(
+        "cannot open a window{display}: {}",
+        without_source_location(&error.to_string())
+    )
+}
+
+/// winit's message without the `os error at FILE:LINE: ` it starts OS errors with.
+fn without_source_location(message: &str) -> &str {
+    message
+        .strip_prefix("os error at ")
+        .and_then(|rest| rest.split_once(": "))
+        .map_or(message, |(_, reason)| reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_source_location_is_cut_from_os_errors_only() {
+        assert_eq!(
+            without_source_location(
+                "os error at /home/me/.cargo/registry/src/winit-0.30.13/src/x.rs:788: \
+                 Failed to open connection to X server"
+            ),
+            "Failed to open connection to X server"
+        );
+        assert_eq!(
+            without_source_location("EventLoop can't be recreated"),
+            "EventLoop can't be recreated"
+        );
+    }
 }

@@ -147,6 +147,86 @@ pub fn log_uncaptured_errors(device: &wgpu::Device) -> Arc<AtomicU64> {
     count
 }
 
+/// An error the device reported, in one line with all its causes: wgpu's own text of an
+/// out-of-memory error leaves out what ran out, and that of a validation error spans many
+/// lines.
+#[derive(Debug)]
+pub struct DeviceError(pub wgpu::Error);
+
+impl std::fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (kind, source) = match &self.0 {
+            wgpu::Error::OutOfMemory { source } => ("out of GPU memory", source),
+            wgpu::Error::Validation { source, .. } => ("validation error", source),
+            wgpu::Error::Internal { source, .. } => ("internal GPU error", source),
+        };
+        write!(f, "{kind}")?;
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(source.as_ref());
+        while let Some(error) = cause {
+            write!(f, ": {error}")?;
+            cause = error.source();
+        }
+        Ok(())
+    }
+}
+
+// No `source`: the text has every cause already.
+impl std::error::Error for DeviceError {}
+
+/// Catches every error the device reports on this thread (validation, out of memory,
+/// internal) from [`Self::push`] until [`Self::pop`], instead of the uncaptured-error
+/// handler: the caller decides what a failure means, once.
+///
+/// wgpu scopes are a per-thread stack; a scope dropped without `pop` is popped and its
+/// errors discarded.
+#[must_use = "pop the scope to learn whether the work failed"]
+pub struct ErrorScope {
+    // Declared in the reverse of the push order, so that an early drop pops them in the
+    // order wgpu requires (last pushed, first popped).
+    /// Internal errors (pushed last).
+    internal: wgpu::ErrorScopeGuard,
+    /// Out-of-memory errors.
+    out_of_memory: wgpu::ErrorScopeGuard,
+    /// Validation errors (pushed first).
+    validation: wgpu::ErrorScopeGuard,
+}
+
+impl ErrorScope {
+    /// Starts catching `device`'s errors on this thread.
+    pub fn push(device: &wgpu::Device) -> Self {
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out_of_memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+        Self {
+            internal,
+            out_of_memory,
+            validation,
+        }
+    }
+
+    /// Stops catching; returns the error the work in between caused, if any. When several
+    /// kinds were caught, the likely cause wins: running out of memory (the validation
+    /// errors that follow it are about the objects it could not create), then an internal
+    /// error, then a validation error.
+    pub fn pop(self) -> Result<(), DeviceError> {
+        let internal = pollster::block_on(self.internal.pop());
+        let out_of_memory = pollster::block_on(self.out_of_memory.pop());
+        let validation = pollster::block_on(self.validation.pop());
+        match out_of_memory.or(internal).or(validation) {
+            Some(error) => Err(DeviceError(error)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Runs `work` inside an [`ErrorScope`] on `device`: its result, or the first error it
+/// caused.
+pub fn catch_errors<T>(device: &wgpu::Device, work: impl FnOnce() -> T) -> Result<T, DeviceError> {
+    let scope = ErrorScope::push(device);
+    let value = work();
+    scope.pop().map(|()| value)
+}
+
 /// A one-line description of an adapter, e.g. "llvmpipe (Vulkan, Cpu)".
 pub fn adapter_summary(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)

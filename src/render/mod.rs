@@ -12,7 +12,10 @@ mod mesh;
 mod readback;
 mod renderer;
 
-pub use gpu::{GpuContext, GpuError, adapter_summary, log_uncaptured_errors, request_adapter};
+pub use gpu::{
+    DeviceError, ErrorScope, GpuContext, GpuError, adapter_summary, catch_errors,
+    log_uncaptured_errors, request_adapter,
+};
 pub use readback::{Offscreen, ReadbackError, render_scene_png};
 pub use renderer::{
     ALARM_COLOR, BACKGROUND, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA, GHOST_COLOR,
