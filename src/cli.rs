@@ -13,7 +13,7 @@ use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
-use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
+use crate::timestep::{FilterSpec, RangeError, Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
 
 /// See, measure and understand game-loop timesteps.
@@ -144,8 +144,37 @@ impl LiveArgs {
             }
             settings.focus = focus - 1;
         }
-        settings.validate()?;
+        settings.validate().map_err(flagged)?;
         Ok(settings)
+    }
+}
+
+/// The option that sets the value a [`RangeError`] names, for the message.
+fn flag_of(error: &RangeError) -> Option<&'static str> {
+    Some(match error.name {
+        "physics rate" => "--hz",
+        "max frame time" => "--max-frame-time",
+        "max steps" => "--max-steps",
+        "spring frequency" => "--spring-hz",
+        "damping ratio" => "--damping",
+        "step cost" => "--step-cost",
+        "render cost" => "--render-cost",
+        "time scale" => "--time-scale",
+        "jitter" => "--jitter",
+        "hitch length" => "--hitch",
+        "hitch period" => "--hitch-every",
+        "refresh rate" => "--refresh",
+        "frame cap" => "--frame-cap",
+        "averaged frames" => "--filter",
+        _ => return None,
+    })
+}
+
+/// A range error as an option's error: prefixed with the flag that set the value.
+fn flagged(error: RangeError) -> anyhow::Error {
+    match flag_of(&error) {
+        Some(flag) => anyhow::anyhow!("{flag}: {error}"),
+        None => error.into(),
     }
 }
 
@@ -204,7 +233,7 @@ impl WindowArgs {
     pub fn options(&self) -> anyhow::Result<WindowOptions> {
         let mut settings = self.live.settings()?;
         settings.frame_cap_hz = self.frame_cap;
-        settings.validate()?;
+        settings.validate().map_err(flagged)?;
         if let Some(path) = &self.screenshot {
             check_png_path(path)?;
         }
@@ -415,20 +444,23 @@ impl SimArgs {
     /// The bench settings these arguments describe, or an error naming the bad value.
     pub fn settings(&self) -> anyhow::Result<BenchSettings> {
         let timestep = TimestepConfig::default()
-            .with_rate_hz(self.hz)?
-            .with_max_frame_time_ms(self.max_frame_time)?
-            .with_max_steps(self.max_steps)?;
+            .with_rate_hz(self.hz)
+            .and_then(|t| t.with_max_frame_time_ms(self.max_frame_time))
+            .and_then(|t| t.with_max_steps(self.max_steps))
+            .map_err(flagged)?;
         let mut scene = SceneConfig::new();
         scene.integrator = self.integrator;
         scene.spring.natural_hz = self.spring_hz;
         scene.spring.damping_ratio = self.damping;
-        scene.validate()?;
+        scene.validate().map_err(flagged)?;
         let settings = BenchSettings {
             timestep,
             scene,
             ..BenchSettings::default()
         };
-        Ok(settings.with_costs_ms(self.step_cost, self.render_cost)?)
+        settings
+            .with_costs_ms(self.step_cost, self.render_cost)
+            .map_err(flagged)
     }
 }
 
@@ -526,6 +558,13 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
         }
         None => {
             let spec = args.generate.as_deref().unwrap_or("steady:60");
+            if !(args.duration > 0.0 && args.duration <= trace::MAX_DURATION_S) {
+                anyhow::bail!(
+                    "--duration {} s is out of range (allowed more than 0 up to {} s)",
+                    args.duration,
+                    trace::MAX_DURATION_S
+                );
+            }
             trace::generate(spec, args.duration).context("--generate")
         }
     }

@@ -773,3 +773,35 @@ fn an_output_path_that_is_a_directory_is_refused_before_the_work() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn option_errors_name_the_flag_and_a_clamp_that_rounds_to_nothing_is_refused() {
+    fails_with(
+        &["bench", "--hz", "0"],
+        &["--hz: physics rate 0 Hz is out of range (allowed 1 to 1000 Hz)"],
+    );
+    fails_with(
+        &["bench", "--duration", "-1"],
+        &["--duration -1 s is out of range"],
+    );
+    fails_with(
+        &["bench", "--spring-hz", "1e9"],
+        &["--spring-hz: spring frequency"],
+    );
+    fails_with(
+        &["bench", "--step-cost", "-1"],
+        &["--step-cost: step cost -1 ms"],
+    );
+    // 0.1 ns rounds to 0, which would silently turn the clamp off.
+    fails_with(
+        &["bench", "--max-frame-time", "0.0000001"],
+        &[
+            "--max-frame-time: max frame time 0.0000001 ms",
+            "rounds to 0 ns",
+        ],
+    );
+    fails_with(
+        &["--hz", "5000", "--no-config"],
+        &["--hz: physics rate 5000 Hz"],
+    );
+}

@@ -106,7 +106,17 @@ impl TimestepConfig {
                 allowed: format!("0 (off) to {max_ms} ms"),
             });
         }
-        self.max_frame_time = NonZeroU64::new(ns_from_ms(ms));
+        let ns = ns_from_ms(ms);
+        if ms > 0.0 && ns == 0 {
+            // Rounded to whole nanoseconds it would be 0, which means "off": refuse it
+            // rather than silently turn the guard off.
+            return Err(RangeError {
+                name: "max frame time",
+                value: format!("{ms} ms"),
+                allowed: format!("0 (off), or 0.0000005 to {max_ms} ms: it rounds to 0 ns"),
+            });
+        }
+        self.max_frame_time = NonZeroU64::new(ns);
         Ok(self)
     }
 
