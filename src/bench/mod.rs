@@ -13,12 +13,17 @@
 //! ([`FilterSpec`]) to the strategy.
 //!
 //! Besides the table and JSON of the totals, a run can be watched frame by frame
-//! ([`FrameObserver`]).
+//! ([`FrameObserver`]): [`FrameCsv`] streams one row per frame (`--csv`), [`PlotRecorder`]
+//! keeps a bounded sketch of each series for a PNG (`--plot`).
 
+mod frame_csv;
 mod observe;
+pub mod plot;
 mod report;
 
+pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
+pub use plot::PlotRecorder;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
