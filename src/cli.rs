@@ -414,7 +414,7 @@ pub struct BenchArgs {
     /// animation error at the screen, and the latency and judder of every strategy.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
-    /// Size of the --plot image, pixels: WxH, from 800x600 to 8192x8192.
+    /// Size of the --plot image, pixels: WxH, from 960x720 to 8192x8192.
     #[arg(
         long,
         value_name = "WxH",

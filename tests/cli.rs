@@ -594,7 +594,7 @@ fn report_paths_are_checked_before_the_run() {
     fails_with(&["bench", "--plot-size", "1000x800"], &["--plot"]);
     fails_with(
         &["bench", "--plot", "x.png", "--plot-size", "100x100"],
-        &["100x100", "800x600 to 8192x8192"],
+        &["100x100", "960x720 to 8192x8192"],
     );
     // Nothing was written.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);

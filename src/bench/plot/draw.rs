@@ -74,12 +74,24 @@ impl Fonts {
     /// Sizes that keep the default plot's proportions, never below readable.
     fn for_size((width, height): (u32, u32)) -> Self {
         let scale = (f64::from(width) / 1600.0).min(f64::from(height) / 1200.0);
-        let scale = scale.max(0.8);
+        let scale = scale.max(0.6);
         Self {
             title: TITLE_PX * scale,
             caption: CAPTION_PX * scale,
-            label: (LABEL_PX * scale).max(12.0),
+            label: (LABEL_PX * scale).max(11.0),
         }
+    }
+
+    /// The title's size: as set, or smaller so that `title` fits in `width` pixels
+    /// (DejaVu Sans averages about 0.55 em a character).
+    fn title_for(&self, title: &str, width: u32) -> f64 {
+        let fits = 0.95 * f64::from(width) / (0.55 * title.chars().count().max(1) as f64);
+        self.title.min(fits)
+    }
+
+    /// How many value labels an axis `pixels` long has room for, 2 to `most`.
+    fn labels_along(&self, pixels: u32, most: usize) -> usize {
+        ((f64::from(pixels) / (self.label * 2.6)) as usize).clamp(2, most)
     }
 
     /// A text style of `size` pixels in the plot's ink.
@@ -100,7 +112,7 @@ pub(super) fn draw(
     root.fill(&WHITE).map_err(draw_error)?;
     let body = root
         .margin(8, 0, 4, 4)
-        .titled(title, Fonts::style(fonts.title))
+        .titled(title, Fonts::style(fonts.title_for(title, recorder.size.0)))
         .map_err(draw_error)?;
     let key_height = (fonts.label * 3.6).round() as i32;
     let (key_band, body) = body.split_vertically(key_height);
@@ -153,7 +165,8 @@ fn trace_chart(
         .y_label_area_size(fonts.label * 5.0)
         .build_cartesian_2d(x_range, y_range)
         .map_err(draw_error)?;
-    mesh(&mut chart, "time (s)", "frame time (ms)", fonts)?;
+    let y_labels = fonts.labels_along(area.dim_in_pixel().1, 6);
+    mesh(&mut chart, "time (s)", "frame time (ms)", y_labels, fonts)?;
     chart
         .draw_series(LineSeries::new(trace.points(), TRACE_COLOR.stroke_width(1)))
         .map_err(draw_error)?;
@@ -182,7 +195,8 @@ fn strategy_chart(
         .y_label_area_size(fonts.label * 5.0)
         .build_cartesian_2d(x_range, y_range)
         .map_err(draw_error)?;
-    mesh(&mut chart, "time (s)", "ms", fonts)?;
+    let y_labels = fonts.labels_along(area.dim_in_pixel().1, 6);
+    mesh(&mut chart, "time (s)", "ms", y_labels, fonts)?;
     chart
         .draw_series(LineSeries::new(run.lag.points(), CPU_COLOR.stroke_width(2)))
         .map_err(draw_error)?;
@@ -316,6 +330,7 @@ fn bar_chart(
         .disable_x_mesh()
         .x_labels(count + 1)
         .x_label_formatter(&name_of)
+        .y_labels(fonts.labels_along(area.dim_in_pixel().1, 8))
         .y_desc(y_desc)
         .label_style(Fonts::style(fonts.label))
         .axis_desc_style(Fonts::style(fonts.label))
@@ -353,7 +368,8 @@ fn bar_chart(
             .map(move |(i, &(cpu, at_screen))| {
                 let value = if which == 0 { cpu } else { at_screen };
                 let centre = i as f64 + offsets[which];
-                let style = Fonts::style(fonts.label).pos(if value < 0.0 { below } else { above });
+                let style =
+                    Fonts::style(fonts.label * 0.9).pos(if value < 0.0 { below } else { above });
                 Text::new(bar_value(value), (centre, value), style)
             });
         chart.draw_series(values_text).map_err(draw_error)?;
@@ -365,6 +381,7 @@ fn bar_chart(
 /// its bar.
 fn bar_value(value: f64) -> String {
     match value.abs() {
+        0.0 => "0".to_owned(),
         magnitude if magnitude >= 100.0 => format!("{value:.0}"),
         magnitude if magnitude >= 10.0 => format!("{value:.1}"),
         _ => format!("{value:.2}"),
@@ -376,6 +393,7 @@ fn mesh(
     chart: &mut Chart<'_, '_>,
     x_desc: &str,
     y_desc: &str,
+    y_labels: usize,
     fonts: Fonts,
 ) -> Result<(), PlotError> {
     chart
@@ -383,7 +401,7 @@ fn mesh(
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_labels(10)
-        .y_labels(6)
+        .y_labels(y_labels)
         .label_style(Fonts::style(fonts.label))
         .axis_desc_style(Fonts::style(fonts.label))
         .light_line_style(WHITE.mix(0.0))

@@ -24,7 +24,7 @@ use crate::metrics::ScreenFrame;
 use crate::timestep::{Nanos, Strategy, secs_from_ns};
 
 /// The smallest plot, pixels: below it the labels of six strategy panels overlap.
-pub const MIN_SIZE: (u32, u32) = (800, 600);
+pub const MIN_SIZE: (u32, u32) = (960, 720);
 
 /// The largest plot, pixels (the RGB buffer is 3 bytes a pixel: 200 MB at most).
 pub const MAX_SIZE: (u32, u32) = (8192, 8192);

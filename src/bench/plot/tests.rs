@@ -93,11 +93,11 @@ fn the_cpu_display_draws_no_screen_bars() {
             .unwrap()
             .frame_times_ns,
         "cpu",
-        (800, 600),
+        (960, 720),
     );
     let (rgb, areas) = recorder.draw_rgb("cpu").unwrap();
     for rect in &areas.summary {
-        assert_eq!(count(&rgb, 800, rect, rgb_of(draw::SCREEN_COLOR)), 0);
+        assert_eq!(count(&rgb, 960, rect, rgb_of(draw::SCREEN_COLOR)), 0);
     }
 }
 
@@ -106,7 +106,7 @@ fn the_png_decodes_to_the_requested_size_and_the_drawn_pixels() {
     let frames = crate::trace::generate("hitch:60:100:1", 3.0)
         .unwrap()
         .frame_times_ns;
-    let size = (1000, 700);
+    let size = (1000, 760);
     let recorder = recorded(&frames, "mailbox:60", size);
     let mut png_bytes = Vec::new();
     recorder.write_png("png", &mut png_bytes).unwrap();
@@ -146,7 +146,7 @@ fn a_long_trace_keeps_a_bounded_series() {
 
 #[test]
 fn sizes_out_of_range_are_refused() {
-    for size in [(799, 600), (800, 599), (8193, 1000), (1000, 8193)] {
+    for size in [(959, 720), (960, 719), (8193, 1000), (1000, 8193)] {
         assert!(matches!(
             PlotRecorder::new(&[], DisplaySpec::Cpu, size),
             Err(PlotError::Size(..))
@@ -156,7 +156,7 @@ fn sizes_out_of_range_are_refused() {
 
 #[test]
 fn no_frames_still_draw() {
-    let recorder = recorded(&[], "cpu", (800, 600));
+    let recorder = recorded(&[], "cpu", (960, 720));
     assert!(recorder.draw_rgb("empty").is_ok());
 }
 
