@@ -48,15 +48,24 @@ type Chart<'a, 'b> =
 /// A chart's place in the image, pixels: columns and rows.
 pub type PixelRect = (Range<i32>, Range<i32>);
 
+/// Where one chart was drawn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChartArea {
+    /// The whole panel: caption, axes, labels and data.
+    pub panel: PixelRect,
+    /// The data's rectangle inside it: every line and bar lies within.
+    pub plot: PixelRect,
+}
+
 /// Where each chart was drawn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChartAreas {
     /// The trace's frame times.
-    pub trace: PixelRect,
+    pub trace: ChartArea,
     /// One panel per strategy, in the order run.
-    pub strategies: Vec<PixelRect>,
+    pub strategies: Vec<ChartArea>,
     /// Latency, then judder.
-    pub summary: Vec<PixelRect>,
+    pub summary: Vec<ChartArea>,
 }
 
 /// Text sizes for a plot's size.
@@ -129,18 +138,18 @@ pub(super) fn draw(
 
     let x_range = 0.0..time_extent(recorder);
     let mut areas = ChartAreas {
-        trace: trace_band.get_pixel_range(),
+        trace: trace_chart(trace_band, &recorder.trace, x_range.clone(), fonts)?,
         ..ChartAreas::default()
     };
-    trace_chart(trace_band, &recorder.trace, x_range.clone(), fonts)?;
     for (band, runs) in strategy_bands
         .iter()
         .zip(recorder.runs.chunks(panels_per_row))
     {
         let panels = band.split_evenly((1, panels_per_row));
         for (panel, run) in panels.iter().zip(runs) {
-            strategy_chart(panel, run, x_range.clone(), fonts)?;
-            areas.strategies.push(panel.get_pixel_range());
+            areas
+                .strategies
+                .push(strategy_chart(panel, run, x_range.clone(), fonts)?);
         }
     }
     areas.summary = summary_charts(summary_band, recorder, fonts)?;
@@ -154,7 +163,7 @@ fn trace_chart(
     trace: &Envelope,
     x_range: Range<f64>,
     fonts: Fonts,
-) -> Result<(), PlotError> {
+) -> Result<ChartArea, PlotError> {
     let (_, high) = trace.y_range().unwrap_or((0.0, 1.0));
     let y_range = 0.0..padded_top(high);
     let mut chart = ChartBuilder::on(area)
@@ -170,7 +179,7 @@ fn trace_chart(
     chart
         .draw_series(LineSeries::new(trace.points(), TRACE_COLOR.stroke_width(1)))
         .map_err(draw_error)?;
-    Ok(())
+    Ok(chart_area(area, &chart))
 }
 
 /// One strategy's `T - S` and animation error against time.
@@ -179,7 +188,7 @@ fn strategy_chart(
     run: &StrategySeries,
     x_range: Range<f64>,
     fonts: Fonts,
-) -> Result<(), PlotError> {
+) -> Result<ChartArea, PlotError> {
     let (low, high) = [run.lag.y_range(), run.animation_error.y_range()]
         .into_iter()
         .flatten()
@@ -197,16 +206,19 @@ fn strategy_chart(
         .map_err(draw_error)?;
     let y_labels = fonts.labels_along(area.dim_in_pixel().1, 6);
     mesh(&mut chart, "time (s)", "ms", y_labels, fonts)?;
-    chart
-        .draw_series(LineSeries::new(run.lag.points(), CPU_COLOR.stroke_width(2)))
-        .map_err(draw_error)?;
+    // One pixel wide: plotters joins thicker lines with unbounded mitres, and a downsampled
+    // series turns back on itself within a pixel, so its joins would spike off the chart.
+    // `T - S` goes on top: it is the panel's subject, and often lies inside the error's band.
     chart
         .draw_series(LineSeries::new(
             run.animation_error.points(),
             SCREEN_COLOR.stroke_width(1),
         ))
         .map_err(draw_error)?;
-    Ok(())
+    chart
+        .draw_series(LineSeries::new(run.lag.points(), CPU_COLOR.stroke_width(1)))
+        .map_err(draw_error)?;
+    Ok(chart_area(area, &chart))
 }
 
 /// The key to the colours, two lines: what is blue and what is orange.
@@ -252,7 +264,7 @@ fn summary_charts(
     area: &Area<'_>,
     recorder: &PlotRecorder,
     fonts: Fonts,
-) -> Result<Vec<PixelRect>, PlotError> {
+) -> Result<Vec<ChartArea>, PlotError> {
     let halves = area.split_evenly((1, 2));
     let runs = &recorder.runs;
     let latency: Vec<(f64, f64)> = runs
@@ -285,10 +297,13 @@ fn summary_charts(
             judder,
         ),
     ];
-    for (half, (caption, y_desc, values)) in halves.iter().zip(charts) {
-        bar_chart(half, caption, y_desc, &names, &values, screen, fonts)?;
-    }
-    Ok(halves.iter().map(DrawingArea::get_pixel_range).collect())
+    halves
+        .iter()
+        .zip(charts)
+        .map(|(half, (caption, y_desc, values))| {
+            bar_chart(half, caption, y_desc, &names, &values, screen, fonts)
+        })
+        .collect()
 }
 
 /// Bars of `(cpu, screen)` values per strategy; the screen's only when `screen`.
@@ -300,7 +315,7 @@ fn bar_chart(
     values: &[(f64, f64)],
     screen: bool,
     fonts: Fonts,
-) -> Result<(), PlotError> {
+) -> Result<ChartArea, PlotError> {
     let (low, high) = values
         .iter()
         .flat_map(|&(cpu, at_screen)| [cpu, if screen { at_screen } else { cpu }])
@@ -331,6 +346,7 @@ fn bar_chart(
         .x_labels(count + 1)
         .x_label_formatter(&name_of)
         .y_labels(fonts.labels_along(area.dim_in_pixel().1, 8))
+        .y_label_formatter(&tick)
         .y_desc(y_desc)
         .label_style(Fonts::style(fonts.label))
         .axis_desc_style(Fonts::style(fonts.label))
@@ -374,7 +390,34 @@ fn bar_chart(
             });
         chart.draw_series(values_text).map_err(draw_error)?;
     }
-    Ok(())
+    Ok(chart_area(area, &chart))
+}
+
+/// Where a chart built on `panel` lies.
+fn chart_area(panel: &Area<'_>, chart: &Chart<'_, '_>) -> ChartArea {
+    ChartArea {
+        panel: panel.get_pixel_range(),
+        plot: chart.plotting_area().get_pixel_range(),
+    }
+}
+
+/// An axis value as a tick label: short (`2`, `2.5`, `-400`, `-6.0e6`), so that a run
+/// that drifts by hours (`fixed`) still fits its label area.
+fn tick(value: &f64) -> String {
+    let value = *value;
+    match value.abs() {
+        magnitude if magnitude >= 1e5 => format!("{value:.1e}"),
+        magnitude if magnitude >= 100.0 => format!("{value:.0}"),
+        _ => {
+            let text = format!("{value:.2}");
+            let text = text.trim_end_matches('0').trim_end_matches('.');
+            if text == "-0" {
+                "0".to_owned()
+            } else {
+                text.to_owned()
+            }
+        }
+    }
 }
 
 /// A bar's value as its label: three significant digits or so, short enough to stay over
@@ -382,6 +425,7 @@ fn bar_chart(
 fn bar_value(value: f64) -> String {
     match value.abs() {
         0.0 => "0".to_owned(),
+        magnitude if magnitude >= 1e5 => format!("{value:.2e}"),
         magnitude if magnitude >= 100.0 => format!("{value:.0}"),
         magnitude if magnitude >= 10.0 => format!("{value:.1}"),
         _ => format!("{value:.2}"),
@@ -402,6 +446,8 @@ fn mesh(
         .y_desc(y_desc)
         .x_labels(10)
         .y_labels(y_labels)
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
         .label_style(Fonts::style(fonts.label))
         .axis_desc_style(Fonts::style(fonts.label))
         .light_line_style(WHITE.mix(0.0))

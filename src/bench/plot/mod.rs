@@ -14,7 +14,7 @@ mod series;
 use std::io::Write;
 use std::path::PathBuf;
 
-pub use draw::{ChartAreas, PixelRect};
+pub use draw::{ChartArea, ChartAreas, PixelRect};
 pub use font::{DEFAULT_FONT_PATH, FONT_ENV, FONT_PACKAGE, load_font};
 pub use series::Envelope;
 

@@ -51,29 +51,29 @@ fn every_chart_has_its_lines_and_bars() {
         rgb_of(draw::SCREEN_COLOR),
         rgb_of(draw::TRACE_COLOR),
     );
-    assert!(count(&rgb, size.0, &areas.trace, trace) > 100);
+    assert!(count(&rgb, size.0, &areas.trace.plot, trace) > 100);
     assert_eq!(areas.strategies.len(), Strategy::ALL.len());
-    for (strategy, rect) in Strategy::ALL.iter().zip(&areas.strategies) {
+    for (strategy, area) in Strategy::ALL.iter().zip(&areas.strategies) {
         // T - S in blue, and the animation error in orange (every strategy's frames reach
         // a 60 Hz FIFO with some error under jitter).
-        assert!(count(&rgb, size.0, rect, cpu) > 100, "{strategy}: T - S");
-        assert!(count(&rgb, size.0, rect, screen) > 50, "{strategy}: error");
+        assert!(
+            count(&rgb, size.0, &area.plot, cpu) > 100,
+            "{strategy}: T - S"
+        );
+        assert!(
+            count(&rgb, size.0, &area.plot, screen) > 50,
+            "{strategy}: error"
+        );
     }
     assert_eq!(areas.summary.len(), 2);
-    for rect in &areas.summary {
-        assert!(
-            count(&rgb, size.0, rect, cpu) > 100,
-            "bars for the CPU's clock"
-        );
-        assert!(
-            count(&rgb, size.0, rect, screen) > 100,
-            "bars for the screen"
-        );
+    for area in &areas.summary {
+        assert!(count(&rgb, size.0, &area.plot, cpu) > 100, "CPU clock bars");
+        assert!(count(&rgb, size.0, &area.plot, screen) > 100, "screen bars");
     }
     // The charts do not overlap and lie inside the image.
-    let mut all = vec![areas.trace.clone()];
-    all.extend(areas.strategies.iter().cloned());
-    all.extend(areas.summary.iter().cloned());
+    let mut all = vec![areas.trace.panel.clone()];
+    all.extend(areas.strategies.iter().map(|area| area.panel.clone()));
+    all.extend(areas.summary.iter().map(|area| area.panel.clone()));
     for (i, a) in all.iter().enumerate() {
         assert!(a.0.start >= 0 && a.0.end <= 1200 && a.1.start >= 0 && a.1.end <= 900);
         for b in &all[i + 1..] {
@@ -96,8 +96,8 @@ fn the_cpu_display_draws_no_screen_bars() {
         (960, 720),
     );
     let (rgb, areas) = recorder.draw_rgb("cpu").unwrap();
-    for rect in &areas.summary {
-        assert_eq!(count(&rgb, 960, rect, rgb_of(draw::SCREEN_COLOR)), 0);
+    for area in &areas.summary {
+        assert_eq!(count(&rgb, 960, &area.panel, rgb_of(draw::SCREEN_COLOR)), 0);
     }
 }
 
@@ -142,6 +142,33 @@ fn a_long_trace_keeps_a_bounded_series() {
     assert!(run.lag.columns() <= width as usize);
     assert!(run.animation_error.columns() <= width as usize);
     assert!(run.lag.points().count() <= 4 * width as usize);
+}
+
+#[test]
+fn a_long_downsampled_series_stays_inside_its_chart() {
+    // Ten minutes of jittery 144 Hz: about 100 frames a pixel column, so each column's
+    // line turns back on itself (thick plotters lines spiked off the chart there).
+    let frames = crate::trace::generate("jitter:144:2:9", 600.0)
+        .unwrap()
+        .frame_times_ns;
+    let size = (1000, 760);
+    load_font(std::path::Path::new(DEFAULT_FONT_PATH)).expect("the plot's font");
+    let settings = BenchSettings {
+        display: DisplaySpec::parse("fifo:144").unwrap(),
+        ..BenchSettings::default()
+    };
+    let mut recorder = PlotRecorder::new(&frames, settings.display, size).unwrap();
+    let strategies = [Strategy::Accumulator, Strategy::Interpolated];
+    run_observed(&frames, None, &strategies, &settings, &mut recorder);
+    let (rgb, areas) = recorder.draw_rgb("long").unwrap();
+    for area in &areas.strategies {
+        for color in [draw::CPU_COLOR, draw::SCREEN_COLOR] {
+            let in_panel = count(&rgb, size.0, &area.panel, rgb_of(color));
+            let in_plot = count(&rgb, size.0, &area.plot, rgb_of(color));
+            assert!(in_plot > 300, "{color:?}: {in_plot} pixels");
+            assert_eq!(in_panel, in_plot, "{color:?} outside the data: {area:?}");
+        }
+    }
 }
 
 #[test]
