@@ -52,8 +52,6 @@ pub struct FrameRow {
 pub struct FrameCsv<W: Write> {
     /// The CSV writer (it buffers).
     writer: csv::Writer<W>,
-    /// The strategy running.
-    strategy: Strategy,
     /// Rows whose frame has run but whose display outcome is not known yet, oldest first.
     pending: VecDeque<FrameRow>,
     /// The first write error.
@@ -65,7 +63,6 @@ impl<W: Write> FrameCsv<W> {
     pub fn new(out: W) -> Self {
         Self {
             writer: csv::Writer::from_writer(out),
-            strategy: Strategy::Interpolated,
             pending: VecDeque::with_capacity(PENDING_CAPACITY + 1),
             error: None,
         }
@@ -108,16 +105,15 @@ impl<W: Write> FrameCsv<W> {
 }
 
 impl<W: Write> FrameObserver for FrameCsv<W> {
-    fn start(&mut self, strategy: Strategy) {
+    fn start(&mut self, _strategy: Strategy) {
         self.flush_pending();
-        self.strategy = strategy;
     }
 
     fn frame(&mut self, frame: &BenchFrame<'_>) {
         let report = frame.report;
         self.pending.push_back(FrameRow {
             frame: frame.index,
-            strategy: self.strategy.id().to_owned(),
+            strategy: report.strategy.id().to_owned(),
             frame_time_ns: frame.frame_time,
             steps: report.steps.len(),
             alpha: report.alpha,
