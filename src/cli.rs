@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
-use crate::bench::{self, BenchReport, BenchSettings, FrameStatsJson, TraceJson};
+use crate::bench::plot::{self, PlotError};
+use crate::bench::{
+    self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, TraceJson,
+};
 use crate::display::DisplaySpec;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
 use crate::metrics::FrameStats;
@@ -513,6 +516,23 @@ pub struct BenchArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Also write one CSV row per frame and strategy to this file, as the frames run
+    /// (columns: README, "Per-frame CSV").
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also draw the run to this PNG: the trace's frame times, per strategy T - S and the
+    /// animation error at the screen, and the latency and judder of every strategy.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Size of the --plot image, pixels: WxH, from 960x720 to 8192x8192.
+    #[arg(
+        long,
+        value_name = "WxH",
+        default_value = "1600x1200",
+        value_parser = parse_plot_size,
+        requires = "plot"
+    )]
+    pub plot_size: (u32, u32),
     /// Simulation settings.
     #[command(flatten)]
     pub sim: SimArgs,
@@ -570,10 +590,29 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
     }
 }
 
+/// An output file that could not be created or written: the command ran and failed (exit
+/// status 1, where a bad value given is 2). Says the path and what the system said.
+#[derive(Debug, thiserror::Error)]
+#[error("{option} {}: {error}", path.display())]
+pub struct WriteError {
+    /// The option that named it (`--csv`, `--plot`).
+    pub option: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// What the system said.
+    pub error: std::io::Error,
+}
+
 /// Runs `bench` and returns what it prints on stdout (notes about the trace go to `notes`).
+/// `--csv` and `--plot` are written before it returns; a file that cannot be written is a
+/// [`WriteError`].
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let strategies = Strategy::parse_list(&args.strategy).context("--strategy")?;
     let settings = args.settings()?;
+    check_report_paths(args)?;
+    if args.plot.is_some() {
+        plot::load_font(&font_path())?;
+    }
     let mut trace = bench_trace(args)?;
     notes.extend(trace.notes.iter().cloned());
     if settings.display == DisplaySpec::Trace && trace.display_ns.is_none() {
@@ -584,12 +623,60 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
             trace.source
         );
     }
-    let results = bench::run(
+    for (flag, output) in [("--csv", &args.csv), ("--plot", &args.plot)] {
+        if let (Some(output), Some(input)) = (output, &args.trace)
+            && same_file(output, input)
+        {
+            anyhow::bail!(
+                "{flag} {} is the trace being read; name another file",
+                output.display()
+            );
+        }
+    }
+    // Both files are created before the runs, so a file that cannot be is known at once.
+    let csv = args
+        .csv
+        .as_deref()
+        .map(|path| create("--csv", path).map(|file| FrameCsv::new(std::io::BufWriter::new(file))))
+        .transpose()?;
+    let plot_file = args
+        .plot
+        .as_deref()
+        .map(|path| create("--plot", path))
+        .transpose()?;
+    let plot = plot_file
+        .as_ref()
+        .map(|_| PlotRecorder::new(&trace.frame_times_ns, settings.display, args.plot_size))
+        .transpose()?;
+    let mut observers = (csv, plot);
+    let results = bench::run_observed(
         &trace.frame_times_ns,
         trace.display_ns.as_deref(),
         &strategies,
         &settings,
+        &mut observers,
     );
+    let (csv, plot) = observers;
+    if let (Some(csv), Some(path)) = (csv, &args.csv) {
+        let written = csv.close().and_then(|out| {
+            out.into_inner()
+                .map_err(|error| csv::Error::from(error.into_error()))
+        });
+        written.map_err(|error| write_error(path, error.into_kind()))?;
+    }
+    if let (Some(plot), Some(file), Some(path)) = (plot, plot_file, &args.plot) {
+        let title = plot_title(&trace.source, trace.len(), &settings);
+        plot.write_png(&title, std::io::BufWriter::new(file))
+            .map_err(|error| match error {
+                PlotError::Write(error) => WriteError {
+                    option: "--plot",
+                    path: path.clone(),
+                    error,
+                }
+                .into(),
+                other => anyhow::Error::new(other).context(format!("--plot {}", path.display())),
+            })?;
+    }
     let (frames, wall_time_s) = (trace.len(), trace.wall_time_s());
     // The runs are done with the trace's order: its statistics sort its frames in place
     // rather than a copy, which a long trace would double.
@@ -611,6 +698,102 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     } else {
         report.table()
     })
+}
+
+/// The font file the plot's text uses: `TIMESTEP_LAB_FONT`, else DejaVu Sans where Debian
+/// puts it.
+fn font_path() -> PathBuf {
+    std::env::var_os(plot::FONT_ENV)
+        .filter(|path| !path.is_empty())
+        .map_or_else(|| PathBuf::from(plot::DEFAULT_FONT_PATH), PathBuf::from)
+}
+
+/// The plot's title: the trace and what it ran under.
+fn plot_title(source: &str, frames: usize, settings: &BenchSettings) -> String {
+    let dt_ms = crate::timestep::ms_from_ns(settings.timestep.dt_ns());
+    format!(
+        "timestep-lab bench: {source}, {frames} frames | dt {dt_ms} ms | display {} | filter {}",
+        settings.display, settings.filter
+    )
+}
+
+/// Checks `--csv` and `--plot` before any work is done, so a typo does not cost a whole
+/// run: each names a file (not a directory) in a directory that exists, the plot's ends in
+/// `.png`, and they are not the same file.
+fn check_report_paths(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.csv {
+        check_output_path(path, "frames.csv").context("--csv")?;
+    }
+    if let Some(path) = &args.plot {
+        check_output_path(path, "bench.png").context("--plot")?;
+        check_png_path(path).context("--plot")?;
+    }
+    if let (Some(csv), Some(plot)) = (&args.csv, &args.plot)
+        && (csv == plot || same_file(csv, plot))
+    {
+        anyhow::bail!(
+            "--csv and --plot both name {}: name two files",
+            csv.display()
+        );
+    }
+    Ok(())
+}
+
+/// Checks that an output path names a file, not a directory, in a directory that exists
+/// (`example` is a file name to suggest).
+fn check_output_path(path: &std::path::Path, example: &str) -> anyhow::Result<()> {
+    let ends_in_separator = path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator);
+    if path.is_dir() || ends_in_separator {
+        anyhow::bail!(
+            "{} is a directory; name the file to write (e.g. {})",
+            path.display(),
+            path.join(example).display()
+        );
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        anyhow::bail!(
+            "{}: the directory {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
+}
+
+/// Whether two paths name one existing file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Creates (or truncates) the output file `option` names.
+fn create(option: &'static str, path: &std::path::Path) -> Result<std::fs::File, WriteError> {
+    std::fs::File::create(path).map_err(|error| WriteError {
+        option,
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// A CSV writer's error as a [`WriteError`] (one that is not the system's cannot happen
+/// with the rows written here, and is reported as an I/O error all the same).
+fn write_error(path: &std::path::Path, kind: csv::ErrorKind) -> WriteError {
+    let error = match kind {
+        csv::ErrorKind::Io(error) => error,
+        other => std::io::Error::other(format!("{other:?}")),
+    };
+    WriteError {
+        option: "--csv",
+        path: path.to_owned(),
+        error,
+    }
 }
 
 /// Checks that an output path names a PNG file in a directory that exists, before any
@@ -661,6 +844,24 @@ fn parse_msaa(value: &str) -> Result<u32, String> {
             "{value} is not an MSAA sample count (allowed: 1, 4)"
         )),
     }
+}
+
+/// Parses the plot's `WxH`, each within [`plot::MIN_SIZE`] and [`plot::MAX_SIZE`].
+fn parse_plot_size(value: &str) -> Result<(u32, u32), String> {
+    let (min, max) = (plot::MIN_SIZE, plot::MAX_SIZE);
+    let bad = || {
+        format!(
+            "{value:?} is not WxH from {}x{} to {}x{} (e.g. 1600x1200)",
+            min.0, min.1, max.0, max.1
+        )
+    };
+    let (width, height) = value.split_once('x').ok_or_else(bad)?;
+    let width: u32 = width.parse().map_err(|_| bad())?;
+    let height: u32 = height.parse().map_err(|_| bad())?;
+    if !(min.0..=max.0).contains(&width) || !(min.1..=max.1).contains(&height) {
+        return Err(bad());
+    }
+    Ok((width, height))
 }
 
 /// Parses `N:WxH` (frame, width, height).

@@ -805,3 +805,162 @@ fn option_errors_name_the_flag_and_a_clamp_that_rounds_to_nothing_is_refused() {
         &["--hz: physics rate 5000 Hz"],
     );
 }
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
+    dir
+}
+
+#[test]
+fn bench_writes_the_per_frame_csv_and_the_plot() {
+    let dir = scratch("reports");
+    let csv_path = dir.join("frames.csv");
+    let plot_path = dir.join("bench.png");
+    let output = lab(&[
+        "bench",
+        "--trace",
+        &asset("wobble60.txt"),
+        "--display",
+        "fifo:60",
+        "--csv",
+        csv_path.to_str().unwrap(),
+        "--plot",
+        plot_path.to_str().unwrap(),
+        "--plot-size",
+        "1000x800",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The table still goes to stdout.
+    assert!(stdout(&output).starts_with("trace: "));
+
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "frame",
+            "strategy",
+            "frame_time_ns",
+            "steps",
+            "alpha",
+            "presented_ns",
+            "shown_ns",
+            "display_ns",
+            "animation_error_ns",
+            "spring_shown_m",
+            "spring_true_m"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 600 * 6, "600 frames, six strategies");
+    // wobble60 is 15 and 18.333 ms alternating, and interpolated lags one 20 ms step.
+    let interpolated: Vec<&csv::StringRecord> =
+        rows.iter().filter(|r| &r[1] == "interpolated").collect();
+    assert_eq!(&interpolated[0][2], "15000000");
+    assert_eq!(&interpolated[1][2], "18333000");
+    for row in &interpolated[1..] {
+        let t: u64 = row[5].parse().unwrap();
+        let s: u64 = row[6].parse().unwrap();
+        assert_eq!(t - s, 20_000_000);
+    }
+
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&plot_path).unwrap(),
+    ));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (1000, 800));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn report_paths_are_checked_before_the_run() {
+    let dir = scratch("report-paths");
+    let shown = dir.to_string_lossy().into_owned();
+    fails_with(
+        &["bench", "--csv", &shown],
+        &["--csv", &shown, "is a directory"],
+    );
+    fails_with(
+        &["bench", "--plot", &shown],
+        &["--plot", &shown, "is a directory"],
+    );
+    let missing = dir.join("no/such/dir/frames.csv");
+    fails_with(
+        &["bench", "--csv", missing.to_str().unwrap()],
+        &["--csv", "does not exist"],
+    );
+    let jpeg = dir.join("plot.jpg");
+    fails_with(
+        &["bench", "--plot", jpeg.to_str().unwrap()],
+        &["--plot", "must end in .png"],
+    );
+    let same = dir.join("both.png");
+    fails_with(
+        &[
+            "bench",
+            "--csv",
+            same.to_str().unwrap(),
+            "--plot",
+            same.to_str().unwrap(),
+        ],
+        &["--csv and --plot both name"],
+    );
+    fails_with(&["bench", "--plot-size", "1000x800"], &["--plot"]);
+    fails_with(
+        &["bench", "--plot", "x.png", "--plot-size", "100x100"],
+        &["100x100", "960x720 to 8192x8192"],
+    );
+    // Nothing was written.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_report_written_over_its_own_trace_is_refused() {
+    let dir = scratch("over-trace");
+    let trace = dir.join("trace.txt");
+    std::fs::copy(asset("wobble60.txt"), &trace).unwrap();
+    let shown = trace.to_string_lossy().into_owned();
+    fails_with(
+        &["bench", "--trace", &shown, "--csv", &shown],
+        &["--csv", "is the trace being read"],
+    );
+    assert_eq!(
+        std::fs::read(&trace).unwrap(),
+        std::fs::read(asset("wobble60.txt")).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_that_cannot_be_written_fails_naming_the_file_and_the_cause() {
+    let output = lab(&["bench", "--csv", "/dev/full"]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("--csv /dev/full: No space left on device"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_missing_font_names_the_file_and_the_package() {
+    let dir = scratch("no-font");
+    let plot = dir.join("bench.png");
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(["bench", "--plot", plot.to_str().unwrap()])
+        .env("TIMESTEP_LAB_FONT", dir.join("missing.ttf"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("missing.ttf") && message.contains("fonts-dejavu-core"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,13 +11,23 @@
 //! measures its frame time) later. The last frame's present lies past the end of the
 //! trace: it is never presented. Frame times then pass through the filters
 //! ([`FilterSpec`]) to the strategy.
+//!
+//! Besides the table and JSON of the totals, a run can be watched frame by frame
+//! ([`FrameObserver`]): [`FrameCsv`] streams one row per frame (`--csv`), [`PlotRecorder`]
+//! keeps a bounded sketch of each series for a PNG (`--plot`).
 
+mod frame_csv;
+mod observe;
+pub mod plot;
 mod report;
 
+pub use frame_csv::{FrameCsv, FrameRow};
+pub use observe::{BenchFrame, FrameObserver};
+pub use plot::PlotRecorder;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
-use crate::metrics::{DisplayTiming, FrameTail, Metrics, ScreenFrame};
+use crate::metrics::{DisplayTiming, FrameTail, Metrics};
 use crate::run::{PaneRun, freezes};
 use crate::scene::SceneConfig;
 use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
@@ -124,20 +134,21 @@ pub fn run_strategy(
     strategy: Strategy,
     settings: &BenchSettings,
 ) -> BenchResult {
-    run_strategy_on(frame_times, None, strategy, settings, |_| {})
+    run_strategy_on(frame_times, None, strategy, settings, &mut ())
 }
 
 /// Runs one strategy over a trace's frame times under the closed-loop load model and the
-/// display, calling `on_screen` for every frame as it reaches the screen. `display_times`
-/// are the capture's own (for [`DisplaySpec::Trace`]): per frame, the time from its start to
-/// the screen, or `None` if never shown.
+/// display, telling `observer` about every frame as it runs and as it reaches the screen.
+/// `display_times` are the capture's own (for [`DisplaySpec::Trace`]): per frame, the time
+/// from its start to the screen, or `None` if never shown.
 pub fn run_strategy_on(
     frame_times: &[Nanos],
     display_times: Option<&[Option<Nanos>]>,
     strategy: Strategy,
     settings: &BenchSettings,
-    mut on_screen: impl FnMut(ScreenFrame),
+    observer: &mut impl FrameObserver,
 ) -> BenchResult {
+    observer.start(strategy);
     let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
     let mut display = Display::new(settings.display);
     let modeled = settings.display.is_modeled();
@@ -167,7 +178,7 @@ pub fn run_strategy_on(
         let frame = if modeled && i > 0 {
             let present_at = wall_time.saturating_add(work);
             let resume = display.present(present_at, settings.gpu_cost, |event| {
-                run.settle(&event).map(&mut on_screen);
+                settle(&mut run, &event, &mut *observer);
             });
             resume - wall_time
         } else {
@@ -181,13 +192,19 @@ pub fn run_strategy_on(
             wall: wall_time,
             held: filters.held(),
         });
-        let (report, _, screen) = run.frame(fed, step_work, timing);
+        let (report, shown, screen) = run.frame(fed, step_work, timing);
+        observer.frame(&BenchFrame {
+            index: i as u64,
+            frame_time: frame,
+            report: &report,
+            shown: &shown,
+        });
         if let Some(screen) = screen {
             display.record(DisplayEvent::Shown {
                 frame: screen.frame,
                 at: screen.display_time,
             });
-            on_screen(screen);
+            observer.screen(&screen);
         }
         if settings.display == DisplaySpec::Trace {
             let delay = display_times.and_then(|times| times.get(i).copied().flatten());
@@ -199,16 +216,16 @@ pub fn run_strategy_on(
                 None => DisplayEvent::Dropped { frame: i as u64 },
             };
             display.record(event);
-            run.settle(&event).map(&mut on_screen);
+            settle(&mut run, &event, &mut *observer);
         }
         previous_steps = report.steps.len();
     }
     if modeled {
         display.finish(wall_time, |event| {
-            run.settle(&event).map(&mut on_screen);
+            settle(&mut run, &event, &mut *observer);
         });
     }
-    BenchResult {
+    let result = BenchResult {
         strategy,
         metrics: run.metrics(),
         wall_time,
@@ -219,6 +236,15 @@ pub fn run_strategy_on(
         refresh_grid: modeled,
         frame_time_p99: tail.p99(),
         frame_time_max: tail.max(),
+    };
+    observer.finish(&result);
+    result
+}
+
+/// Gives a display event to the run; tells `observer` about the frame it showed, if any.
+fn settle(run: &mut PaneRun, event: &DisplayEvent, observer: &mut impl FrameObserver) {
+    if let Some(screen) = run.settle(event) {
+        observer.screen(&screen);
     }
 }
 
@@ -229,9 +255,21 @@ pub fn run(
     strategies: &[Strategy],
     settings: &BenchSettings,
 ) -> Vec<BenchResult> {
+    run_observed(frame_times, display_times, strategies, settings, &mut ())
+}
+
+/// Runs each strategy over the trace, one after the other, telling `observer` about every
+/// frame (see [`run_strategy_on`]).
+pub fn run_observed(
+    frame_times: &[Nanos],
+    display_times: Option<&[Option<Nanos>]>,
+    strategies: &[Strategy],
+    settings: &BenchSettings,
+    observer: &mut impl FrameObserver,
+) -> Vec<BenchResult> {
     strategies
         .iter()
-        .map(|&strategy| run_strategy_on(frame_times, display_times, strategy, settings, |_| {}))
+        .map(|&strategy| run_strategy_on(frame_times, display_times, strategy, settings, observer))
         .collect()
 }
 

@@ -14,7 +14,7 @@ mod spiral;
 pub use frame_times::{
     FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT, TAIL_QUANTILE,
 };
-pub use screen::{DisplayTiming, ScreenFrame, ScreenRecorder};
+pub use screen::{DisplayTiming, PENDING_CAPACITY, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 

@@ -12,8 +12,9 @@ use crate::timestep::Nanos;
 
 /// Frames that can wait for their display outcome: presented ones not yet settled plus the
 /// one being built. A display settles a frame at its present or, for a mailbox, at the next
-/// present, so two are ever open; the rest is margin.
-const PENDING_CAPACITY: usize = 8;
+/// present, so two are ever open; the rest is margin. A frame older than the last this many
+/// recorded is never shown: whoever waits for frames' outcomes can wait for this many.
+pub const PENDING_CAPACITY: usize = 8;
 
 /// A frame that ran and waits to be shown or dropped.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

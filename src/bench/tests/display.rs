@@ -25,8 +25,15 @@ fn screen(
     settings: &BenchSettings,
 ) -> (BenchResult, Vec<ScreenFrame>) {
     let mut shown = Vec::new();
-    let result = run_strategy_on(frames, None, strategy, settings, |frame| shown.push(frame));
+    let result = run_strategy_on(frames, None, strategy, settings, &mut shown);
     (result, shown)
+}
+
+/// Collects every frame as it reached the screen.
+impl FrameObserver for Vec<ScreenFrame> {
+    fn screen(&mut self, screen: &ScreenFrame) {
+        self.push(*screen);
+    }
 }
 
 /// CPU frame times alternating 15 and 18.333 ms: a game's frame starts wobbling around a
@@ -242,7 +249,7 @@ fn a_presentmon_capture_gives_its_own_animation_error_at_the_screen() {
         display,
         Strategy::Variable,
         &on("trace"),
-        |frame| shown.push(frame),
+        &mut shown,
     );
     // The file's own columns, for Game.exe's rows; its first row has no frame time, so
     // frame i is row i + 1.

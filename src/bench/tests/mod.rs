@@ -419,3 +419,4 @@ fn costs_out_of_range_are_rejected() {
 }
 
 mod display;
+mod reports;
