@@ -742,20 +742,37 @@ fn check_report_paths(args: &BenchArgs) -> anyhow::Result<()> {
 /// Checks that an output path names a file, not a directory, in a directory that exists
 /// (`example` is a file name to suggest).
 fn check_output_path(path: &std::path::Path, example: &str) -> anyhow::Result<()> {
-    let ends_in_separator = path
-        .as_os_str()
-        .to_string_lossy()
-        .ends_with(std::path::is_separator);
-    if path.is_dir() || ends_in_separator {
+    if names_a_directory(path) {
         anyhow::bail!(
             "{} is a directory; name the file to write (e.g. {})",
             path.display(),
             path.join(example).display()
         );
     }
+    check_parent_directory(path)
+}
+
+/// Whether `path` is a directory, or is written as one (ends in a separator).
+fn names_a_directory(path: &std::path::Path) -> bool {
+    path.is_dir()
+        || path
+            .as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::is_separator)
+}
+
+/// Checks that the directory an output file goes into exists (and is one).
+fn check_parent_directory(path: &std::path::Path) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
     {
+        if parent.exists() {
+            anyhow::bail!(
+                "{}: {} is not a directory",
+                path.display(),
+                parent.display()
+            );
+        }
         anyhow::bail!(
             "{}: the directory {} does not exist",
             path.display(),
@@ -799,11 +816,7 @@ fn write_error(path: &std::path::Path, kind: csv::ErrorKind) -> WriteError {
 /// Checks that an output path names a PNG file in a directory that exists, before any
 /// work is done, so a typo does not cost a whole run.
 pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
-    let ends_in_separator = path
-        .as_os_str()
-        .to_string_lossy()
-        .ends_with(std::path::is_separator);
-    if path.is_dir() || ends_in_separator {
+    if names_a_directory(path) {
         anyhow::bail!(
             "{}: names a directory, not the image file to write (e.g. {})",
             path.display(),
@@ -816,23 +829,7 @@ pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
     if !is_png {
         anyhow::bail!("{}: the image file must end in .png", path.display());
     }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
-        && !parent.is_dir()
-    {
-        if parent.exists() {
-            anyhow::bail!(
-                "{}: {} is not a directory",
-                path.display(),
-                parent.display()
-            );
-        }
-        anyhow::bail!(
-            "{}: the directory {} does not exist",
-            path.display(),
-            parent.display()
-        );
-    }
-    Ok(())
+    check_parent_directory(path)
 }
 
 /// Parses an MSAA sample count: 1 or 4, the counts every wgpu adapter supports.

@@ -44,6 +44,26 @@ pub struct FrameRow {
     pub spring_true_m: f64,
 }
 
+impl FrameRow {
+    /// The row of a frame that just ran, its display outcome not known yet.
+    pub fn of(frame: &BenchFrame<'_>) -> Self {
+        let report = frame.report;
+        FrameRow {
+            frame: frame.index,
+            strategy: report.strategy.id().to_owned(),
+            frame_time_ns: frame.frame_time,
+            steps: report.steps.len(),
+            alpha: report.alpha,
+            presented_ns: report.presented_time,
+            shown_ns: report.shown_time,
+            display_ns: None,
+            animation_error_ns: None,
+            spring_shown_m: frame.shown.spring_x_m,
+            spring_true_m: frame.shown.true_spring_x_m,
+        }
+    }
+}
+
 /// Writes a [`FrameRow`] per frame as a bench run goes (an observer of the run).
 ///
 /// A write error stops the writing and is kept for [`Self::close`]; the run itself goes
@@ -110,20 +130,7 @@ impl<W: Write> FrameObserver for FrameCsv<W> {
     }
 
     fn frame(&mut self, frame: &BenchFrame<'_>) {
-        let report = frame.report;
-        self.pending.push_back(FrameRow {
-            frame: frame.index,
-            strategy: report.strategy.id().to_owned(),
-            frame_time_ns: frame.frame_time,
-            steps: report.steps.len(),
-            alpha: report.alpha,
-            presented_ns: report.presented_time,
-            shown_ns: report.shown_time,
-            display_ns: None,
-            animation_error_ns: None,
-            spring_shown_m: frame.shown.spring_x_m,
-            spring_true_m: frame.shown.true_spring_x_m,
-        });
+        self.pending.push_back(FrameRow::of(frame));
         if self.pending.len() > PENDING_CAPACITY {
             self.write_oldest_unshown();
         }

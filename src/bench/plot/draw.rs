@@ -166,14 +166,7 @@ fn trace_chart(
 ) -> Result<ChartArea, PlotError> {
     let (_, high) = trace.y_range().unwrap_or((0.0, 1.0));
     let y_range = 0.0..padded_top(high);
-    let mut chart = ChartBuilder::on(area)
-        .caption("The trace: frame times", Fonts::style(fonts.caption))
-        .margin(8)
-        .margin_right(24)
-        .x_label_area_size(fonts.label * 3.0)
-        .y_label_area_size(fonts.label * 5.0)
-        .build_cartesian_2d(x_range, y_range)
-        .map_err(draw_error)?;
+    let mut chart = chart_on(area, "The trace: frame times", 3.0, x_range, y_range, fonts)?;
     let y_labels = fonts.labels_along(area.dim_in_pixel().1, 6);
     mesh(&mut chart, "time (s)", "frame time (ms)", y_labels, fonts)?;
     chart
@@ -196,14 +189,7 @@ fn strategy_chart(
             (low.min(l), high.max(h))
         });
     let y_range = padded(low, high);
-    let mut chart = ChartBuilder::on(area)
-        .caption(run.strategy.id(), Fonts::style(fonts.caption))
-        .margin(8)
-        .margin_right(24)
-        .x_label_area_size(fonts.label * 3.0)
-        .y_label_area_size(fonts.label * 5.0)
-        .build_cartesian_2d(x_range, y_range)
-        .map_err(draw_error)?;
+    let mut chart = chart_on(area, run.strategy.id(), 3.0, x_range, y_range, fonts)?;
     let y_labels = fonts.labels_along(area.dim_in_pixel().1, 6);
     mesh(&mut chart, "time (s)", "ms", y_labels, fonts)?;
     // One pixel wide: plotters joins thicker lines with unbounded mitres, and a downsampled
@@ -332,14 +318,7 @@ fn bar_chart(
             .flatten()
             .unwrap_or_default()
     };
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, Fonts::style(fonts.caption))
-        .margin(8)
-        .margin_right(24)
-        .x_label_area_size(fonts.label * 2.5)
-        .y_label_area_size(fonts.label * 5.0)
-        .build_cartesian_2d(x_range, y_range)
-        .map_err(draw_error)?;
+    let mut chart = chart_on(area, caption, 2.5, x_range, y_range, fonts)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -430,6 +409,26 @@ fn bar_value(value: f64) -> String {
         magnitude if magnitude >= 10.0 => format!("{value:.1}"),
         _ => format!("{value:.2}"),
     }
+}
+
+/// A chart on `area` under `caption`, with room for `x_label_rows` label heights under it
+/// and its numbers over `x_range` and `y_range`.
+fn chart_on<'a, 'b>(
+    area: &'a Area<'b>,
+    caption: &str,
+    x_label_rows: f64,
+    x_range: Range<f64>,
+    y_range: Range<f64>,
+    fonts: Fonts,
+) -> Result<Chart<'a, 'b>, PlotError> {
+    ChartBuilder::on(area)
+        .caption(caption, Fonts::style(fonts.caption))
+        .margin(8)
+        .margin_right(24)
+        .x_label_area_size(fonts.label * x_label_rows)
+        .y_label_area_size(fonts.label * 5.0)
+        .build_cartesian_2d(x_range, y_range)
+        .map_err(draw_error)
 }
 
 /// The grid, tick labels and axis names of a time chart.

@@ -21,20 +21,7 @@ impl FrameObserver for Seen {
     }
 
     fn frame(&mut self, frame: &BenchFrame<'_>) {
-        let report = frame.report;
-        self.frames.push(FrameRow {
-            frame: frame.index,
-            strategy: report.strategy.id().to_owned(),
-            frame_time_ns: frame.frame_time,
-            steps: report.steps.len(),
-            alpha: report.alpha,
-            presented_ns: report.presented_time,
-            shown_ns: report.shown_time,
-            display_ns: None,
-            animation_error_ns: None,
-            spring_shown_m: frame.shown.spring_x_m,
-            spring_true_m: frame.shown.true_spring_x_m,
-        });
+        self.frames.push(FrameRow::of(frame));
     }
 
     fn screen(&mut self, screen: &ScreenFrame) {
