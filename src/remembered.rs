@@ -23,6 +23,10 @@ pub const SETTINGS_VERSION: i64 = 1;
 /// The file's name inside the config directory.
 pub const SETTINGS_FILE: &str = "settings.toml";
 
+/// The largest settings file read: the settings take about 700 bytes; anything far larger
+/// is not one, and is not read into memory.
+pub const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
+
 /// Everything the window remembers between runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Remembered {
@@ -78,6 +82,22 @@ pub fn settings_path() -> Option<PathBuf> {
 /// problems gives what it can, warnings, and a backup copy. Never fails: a file that cannot
 /// be read is a warning and the defaults.
 pub fn restore(path: &Path) -> Restored {
+    let oversized = std::fs::metadata(path).is_ok_and(|meta| meta.len() > MAX_SETTINGS_BYTES);
+    if oversized {
+        let mut restored = Restored {
+            warnings: vec![format!(
+                "{}: larger than a settings file can be ({MAX_SETTINGS_BYTES} bytes); every \
+                 setting takes its default",
+                path.display()
+            )],
+            ..Restored::default()
+        };
+        match back_up(path) {
+            Ok(copy) => restored.backup = Some(copy),
+            Err(error) => restored.warnings.push(format!("{error:#}")),
+        }
+        return restored;
+    }
     let text = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Restored::default(),
@@ -174,6 +194,15 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             );
         }
     };
+    if !FIELDS.iter().any(|field| table.contains_key(field.key)) {
+        // Empty (truncated to nothing) or not ours: one warning, not one per setting.
+        return (
+            Remembered::default(),
+            vec![format!(
+                "{source}: holds no timestep-lab setting; every setting takes its default"
+            )],
+        );
+    }
     let mut remembered = Remembered::default();
     let mut warnings = Vec::new();
     match table.get("version") {

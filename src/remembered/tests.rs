@@ -180,3 +180,22 @@ fn save_names_the_path_it_cannot_write() {
     assert!(error.contains(&path.display().to_string()), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_empty_or_huge_file_is_one_warning_and_the_defaults() {
+    let (restored, warnings) = from_toml("", "settings.toml");
+    assert_eq!(restored, Remembered::default());
+    assert_eq!(
+        warnings,
+        ["settings.toml: holds no timestep-lab setting; every setting takes its default"]
+    );
+    let dir = temp_dir("huge");
+    let path = dir.join(SETTINGS_FILE);
+    std::fs::write(&path, vec![b'#'; MAX_SETTINGS_BYTES as usize + 1]).expect("written");
+    let restored = restore(&path);
+    assert_eq!(restored.remembered, Remembered::default());
+    assert_eq!(restored.warnings.len(), 1, "{:?}", restored.warnings);
+    assert!(restored.warnings[0].contains("larger than a settings file can be"));
+    assert!(restored.safe_to_save(), "kept as a backup first");
+    let _ = std::fs::remove_dir_all(&dir);
+}
