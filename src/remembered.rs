@@ -249,6 +249,54 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
     (remembered, warnings)
 }
 
+/// Keys of [`FIELDS`] that are the window's, not the live loop's settings.
+const WINDOW_KEYS: [&str; 3] = ["present_mode", "panel", "timeline"];
+
+/// The live loop's settings as a TOML table with the settings file's keys, in its order
+/// (a recording's header and its setting changes are written with it).
+pub fn settings_table(settings: &LiveSettings) -> toml::Table {
+    let remembered = Remembered {
+        settings: *settings,
+        ..Remembered::default()
+    };
+    FIELDS
+        .iter()
+        .filter(|field| !WINDOW_KEYS.contains(&field.key))
+        .map(|field| (field.key.to_owned(), (field.get)(&remembered)))
+        .collect()
+}
+
+/// Applies the settings in `table` (keys as [`settings_table`] writes them) over
+/// `settings`, in the settings file's order, then checks them. An unknown key, a value of
+/// the wrong type or out of range is an error that names it; `settings` is then unchanged.
+pub fn apply_settings_table(
+    settings: &mut LiveSettings,
+    table: &toml::Table,
+) -> Result<(), String> {
+    if let Some(key) = table
+        .keys()
+        .find(|key| WINDOW_KEYS.contains(&key.as_str()) || !FIELDS.iter().any(|f| f.key == *key))
+    {
+        return Err(format!("unknown setting `{}`", key.escape_debug()));
+    }
+    let mut remembered = Remembered {
+        settings: *settings,
+        ..Remembered::default()
+    };
+    for field in FIELDS {
+        if let Some(value) = table.get(field.key) {
+            (field.set)(&mut remembered, value)
+                .map_err(|why| format!("`{}` = {value}: {why}", field.key))?;
+        }
+    }
+    remembered
+        .settings
+        .validate()
+        .map_err(|error| error.to_string())?;
+    *settings = remembered.settings;
+    Ok(())
+}
+
 /// One setting in the file: its key, and how it is read and written.
 struct Field {
     /// The TOML key.

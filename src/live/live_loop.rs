@@ -7,6 +7,7 @@ use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
 use super::readouts::Readouts;
 use super::screen::{LiveScreen, ScreenFacts};
+use super::session::{SessionEvent, SessionHeader, SessionWriter};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
@@ -16,6 +17,7 @@ use crate::ring::Ring;
 use crate::scene::SceneConfig;
 use crate::sim::Simulation;
 use crate::timestep::{FrameClock, FrameFilters, NANOS_PER_SECOND, Nanos, RangeError};
+use crate::trace::SessionRow;
 use crate::view::PaneView;
 
 /// Presents the present-rate estimate keeps.
@@ -51,6 +53,53 @@ pub struct LiveLoop<S: Stopwatch> {
     unpresented: bool,
     /// Scratch for percentiles.
     scratch: Vec<Nanos>,
+    /// The recording being written, if one is.
+    journal: Option<Journal>,
+    /// Why the recording stopped, until the shell takes it.
+    recording_error: Option<String>,
+    /// While frames are replayed: the recorded stopwatch time of the last one's start.
+    replay_clock: Option<Nanos>,
+}
+
+/// Where recorded frames go.
+pub type SessionOut = Box<dyn std::io::Write + Send>;
+
+/// A recording in progress: the writer, the requests taken since the last frame and the
+/// frame that waits for its present before it is written.
+struct Journal {
+    /// The file.
+    writer: SessionWriter<SessionOut>,
+    /// Requests taken since the last frame started.
+    pending: Vec<SessionEvent>,
+    /// The last frame and the requests before it, written when the next one starts (its
+    /// present comes after it ran).
+    current: Option<(SessionRow, Vec<SessionEvent>)>,
+}
+
+impl std::fmt::Debug for Journal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Journal")
+            .field("frames", &self.writer.frames())
+            .field("pending", &self.pending)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Journal {
+    /// Writes the frame that waited, if any.
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.current.take() {
+            Some((row, events)) => self.writer.frame(&row, &events),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How a recording is going, for the panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordingStatus {
+    /// Frames written.
+    pub frames: u64,
 }
 
 impl<S: Stopwatch> LiveLoop<S> {
@@ -81,6 +130,9 @@ impl<S: Stopwatch> LiveLoop<S> {
             filters_period: 0,
             unpresented: false,
             scratch: Vec::with_capacity(HISTORY_CAPACITY),
+            journal: None,
+            recording_error: None,
+            replay_clock: None,
         };
         live.rebuild_filters();
         Ok(live)
@@ -98,6 +150,9 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// Takes what the window knows about its screen (present mode in force, the monitor's
     /// refresh rate); the screen model starts over when it changed.
     pub fn set_screen(&mut self, facts: ScreenFacts) {
+        if facts != self.screen.facts() {
+            self.note(SessionEvent::Screen(facts));
+        }
         self.screen.set(facts, self.settings.refresh_override_hz);
         if self.screen.refresh_period() != self.filters_period {
             self.rebuild_filters();
@@ -146,8 +201,9 @@ impl<S: Stopwatch> LiveLoop<S> {
         if filter_changed || self.screen.refresh_period() != self.filters_period {
             self.rebuild_filters();
         }
+        self.note(SessionEvent::Settings(settings));
         if restart {
-            self.reset();
+            self.reset_panes();
         }
         Ok(())
     }
@@ -156,6 +212,49 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// every pane, spends the artificial load once, and returns the focused pane's frame.
     pub fn frame(&mut self) -> LiveFrame {
         let now = self.stopwatch.now();
+        let measured = self
+            .last_frame_start
+            .map_or(0, |start| now.saturating_sub(start));
+        let carried = self.load.take_debt();
+        let real_frame = measured.saturating_add(carried);
+        self.replay_clock = None;
+        self.run_frame(now, real_frame, carried, true)
+    }
+
+    /// Runs a recorded frame: started at `now` on the recording's stopwatch, `real_frame`
+    /// long (measured plus the load carried in, as [`Self::frame`] found it). The
+    /// artificial load is not spent: the recorded frame times hold it already.
+    pub fn replay_frame(&mut self, now: Nanos, real_frame: Nanos) -> LiveFrame {
+        self.replay_clock = Some(now);
+        self.load.take_debt();
+        self.run_frame(now, real_frame, 0, false)
+    }
+
+    /// The body of a frame that started at `now` and is `real_frame` long (`carried` of
+    /// it load carried in); `live` spends the artificial load after it.
+    fn run_frame(
+        &mut self,
+        now: Nanos,
+        real_frame: Nanos,
+        carried: Nanos,
+        live: bool,
+    ) -> LiveFrame {
+        if let Some(journal) = &mut self.journal {
+            let written = journal.flush();
+            let events = std::mem::take(&mut journal.pending);
+            journal.current = Some((
+                SessionRow {
+                    time: now,
+                    frame_time: real_frame,
+                    carried,
+                    ..SessionRow::default()
+                },
+                events,
+            ));
+            if let Err(error) = written {
+                self.recording_failed(&error);
+            }
+        }
         // The frame run last reached the display at its present: settle what the screen
         // did with it (and with earlier ones) in every pane.
         if self.unpresented {
@@ -167,11 +266,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             });
         }
         self.unpresented = true;
-        let measured = self
-            .last_frame_start
-            .map_or(0, |start| now.saturating_sub(start));
         self.last_frame_start = Some(now);
-        let real_frame = measured.saturating_add(self.load.take_debt());
         let ticked = self.clock.tick(real_frame);
         // A paused frame that delivers no time is not a frame of the run: it neither passes
         // through the filters (which would pay out what they hold) nor scrolls the history.
@@ -200,9 +295,14 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
         let focus = self.settings.focus_index();
         let focus_steps = self.panes[focus].last().map_or(0, |f| f.report.steps.len());
-        let spent = self.load.spend(&mut self.stopwatch, now, focus_steps);
-        for pane in &mut self.panes {
-            pane.set_load(spent);
+        if live {
+            let spent = self.load.spend(&mut self.stopwatch, now, focus_steps);
+            for pane in &mut self.panes {
+                pane.set_load(spent);
+            }
+            if let Some((row, _)) = self.journal.as_mut().and_then(|j| j.current.as_mut()) {
+                row.load = spent.total;
+            }
         }
         self.panes[focus]
             .last()
@@ -215,8 +315,119 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// present time the screen model takes).
     pub fn record_present(&mut self, acquire_wait: Nanos) {
         let now = self.stopwatch.now();
+        self.record_present_at(now, acquire_wait);
+    }
+
+    /// [`Self::record_present`] at a given stopwatch time (a recorded present).
+    pub fn record_present_at(&mut self, now: Nanos, acquire_wait: Nanos) {
         self.presents.push(now);
         self.screen.record_present(now, acquire_wait);
+        if let Some((row, _)) = self.journal.as_mut().and_then(|j| j.current.as_mut()) {
+            row.present = Some((now, acquire_wait));
+        }
+    }
+
+    /// Stopwatch time now: while frames are replayed, the recorded start of the last one.
+    pub fn now(&self) -> Nanos {
+        self.replay_clock.unwrap_or_else(|| self.stopwatch.now())
+    }
+
+    /// Starts recording every frame and request from the next frame on to `out`, with a
+    /// header naming `adapter`: every pane restarts from time zero (a reset) and the screen
+    /// model starts over, so that the recording replays from a state it describes. A
+    /// recording already running is finished first. Fails if the header cannot be written.
+    pub fn start_recording(&mut self, out: SessionOut, adapter: &str) -> std::io::Result<()> {
+        self.stop_recording()?;
+        let header = SessionHeader {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            adapter: adapter.to_owned(),
+            settings: self.settings,
+            paused: self.clock.paused(),
+            screen: self.screen.facts(),
+        };
+        let writer = SessionWriter::new(out, &header)?;
+        self.reset_panes();
+        self.restart_screen();
+        self.journal = Some(Journal {
+            writer,
+            pending: Vec::new(),
+            current: None,
+        });
+        Ok(())
+    }
+
+    /// Finishes the recording: writes the last frame and flushes. Returns the frames
+    /// written (0 when none was running).
+    pub fn stop_recording(&mut self) -> std::io::Result<u64> {
+        let Some(mut journal) = self.journal.take() else {
+            return Ok(0);
+        };
+        journal.flush()?;
+        let frames = journal.writer.frames();
+        journal.writer.finish()?.flush()?;
+        Ok(frames)
+    }
+
+    /// The recording in progress, if any.
+    pub fn recording(&self) -> Option<RecordingStatus> {
+        self.journal.as_ref().map(|journal| RecordingStatus {
+            frames: journal.writer.frames(),
+        })
+    }
+
+    /// Takes the error that stopped the recording, if one did since the last call.
+    pub fn take_recording_error(&mut self) -> Option<String> {
+        self.recording_error.take()
+    }
+
+    /// Stops the recording after a write failed, keeping the error for the shell.
+    fn recording_failed(&mut self, error: &std::io::Error) {
+        self.journal = None;
+        self.recording_error = Some(format!("the recording stopped: {error}"));
+    }
+
+    /// Notes a request for the recording, if one is running.
+    fn note(&mut self, event: SessionEvent) {
+        if let Some(journal) = &mut self.journal {
+            journal.pending.push(event);
+        }
+    }
+
+    /// The screen model from scratch, with what the window said last.
+    fn restart_screen(&mut self) {
+        let facts = self.screen.facts();
+        self.screen = LiveScreen::new(self.settings.refresh_override_hz);
+        self.screen.set(facts, self.settings.refresh_override_hz);
+        self.unpresented = false;
+        self.rebuild_filters();
+    }
+
+    /// Starts a replay of frames recorded from `paused` with `settings` and `screen`: the
+    /// settings, pause and screen as the recording's header says, every pane and the screen
+    /// model from time zero. Stops a recording (a replay is not recorded).
+    pub fn begin_replay(
+        &mut self,
+        settings: LiveSettings,
+        paused: bool,
+        screen: ScreenFacts,
+    ) -> Result<(), RangeError> {
+        let _ = self.stop_recording();
+        self.apply(settings)?;
+        self.clock = FrameClock::default();
+        self.clock.set_time_scale(settings.time_scale)?;
+        self.clock.set_paused(paused);
+        self.screen.set(screen, settings.refresh_override_hz);
+        self.reset_panes();
+        self.restart_screen();
+        self.last_frame_start = None;
+        Ok(())
+    }
+
+    /// Ends a replay: the next frame measures time on the stopwatch again, from zero.
+    pub fn end_replay(&mut self) {
+        self.replay_clock = None;
+        self.last_frame_start = None;
+        self.reset_panes();
     }
 
     /// The modeled screen.
@@ -265,6 +476,13 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// carried load; the previous states are forgotten so nothing is smeared across the
     /// jump. Settings and pause stay.
     pub fn reset(&mut self) {
+        self.note(SessionEvent::Reset);
+        self.reset_panes();
+    }
+
+    /// [`Self::reset`] without noting it for a recording (a reset that follows from a
+    /// request already noted).
+    fn reset_panes(&mut self) {
         for pane in &mut self.panes {
             pane.reset();
         }
@@ -275,6 +493,7 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Buffers a kick for the next step of every pane.
     pub fn kick(&mut self) {
+        self.note(SessionEvent::Kick);
         for pane in &mut self.panes {
             pane.kick();
         }
@@ -287,12 +506,20 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Stops or restarts time (for every pane: they share the clock).
     pub fn set_paused(&mut self, paused: bool) {
+        if paused != self.clock.paused() {
+            self.note(if paused {
+                SessionEvent::Pause
+            } else {
+                SessionEvent::Resume
+            });
+        }
         self.clock.set_paused(paused);
     }
 
     /// Pauses and advances every pane exactly one frame of the single-step length on the
     /// next frame.
     pub fn single_step(&mut self) {
+        self.note(SessionEvent::SingleStep);
         self.clock.single_step();
     }
 

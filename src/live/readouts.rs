@@ -113,7 +113,7 @@ impl Readouts {
             present_rate_hz: live.present_rate_hz(),
             screen: live
                 .screen()
-                .readouts(live.last().map_or(0, |_| live.stopwatch().now())),
+                .readouts(live.last().map_or(0, |_| live.now())),
             sim_time_s: secs_from_ns(engine.latest_time()),
             real_time_s: secs_from_ns(engine.presented_time()),
             accumulator_ms: ms_from_ns(engine.accumulator()),

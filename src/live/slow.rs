@@ -40,7 +40,7 @@ impl SlowLoop {
         let judged = settings.time_scale == 1.0
             && settings.load.step_cost_ms == 0.0
             && !live.paused()
-            && live.stopwatch().now() >= SLOW_LOOP_SETTLE
+            && live.now() >= SLOW_LOOP_SETTLE
             && stats.frames >= 2
             && stats.fps > 0.0;
         (judged && stats.fps < SLOW_LOOP_FPS).then(|| Self {

@@ -332,6 +332,17 @@ pub enum TraceError {
         limit: u64,
     },
 
+    /// A recorded session whose content is not what the lab writes.
+    #[error("{origin}:{line}: {message}")]
+    Session {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong, with the value (escaped).
+        message: String,
+    },
+
     /// A generator field, or the duration, outside its allowed range.
     #[error("generator \"{spec}\": {field} {value} is out of range (allowed {allowed})")]
     GeneratorRange {
@@ -422,7 +433,7 @@ pub(super) fn shown_within(text: &str, max_chars: usize) -> String {
 ///
 /// Every message that shows text from a file or a path goes through this, via [`shown`] or
 /// directly.
-pub(super) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     if !text.chars().any(needs_escape) {
         return text.to_owned();
     }

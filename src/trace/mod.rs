@@ -40,6 +40,7 @@ mod mangohud;
 mod plain;
 mod presentmon;
 mod rng;
+mod session;
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -49,12 +50,16 @@ use self::csv::{Dialect, Records};
 use self::detect::Format;
 use self::input::{FirstRead, Normalised};
 
-pub use error::{Column, TraceError};
+pub use error::{Column, TraceError, escape as escaped};
 pub use generate::{
     DEFAULT_DURATION_S, DEFAULT_JITTER_SEED, GENERATORS, MAX_DURATION_S, MAX_GENERATED_FRAMES,
     generate,
 };
 pub use rng::Rng;
+pub use session::{
+    MAX_RECORDED_FRAME_MS, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, exact_ns,
+    is_session, load_session, ms_text, read_session,
+};
 
 /// Longest frame time accepted, in milliseconds. A minute is far beyond any real hitch, so a
 /// larger value almost always means a unit mistake (µs or ns where ms were expected).

@@ -1,0 +1,249 @@
+//! Recording a live session and replaying it: the same frames, reports and state.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::metrics::Metrics;
+use crate::timestep::{FrameReport, Nanos, Strategy};
+use crate::trace::read_session;
+
+const MS: Nanos = 1_000_000;
+
+/// A recording's destination the test can read back.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a run leaves to compare: every pane's report per frame, and at the end every
+/// pane's metrics.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    reports: Vec<Vec<FrameReport>>,
+    metrics: Vec<Metrics>,
+}
+
+fn outcome_of(live: &LiveLoop<impl Stopwatch>, reports: Vec<Vec<FrameReport>>) -> Outcome {
+    Outcome {
+        reports,
+        metrics: live.panes().iter().map(Pane::run_metrics).collect(),
+    }
+}
+
+fn pane_reports(live: &LiveLoop<impl Stopwatch>) -> Vec<FrameReport> {
+    live.panes()
+        .iter()
+        .map(|pane| pane.last().expect("ran").report)
+        .collect()
+}
+
+/// A scripted session on the virtual clock: uneven frames, a per-step load (so load is
+/// carried into frames), presents at uneven offsets, kicks, a pause with a single step, a
+/// new physics rate, a strategy switch (`switch`) and a change of screen. Returns the
+/// recording's bytes and what the live loop did.
+fn scripted_session(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, Outcome) {
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), start).expect("valid");
+    live.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Fifo),
+        monitor_hz: Some(60.0),
+    });
+    // Frames before the recording: the recording must not depend on them.
+    for _ in 0..7 {
+        live.stopwatch_mut().advance(13 * MS);
+        live.frame();
+        live.record_present(MS / 2);
+    }
+    let out = Shared::default();
+    live.start_recording(Box::new(out.clone()), "virtual adapter")
+        .expect("header written");
+    let mut reports = Vec::new();
+    for i in 0..600u64 {
+        match i {
+            40 | 41 | 300 => live.kick(),
+            100 => live.set_paused(true),
+            110 => live.single_step(),
+            130 => live.set_paused(false),
+            200 => {
+                let mut settings = *live.settings();
+                settings.rate_hz = 120.0;
+                settings.load.step_cost_ms = 1.5;
+                live.apply(settings).expect("valid");
+            }
+            250 => {
+                if let Some(strategy) = switch {
+                    let mut settings = *live.settings();
+                    settings.strategy = strategy;
+                    live.apply(settings).expect("valid");
+                }
+            }
+            400 => live.set_screen(ScreenFacts {
+                present_mode: Some(PresentModeId::Mailbox),
+                monitor_hz: Some(144.0),
+            }),
+            500 => live.reset(),
+            _ => {}
+        }
+        live.stopwatch_mut()
+            .advance(9 * MS + (i * 7919 % 23) * MS / 4);
+        live.frame();
+        reports.push(pane_reports(&live));
+        if i % 5 != 3 {
+            live.stopwatch_mut().advance((i % 3) * MS);
+            live.record_present((i % 4) * MS / 10);
+        }
+    }
+    let frames = live.stop_recording().expect("written");
+    assert_eq!(frames, 600);
+    let bytes = out.0.lock().expect("not poisoned").clone();
+    (bytes, outcome_of(&live, reports))
+}
+
+fn read_back(bytes: &[u8]) -> Arc<Recording> {
+    let file = read_session(bytes, "session.csv").expect("a recording");
+    Arc::new(Recording::from_session(file).expect("understood"))
+}
+
+fn replayed(recording: &Arc<Recording>) -> Outcome {
+    // A loop in another state than the recorded one: the replay sets it up.
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
+    live.stopwatch_mut().advance(12345 * MS);
+    live.frame();
+    let mut replay = Replay::new(Arc::clone(recording));
+    replay.begin(&mut live).expect("valid");
+    let mut reports = Vec::new();
+    while replay.step(&mut live).is_some() {
+        reports.push(pane_reports(&live));
+    }
+    outcome_of(&live, reports)
+}
+
+#[test]
+fn a_replayed_recording_runs_the_same_frames_to_the_same_state() {
+    let start = LiveSettings {
+        strategy: Strategy::Accumulator,
+        ..LiveSettings::default()
+    };
+    let (bytes, live) = scripted_session(start, Some(Strategy::Interpolated));
+    let recording = read_back(&bytes);
+    assert_eq!(recording.frames.len(), 600);
+    assert!(recording.events.len() >= 9, "{:?}", recording.events);
+    let replay = replayed(&recording);
+    assert_eq!(replay.reports.len(), live.reports.len());
+    for (i, (a, b)) in live.reports.iter().zip(&replay.reports).enumerate() {
+        assert_eq!(a, b, "frame {i}");
+    }
+    assert_eq!(replay.metrics, live.metrics);
+    assert_ne!(live.metrics[0].state_hash, 0);
+}
+
+#[test]
+fn comparison_panes_replay_too() {
+    let start = LiveSettings {
+        compare: true,
+        ..LiveSettings::default()
+    };
+    let (bytes, live) = scripted_session(start, None);
+    let replay = replayed(&read_back(&bytes));
+    assert_eq!(live.metrics.len(), 6);
+    assert_eq!(replay, live);
+}
+
+#[test]
+fn bench_replay_of_a_recording_gives_the_live_metrics_exactly() {
+    let start = LiveSettings {
+        strategy: Strategy::Extrapolated,
+        ..LiveSettings::default()
+    };
+    let (bytes, live) = scripted_session(start, None);
+    let recording = read_back(&bytes);
+    let bench = replay_all(&recording, Some(Strategy::Extrapolated)).expect("valid");
+    assert_eq!(bench.run_metrics(), live.metrics[0]);
+    // Another strategy over the same frames is another run.
+    let other = replay_all(&recording, Some(Strategy::Accumulator)).expect("valid");
+    assert_ne!(other.run_metrics(), live.metrics[0]);
+    assert_eq!(other.panes()[0].strategy(), Strategy::Accumulator);
+}
+
+#[test]
+fn a_write_error_stops_the_recording_and_says_why() {
+    struct Full;
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(28))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Err(std::io::Error::from_raw_os_error(28))
+        }
+    }
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
+    // The header goes through a buffer; the failure shows when it is written out.
+    let started = live.start_recording(Box::new(std::io::BufWriter::new(Full)), "a");
+    assert!(started.is_ok());
+    let mut error = None;
+    for _ in 0..20_000 {
+        live.stopwatch_mut().advance(MS);
+        live.frame();
+        if let Some(message) = live.take_recording_error() {
+            error = Some(message);
+            break;
+        }
+    }
+    let error = error.expect("the write failed");
+    assert!(error.contains("No space left on device"), "{error}");
+    assert!(live.recording().is_none());
+}
+
+#[test]
+fn a_trace_replays_paced_by_real_time_with_speed_pause_seek_and_loop() {
+    let trace = crate::trace::FrameTrace {
+        source: "t".into(),
+        frame_times_ns: vec![10 * MS, 10 * MS, 100 * MS, 10 * MS],
+        display_ns: None,
+        notes: Vec::new(),
+    };
+    let recording = Arc::new(Recording::from_trace(&trace));
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
+    let mut replay = Replay::new(Arc::clone(&recording));
+    replay.begin(&mut live).unwrap();
+    // Frames start at 0, 10, 20 and 120 ms of recorded time.
+    assert_eq!(replay.advance(&mut live, 0).unwrap(), 1);
+    assert_eq!(replay.advance(&mut live, 15 * MS).unwrap(), 1);
+    // The 100 ms hitch: nothing for 90 ms of real time.
+    replay.set_speed(0.5);
+    assert_eq!(replay.advance(&mut live, 10 * MS).unwrap(), 1);
+    assert_eq!(replay.advance(&mut live, 150 * MS).unwrap(), 0);
+    replay.set_playing(false);
+    assert_eq!(replay.advance(&mut live, 1000 * MS).unwrap(), 0);
+    replay.set_playing(true);
+    assert_eq!(replay.advance(&mut live, 50 * MS).unwrap(), 1);
+    assert!(replay.status().finished);
+    assert_eq!(replay.advance(&mut live, 50 * MS).unwrap(), 0);
+    // Seek back: the frames before the target run again, the same way.
+    let end = live.run_metrics();
+    replay.seek(&mut live, 2).unwrap();
+    assert_eq!(replay.status().frame, 2);
+    assert_eq!(live.run_metrics().frames, 2);
+    replay.set_playing(true);
+    replay.set_speed(1.0);
+    // From frame 1's start (10 ms): frames 2 and 3 start by 130 ms.
+    assert_eq!(replay.advance(&mut live, 120 * MS).unwrap(), 2);
+    assert_eq!(live.run_metrics(), end);
+    // Looping: one pass is 130 ms (the last frame ends at 130 ms); 15 ms past the end of
+    // the pass, the first two frames (0 and 10 ms) have run again.
+    replay.set_looping(true);
+    assert_eq!(replay.advance(&mut live, 25 * MS).unwrap(), 2);
+    assert_eq!(replay.status().frame, 2);
+    assert_eq!(live.run_metrics().frames, 2);
+}

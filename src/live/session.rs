@@ -1,0 +1,505 @@
+//! Recorded sessions: what the live loop was given, frame by frame, so that it can be run
+//! again exactly — in the window ([`Replay`], paced in real time) or by `bench`.
+//!
+//! A recording holds every input of the loop: each frame's start on the stopwatch and the
+//! frame time it ran (measured, plus the load carried in), when the window presented it and
+//! how long acquiring its image blocked, and, between frames, every request that changed
+//! something ([`SessionEvent`]: settings, kicks, resets, pause, single steps, a new present
+//! mode or refresh rate). Recording starts from a reset, with the settings, pause state and
+//! screen in a header, so a replay that starts from the same header and is given the same
+//! inputs runs the very same frames: the same reports, metrics and `state_hash`.
+//!
+//! The file ([`crate::trace::SessionFile`]) is a `frame_time_ms` CSV with `#` header lines:
+//! any tool that reads the lab's traces reads its frame times.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use super::present_mode::PresentModeId;
+use super::screen::ScreenFacts;
+use super::settings::LiveSettings;
+use crate::remembered::{apply_settings_table, settings_table};
+use crate::timestep::Nanos;
+use crate::trace::{
+    FrameTrace, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, TraceError, ms_text,
+};
+
+/// One request the live loop took between two frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SessionEvent {
+    /// New settings (written as the settings that changed).
+    Settings(LiveSettings),
+    /// Back to time zero.
+    Reset,
+    /// A kick for the next step.
+    Kick,
+    /// Time stopped.
+    Pause,
+    /// Time restarted.
+    Resume,
+    /// One frame of the single-step length.
+    SingleStep,
+    /// The window's present mode or the monitor's refresh rate changed.
+    Screen(ScreenFacts),
+}
+
+/// What a recording starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionHeader {
+    /// The version of the lab that recorded it.
+    pub version: String,
+    /// The GPU adapter it ran on, as the window named it.
+    pub adapter: String,
+    /// The settings in force at the first frame.
+    pub settings: LiveSettings,
+    /// Whether time was stopped at the first frame.
+    pub paused: bool,
+    /// The present mode and the monitor's refresh rate at the first frame.
+    pub screen: ScreenFacts,
+}
+
+/// A session to replay: frames, the requests between them, and what it starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recording {
+    /// Where it came from, for messages and the panel.
+    pub source: String,
+    /// What the recording starts from; `None` for a trace that is not a recording (its
+    /// frames replay under the settings in force).
+    pub header: Option<SessionHeader>,
+    /// The frames, in order.
+    pub frames: Vec<SessionRow>,
+    /// The requests, each before the frame whose index it carries, in order.
+    pub events: Vec<(usize, SessionEvent)>,
+}
+
+impl Recording {
+    /// A recording read from its file: the header and events understood, or the first
+    /// problem, naming its line.
+    pub fn from_session(file: SessionFile) -> Result<Self, TraceError> {
+        let origin = file.origin.as_str();
+        let bad = |line: usize, message: String| TraceError::Session {
+            origin: origin.to_owned(),
+            line,
+            message,
+        };
+        let field = |key: &str| file.header.iter().find(|(_, k, _)| k == key);
+        let (settings_line, _, settings_text) = field("settings")
+            .ok_or_else(|| bad(1, "the header has no \"# settings:\" line".to_owned()))?;
+        let mut settings = LiveSettings::default();
+        let table = parse_table(settings_text).map_err(|why| bad(*settings_line, why))?;
+        apply_settings_table(&mut settings, &table)
+            .map_err(|why| bad(*settings_line, format!("settings: {why}")))?;
+        let paused = match field("paused") {
+            None => false,
+            Some((_, _, value)) if value == "yes" => true,
+            Some((_, _, value)) if value == "no" => false,
+            Some((line, _, value)) => {
+                return Err(bad(
+                    *line,
+                    format!(
+                        "paused \"{}\" is not yes or no",
+                        crate::trace::escaped(value)
+                    ),
+                ));
+            }
+        };
+        let screen = match field("screen") {
+            None => ScreenFacts::default(),
+            Some((line, _, value)) => parse_screen(value).map_err(|why| bad(*line, why))?,
+        };
+        let text = |key: &str| field(key).map_or_else(String::new, |(_, _, v)| v.clone());
+        let header = SessionHeader {
+            version: text("version"),
+            adapter: text("adapter"),
+            settings,
+            paused,
+            screen,
+        };
+        let mut events = Vec::new();
+        let mut current = settings;
+        for (index, line, text) in &file.events {
+            for event in parse_events(text, &mut current).map_err(|why| bad(*line, why))? {
+                events.push((*index, event));
+            }
+        }
+        Ok(Self {
+            source: file.origin,
+            header: Some(header),
+            frames: file.rows,
+            events,
+        })
+    }
+
+    /// A trace's frames as a recording with nothing else: each frame starts where the one
+    /// before ended, the first at zero.
+    pub fn from_trace(trace: &FrameTrace) -> Self {
+        let mut time: Nanos = 0;
+        let frames = trace
+            .frame_times_ns
+            .iter()
+            .map(|&frame_time| {
+                let row = SessionRow {
+                    time,
+                    frame_time,
+                    ..SessionRow::default()
+                };
+                time = time.saturating_add(frame_time);
+                row
+            })
+            .collect();
+        Self {
+            source: trace.source.clone(),
+            header: None,
+            frames,
+            events: Vec::new(),
+        }
+    }
+
+    /// Recorded time from the first frame's start to the last frame's start, ns.
+    pub fn duration(&self) -> Nanos {
+        match (self.frames.first(), self.frames.last()) {
+            (Some(first), Some(last)) => last.time - first.time,
+            _ => 0,
+        }
+    }
+}
+
+/// Writes a session as it runs: the header first, then one row per frame with the requests
+/// taken before it. Settings are written as what changed.
+#[derive(Debug)]
+pub struct SessionWriter<W: Write> {
+    /// The CSV writer.
+    csv: csv::Writer<W>,
+    /// The settings as of the last row written.
+    settings: LiveSettings,
+    /// Rows written.
+    frames: u64,
+}
+
+impl<W: Write> SessionWriter<W> {
+    /// Writes the header to `out`.
+    pub fn new(mut out: W, header: &SessionHeader) -> std::io::Result<Self> {
+        let mut text = String::new();
+        let _ = writeln!(text, "{SESSION_MARK}");
+        let _ = writeln!(text, "# version: {}", clean(&header.version));
+        let _ = writeln!(text, "# adapter: {}", clean(&header.adapter));
+        let _ = writeln!(text, "# screen: {}", screen_text(header.screen));
+        let _ = writeln!(
+            text,
+            "# settings: {}",
+            toml::Value::Table(settings_table(&header.settings))
+        );
+        let _ = writeln!(
+            text,
+            "# paused: {}",
+            if header.paused { "yes" } else { "no" }
+        );
+        out.write_all(text.as_bytes())?;
+        let mut csv = csv::Writer::from_writer(out);
+        csv.write_record(SESSION_COLUMNS)?;
+        Ok(Self {
+            csv,
+            settings: header.settings,
+            frames: 0,
+        })
+    }
+
+    /// Writes one frame with the requests taken before it.
+    pub fn frame(&mut self, row: &SessionRow, events: &[SessionEvent]) -> std::io::Result<()> {
+        let mut text = String::new();
+        for event in events {
+            let piece = match event {
+                SessionEvent::Settings(settings) => {
+                    let before = settings_table(&self.settings);
+                    let changed: toml::Table = settings_table(settings)
+                        .into_iter()
+                        .filter(|(key, value)| before.get(key) != Some(value))
+                        .collect();
+                    self.settings = *settings;
+                    if changed.is_empty() {
+                        continue;
+                    }
+                    format!("set {}", toml::Value::Table(changed))
+                }
+                SessionEvent::Reset => "reset".to_owned(),
+                SessionEvent::Kick => "kick".to_owned(),
+                SessionEvent::Pause => "pause".to_owned(),
+                SessionEvent::Resume => "resume".to_owned(),
+                SessionEvent::SingleStep => "step".to_owned(),
+                SessionEvent::Screen(facts) => format!("screen {}", screen_text(*facts)),
+            };
+            if !text.is_empty() {
+                text.push_str("; ");
+            }
+            text.push_str(&piece);
+        }
+        let (present, wait) = row
+            .present
+            .map_or((String::new(), String::new()), |(at, wait)| {
+                (ms_text(at), ms_text(wait))
+            });
+        self.csv.write_record([
+            self.frames.to_string(),
+            ms_text(row.time),
+            ms_text(row.frame_time),
+            ms_text(row.load),
+            ms_text(row.carried),
+            present,
+            wait,
+            text,
+        ])?;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Rows written so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Flushes everything written and gives the output back.
+    pub fn finish(self) -> std::io::Result<W> {
+        self.csv
+            .into_inner()
+            .map_err(|error| std::io::Error::other(error.into_error()))
+    }
+}
+
+/// Text for a header line: on one line, without control characters.
+fn clean(text: &str) -> String {
+    crate::trace::escaped(&text.replace(['\r', '\n'], " "))
+}
+
+/// `MODE HZ`, `-` for what is not known: `fifo 60`, `- -`.
+fn screen_text(facts: ScreenFacts) -> String {
+    let mode = facts.present_mode.map_or("-", PresentModeId::id);
+    let hz = facts
+        .monitor_hz
+        .map_or_else(|| "-".to_owned(), |hz| hz.to_string());
+    format!("{mode} {hz}")
+}
+
+/// Reads [`screen_text`].
+fn parse_screen(text: &str) -> Result<ScreenFacts, String> {
+    let mut words = text.split_whitespace();
+    let (Some(mode), Some(hz), None) = (words.next(), words.next(), words.next()) else {
+        return Err(format!(
+            "screen \"{}\" is not a present mode and a refresh rate (e.g. \"fifo 60\", \"- -\")",
+            crate::trace::escaped(text)
+        ));
+    };
+    let present_mode = match mode {
+        "-" => None,
+        id => Some(
+            id.parse::<PresentModeId>()
+                .map_err(|error| error.to_string())?,
+        ),
+    };
+    let monitor_hz = match hz {
+        "-" => None,
+        hz => Some(
+            hz.parse::<f64>()
+                .ok()
+                .filter(|hz| hz.is_finite() && *hz > 0.0)
+                .ok_or_else(|| {
+                    format!(
+                        "refresh rate \"{}\" is not a positive number of Hz",
+                        crate::trace::escaped(hz)
+                    )
+                })?,
+        ),
+    };
+    Ok(ScreenFacts {
+        present_mode,
+        monitor_hz,
+    })
+}
+
+/// Reads `{key = value, ...}`.
+fn parse_table(text: &str) -> Result<toml::Table, String> {
+    let document: toml::Table =
+        format!("t = {text}")
+            .parse()
+            .map_err(|error: toml::de::Error| {
+                format!(
+                    "\"{}\" is not a table of settings ({})",
+                    crate::trace::escaped(&shortened(text)),
+                    error.message()
+                )
+            })?;
+    match document.get("t") {
+        Some(toml::Value::Table(table)) => Ok(table.clone()),
+        _ => Err(format!(
+            "\"{}\" is not a table of settings",
+            crate::trace::escaped(&shortened(text))
+        )),
+    }
+}
+
+/// At most 60 characters of `text`.
+fn shortened(text: &str) -> String {
+    text.chars().take(60).collect()
+}
+
+/// Reads one row's events (`kick; set {...}; pause`), applying setting changes to
+/// `settings`, which holds the settings as of the row before.
+fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEvent>, String> {
+    let mut events = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let (piece, after) = if let Some(body) = rest.strip_prefix("set ") {
+            // A table's values never hold braces, so the first `}` closes it.
+            let end = body.find('}').ok_or_else(|| {
+                format!(
+                    "event \"{}\" has no closing brace",
+                    crate::trace::escaped(&shortened(rest))
+                )
+            })?;
+            (&rest[..4 + end + 1], &body[end + 1..])
+        } else {
+            rest.split_once(';').unwrap_or((rest, ""))
+        };
+        let piece = piece.trim();
+        let event = match piece.split_once(' ').map_or((piece, ""), |(a, b)| (a, b)) {
+            ("kick", "") => SessionEvent::Kick,
+            ("reset", "") => SessionEvent::Reset,
+            ("pause", "") => SessionEvent::Pause,
+            ("resume", "") => SessionEvent::Resume,
+            ("step", "") => SessionEvent::SingleStep,
+            ("screen", facts) => SessionEvent::Screen(parse_screen(facts)?),
+            ("set", table) => {
+                let table = parse_table(table.trim())?;
+                apply_settings_table(settings, &table)?;
+                SessionEvent::Settings(*settings)
+            }
+            _ => {
+                return Err(format!(
+                    "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
+                     screen MODE HZ or set {{...}})",
+                    crate::trace::escaped(&shortened(piece))
+                ));
+            }
+        };
+        events.push(event);
+        rest = after.trim_start().strip_prefix(';').unwrap_or(after).trim();
+    }
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timestep::Strategy;
+    use crate::trace::read_session;
+
+    fn header() -> SessionHeader {
+        SessionHeader {
+            version: "0.1.0".into(),
+            adapter: "llvmpipe\n(LLVM)\u{1b}[31m".into(),
+            settings: LiveSettings::default(),
+            paused: true,
+            screen: ScreenFacts {
+                present_mode: Some(PresentModeId::Fifo),
+                monitor_hz: Some(143.856),
+            },
+        }
+    }
+
+    #[test]
+    fn events_and_header_are_read_back_as_written() {
+        let header = header();
+        let mut writer = SessionWriter::new(Vec::new(), &header).unwrap();
+        let faster = LiveSettings {
+            rate_hz: 100.0,
+            strategy: Strategy::Accumulator,
+            ..header.settings
+        };
+        let row = |i: u64| SessionRow {
+            time: i * 16_666_667,
+            frame_time: 16_666_667,
+            load: i,
+            carried: 0,
+            present: i.is_multiple_of(2).then_some((i * 16_666_667 + 5, 7)),
+            line: 0,
+        };
+        let events = [
+            vec![],
+            vec![SessionEvent::Kick, SessionEvent::Settings(faster)],
+            vec![
+                SessionEvent::Pause,
+                SessionEvent::SingleStep,
+                SessionEvent::Resume,
+                SessionEvent::Reset,
+                SessionEvent::Screen(ScreenFacts::default()),
+            ],
+        ];
+        for (i, events) in events.iter().enumerate() {
+            writer.frame(&row(i as u64), events).unwrap();
+        }
+        let bytes = writer.finish().unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(
+            text.contains("# adapter: llvmpipe (LLVM)\\u{1b}[31m\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"kick; set { rate_hz = 100.0, strategy = \"\"accumulator\"\" }\""),
+            "{text}"
+        );
+        let recording =
+            Recording::from_session(read_session(bytes.as_slice(), "rec.csv").unwrap()).unwrap();
+        let read = recording.header.clone().unwrap();
+        assert_eq!(read.settings, header.settings);
+        assert_eq!(read.screen, header.screen);
+        assert!(read.paused);
+        assert_eq!(read.version, "0.1.0");
+        let expected: Vec<(usize, SessionEvent)> = events
+            .iter()
+            .enumerate()
+            .flat_map(|(i, events)| events.iter().map(move |&e| (i, e)))
+            .collect();
+        assert_eq!(recording.events, expected);
+        for (i, frame) in recording.frames.iter().enumerate() {
+            assert_eq!(SessionRow { line: 0, ..*frame }, row(i as u64));
+        }
+    }
+
+    #[test]
+    fn bad_events_name_the_line_and_the_event() {
+        let head = "# timestep-lab session recording\n# settings: {rate_hz = 50.0}\n\
+                    frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
+        let cases = [
+            ("0,0,0,0,0,,,jump", "rec.csv:4: unknown event \"jump\""),
+            (
+                "0,0,0,0,0,,,set {rate_hz = 0.0}",
+                "rec.csv:4: physics rate 0 Hz is out of range",
+            ),
+            (
+                "0,0,0,0,0,,,set {warp = 9}",
+                "rec.csv:4: unknown setting `warp`",
+            ),
+            (
+                "0,0,0,0,0,,,set {rate_hz = 5",
+                "rec.csv:4: event \"set {rate_hz = 5\" has no closing brace",
+            ),
+            (
+                "0,0,0,0,0,,,screen fifo",
+                "rec.csv:4: screen \"fifo\" is not a present mode",
+            ),
+        ];
+        for (row, message) in cases {
+            let text = format!("{head}{row}\n");
+            let error = Recording::from_session(read_session(text.as_bytes(), "rec.csv").unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(error.starts_with(message), "{error}");
+        }
+        let no_settings = "# timestep-lab session recording\nframe,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n0,0,0,0,0,,,\n";
+        let error = Recording::from_session(read_session(no_settings.as_bytes(), "r").unwrap())
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "r:1: the header has no \"# settings:\" line"
+        );
+    }
+}

@@ -1,0 +1,374 @@
+//! The file layer of a recorded session: `#` header lines (`# key: value`), then a CSV with
+//! one row per frame. It is a `frame_time_ms` CSV like any other (the plain reader takes its
+//! frame times and skips the rest), so every tool that reads the lab's traces reads a
+//! recording; what the extra columns and the header mean is [`crate::live::session`]'s.
+//!
+//! Times are written in milliseconds with six decimals and read back exactly (as decimal
+//! text, never through a float), so a recording replays to the nanosecond.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use super::csv::{Dialect, Header, Records};
+use super::error::shown;
+use super::input::{self, FirstRead, Normalised, from_io};
+use super::{FRAME_TIME_COLUMN, MAX_LINE_BYTES, TraceError};
+use crate::timestep::Nanos;
+
+/// The first line of every recording: how a recording is told from a plain trace.
+pub const SESSION_MARK: &str = "# timestep-lab session recording";
+
+/// The columns of a recording, in the order they are written.
+pub const SESSION_COLUMNS: [&str; 8] = [
+    "frame",
+    "time_ms",
+    FRAME_TIME_COLUMN,
+    "load_ms",
+    "carried_ms",
+    "present_ms",
+    "acquire_wait_ms",
+    "events",
+];
+
+/// Longest frame time of a recording, ms: an hour. A live frame can be much longer than any
+/// frame a trace holds (a debugger stop, a sleeping laptop), and a replay must get it back.
+pub const MAX_RECORDED_FRAME_MS: u64 = 3_600_000;
+
+/// One frame of a recording as the file holds it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionRow {
+    /// 1-based line of the row.
+    pub line: usize,
+    /// Stopwatch time at which the frame started, ns.
+    pub time: Nanos,
+    /// The frame time the loop ran (measured, plus load carried in), ns.
+    pub frame_time: Nanos,
+    /// The artificial load of the frame, ns.
+    pub load: Nanos,
+    /// The part of `frame_time` that was load carried in rather than measured, ns.
+    pub carried: Nanos,
+    /// When the frame was presented and how long acquiring its image blocked, ns.
+    pub present: Option<(Nanos, Nanos)>,
+}
+
+/// A recording as the file holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionFile {
+    /// The file, fit for messages.
+    pub origin: String,
+    /// The `# key: value` lines of the header: line, key, value (after the mark).
+    pub header: Vec<(usize, String, String)>,
+    /// The frames, in order.
+    pub rows: Vec<SessionRow>,
+    /// The rows that carry events: row index, line, the events' text.
+    pub events: Vec<(usize, usize, String)>,
+}
+
+/// Whether the file at `path` starts with [`SESSION_MARK`] (a recording, not a plain trace).
+/// A file that cannot be read is not one; reading it as a trace then says why.
+pub fn is_session(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut first = Vec::with_capacity(SESSION_MARK.len() + 2);
+    let read = BufReader::new(file)
+        .take(SESSION_MARK.len() as u64 + 2)
+        .read_until(b'\n', &mut first);
+    read.is_ok() && first.trim_ascii_end() == SESSION_MARK.as_bytes()
+}
+
+/// Reads the recording at `path`.
+pub fn load_session(path: &Path) -> Result<SessionFile, TraceError> {
+    let origin = input::origin_of(path);
+    let file = FirstRead::open(|| std::fs::File::open(path), || {}).map_err(|source| {
+        TraceError::Read {
+            path: origin.clone(),
+            source,
+        }
+    })?;
+    read_session_from(file, &origin)
+}
+
+/// Reads a recording from `reader`; `source` names it in messages.
+pub fn read_session(reader: impl Read, source: &str) -> Result<SessionFile, TraceError> {
+    read_session_from(reader, &super::error::escape(source))
+}
+
+fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, TraceError> {
+    let (text, _) = input::decode(reader, origin)?;
+    let mut text = BufReader::with_capacity(64 * 1024, Normalised::new(text, origin));
+    let mut session = SessionFile {
+        origin: origin.to_owned(),
+        ..SessionFile::default()
+    };
+    // The header's comment lines, up to the first line that is not one.
+    let mut line = 0;
+    let mut buffer = Vec::new();
+    let first_data = loop {
+        buffer.clear();
+        let read = (&mut text)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buffer)
+            .map_err(|error| from_io(error, origin))?;
+        if read == 0 {
+            return Err(TraceError::Empty {
+                origin: origin.to_owned(),
+            });
+        }
+        line += 1;
+        if buffer.len() > MAX_LINE_BYTES {
+            return Err(TraceError::LineTooLong {
+                origin: origin.to_owned(),
+                line,
+                limit: MAX_LINE_BYTES,
+            });
+        }
+        let content = String::from_utf8_lossy(buffer.trim_ascii());
+        if line == 1 && content != SESSION_MARK {
+            return Err(invalid(
+                origin,
+                1,
+                format!("not a recording: the first line is not \"{SESSION_MARK}\""),
+            ));
+        }
+        if content.is_empty() {
+            continue;
+        }
+        let Some(comment) = content.strip_prefix('#') else {
+            break std::mem::take(&mut buffer);
+        };
+        if line > 1
+            && let Some((key, value)) = comment.split_once(':')
+        {
+            session
+                .header
+                .push((line, key.trim().to_owned(), value.trim().to_owned()));
+        }
+    };
+    let rest = std::io::Cursor::new(first_data).chain(text);
+    let mut records = Records::new(rest, Dialect::Csv, line, origin);
+    if !records.next_record()? {
+        return Err(TraceError::Empty {
+            origin: origin.to_owned(),
+        });
+    }
+    let header = Header::read(&records);
+    let mut columns = [0; SESSION_COLUMNS.len()];
+    for (slot, name) in columns.iter_mut().zip(SESSION_COLUMNS) {
+        *slot = header.find(&[name])?.ok_or_else(|| {
+            invalid(
+                origin,
+                header.line,
+                format!(
+                    "the recording's header has no \"{name}\" column (expected {})",
+                    SESSION_COLUMNS.join(",")
+                ),
+            )
+        })?;
+    }
+    let [
+        frame,
+        time,
+        frame_time,
+        load,
+        carried,
+        present,
+        wait,
+        events,
+    ] = columns;
+    while records.next_record()? {
+        records.check_width(&header)?;
+        let line = records.line();
+        let index = session.rows.len();
+        let number = |column: usize, max_ms: u64| -> Result<Option<Nanos>, TraceError> {
+            let text = records.field(column);
+            if text.is_empty() {
+                return Ok(None);
+            }
+            exact_ns(&text)
+                .filter(|&ns| ns <= max_ms.saturating_mul(1_000_000))
+                .map(Some)
+                .ok_or_else(|| {
+                    invalid(
+                        origin,
+                        line,
+                        format!(
+                            "column {} ({}): \"{}\" is not a time from 0 to {max_ms} ms with at \
+                             most 6 decimals",
+                            column + 1,
+                            SESSION_COLUMNS[columns.iter().position(|&c| c == column).unwrap_or(0)],
+                            shown(&text)
+                        ),
+                    )
+                })
+        };
+        let required = |column: usize, max_ms: u64| -> Result<Nanos, TraceError> {
+            number(column, max_ms)?.ok_or_else(|| {
+                invalid(
+                    origin,
+                    line,
+                    format!("column {} is empty; it needs a time", column + 1),
+                )
+            })
+        };
+        let written = records.field(frame);
+        if written.parse::<usize>().ok() != Some(index) {
+            return Err(invalid(
+                origin,
+                line,
+                format!(
+                    "frame \"{}\" is not {index}: a recording numbers its frames from 0, one \
+                     per row",
+                    shown(&written)
+                ),
+            ));
+        }
+        let row = SessionRow {
+            line,
+            time: required(time, u64::MAX / 1_000_000)?,
+            frame_time: required(frame_time, MAX_RECORDED_FRAME_MS)?,
+            load: required(load, MAX_RECORDED_FRAME_MS)?,
+            carried: required(carried, MAX_RECORDED_FRAME_MS)?,
+            present: match (
+                number(present, u64::MAX / 1_000_000)?,
+                number(wait, MAX_RECORDED_FRAME_MS)?,
+            ) {
+                (Some(at), wait) => Some((at, wait.unwrap_or(0))),
+                (None, _) => None,
+            },
+        };
+        if let Some(previous) = session.rows.last()
+            && row.time < previous.time
+        {
+            return Err(invalid(
+                origin,
+                line,
+                format!(
+                    "time_ms goes back ({} ms after {} ms): a recording's frames are in the \
+                     order they ran",
+                    shown(&records.field(time)),
+                    ms_text(previous.time)
+                ),
+            ));
+        }
+        let text = records.field(events);
+        if !text.is_empty() {
+            session.events.push((index, line, text.into_owned()));
+        }
+        session.rows.push(row);
+    }
+    if session.rows.is_empty() {
+        return Err(TraceError::Empty {
+            origin: origin.to_owned(),
+        });
+    }
+    Ok(session)
+}
+
+/// A problem with a recording, at `line`.
+fn invalid(origin: &str, line: usize, message: String) -> TraceError {
+    TraceError::Session {
+        origin: origin.to_owned(),
+        line,
+        message,
+    }
+}
+
+/// `ns` as milliseconds with six decimals: exact, and read back by [`exact_ns`].
+pub fn ms_text(ns: Nanos) -> String {
+    format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)
+}
+
+/// Milliseconds written as decimal text (at most six decimals, no sign or exponent), in
+/// whole nanoseconds, exactly; `None` for anything else or a value past `u64`.
+pub fn exact_ns(text: &str) -> Option<Nanos> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || fraction.len() > 6 {
+        return None;
+    }
+    let ms: u64 = whole.parse().ok()?;
+    let mut sub = 0u64;
+    for (i, b) in fraction.bytes().enumerate() {
+        sub += u64::from(b - b'0') * 10u64.pow(5 - i as u32);
+    }
+    ms.checked_mul(1_000_000)?.checked_add(sub)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_read_back_to_the_nanosecond() {
+        for ns in [0, 1, 999_999, 1_000_000, 16_666_667, 123_456_789_012_345] {
+            assert_eq!(exact_ns(&ms_text(ns)), Some(ns));
+        }
+        assert_eq!(exact_ns("16.5"), Some(16_500_000));
+        assert_eq!(exact_ns("7"), Some(7_000_000));
+        for bad in ["", ".5", "-1", "1e3", "1.2345678", "1.2.3", "nan", " 1"] {
+            assert_eq!(exact_ns(bad), None, "{bad:?}");
+        }
+    }
+
+    fn read(text: &str) -> Result<SessionFile, TraceError> {
+        read_session(text.as_bytes(), "rec.csv")
+    }
+
+    const HEAD: &str = "# timestep-lab session recording\n# version: 0.1.0\n\
+                        frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
+
+    #[test]
+    fn a_recording_reads_its_header_rows_and_events() {
+        let text = format!(
+            "{HEAD}0,5.000000,0.000000,0.000000,0.000000,6.000000,0.500000,\n\
+             1,21.666667,16.666667,1.000000,0.000000,,,\"kick; set {{rate_hz = 100.0}}\"\n"
+        );
+        let session = read(&text).unwrap();
+        assert_eq!(
+            session.header,
+            [(2, "version".to_owned(), "0.1.0".to_owned())]
+        );
+        assert_eq!(session.rows.len(), 2);
+        assert_eq!(session.rows[0].present, Some((6_000_000, 500_000)));
+        assert_eq!(session.rows[1].frame_time, 16_666_667);
+        assert_eq!(session.rows[1].present, None);
+        assert_eq!(
+            session.events,
+            [(1, 5, "kick; set {rate_hz = 100.0}".to_owned())]
+        );
+    }
+
+    #[test]
+    fn bad_recordings_name_the_line_and_the_problem() {
+        let cases = [
+            (
+                "frame_time_ms\n16\n".to_owned(),
+                "rec.csv:1: not a recording: the first line is not \"# timestep-lab session recording\"",
+            ),
+            (HEAD.to_owned(), "rec.csv: the trace has no frame times"),
+            (
+                format!("{HEAD}0,5,x,0,0,,,\n"),
+                "rec.csv:4: column 3 (frame_time_ms): \"x\" is not a time from 0 to 3600000 ms \
+                 with at most 6 decimals",
+            ),
+            (
+                format!("{HEAD}1,5,1,0,0,,,\n"),
+                "rec.csv:4: frame \"1\" is not 0: a recording numbers its frames from 0, one per row",
+            ),
+            (
+                format!("{HEAD}0,5,1,0,0,,,\n1,4,1,0,0,,,\n"),
+                "rec.csv:5: time_ms goes back (4 ms after 5.000000 ms): a recording's frames are \
+                 in the order they ran",
+            ),
+            (
+                "# timestep-lab session recording\nframe,time_ms\n0,1\n".to_owned(),
+                "rec.csv:2: the recording's header has no \"frame_time_ms\" column (expected \
+                 frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events)",
+            ),
+        ];
+        for (text, message) in cases {
+            assert_eq!(read(&text).unwrap_err().to_string(), message, "{text}");
+        }
+    }
+}
