@@ -220,6 +220,25 @@ pub struct WindowArgs {
     /// ~/.config/timestep-lab/settings.toml).
     #[arg(long)]
     pub no_config: bool,
+    /// Record the session from its first frame to FILE (a lab CSV: the frame times, the
+    /// load, every change, kick, reset and pause at its frame, the adapter, present mode,
+    /// refresh rate and settings). `bench --trace FILE` measures it, `--replay FILE` plays
+    /// it back. An existing file is never overwritten. The panel's Record button does the
+    /// same at any time.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub record: Option<PathBuf>,
+    /// Replay FILE instead of the clock, paced in real time (pause, speed, loop and seek in
+    /// the panel): a recording made with --record (its settings, inputs and presents
+    /// replay too, to the same final state), or any trace `bench --trace` reads (the lab's
+    /// CSV, PresentMon, MangoHud, plain). The file is read once, before the window opens.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Replay speed: recorded time per real time, 0.05 to 8 (below 1 is slow motion).
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "replay")]
+    pub replay_speed: f64,
+    /// Automation: close the window when the replay has run its last frame.
+    #[arg(long, hide = true, requires = "replay")]
+    pub quit_after_replay: bool,
     /// Automation: switch to the next present mode the surface offers every N frames.
     #[arg(long, value_name = "N", hide = true)]
     pub cycle_present_modes: Option<u64>,
@@ -240,6 +259,24 @@ impl WindowArgs {
         if let Some(path) = &self.screenshot {
             check_png_path(path)?;
         }
+        if let Some(path) = &self.record {
+            check_new_file("--record", path)?;
+        }
+        if !crate::live::REPLAY_SPEEDS.contains(&self.replay_speed) {
+            anyhow::bail!(
+                "--replay-speed {} is out of range (allowed {} to {})",
+                self.replay_speed,
+                crate::live::REPLAY_SPEEDS.start(),
+                crate::live::REPLAY_SPEEDS.end()
+            );
+        }
+        let replay = self
+            .replay
+            .as_deref()
+            .map(load_recording)
+            .transpose()
+            .context("--replay")?
+            .map(std::sync::Arc::new);
         Ok(WindowOptions {
             settings,
             remember: None,
@@ -253,6 +290,10 @@ impl WindowArgs {
             paused: self.paused,
             cycle_present_modes: self.cycle_present_modes,
             resize_at: self.resize_at,
+            record: self.record.clone(),
+            replay,
+            replay_speed: self.replay_speed,
+            quit_after_replay: self.quit_after_replay,
         })
     }
 }
@@ -533,6 +574,10 @@ pub struct BenchArgs {
         requires = "plot"
     )]
     pub plot_size: (u32, u32),
+    /// Run a recorded session (`--record`) as a plain trace of its frame times under the
+    /// bench's model, instead of replaying it as recorded.
+    #[arg(long, requires = "trace")]
+    pub as_trace: bool,
     /// Simulation settings.
     #[command(flatten)]
     pub sim: SimArgs,
@@ -609,6 +654,12 @@ pub struct WriteError {
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let strategies = Strategy::parse_list(&args.strategy).context("--strategy")?;
     let settings = args.settings()?;
+    if let Some(path) = &args.trace
+        && !args.as_trace
+        && trace::is_session(path)
+    {
+        return run_bench_session(args, path, &settings, &strategies, notes);
+    }
     check_report_paths(args)?;
     if args.plot.is_some() {
         plot::load_font(&font_path())?;
@@ -700,6 +751,90 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     })
 }
 
+/// `bench` over a recorded session: replayed as recorded, once per strategy (see
+/// [`bench::run_recording`]).
+fn run_bench_session(
+    args: &BenchArgs,
+    path: &std::path::Path,
+    settings: &BenchSettings,
+    strategies: &[Strategy],
+    notes: &mut Vec<String>,
+) -> anyhow::Result<String> {
+    let shown = trace::escaped(&path.display().to_string());
+    let as_trace = "add --as-trace to run its frame times through the bench's model instead";
+    if *settings != BenchSettings::default() {
+        anyhow::bail!(
+            "{shown} is a recorded session: it replays with the settings, requests and \
+             presents it recorded, so the bench's model options (--hz, --max-frame-time, \
+             --max-steps, --integrator, --spring-hz, --damping, --step-cost, --render-cost, \
+             --display, --gpu-cost, --filter) do not apply; {as_trace}"
+        );
+    }
+    for (flag, given) in [
+        ("--csv", args.csv.is_some()),
+        ("--plot", args.plot.is_some()),
+        ("--process", args.process.is_some()),
+        ("--swap-chain", args.swap_chain.is_some()),
+    ] {
+        if given {
+            anyhow::bail!(
+                "{flag} does not apply to a replayed session such as {shown}; {as_trace}"
+            );
+        }
+    }
+    let file = trace::load_session(path)?;
+    let recording = std::sync::Arc::new(crate::live::Recording::from_session(file)?);
+    let header = recording
+        .header
+        .as_ref()
+        .context("a session recording has a header")?;
+    let start = header.settings;
+    let mut recorded = BenchSettings {
+        timestep: start.timestep().map_err(flagged)?,
+        scene: start
+            .scene(&crate::scene::SceneConfig::new())
+            .map_err(flagged)?,
+        filter: start.filter,
+        ..BenchSettings::default()
+    }
+    .with_costs_ms(start.load.step_cost_ms, start.load.render_cost_ms)
+    .map_err(flagged)?;
+    let results = bench::run_recording(&recording, strategies).map_err(flagged)?;
+    let mut screen = crate::live::LiveScreen::new(start.refresh_override_hz);
+    screen.set(header.screen, start.refresh_override_hz);
+    recorded.display = screen.spec();
+    notes.push(format!(
+        "{}: a recorded session ({} on {}), replayed as recorded: {} requests at their frames, \
+         its presents on a modeled {} screen; each row runs one strategy throughout",
+        recording.source,
+        crate::trace::escaped(&header.version),
+        crate::trace::escaped(&header.adapter),
+        recording.events.len(),
+        recorded.display,
+    ));
+    let mut frame_times: Vec<_> = recording.frames.iter().map(|f| f.frame_time).collect();
+    let frames = frame_times.len();
+    let wall_time_s = frame_times.iter().sum::<u64>() as f64 / 1e9;
+    let stats = FrameStats::from_frame_times_in_place(&mut frame_times);
+    let report = BenchReport::new(
+        TraceJson {
+            source: recording.source.clone(),
+            frames,
+            wall_time_s,
+            stats: stats.as_ref().map(FrameStatsJson::from),
+        },
+        &recorded,
+        &results,
+    );
+    Ok(if args.json {
+        let mut json = report.to_json();
+        json.push('\n');
+        json
+    } else {
+        report.table()
+    })
+}
+
 /// The font file the plot's text uses: `TIMESTEP_LAB_FONT`, else DejaVu Sans where Debian
 /// puts it.
 fn font_path() -> PathBuf {
@@ -780,6 +915,36 @@ fn check_parent_directory(path: &std::path::Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Checks that `path` can become a new file: it does not exist (nothing is overwritten),
+/// is not a directory, and its directory exists.
+pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()> {
+    if names_a_directory(path) || path.is_dir() {
+        anyhow::bail!("{option} {}: is a directory; name a file", path.display());
+    }
+    if path.exists() {
+        anyhow::bail!(
+            "{option} {}: the file exists and is not overwritten; remove it or name another",
+            path.display()
+        );
+    }
+    check_parent_directory(path).with_context(|| option.to_owned())
+}
+
+/// Reads what `--replay` plays: a session recording, or any trace the bench reads.
+pub fn load_recording(path: &std::path::Path) -> anyhow::Result<crate::live::Recording> {
+    if trace::is_session(path) {
+        Ok(crate::live::Recording::from_session(trace::load_session(
+            path,
+        )?)?)
+    } else {
+        let trace = trace::load(path, &LoadOptions::default())?;
+        for note in &trace.notes {
+            eprintln!("note: {note}");
+        }
+        Ok(crate::live::Recording::from_trace(&trace))
+    }
 }
 
 /// Whether two paths name one existing file.

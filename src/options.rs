@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
-use crate::live::{LiveSettings, PresentModeId};
+use std::sync::Arc;
+
+use crate::live::{LiveSettings, PresentModeId, Recording};
 
 /// How the window starts and, for automation, when it stops.
 #[derive(Clone, Debug)]
@@ -34,6 +36,15 @@ pub struct WindowOptions {
     pub cycle_present_modes: Option<u64>,
     /// Automation: after this many frames, ask for this window size (tests of resizing).
     pub resize_at: Option<(u64, (u32, u32))>,
+    /// Record the session from the first frame to this file (checked: it does not exist
+    /// yet, and its directory does).
+    pub record: Option<PathBuf>,
+    /// Replay this recording (or trace) instead of the clock, read before the window opens.
+    pub replay: Option<Arc<Recording>>,
+    /// The replay's speed: recorded time per real time.
+    pub replay_speed: f64,
+    /// Automation: close the window when the replay has run its last frame.
+    pub quit_after_replay: bool,
 }
 
 /// What `render` draws: the loop run headless at a display rate, then one frame to a PNG.

@@ -62,6 +62,7 @@ fn scripted_state_with(settings: LiveSettings) -> PanelState {
         ],
         requested: PresentModeId::default(),
         active: Some(PresentModeId::FifoRelaxed),
+        session: Default::default(),
     };
     PanelState {
         model: Model {

@@ -43,6 +43,7 @@ impl UiPass {
                 pass.actions |= earlier.actions;
                 pass.settings = pass.settings.or(earlier.settings);
                 pass.present_mode = pass.present_mode.or(earlier.present_mode);
+                pass.session = pass.session.or(earlier.session);
             }
             output = Some(pass);
         });

@@ -15,14 +15,19 @@ use super::compose::{FrameComposer, UiFrame};
 use super::png::write_png;
 use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
-use crate::live::{LiveLoop, PresentModeId, RealStopwatch, ScreenFacts, SlowLoop};
+use crate::live::{LiveLoop, PresentModeId, RealStopwatch, Replay, ScreenFacts, SlowLoop};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::{
     DeviceError, GpuContext, Offscreen, Pane, adapter_summary, catch_errors, request_adapter,
 };
 use crate::timestep::Strategy;
-use crate::ui::{DisplayStatus, PanelState, UiOutput};
+use crate::ui::{DisplayStatus, PanelState, SessionRequest, SessionStatus, UiOutput};
+
+/// `path` as messages show it: control characters escaped.
+fn shown_path(path: &std::path::Path) -> String {
+    crate::trace::escaped(&path.display().to_string())
+}
 
 /// How long to wait between checks while the window is minimised, hidden or its surface
 /// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
@@ -54,6 +59,12 @@ pub struct WindowSummary {
     pub saved: Option<PathBuf>,
     /// The last slow-loop offer the panel made (see [`SlowLoop`]), if it made one.
     pub slow_loop: Option<SlowLoop>,
+    /// Recordings written: the file and its frames.
+    pub recorded: Vec<(PathBuf, u64)>,
+    /// The replay at the end: frames run and frames in it.
+    pub replayed: Option<(usize, usize)>,
+    /// The final `state_hash` of each pane, in pane order.
+    pub state_hashes: Vec<u64>,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -85,6 +96,18 @@ impl std::fmt::Display for WindowSummary {
         if let Some(path) = &self.saved {
             writeln!(f, "settings saved: {}", path.display())?;
         }
+        for (path, frames) in &self.recorded {
+            writeln!(f, "recorded: {frames} frames to {}", path.display())?;
+        }
+        if let Some((frame, frames)) = self.replayed {
+            writeln!(f, "replayed: {frame} of {frames} frames")?;
+        }
+        let hashes: Vec<String> = self
+            .state_hashes
+            .iter()
+            .map(|hash| format!("{hash:016x}"))
+            .collect();
+        writeln!(f, "state hashes: {}", hashes.join(","))?;
         Ok(())
     }
 }
@@ -103,9 +126,20 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         requested: options.present_mode,
         ..DisplayStatus::default()
     };
+    let replay = options.replay.clone().map(|recording| {
+        let mut replay = Replay::new(recording);
+        replay.set_speed(options.replay_speed);
+        replay
+    });
     let mut app = App {
         options,
         live,
+        replay,
+        replay_begun: false,
+        last_tick: None,
+        recording_path: None,
+        notice: None,
+        recording_error: None,
         panel,
         display,
         active: None,
@@ -122,9 +156,24 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         .collect();
     // Texture changes of a last frame that was never drawn are of no use any more.
     app.pending_textures.clear();
+    app.summary.state_hashes = app
+        .live
+        .panes()
+        .iter()
+        .map(|pane| pane.run_metrics().state_hash)
+        .collect();
+    app.summary.replayed = app.replay.as_ref().map(|replay| {
+        let status = replay.status();
+        (status.frame, status.frames)
+    });
+    // The recording running at the end is finished (the last frame, the flush).
+    app.stop_recording();
     outcome.context("the event loop failed")?;
     if let Some(error) = app.error {
         return Err(error);
+    }
+    if let Some(error) = app.recording_error {
+        return Err(anyhow!(error));
     }
     if let Some(path) = &app.options.remember {
         let remembered = Remembered {
@@ -179,6 +228,18 @@ struct App {
     options: WindowOptions,
     /// The live loop.
     live: LiveLoop<RealStopwatch>,
+    /// The replay driving the loop instead of the clock, if one is.
+    replay: Option<Replay>,
+    /// Whether the replay has put the loop in its starting state.
+    replay_begun: bool,
+    /// When the last frame ran, for pacing the replay in real time.
+    last_tick: Option<Instant>,
+    /// The file being recorded to.
+    recording_path: Option<PathBuf>,
+    /// What the session row says: a recording written, or why one stopped.
+    notice: Option<String>,
+    /// Why a recording failed, for the exit status.
+    recording_error: Option<String>,
     /// What the panel remembers between frames.
     panel: PanelState,
     /// The display as the panel shows it: adapter, offered, requested and active modes.
@@ -387,13 +448,10 @@ impl App {
 
     /// The body of [`Self::redraw`] for a visible window.
     fn frame(&mut self, event_loop: &ActiveEventLoop, active: &mut Active) {
-        self.live.set_screen(ScreenFacts {
-            present_mode: self.display.active,
-            monitor_hz: active.monitor_hz,
-        });
-        self.live.frame();
+        self.tick(active);
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = (active.config.width, active.config.height);
+        self.display.session = self.session_status();
         let snapshot = self.live.snapshot();
         if let Some(offer) = snapshot.readouts.slow_loop {
             self.summary.slow_loop = Some(offer);
@@ -440,13 +498,21 @@ impl App {
         let acquire_wait = present(active, textures, &panes, &primitives, pixels_per_point);
         let drawn = acquire_wait.is_some();
         if let Some(wait) = acquire_wait {
-            self.live
-                .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX));
+            // A replay presents what was recorded, not what this window does.
+            if self.replay.is_none() {
+                self.live
+                    .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX));
+            }
             self.summary.frames += 1;
         }
         self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
-        if last_frame && drawn || self.error.is_some() || output.actions.quit {
+        let replay_done = self.options.quit_after_replay
+            && self
+                .replay
+                .as_ref()
+                .is_some_and(|replay| replay.status().finished);
+        if last_frame && drawn || self.error.is_some() || output.actions.quit || replay_done {
             event_loop.exit();
         }
         // The frame cap is for modes without vsync; under vsync the display paces.
@@ -455,9 +521,197 @@ impl App {
         }
     }
 
+    /// Runs the loop's frames for one window frame: one from the clock, or, while
+    /// replaying, the recorded frames whose time has come.
+    fn tick(&mut self, active: &Active) {
+        let now = Instant::now();
+        let real = self.last_tick.map_or(0, |last| {
+            u64::try_from(now.duration_since(last).as_nanos()).unwrap_or(u64::MAX)
+        });
+        self.last_tick = Some(now);
+        if let Some(replay) = &mut self.replay {
+            let outcome = if self.replay_begun {
+                replay.advance(&mut self.live, real).map(|_| ())
+            } else {
+                self.replay_begun = true;
+                replay
+                    .begin(&mut self.live)
+                    .and_then(|()| replay.advance(&mut self.live, 0).map(|_| ()))
+            };
+            if let Err(error) = outcome {
+                self.error = Some(anyhow!(error).context("the replay's settings"));
+            }
+            return;
+        }
+        self.live.set_screen(ScreenFacts {
+            present_mode: self.display.active,
+            monitor_hz: active.monitor_hz,
+        });
+        if self.summary.frames == 0
+            && self.recording_path.is_none()
+            && let Some(path) = self.options.record.clone()
+        {
+            self.start_recording(Some(path));
+        }
+        self.live.frame();
+        if let Some(error) = self.live.take_recording_error() {
+            self.recording_failed(error);
+        }
+    }
+
+    /// What the panel's session row shows.
+    fn session_status(&self) -> SessionStatus {
+        SessionStatus {
+            recording: self
+                .live
+                .recording()
+                .zip(self.recording_path.as_ref())
+                .map(|(status, path)| (shown_path(path), status.frames)),
+            replay: self.replay.as_ref().map(|replay| {
+                (
+                    crate::trace::escaped(&replay.recording().source),
+                    replay.status(),
+                )
+            }),
+            notice: self.notice.clone(),
+        }
+    }
+
+    /// Starts recording to `path`, or to the first free `timestep-lab-recording-N.csv` in
+    /// the current directory. The file is created new: nothing is overwritten.
+    fn start_recording(&mut self, path: Option<PathBuf>) {
+        let (path, file) = match path {
+            Some(path) => {
+                let file = std::fs::File::create_new(&path);
+                (path, file)
+            }
+            None => {
+                let mut n = 1;
+                loop {
+                    let path = PathBuf::from(format!("timestep-lab-recording-{n}.csv"));
+                    match std::fs::File::create_new(&path) {
+                        Err(error)
+                            if error.kind() == std::io::ErrorKind::AlreadyExists && n < 10_000 =>
+                        {
+                            n += 1;
+                        }
+                        file => break (path, file),
+                    }
+                }
+            }
+        };
+        let started = file.and_then(|file| {
+            self.live.start_recording(
+                Box::new(std::io::BufWriter::new(file)),
+                &self.display.adapter,
+            )
+        });
+        match started {
+            Ok(()) => {
+                self.notice = None;
+                self.recording_path = Some(path);
+            }
+            Err(error) => {
+                self.recording_failed(format!("cannot record to {}: {error}", shown_path(&path)));
+            }
+        }
+    }
+
+    /// Finishes the recording running, if one is.
+    fn stop_recording(&mut self) {
+        let Some(path) = self.recording_path.take() else {
+            return;
+        };
+        match self.live.stop_recording() {
+            Ok(frames) => {
+                self.notice = Some(format!("recorded {frames} frames to {}", shown_path(&path)));
+                self.summary.recorded.push((path, frames));
+            }
+            Err(error) => {
+                self.recording_failed(format!(
+                    "the recording to {} failed: {error}",
+                    shown_path(&path)
+                ));
+            }
+        }
+    }
+
+    /// A recording that stopped on an error: said now, in the panel, and at exit.
+    fn recording_failed(&mut self, error: String) {
+        eprintln!("timestep-lab: {error}");
+        self.recording_path = None;
+        self.notice = Some(error.clone());
+        self.recording_error = Some(error);
+    }
+
+    /// Takes a recording or replay request from the panel.
+    fn session_request(&mut self, request: SessionRequest) {
+        match request {
+            SessionRequest::StartRecording => self.start_recording(None),
+            SessionRequest::StopRecording => self.stop_recording(),
+            SessionRequest::StopReplay => {
+                self.replay = None;
+                self.replay_begun = false;
+                self.live.end_replay();
+            }
+            request => {
+                let Some(replay) = &mut self.replay else {
+                    return;
+                };
+                let outcome = match request {
+                    SessionRequest::Play(playing) => {
+                        replay.set_playing(playing);
+                        Ok(())
+                    }
+                    SessionRequest::Speed(speed) => {
+                        replay.set_speed(speed);
+                        Ok(())
+                    }
+                    SessionRequest::Loop(looping) => {
+                        replay.set_looping(looping);
+                        Ok(())
+                    }
+                    SessionRequest::Seek(frame) => {
+                        let outcome = replay.seek(&mut self.live, frame);
+                        replay.set_playing(true);
+                        outcome
+                    }
+                    _ => Ok(()),
+                };
+                if let Err(error) = outcome {
+                    self.error = Some(anyhow!(error).context("the replay's settings"));
+                }
+            }
+        }
+    }
+
     /// Applies what the person asked for after a frame.
     fn apply(&mut self, active: &mut Active, output: &UiOutput) {
-        let actions = output.actions;
+        if let Some(request) = output.session {
+            self.session_request(request);
+        }
+        let mut actions = output.actions;
+        if let Some(replay) = &mut self.replay {
+            // While replaying, pause and single step work the replay's time.
+            if std::mem::take(&mut actions.toggle_pause) {
+                let playing = replay.status().playing;
+                replay.set_playing(!playing);
+            }
+            if std::mem::take(&mut actions.single_step) {
+                replay.set_playing(false);
+                replay.step(&mut self.live);
+            }
+            if let Some(settings) = output.settings {
+                let now = self.live.settings();
+                if settings.strategy != now.strategy
+                    || settings.compare != now.compare
+                    || settings.panes != now.panes
+                    || settings.focus != now.focus
+                {
+                    replay.keep_own_strategies(&settings);
+                }
+            }
+        }
         // Settings first: a fix offered with a reset (the explosion banner's) restarts
         // under the fixed settings.
         if let Some(settings) = output.settings

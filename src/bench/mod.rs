@@ -20,11 +20,13 @@ mod frame_csv;
 mod observe;
 pub mod plot;
 mod report;
+mod session;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
 pub use plot::PlotRecorder;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
+pub use session::run_recording;
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
 use crate::metrics::{DisplayTiming, FrameTail, Metrics};

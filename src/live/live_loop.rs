@@ -327,6 +327,11 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
     }
 
+    /// Whether the last frame was a replayed one.
+    pub fn replaying(&self) -> bool {
+        self.replay_clock.is_some()
+    }
+
     /// Stopwatch time now: while frames are replayed, the recorded start of the last one.
     pub fn now(&self) -> Nanos {
         self.replay_clock.unwrap_or_else(|| self.stopwatch.now())

@@ -142,6 +142,12 @@ impl LiveScreen {
         self.display.spec()
     }
 
+    /// What the modeled screen did so far: frames shown and dropped, refreshes repeated
+    /// and torn.
+    pub fn counts(&self) -> crate::display::DisplayCounts {
+        self.display.counts()
+    }
+
     /// The modeled refresh period, ns.
     pub fn refresh_period(&self) -> Nanos {
         self.display

@@ -33,13 +33,15 @@ impl SlowLoop {
     /// The offer for `live` now: `Some` when it has run a while at full speed (time scale
     /// 1, not paused) with no per-step load and draws fewer than [`SLOW_LOOP_FPS`] frames
     /// a second. A per-step load is left alone: slowing time there changes the load it
-    /// studies. A per-frame load is a slow renderer by design, so it counts.
+    /// studies. A per-frame load is a slow renderer by design, so it counts. A replay is
+    /// never offered it: its frames are the recording's, not this renderer's.
     pub fn detect<S: Stopwatch>(live: &LiveLoop<S>) -> Option<Self> {
         let settings = live.settings();
         let stats = live.window_stats();
         let judged = settings.time_scale == 1.0
             && settings.load.step_cost_ms == 0.0
             && !live.paused()
+            && !live.replaying()
             && live.now() >= SLOW_LOOP_SETTLE
             && stats.frames >= 2
             && stats.fps > 0.0;

@@ -11,6 +11,7 @@ mod banner;
 mod help;
 mod panel;
 mod plots;
+mod session;
 pub mod timeline;
 
 pub use help::{CONCEPTS, KEYS};
@@ -18,4 +19,5 @@ pub use panel::{
     DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
 };
 pub use plots::PLOT_SPAN_S;
+pub use session::{SessionRequest, SessionStatus};
 pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

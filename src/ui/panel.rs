@@ -70,6 +70,8 @@ pub struct DisplayStatus {
     pub requested: PresentModeId,
     /// The mode the surface is configured with now.
     pub active: Option<PresentModeId>,
+    /// The recording or replay the window runs.
+    pub session: super::SessionStatus,
 }
 
 impl Default for DisplayStatus {
@@ -79,6 +81,7 @@ impl Default for DisplayStatus {
             offered: vec![PresentModeId::Fifo],
             requested: PresentModeId::default(),
             active: None,
+            session: super::SessionStatus::default(),
         }
     }
 }
@@ -98,6 +101,8 @@ pub struct UiOutput {
     pub panes: [egui::Rect; MAX_PANES],
     /// Panes laid out.
     pub pane_count: usize,
+    /// A recording or replay request, when the person made one.
+    pub session: Option<super::SessionRequest>,
 }
 
 impl UiOutput {
@@ -151,6 +156,8 @@ pub(super) struct Edits {
     pub(super) present_mode: PresentModeId,
     /// Actions.
     pub(super) actions: PanelActions,
+    /// A recording or replay request.
+    pub(super) session: Option<super::SessionRequest>,
 }
 
 /// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
@@ -166,6 +173,7 @@ pub fn lab_ui(
         settings: snapshot.settings,
         present_mode: display.requested,
         actions: PanelActions::default(),
+        session: None,
     };
     let readouts = &snapshot.readouts;
     keys_ui(ui, state, &mut edits, readouts);
@@ -210,6 +218,7 @@ pub fn lab_ui(
         scene,
         panes,
         pane_count,
+        session: edits.session,
     }
 }
 
@@ -412,6 +421,7 @@ fn panel_contents_ui(
     });
     ui.separator();
     time_ui(ui, settings, readouts, &mut edits.actions);
+    super::session::session_ui(ui, &display.session, &mut edits.session);
     // What people do first: the load that makes the stutter and the spiral, and the guards
     // that stop it; then the numbers, then the plots and the rest.
     let settings = &mut edits.settings;

@@ -1,0 +1,155 @@
+//! The panel's session row: record the live session to a file, or control a replay
+//! (pause, speed, loop, progress and seek). The window owns the recording and the replay;
+//! it passes their state down as a [`SessionStatus`] and takes a [`SessionRequest`] back.
+
+use egui::RichText;
+
+use crate::live::{REPLAY_SPEEDS, ReplayStatus};
+
+/// What the window says about recording and replaying.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SessionStatus {
+    /// The recording running: the file (as shown) and the frames written.
+    pub recording: Option<(String, u64)>,
+    /// The replay running: what is replayed (as shown) and where it is.
+    pub replay: Option<(String, ReplayStatus)>,
+    /// The last thing to tell the person: a recording written, or why one stopped.
+    pub notice: Option<String>,
+}
+
+/// What the person asked for in the session row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SessionRequest {
+    /// Start recording (from a reset).
+    StartRecording,
+    /// Finish the recording.
+    StopRecording,
+    /// Replay time runs (`true`) or stops.
+    Play(bool),
+    /// Recorded time per real time.
+    Speed(f64),
+    /// Start over at the end.
+    Loop(bool),
+    /// Continue from this frame.
+    Seek(usize),
+    /// Back to the live clock.
+    StopReplay,
+}
+
+/// The session row.
+pub(super) fn session_ui(
+    ui: &mut egui::Ui,
+    status: &SessionStatus,
+    request: &mut Option<SessionRequest>,
+) {
+    match &status.replay {
+        Some((source, replay)) => replay_ui(ui, source, replay, request),
+        None => record_ui(ui, status.recording.as_ref(), request),
+    }
+    if let Some(notice) = &status.notice {
+        ui.small(notice);
+    }
+}
+
+/// The record button, and what is being recorded.
+fn record_ui(
+    ui: &mut egui::Ui,
+    recording: Option<&(String, u64)>,
+    request: &mut Option<SessionRequest>,
+) {
+    ui.horizontal(|ui| match recording {
+        Some((path, frames)) => {
+            if ui
+                .button(RichText::new("⏹ Stop recording").color(super::panel::ALARM))
+                .on_hover_text("Finish the file; bench --trace FILE replays it")
+                .clicked()
+            {
+                *request = Some(SessionRequest::StopRecording);
+            }
+            ui.label(format!("{frames} frames → {path}"));
+        }
+        None => {
+            if ui
+                .button("⏺ Record")
+                .on_hover_text(
+                    "Reset, then write every frame and every change you make to a CSV in the \
+                     current directory (or --record FILE): replay it with --replay FILE or \
+                     measure it with bench --trace FILE",
+                )
+                .clicked()
+            {
+                *request = Some(SessionRequest::StartRecording);
+            }
+            ui.small("the session to a file");
+        }
+    });
+}
+
+/// Play/pause, progress with seek, speed, loop and stop.
+fn replay_ui(
+    ui: &mut egui::Ui,
+    source: &str,
+    replay: &ReplayStatus,
+    request: &mut Option<SessionRequest>,
+) {
+    ui.label(RichText::new(format!("Replaying {source}")).strong());
+    let last = replay.frames.saturating_sub(1);
+    let mut frame = replay.frame.min(last);
+    let seek = ui.add(
+        egui::Slider::new(&mut frame, 0..=last)
+            .text(format!(
+                "frame · {:.1} / {:.1} s",
+                replay.position_s, replay.duration_s
+            ))
+            .clamping(egui::SliderClamping::Always),
+    );
+    if seek.changed() {
+        *request = Some(SessionRequest::Seek(frame));
+    }
+    let fraction = if replay.frames == 0 {
+        0.0
+    } else {
+        replay.frame as f32 / replay.frames as f32
+    };
+    ui.add(egui::ProgressBar::new(fraction).desired_height(6.0));
+    ui.horizontal(|ui| {
+        let (label, hover) = if replay.playing {
+            ("⏸ Pause", "Stop the replay's time (P)")
+        } else if replay.finished {
+            ("⟲ Again", "Replay from the start")
+        } else {
+            ("▶ Play", "Run the replay's time (P)")
+        };
+        if ui.button(label).on_hover_text(hover).clicked() {
+            *request = Some(if replay.finished {
+                SessionRequest::Seek(0)
+            } else {
+                SessionRequest::Play(!replay.playing)
+            });
+        }
+        let mut looping = replay.looping;
+        if ui.checkbox(&mut looping, "loop").changed() {
+            *request = Some(SessionRequest::Loop(looping));
+        }
+        if ui
+            .button("Stop replay")
+            .on_hover_text("Back to the live clock, from a reset")
+            .clicked()
+        {
+            *request = Some(SessionRequest::StopReplay);
+        }
+    });
+    let mut speed = replay.speed;
+    let changed = ui
+        .add(
+            egui::Slider::new(&mut speed, REPLAY_SPEEDS)
+                .logarithmic(true)
+                .text("speed ×")
+                .max_decimals(2),
+        )
+        .on_hover_text("Recorded time per real time: below 1 is slow motion")
+        .changed();
+    if changed {
+        *request = Some(SessionRequest::Speed(speed));
+    }
+}
