@@ -60,7 +60,7 @@ fn record_ui(
     ui.horizontal(|ui| match recording {
         Some((path, frames)) => {
             if ui
-                .button(RichText::new("⏹ Stop recording").color(super::panel::ALARM))
+                .button(RichText::new("Stop recording").color(super::panel::ALARM))
                 .on_hover_text("Finish the file; bench --trace FILE replays it")
                 .clicked()
             {
@@ -70,7 +70,7 @@ fn record_ui(
         }
         None => {
             if ui
-                .button("⏺ Record")
+                .button("Record")
                 .on_hover_text(
                     "Reset, then write every frame and every change you make to a CSV in the \
                      current directory (or --record FILE): replay it with --replay FILE or \
@@ -114,11 +114,11 @@ fn replay_ui(
     ui.add(egui::ProgressBar::new(fraction).desired_height(6.0));
     ui.horizontal(|ui| {
         let (label, hover) = if replay.playing {
-            ("⏸ Pause", "Stop the replay's time (P)")
+            ("Pause", "Stop the replay's time (P)")
         } else if replay.finished {
-            ("⟲ Again", "Replay from the start")
+            ("Replay again", "Replay from the start")
         } else {
-            ("▶ Play", "Run the replay's time (P)")
+            ("Play", "Run the replay's time (P)")
         };
         if ui.button(label).on_hover_text(hover).clicked() {
             *request = Some(if replay.finished {
