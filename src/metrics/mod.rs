@@ -6,12 +6,14 @@
 //! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
 //! frame after the first step: before it nothing moves, so there is nothing to judge.
 
+mod frame_distribution;
 mod frame_histogram;
 mod frame_times;
 mod screen;
 mod smoothness;
 mod spiral;
 
+pub use frame_distribution::{FrameBins, percentile_curve};
 pub use frame_histogram::{
     FrameHistogram, HISTOGRAM_BUCKETS, HISTOGRAM_BYTES, HISTOGRAM_RELATIVE_WIDTH,
     HISTOGRAM_SUB_BUCKETS,
