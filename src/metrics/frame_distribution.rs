@@ -63,24 +63,27 @@ fn round_up_1_2_5(value: u64) -> u64 {
     }
 }
 
-/// The percentile curve: points (percent of the frames at or below, frame time), ascending,
-/// one where each run of equal frame times ends, thinned to about one per `step_percent`
-/// (the longest frame, at 100%, always kept).
+/// The percentile curve: points (percent of the frames, frame time), ascending, a step for
+/// each run of equal frame times from the share of frames below it to the share at or
+/// below it; thinned to about one run per `step_percent` (the shortest and the longest
+/// frame always kept).
 pub fn percentile_curve(frames: &impl AscendingFrames, step_percent: f64) -> Vec<(f64, Nanos)> {
     let count = frames.all().frames;
     let mut points = Vec::new();
     if count == 0 {
         return points;
     }
-    let mut at_or_below = 0u64;
+    let percent = |frames: u64| frames as f64 * 100.0 / count as f64;
+    let mut below = 0u64;
     let mut next = 0.0;
     frames.for_each_run(|frame, frames| {
-        at_or_below += frames;
-        let percent = at_or_below as f64 * 100.0 / count as f64;
-        if percent >= next || at_or_below == count {
-            points.push((percent, frame));
-            next = percent + step_percent;
+        let at_or_below = below + frames;
+        if percent(at_or_below) >= next || at_or_below == count {
+            points.push((percent(below), frame));
+            points.push((percent(at_or_below), frame));
+            next = percent(at_or_below) + step_percent;
         }
+        below = at_or_below;
         true
     });
     points
@@ -147,13 +150,26 @@ mod tests {
         let mut frames = vec![10 * MS; 99];
         frames.push(1000 * MS);
         let curve = percentile_curve(&SortedFrames::new(&frames), 0.5);
-        assert_eq!(curve, [(99.0, 10 * MS), (100.0, 1000 * MS)]);
-        // Thinned: 1000 distinct frames at a 10% step keep one point per 10%, and the last.
+        assert_eq!(
+            curve,
+            [
+                (0.0, 10 * MS),
+                (99.0, 10 * MS),
+                (99.0, 1000 * MS),
+                (100.0, 1000 * MS)
+            ]
+        );
+        // Thinned: 1000 distinct frames at a 10% step keep a step about every 10%, and the
+        // last.
         let distinct: Vec<Nanos> = (1..=1000).map(|i| i * MS).collect();
         let curve = percentile_curve(&SortedFrames::new(&distinct), 10.0);
-        assert_eq!(curve.len(), 11);
-        assert_eq!(curve.first(), Some(&(0.1, MS)));
+        assert_eq!(curve.len(), 2 * 11);
+        assert_eq!(curve.first(), Some(&(0.0, MS)));
         assert_eq!(curve.last(), Some(&(100.0, 1000 * MS)));
-        assert!(curve.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        assert!(
+            curve
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1)
+        );
     }
 }
