@@ -6,7 +6,8 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::live::{
-    LiveLoop, LiveSettings, Panes, PresentModeId, Readouts, ScenePreset, SlowLoop, VirtualStopwatch,
+    LiveLoop, LiveSettings, Panes, PresentModeId, Readouts, ScenePreset, SlowLoop, StatsWindow,
+    VirtualStopwatch,
 };
 use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
@@ -52,6 +53,11 @@ fn scripted_state_with(settings: LiveSettings) -> PanelState {
         live.frame();
         live.record_present(0);
     }
+    state_of(live)
+}
+
+/// The panel showing `live` after its run, with lavapipe's present modes.
+fn state_of(live: LiveLoop<VirtualStopwatch>) -> PanelState {
     let display = DisplayStatus {
         adapter: "test adapter".into(),
         offered: vec![
@@ -449,6 +455,9 @@ fn switching_an_option_on_or_off_never_moves_the_rows_below_it() {
         "set the refresh rate",
         "average",
         "snap",
+        "10 s",
+        "session",
+        "1 s",
     ] {
         harness.get_by_label(toggle).click();
         harness.run();
@@ -596,5 +605,96 @@ fn restore_defaults_puts_every_setting_back() {
     assert_eq!(
         harness.state().model.display.requested,
         PresentModeId::default()
+    );
+}
+
+/// 10 s of 60 Hz frames, then 1 s of 30 Hz frames: each frame-statistics window reads
+/// differently.
+fn sixty_then_thirty_hz() -> PanelState {
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+        .expect("the default settings are valid");
+    live.frame();
+    for frame in std::iter::repeat_n(16_666_667, 600).chain(std::iter::repeat_n(33_333_333, 30)) {
+        live.stopwatch_mut().advance(frame);
+        live.frame();
+        live.record_present(0);
+    }
+    state_of(live)
+}
+
+#[test]
+fn frame_statistics_show_the_window_picked() {
+    let mut harness = harness(sixty_then_thirty_hz());
+    harness.run();
+    // The last second: the last 60 Hz frame and the 30 Hz ones, 31 frames in 1.0167 s.
+    harness.get_by_label("31 in 1.02 s");
+    harness.get_by_label("30.5 fps");
+    // P50 / P90 / P95 and P99 / P99.9 / max: every frame of the window but one is 30 Hz.
+    assert_eq!(
+        harness.get_all_by_label("33.33 / 33.33 / 33.33 ms").count(),
+        2
+    );
+    harness.get_by_label("30.0 fps / 30.0 fps");
+    harness.get_by_label("0 (0.0%) > 66.67 ms");
+    harness.get_by_label("10 s").click();
+    harness.run();
+    assert_eq!(
+        harness.state().model.panel.stats_window,
+        StatsWindow::TenSeconds
+    );
+    // The last ten seconds: 540 frames at 60 Hz and the 30 at 30 Hz; P95 is a 30 Hz frame,
+    // the slowest 1% (6 frames) too.
+    assert!(harness.query_by_label("31 in 1.02 s").is_none());
+    harness.get_by_label("570 in 10.00 s");
+    harness.get_by_label("57.0 fps");
+    harness.get_by_label("16.67 / 16.67 / 33.33 ms");
+    harness.get_by_label("0 (0.0%) > 33.33 ms");
+    harness.get_by_label("session").click();
+    harness.run();
+    // The session: the first frame (no time), 600 at 60 Hz, 30 at 30 Hz; its 0 ms frame is
+    // the shortest.
+    harness.get_by_label("631 in 11.00 s");
+    harness.get_by_label("57.4 fps");
+    harness.get_by_label_contains("percentiles and lows within 0.1%");
+}
+
+#[test]
+fn frame_statistics_say_which_definitions_they_use() {
+    let mut harness = harness(sixty_then_thirty_hz());
+    harness.run();
+    harness.get_by_label("time in hitches").scroll_to_me();
+    harness.run();
+    harness.get_by_label("1% / 0.1% low").hover();
+    harness.run();
+    harness.get_by_label_contains("CapFrameX's \"1% low average\": the slowest 1%");
+    harness.get_by_label("hitches > 2x median").hover();
+    harness.run();
+    harness.get_by_label_contains("frames longer than twice the median frame time");
+    harness.get_by_label("session").click();
+    harness.run();
+    harness.get_by_label("average rate").hover();
+    harness.run();
+    harness.get_by_label_contains("percentiles, lows and the hitch threshold are within 0.1%");
+}
+
+#[test]
+fn frame_time_distribution_snapshot() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let mut harness = build(Harness::builder().wgpu(), sixty_then_thirty_hz());
+    harness.run();
+    harness.get_by_label("10 s").click();
+    harness.run();
+    harness
+        .get_by_label_contains("percentile curve, 10 s")
+        .scroll_to_me();
+    harness.run();
+    harness.get_by_label_contains("frame-time histogram, 10 s");
+    harness.snapshot_options(
+        "frame_time_distribution",
+        &egui_kittest::SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(200),
     );
 }

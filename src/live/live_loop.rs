@@ -2,6 +2,7 @@
 //! load spent once, readouts kept. The window drives it once per redraw and draws the
 //! [`Snapshot`] it ends each frame with.
 
+use super::frame_windows::FrameWindows;
 use super::history::{HISTORY_CAPACITY, History, WindowStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
@@ -53,6 +54,8 @@ pub struct LiveLoop<S: Stopwatch> {
     unpresented: bool,
     /// Scratch for percentiles.
     scratch: Vec<Nanos>,
+    /// The real frame times over the frame statistics' windows.
+    frame_windows: FrameWindows,
     /// The recording being written, if one is.
     journal: Option<Journal>,
     /// Why the recording stopped, until the shell takes it.
@@ -130,6 +133,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             filters_period: 0,
             unpresented: false,
             scratch: Vec::with_capacity(HISTORY_CAPACITY),
+            frame_windows: FrameWindows::new(),
             journal: None,
             recording_error: None,
             replay_clock: None,
@@ -271,6 +275,9 @@ impl<S: Stopwatch> LiveLoop<S> {
         // A paused frame that delivers no time is not a frame of the run: it neither passes
         // through the filters (which would pay out what they hold) nor scrolls the history.
         let idle = self.clock.paused() && ticked == 0;
+        if !idle {
+            self.frame_windows.record(now, real_frame);
+        }
         let frame_time = if idle { 0 } else { self.filters.apply(ticked) };
         let display = DisplayTiming {
             frame: self.screen.next_frame(),
@@ -492,6 +499,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             pane.reset();
         }
         self.load.reset();
+        self.frame_windows.clear();
         self.screen.clear_marks();
         self.rebuild_filters();
     }
@@ -597,6 +605,11 @@ impl<S: Stopwatch> LiveLoop<S> {
             .unwrap_or_default()
     }
 
+    /// The real frame times over the last second, ten seconds and the session.
+    pub fn frame_windows(&self) -> &FrameWindows {
+        &self.frame_windows
+    }
+
     /// What to draw for the focused pane's last frame; `None` before the first frame or
     /// after a reset.
     pub fn pane_view(&self) -> Option<PaneView<'_>> {
@@ -620,6 +633,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             readouts: Readouts::gather(self),
             panes,
             refreshes: self.screen.marks(),
+            frame_windows: &self.frame_windows,
         }
     }
 }

@@ -18,6 +18,7 @@
 //! [`MAX_BUSY_WAIT_PER_FRAME`]; the rest is added to the next frame's time, which the loop
 //! cannot tell from waiting. Tests drive the same loop with a [`VirtualStopwatch`].
 
+mod frame_windows;
 mod history;
 mod live_loop;
 mod load;
@@ -33,6 +34,10 @@ mod slow;
 mod snapshot;
 mod stopwatch;
 
+pub use frame_windows::{
+    FRAME_WINDOWS_BYTES, FrameStatsReadouts, FrameWindows, RECENT_FRAMES, RECENT_FULL_FPS,
+    StatsWindow, WindowFrameStats, WindowFrames,
+};
 pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_WINDOW, WindowStats};
 pub use live_loop::{LiveLoop, RecordingStatus, SessionOut};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};

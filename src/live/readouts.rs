@@ -1,5 +1,6 @@
 //! The numbers the panel shows, gathered from the live loop once per frame.
 
+use super::frame_windows::FrameStatsReadouts;
 use super::history::WindowStats;
 use super::live_loop::LiveLoop;
 use super::remedy::Remedies;
@@ -43,6 +44,9 @@ pub struct Readouts {
     pub present_rate_hz: f64,
     /// The modeled screen over the last second.
     pub screen: ScreenReadouts,
+    /// The frame-time statistics (the bench's) over the last second, the last ten seconds
+    /// and the session.
+    pub frame_stats: FrameStatsReadouts,
     /// Steps the last frame took.
     pub steps_this_frame: u64,
     /// Accumulator over dt after the last frame.
@@ -111,6 +115,7 @@ impl Readouts {
             strategy: Some(engine.strategy()),
             window,
             present_rate_hz: live.present_rate_hz(),
+            frame_stats: live.frame_windows().readouts(),
             screen: live
                 .screen()
                 .readouts(live.last().map_or(0, |_| live.now())),

@@ -12,15 +12,20 @@
 //!   is blind to anything in the slowest 1%: 99 frames of 10 ms and one of 1 s have a P1 of
 //!   100 fps and a 1% low of 1 fps.
 //! - **Hitches** are frames longer than [`HITCH_FACTOR`] times the upper median
-//!   ([`upper_median`]), the timeline's definition; with a median of zero there are none.
+//!   ([`crate::stats::upper_median`]), the timeline's definition; with a median of zero there are none.
 //!
 //! All of it is exact integer nanoseconds until a rate is taken, and a rate of zero time is
 //! `None`, never infinite.
+//!
+//! The statistics read their frames through [`AscendingFrames`]: by rank, shortest first. A
+//! sorted slice ([`SortedFrames`]) reads exactly; a [`crate::metrics::FrameHistogram`]
+//! (a whole live session in fixed memory) reads within its bucket width. Either way the
+//! ranks, the lows and the hitch rule are the ones above, computed by the same code.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::stats::{nearest_rank, percentile, upper_median};
+use crate::stats::nearest_rank;
 use crate::timestep::Nanos;
 
 /// A frame is a hitch when it is longer than this many times the median frame. Twice: a
@@ -57,7 +62,7 @@ impl FrameSum {
     }
 
     /// The count and total of `frames`.
-    fn of(frames: &[Nanos]) -> Self {
+    pub fn of(frames: &[Nanos]) -> Self {
         Self {
             frames: frames.len() as u64,
             time: frames
@@ -111,26 +116,33 @@ impl FrameStats {
     /// The statistics of `frame_times`, in any order, sorting them in place. `None` for no
     /// frames.
     pub fn from_frame_times_in_place(frame_times: &mut [Nanos]) -> Option<Self> {
-        // The median first: it reorders, the sort after it puts everything in order.
-        let median = upper_median(frame_times)?;
         frame_times.sort_unstable();
-        let sorted = &*frame_times;
+        Self::from_ascending(&SortedFrames::new(frame_times))
+    }
+
+    /// The statistics of frames read by rank. `None` for no frames.
+    pub fn from_ascending(frames: &impl AscendingFrames) -> Option<Self> {
+        let all = frames.all();
+        let count = usize::try_from(all.frames).ok().filter(|&n| n > 0)?;
+        let at = |q: f64| frames.at_rank(nearest_rank(count, q) as u64);
+        let slowest = |q: f64| frames.longest(nearest_rank(count, q) as u64);
+        // The upper median: the middle frame, the upper of the two middle ones for an even
+        // count (rank n / 2 + 1), as `crate::stats::upper_median` picks it.
+        let median = frames.at_rank(all.frames / 2 + 1);
         let hitch_threshold = (median > 0).then(|| median.saturating_mul(HITCH_FACTOR));
-        let hitches_from = hitch_threshold.map_or(sorted.len(), |threshold| {
-            sorted.partition_point(|&frame| frame <= threshold)
-        });
         Some(Self {
-            all: FrameSum::of(sorted),
-            p50: percentile(sorted, 0.50),
-            p90: percentile(sorted, 0.90),
-            p95: percentile(sorted, 0.95),
-            p99: percentile(sorted, 0.99),
-            p99_9: percentile(sorted, 0.999),
-            max: sorted[sorted.len() - 1],
-            slowest_1_percent: slowest(sorted, ONE_PERCENT),
-            slowest_0_1_percent: slowest(sorted, POINT_ONE_PERCENT),
+            all,
+            p50: at(0.50),
+            p90: at(0.90),
+            p95: at(0.95),
+            p99: at(0.99),
+            p99_9: at(0.999),
+            max: frames.at_rank(all.frames),
+            slowest_1_percent: slowest(ONE_PERCENT),
+            slowest_0_1_percent: slowest(POINT_ONE_PERCENT),
             hitch_threshold,
-            hitches: FrameSum::of(&sorted[hitches_from..]),
+            hitches: hitch_threshold
+                .map_or_else(FrameSum::default, |threshold| frames.longer_than(threshold)),
         })
     }
 
@@ -156,9 +168,76 @@ impl FrameStats {
     }
 }
 
-/// The slowest fraction `q` of `sorted` (ascending): `nearest_rank(len, q)` frames.
-fn slowest(sorted: &[Nanos], q: f64) -> FrameSum {
-    FrameSum::of(&sorted[sorted.len() - nearest_rank(sorted.len(), q)..])
+/// A set of frame times as the statistics read it: by rank, shortest first.
+pub trait AscendingFrames {
+    /// All the frames: their count and total time.
+    fn all(&self) -> FrameSum;
+
+    /// The frame of `rank`, counted from the shortest (1) to the longest (`all().frames`);
+    /// 0 outside that range.
+    fn at_rank(&self, rank: u64) -> Nanos;
+
+    /// The `count` longest frames (all of them when there are fewer).
+    fn longest(&self, count: u64) -> FrameSum;
+
+    /// The frames longer than `threshold`.
+    fn longer_than(&self, threshold: Nanos) -> FrameSum;
+
+    /// Runs of frames in ascending order, each as a frame time and how many frames it
+    /// stands for, until `each` returns `false` (for plots: a histogram, a curve).
+    fn for_each_run(&self, each: impl FnMut(Nanos, u64) -> bool);
+}
+
+/// Frame times sorted in ascending order: read exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SortedFrames<'a> {
+    /// The frame times, ascending.
+    sorted: &'a [Nanos],
+}
+
+impl<'a> SortedFrames<'a> {
+    /// Frame times already in ascending order (checked in debug builds).
+    pub fn new(sorted: &'a [Nanos]) -> Self {
+        debug_assert!(sorted.is_sorted(), "frame times out of order");
+        Self { sorted }
+    }
+
+    /// The frame times, ascending.
+    pub fn as_slice(&self) -> &'a [Nanos] {
+        self.sorted
+    }
+}
+
+impl AscendingFrames for SortedFrames<'_> {
+    fn all(&self) -> FrameSum {
+        FrameSum::of(self.sorted)
+    }
+
+    fn at_rank(&self, rank: u64) -> Nanos {
+        usize::try_from(rank)
+            .ok()
+            .and_then(|rank| rank.checked_sub(1))
+            .and_then(|index| self.sorted.get(index))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn longest(&self, count: u64) -> FrameSum {
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        FrameSum::of(&self.sorted[self.sorted.len().saturating_sub(count)..])
+    }
+
+    fn longer_than(&self, threshold: Nanos) -> FrameSum {
+        FrameSum::of(&self.sorted[self.sorted.partition_point(|&frame| frame <= threshold)..])
+    }
+
+    fn for_each_run(&self, mut each: impl FnMut(Nanos, u64) -> bool) {
+        for run in self.sorted.chunk_by(|a, b| a == b) {
+            if !each(run[0], run.len() as u64) {
+                return;
+            }
+        }
+    }
 }
 
 /// The slow tail of a run of at most `max_frames` frames, fed one frame at a time: enough

@@ -6,13 +6,21 @@
 //! of the drawn state (see [`crate::timestep::FrameReport`]). Metrics start at the first
 //! frame after the first step: before it nothing moves, so there is nothing to judge.
 
+mod frame_distribution;
+mod frame_histogram;
 mod frame_times;
 mod screen;
 mod smoothness;
 mod spiral;
 
+pub use frame_distribution::{FrameBins, percentile_curve};
+pub use frame_histogram::{
+    FrameHistogram, HISTOGRAM_BUCKETS, HISTOGRAM_BYTES, HISTOGRAM_RELATIVE_WIDTH,
+    HISTOGRAM_SUB_BUCKETS,
+};
 pub use frame_times::{
-    FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT, TAIL_QUANTILE,
+    AscendingFrames, FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT,
+    SortedFrames, TAIL_QUANTILE,
 };
 pub use screen::{DisplayTiming, PENDING_CAPACITY, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;

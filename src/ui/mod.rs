@@ -8,6 +8,7 @@
 //! window: what it shows of the display comes in as a [`DisplayStatus`].
 
 mod banner;
+mod frame_stats;
 mod help;
 mod panel;
 mod plots;

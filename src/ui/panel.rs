@@ -3,6 +3,7 @@
 use egui::{Color32, Key, RichText};
 
 use super::banner::banner_ui;
+use super::frame_stats::{frame_distribution_ui, frame_stats_ui};
 use super::help::{KEYS, help_ui};
 use super::plots::plots_ui;
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
@@ -10,7 +11,7 @@ use crate::display::DisplaySpec;
 use crate::layout::pane_grid;
 use crate::live::{
     ASSUMED_REFRESH_HZ, LiveSettings, MAX_PANES, PaneReadout, PresentModeId, Readouts,
-    RefreshSource, ScenePreset, ScreenReadouts, Snapshot,
+    RefreshSource, ScenePreset, ScreenReadouts, Snapshot, StatsWindow,
 };
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::{
@@ -45,6 +46,8 @@ pub struct PanelState {
     pub slow_offer_dismissed: bool,
     /// Whether the key and concept overlay is open (? or F1 toggles).
     pub help: bool,
+    /// The window the frame statistics and their plots are over.
+    pub stats_window: StatsWindow,
 }
 
 impl Default for PanelState {
@@ -54,6 +57,7 @@ impl Default for PanelState {
             timeline: true,
             slow_offer_dismissed: false,
             help: false,
+            stats_window: StatsWindow::default(),
         }
     }
 }
@@ -433,10 +437,24 @@ fn panel_contents_ui(
         .show(ui, |ui| guards_ui(ui, settings));
     ui.separator();
     readouts_ui(ui, readouts);
+    egui::CollapsingHeader::new("Frame statistics")
+        .default_open(true)
+        .show(ui, |ui| {
+            frame_stats_ui(ui, &mut state.stats_window, &readouts.frame_stats);
+        });
     if let Some(pane) = snapshot.focus() {
+        let window = state.stats_window;
         egui::CollapsingHeader::new("Plots")
             .default_open(true)
-            .show(ui, |ui| plots_ui(ui, pane.history, pane.dt));
+            .show(ui, |ui| {
+                plots_ui(ui, pane.history, pane.dt);
+                frame_distribution_ui(
+                    ui,
+                    window,
+                    &snapshot.frame_windows.frames(window),
+                    readouts.frame_stats.get(window),
+                );
+            });
     }
     let settings = &mut edits.settings;
     egui::CollapsingHeader::new("Scene")
@@ -1068,7 +1086,7 @@ fn filter_ui(ui: &mut egui::Ui, filter: &mut FilterSpec) {
 
 /// Milliseconds for a readout: two decimals, none once the value has five digits (a
 /// spiralling loop's frame times), so the column keeps its width.
-fn ms(value: f64) -> String {
+pub(super) fn ms(value: f64) -> String {
     if value.abs() >= 1000.0 {
         format!("{value:.0}")
     } else {
