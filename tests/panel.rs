@@ -11,7 +11,10 @@ use timestep_lab::live::{
 };
 use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
-use timestep_lab::ui::{DisplayStatus, PanelActions, PanelState as UiState, lab_ui};
+use timestep_lab::live::ReplayStatus;
+use timestep_lab::ui::{
+    DisplayStatus, PanelActions, PanelState as UiState, SessionRequest, SessionStatus, lab_ui,
+};
 
 /// What the harness plays: the loop after a scripted run, and the window's side of the
 /// panel (the settings in force with every request the panel returned applied, the
@@ -25,6 +28,8 @@ struct PanelState {
     live: LiveLoop<VirtualStopwatch>,
     /// Every action asked for so far.
     actions: PanelActions,
+    /// Every recording or replay request so far.
+    requests: Vec<SessionRequest>,
 }
 
 /// The window's side of the panel, as the harness plays it.
@@ -79,6 +84,7 @@ fn state_of(live: LiveLoop<VirtualStopwatch>) -> PanelState {
         readouts: live.snapshot().readouts,
         live,
         actions: PanelActions::default(),
+        requests: Vec::new(),
     }
 }
 
@@ -109,6 +115,7 @@ fn build_sized(
             let model = &mut state.model;
             let output = lab_ui(ui, &mut model.panel, &snapshot, &model.display);
             state.actions |= output.actions;
+            state.requests.extend(output.session);
             if let Some(settings) = output.settings {
                 model.settings = settings;
             }
@@ -697,4 +704,73 @@ fn frame_time_distribution_snapshot() {
             .threshold(2.0)
             .max_failed_pixels(200),
     );
+}
+
+#[test]
+fn the_session_row_records_and_controls_a_replay() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    harness.get_by_label("Record").click();
+    harness.run();
+    assert_eq!(harness.state().requests, [SessionRequest::StartRecording]);
+    harness.state_mut().model.display.session = SessionStatus {
+        recording: Some(("rec.csv".into(), 42)),
+        ..SessionStatus::default()
+    };
+    harness.run();
+    harness.get_by_label_contains("42 frames to rec.csv");
+    harness.get_by_label("Stop recording").click();
+    harness.run();
+    assert_eq!(
+        harness.state().requests[1..],
+        [SessionRequest::StopRecording]
+    );
+    // A replay: progress, pause, loop, stop.
+    let replay = ReplayStatus {
+        frame: 10,
+        frames: 100,
+        position_s: 0.5,
+        duration_s: 5.0,
+        speed: 1.0,
+        looping: false,
+        playing: true,
+        finished: false,
+    };
+    harness.state_mut().requests.clear();
+    harness.state_mut().model.display.session = SessionStatus {
+        replay: Some(("capture.csv".into(), replay)),
+        ..SessionStatus::default()
+    };
+    harness.run();
+    harness.get_by_label("Replaying capture.csv");
+    assert!(harness.query_by_label("Record").is_none());
+    harness.get_by_label("Pause").click();
+    harness.run();
+    harness.get_by_label("loop").click();
+    harness.run();
+    harness.get_by_label("Stop replay").click();
+    harness.run();
+    assert_eq!(
+        harness.state().requests,
+        [
+            SessionRequest::Play(false),
+            SessionRequest::Loop(true),
+            SessionRequest::StopReplay
+        ]
+    );
+    // At the end, one click replays it from the start.
+    harness.state_mut().requests.clear();
+    harness.state_mut().model.display.session.replay = Some((
+        "capture.csv".into(),
+        ReplayStatus {
+            frame: 100,
+            playing: false,
+            finished: true,
+            ..replay
+        },
+    ));
+    harness.run();
+    harness.get_by_label("Replay again").click();
+    harness.run();
+    assert_eq!(harness.state().requests, [SessionRequest::Seek(0)]);
 }

@@ -66,7 +66,7 @@ fn record_ui(
             {
                 *request = Some(SessionRequest::StopRecording);
             }
-            ui.label(format!("{frames} frames → {path}"));
+            ui.label(format!("{frames} frames to {path}"));
         }
         None => {
             if ui
@@ -144,7 +144,7 @@ fn replay_ui(
         .add(
             egui::Slider::new(&mut speed, REPLAY_SPEEDS)
                 .logarithmic(true)
-                .text("speed ×")
+                .text("speed (x)")
                 .max_decimals(2),
         )
         .on_hover_text("Recorded time per real time: below 1 is slow motion")
