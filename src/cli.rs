@@ -804,12 +804,13 @@ fn run_bench_session(
     screen.set(header.screen, start.refresh_override_hz);
     recorded.display = screen.spec();
     notes.push(format!(
-        "{}: a recorded session ({} on {}), replayed as recorded: {} requests at their frames, \
-         its presents on a modeled {} screen; each row runs one strategy throughout",
+        "{}: a recorded session ({} on {}), replayed as recorded: {} request{} at their \
+         frames, its presents on a modeled {} screen; each row runs one strategy throughout",
         recording.source,
         crate::trace::escaped(&header.version),
         crate::trace::escaped(&header.adapter),
         recording.events.len(),
+        if recording.events.len() == 1 { "" } else { "s" },
         recorded.display,
     ));
     let mut frame_times: Vec<_> = recording.frames.iter().map(|f| f.frame_time).collect();

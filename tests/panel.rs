@@ -5,13 +5,13 @@ mod common;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use timestep_lab::live::ReplayStatus;
 use timestep_lab::live::{
     LiveLoop, LiveSettings, Panes, PresentModeId, Readouts, ScenePreset, SlowLoop, StatsWindow,
     VirtualStopwatch,
 };
 use timestep_lab::scene::CameraDriver;
 use timestep_lab::timestep::Strategy;
-use timestep_lab::live::ReplayStatus;
 use timestep_lab::ui::{
     DisplayStatus, PanelActions, PanelState as UiState, SessionRequest, SessionStatus, lab_ui,
 };
