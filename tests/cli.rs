@@ -84,7 +84,10 @@ fn bench_default_is_steady_60_over_all_strategies() {
             "semi-fixed",
             "accumulator",
             "interpolated",
-            "extrapolated"
+            "extrapolated",
+            "velocity-extrapolated",
+            "hermite",
+            "equal-substeps"
         ]
     );
     assert_eq!(result(&report, "interpolated")["latency_ms"], 20.0);
@@ -195,7 +198,7 @@ fn shipped_traces_all_run() {
     ] {
         let report = bench_json(&["--trace", &asset(name)]);
         assert!(report["trace"]["frames"].as_u64().unwrap() > 200, "{name}");
-        assert_eq!(report["results"].as_array().unwrap().len(), 6);
+        assert_eq!(report["results"].as_array().unwrap().len(), 9);
     }
 }
 
@@ -255,12 +258,12 @@ fn fails_with(args: &[&str], needles: &[&str]) {
 }
 
 #[test]
-fn a_comparison_needs_two_to_six_known_strategies() {
+fn a_comparison_needs_two_to_nine_known_strategies() {
     fails_with(
         &["--compare", "fixed", "--frames", "1"],
         &[
             "--compare",
-            "comparison panes 1 (fixed) is out of range (allowed 2 to 6 strategies)",
+            "comparison panes 1 (fixed) is out of range (allowed 2 to 9 strategies)",
         ],
     );
     fails_with(
@@ -855,7 +858,7 @@ fn bench_writes_the_per_frame_csv_and_the_plot() {
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 600 * 6, "600 frames, six strategies");
+    assert_eq!(rows.len(), 600 * 9, "600 frames, nine strategies");
     // wobble60 is 15 and 18.333 ms alternating, and interpolated lags one 20 ms step.
     let interpolated: Vec<&csv::StringRecord> =
         rows.iter().filter(|r| &r[1] == "interpolated").collect();
