@@ -190,6 +190,67 @@ fn explicit_euler_with_a_stiff_spring_is_reported_exploded() {
 }
 
 #[test]
+fn a_preset_runs_as_its_own_row_beside_the_strategies() {
+    let report = bench_json(&["--preset", "godot", "--strategy", "accumulator"]);
+    let ids: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["accumulator", "godot"]);
+    // Godot keeps its own 60 Hz tick: one a frame on a 60 Hz trace, whatever --hz says.
+    let godot = result(&report, "godot");
+    assert_eq!(godot["steps_per_frame_max"], 1);
+    assert!((godot["sim_speed"].as_f64().unwrap() - 1.0).abs() < 0.01);
+    assert!((godot["dt_ms"].as_f64().unwrap() - 16.666667).abs() < 1e-9);
+    assert_eq!(result(&report, "accumulator")["dt_ms"], 20.0);
+    // --preset alone runs the presets only; repeated, each is a row, labelled by its id.
+    let report = bench_json(&["--preset", "bevy", "--preset", "matterjs-0.19"]);
+    let ids: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["bevy", "matterjs-0.19"]);
+    // The table has the two rows and says the presets ignore the lab's step and guards.
+    let output = lab(&["bench", "--preset", "godot", "--strategy", "accumulator"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|line| line.starts_with("accumulator ") || line.starts_with("godot "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(table.contains("engine presets run their engine's own step and guards"));
+    assert!(table.contains("godot 16.666667 ms"), "{table}");
+}
+
+#[test]
+fn an_unknown_preset_is_refused_with_the_valid_ids() {
+    fails_with(
+        &["bench", "--preset", "frostbite"],
+        &[
+            "--preset",
+            "unknown engine preset \"frostbite\"",
+            "godot, godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate, \
+             unity-extrapolate, unreal-substep, unreal, unreal-async, fiedler, glaiel, matterjs, \
+             matterjs-0.19",
+        ],
+    );
+    fails_with(
+        &["bench", "--strategy", "godot,warp"],
+        &[
+            "--strategy",
+            "unknown strategy \"warp\"",
+            "hermite",
+            "matterjs",
+        ],
+    );
+}
+
+#[test]
 fn shipped_traces_all_run() {
     for name in [
         "vsync60-presentmon.csv",

@@ -218,6 +218,7 @@ fn json_has_exactly_the_documented_fields() {
     let mut expected = vec![
         "display_judder_ms",
         "display_judder_worst_ms",
+        "dt_ms",
         "display_latency_ms",
         "display_latency_worst_ms",
         "frame_time_max_ms",
