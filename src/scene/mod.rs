@@ -348,6 +348,7 @@ impl Scene {
             spring.v += self.pending_kick_mps;
             self.pending_kick_mps = 0.0;
         }
+        let started = spring;
         if !self.exploded {
             let next = config.integrator.step(&config.spring, spring, h_s);
             let blown = !next.is_finite()
@@ -360,7 +361,12 @@ impl Scene {
             }
         }
         self.older = self.previous;
-        self.previous = self.current;
+        // The state the step starts from: a kick's velocity is in it, so a curve through
+        // the two states' velocities starts with the kicked one.
+        self.previous = SceneState {
+            spring: started,
+            ..self.current
+        };
         self.current = SceneState {
             time: self.current.time.saturating_add(h),
             spring,
