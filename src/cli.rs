@@ -481,13 +481,21 @@ pub struct BenchArgs {
     /// An engine's own loop, run as its own row after the strategies (repeatable): godot,
     /// godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate,
     /// unity-extrapolate, unreal-substep, unreal, unreal-async, fiedler, glaiel, matterjs,
-    /// matterjs-0.19. A preset keeps its engine's own step and guards: --hz, --max-frame-time
-    /// and --max-steps do not apply to it; the trace, the load model (--step-cost,
+    /// matterjs-0.19.
+    ///
+    /// A preset keeps its engine's own step and guards: --hz, --max-frame-time and
+    /// --max-steps do not apply to it; the trace, the load model (--step-cost,
     /// --render-cost), the display, --gpu-cost, --filter and the scene (--integrator,
     /// --spring-hz, --damping) do. Godot, Bevy, Glaiel, Matter.js and Fiedler follow their
-    /// source; Unity and Unreal are closed: their documented limits (maximumDeltaTime,
-    /// Max Substeps, ...) with the lab's model of the loop around them (README, "Engine
-    /// presets").
+    /// source or published code. Unity and Unreal are closed. Unity, documented: Fixed
+    /// Timestep 0.02 s, maximumDeltaTime 1/3 s bounding Time.deltaTime and the fixed
+    /// updates a frame, fixed time caught up to Time.time, Interpolate one update behind,
+    /// Extrapolate along the velocity; the lab's model: the loop `while F + fdt <= T` and
+    /// alpha `(T - F) / fdt`. Unreal, documented: substeps of equal size no longer than Max
+    /// Substep Delta Time (1/60 s), at most Max Substeps (6); from third-party copies of the
+    /// code, the lab's model: the world's 0.5 ms to 0.4 s frame clamp, one step of at most
+    /// MaxPhysicsDeltaTime (1/30 s) without substepping, and async physics in 1/30 s steps
+    /// drawn two steps behind. README: "Engine presets".
     #[arg(long = "preset", value_name = "ID")]
     pub presets: Vec<EnginePreset>,
     /// Frame-time trace: plain ms per line, a CSV with a frame_time_ms column, PresentMon

@@ -225,6 +225,15 @@ fn a_preset_runs_as_its_own_row_beside_the_strategies() {
     assert_eq!(rows.len(), 2, "{table}");
     assert!(table.contains("engine presets run their engine's own step and guards"));
     assert!(table.contains("godot 16.666667 ms"), "{table}");
+    // --help says which parts of the closed engines are documented and which are the model.
+    let help = stdout(&lab(&["bench", "--help"]));
+    for needle in [
+        "Unity, documented:",
+        "Unreal, documented:",
+        "the lab's model",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle:?}");
+    }
 }
 
 #[test]
