@@ -1032,5 +1032,21 @@ mod tests {
             .expect("valid")
             .settings;
         assert_eq!(settings.focus, 0);
+        // Engine presets mix with the strategies.
+        let settings = options(&["--compare", "accumulator,godot,unity-interpolate"])
+            .expect("valid")
+            .settings;
+        assert_eq!(
+            settings.panes.as_slice(),
+            [
+                Strategy::Accumulator,
+                Strategy::Preset(EnginePreset::Godot),
+                Strategy::Preset(EnginePreset::UnityInterpolate)
+            ]
+        );
+        let settings = options(&["--strategy", "matterjs"])
+            .expect("valid")
+            .settings;
+        assert_eq!(settings.strategy, Strategy::Preset(EnginePreset::Matterjs));
     }
 }

@@ -101,7 +101,7 @@ impl Strategy {
             Strategy::Accumulator => "fixed step, accumulator",
             Strategy::Interpolated => "accumulator + interpolation",
             Strategy::Extrapolated => "accumulator + render tick",
-            Strategy::VelocityExtrapolated => "accumulator + velocity extrapolation",
+            Strategy::VelocityExtrapolated => "velocity extrapolation",
             Strategy::Hermite => "accumulator + Hermite interpolation",
             Strategy::EqualSubsteps => "equal substeps, no carry",
             Strategy::Preset(preset) => preset.name(),
