@@ -1143,3 +1143,11 @@ fn a_fast_loop_or_a_per_step_load_is_not_offered_a_slower_time() {
     }
     assert_eq!(SlowLoop::detect(&starting), None);
 }
+
+#[test]
+fn a_preset_pane_shows_its_own_step() {
+    let mut lab = comparing(&[Strategy::Accumulator, Strategy::Preset(EnginePreset::Bevy)]);
+    frame_after(&mut lab, FRAME_60HZ);
+    let steps: Vec<Nanos> = lab.snapshot().panes().map(|pane| pane.dt).collect();
+    assert_eq!(steps, [20 * MS, 15_625_000]);
+}

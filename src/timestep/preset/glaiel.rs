@@ -11,7 +11,9 @@
 //! `lerp(previous, current, that)`, which the code's "INTERPOLATION ENABLED" mode is for.
 //!
 //! `snap_hz` is the display's refresh rate as SDL reports it, or 60 (:15-27); the lab does
-//! not tell a preset its display, so it snaps to 60 Hz multiples.
+//! not tell a preset its display, so it snaps to 60 Hz multiples. (An earlier version of
+//! the file snapped to fixed 60, 30, 20, 15 and 120 Hz periods and had no averager
+//! remainder; this is the version engines.md cites, `ed335bb29162`.)
 
 use super::{Nanos, PresetFrame};
 use crate::timestep::StepPlan;

@@ -25,6 +25,8 @@ use crate::timestep::StepPlan;
 
 /// `runner.delta` (0.20) and the 0.19 step at 60 Hz, 1000/60 ms to the nearest nanosecond.
 pub const DELTA: Nanos = 16_666_667;
+/// 0.19's largest step, `deltaMax` = 1000/30 ms to the nearest nanosecond.
+pub const MAX_DELTA: Nanos = 33_333_333;
 /// The page's clock at the start of the lab's first frame: the first callback comes 1000
 /// ms after the time origin plus that frame.
 const PAGE_ORIGIN: Nanos = 1_000_000_000;

@@ -165,8 +165,8 @@ impl EnginePreset {
         )
     }
 
-    /// The preset's nominal step: its fixed step, or (for the variable-step presets) the
-    /// largest step it takes at 60 Hz and below.
+    /// The preset's step: its fixed step, or (for the variable-step presets: Unreal's and
+    /// Matter.js 0.19's) the largest step it takes.
     pub fn dt(self) -> Nanos {
         match self {
             EnginePreset::Godot | EnginePreset::GodotInterpolated => godot::TICK,
@@ -180,7 +180,7 @@ impl EnginePreset {
             EnginePreset::Fiedler => fiedler::DT,
             EnginePreset::Glaiel => glaiel::FIXED_DELTATIME,
             EnginePreset::Matterjs => matterjs::DELTA,
-            EnginePreset::Matterjs019 => matterjs::DELTA,
+            EnginePreset::Matterjs019 => matterjs::MAX_DELTA,
         }
     }
 
