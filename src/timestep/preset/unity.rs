@@ -50,7 +50,7 @@ impl FixedUpdates {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{Run, exact_60hz};
+    use super::super::tests::{Run, exact_60hz, exact_hz};
     use super::*;
     use crate::timestep::{Drawn, EnginePreset};
 
@@ -101,6 +101,29 @@ mod tests {
         assert_eq!(report.steps.len(), 16);
         assert_eq!(report.accumulator, 13_333_343);
         assert_eq!(report.dropped, 666_666_657);
+    }
+
+    /// Worked out from the documentation: Interpolate uses "the pose of the Rigidbody from
+    /// the previous two physics updates" and "delays the Rigidbody's pose by one physics
+    /// update" (Manual/rigidbody-interpolation.html). At 30 Hz (`t_k = floor(k·1e9/30)`) the
+    /// fixed updates go 1, 2, 2 with `T - F` = 13.33, 6.67, 0 ms: the pose is blended at
+    /// α = .6667, .3333, 0 and always shows `T - 20 ms`.
+    #[test]
+    fn unity_interpolate_blends_the_last_two_updates_one_update_late() {
+        let mut run = Run::new(EnginePreset::UnityInterpolate);
+        let reports = run.frames(&exact_hz(30, 6));
+        let steps: Vec<u64> = reports.iter().map(|r| r.steps.len()).collect();
+        assert_eq!(steps, [1, 2, 2, 1, 2, 2]);
+        for (report, alpha) in reports
+            .iter()
+            .zip([2.0 / 3.0, 1.0 / 3.0, 0.0].iter().cycle())
+        {
+            let Drawn::Blend(t) = report.drawn else {
+                panic!("{:?}", report.drawn)
+            };
+            assert!((t - alpha).abs() < 1e-6, "{t}");
+            assert_eq!(report.presented_time - report.shown_time, FIXED_DELTA_TIME);
+        }
     }
 
     /// Worked out from the documentation: Extrapolate predicts "based on the current
