@@ -354,10 +354,11 @@ mod tests {
         }
     }
 
-    /// Worked out from 0.20's `Runner.tick` (:128-150): at 20 Hz the smoothed delta is 50 ms
-    /// once the fallback has aged out of the window (10 frames); the buffer is clamped to
-    /// 50 + 25 ms, 2 updates (`maxUpdates`) leave 41.667 ms, and each frame adds 50 and
-    /// drops 16.667 ms: the simulation runs at 2/3 speed.
+    /// Worked out from 0.20's `Runner.tick` (0.20.0 :94-210: the buffer clamp and
+    /// `maxUpdates`): at 20 Hz the smoothed delta is 50 ms once the fallback has aged out of
+    /// the window (10 frames); the buffer is clamped to 50 + 25 ms, 2 updates (`maxUpdates`)
+    /// leave 41.667 ms, and each frame adds 50 and drops 16.667 ms: the simulation runs at
+    /// 2/3 speed.
     #[test]
     fn at_20_hz_two_updates_a_frame_and_a_third_of_the_time_dropped() {
         let mut run = Run::new(EnginePreset::Matterjs);
@@ -373,8 +374,9 @@ mod tests {
         }
     }
 
-    /// Worked out from 0.19's `Runner.tick` (:116-128): at 20 Hz the minimum delta is 50 ms,
-    /// clamped to deltaMax: one 33.333 ms step a frame, 16.667 ms dropped.
+    /// Worked out from 0.19's `Runner.tick` (0.19.0 :108-158: the minimum and the clamp): at
+    /// 20 Hz the minimum delta is 50 ms, clamped to deltaMax: one 33.333 ms step a frame,
+    /// 16.667 ms dropped.
     #[test]
     fn matterjs_0_19_at_20_hz_steps_33_ms_and_drops_the_rest() {
         let mut run = Run::new(EnginePreset::Matterjs019);
