@@ -37,11 +37,12 @@
 //!
 //! All time is integer nanoseconds ([`Nanos`]); nothing is accumulated in floats, so
 //! `steps * dt + accumulator + dropped == total frame time` holds exactly for the accumulator
-//! family (and the engines' own rules keep `steps + accumulator + dropped == total + lead`). The spiral guards of [`TimestepConfig`] apply to every strategy: `max_frame_time`
-//! clamps a frame before it is consumed, `max_steps` caps the steps of one frame; what they
-//! drop is counted. Before the engine, [`FrameClock`] applies pause, single step and time
-//! scale, and [`FrameFilters`] optionally snap or average frame times without changing
-//! their long-run total.
+//! family (and the engines' own rules keep `steps + accumulator + dropped == total + lead`).
+//! The spiral guards of [`TimestepConfig`] apply to every lab strategy (a preset keeps its
+//! engine's own): `max_frame_time` clamps a frame before it is consumed, `max_steps` caps
+//! the steps of one frame; what they drop is counted. Before the engine, [`FrameClock`]
+//! applies pause, single step and time scale, and [`FrameFilters`] optionally snap or
+//! average frame times without changing their long-run total.
 
 mod clock;
 mod config;

@@ -133,7 +133,11 @@ proptest! {
         // Godot's deficit is at most jitter_fix ticks; the µs clock hides under a µs; the
         // smoother holds at most a few vsync periods; a tick of 16_666_667 ns is a third of
         // a nanosecond longer than Godot's 1/60 s.
-        let preset = if interpolated { EnginePreset::GodotInterpolated } else { EnginePreset::Godot };
+        let preset = if interpolated {
+            EnginePreset::GodotInterpolated
+        } else {
+            EnginePreset::Godot
+        };
         let mut run = Run::new(preset);
         for frame in frames {
             run.engine.advance(frame);
