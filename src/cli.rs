@@ -16,7 +16,7 @@ use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
-use crate::timestep::{FilterSpec, RangeError, Strategy, TimestepConfig};
+use crate::timestep::{EnginePreset, FilterSpec, RangeError, Strategy, TimestepConfig};
 use crate::trace::{self, FrameTrace, LoadOptions};
 
 /// See, measure and understand game-loop timesteps.
@@ -457,13 +457,16 @@ impl BenchRenderArgs {
 /// Simulation settings shared by every command that runs the engine.
 #[derive(Debug, Clone, Args)]
 pub struct SimArgs {
-    /// Physics rate in Hz (1 to 1000); dt = round(1e9 / hz) ns.
+    /// Physics rate in Hz (1 to 1000); dt = round(1e9 / hz) ns. Engine presets keep their
+    /// own.
     #[arg(long, default_value_t = crate::timestep::DEFAULT_RATE_HZ, value_name = "HZ")]
     pub hz: f64,
-    /// Clamp each frame's time to this many ms before it is consumed; 0 = off.
+    /// Clamp each frame's time to this many ms before it is consumed; 0 = off. Engine
+    /// presets keep their own.
     #[arg(long, default_value_t = 250.0, value_name = "MS")]
     pub max_frame_time: f64,
-    /// Cap on steps per frame; owed whole steps beyond it are dropped. 0 = off.
+    /// Cap on steps per frame; owed whole steps beyond it are dropped. 0 = off. Engine
+    /// presets keep their own.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub max_steps: u32,
     /// Spring integrator: explicit-euler, semi-implicit-euler, verlet or rk4.
@@ -511,10 +514,31 @@ impl SimArgs {
 /// Arguments of `timestep-lab bench`.
 #[derive(Debug, Clone, Args)]
 pub struct BenchArgs {
-    /// Strategies to run: `all`, or a comma list of fixed, variable, semi-fixed,
-    /// accumulator, interpolated, extrapolated.
-    #[arg(long, default_value = "all", value_name = "LIST")]
-    pub strategy: String,
+    /// Strategies to run: `all` (the default unless --preset is given), or a comma list of
+    /// fixed, variable, semi-fixed, accumulator, interpolated, extrapolated,
+    /// velocity-extrapolated, hermite, equal-substeps (or engine preset ids).
+    #[arg(long, value_name = "LIST")]
+    pub strategy: Option<String>,
+    /// An engine's own loop, run as its own row after the strategies (repeatable): godot,
+    /// godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate,
+    /// unity-extrapolate, unreal-substep, unreal, unreal-async, fiedler, glaiel, matterjs,
+    /// matterjs-0.19.
+    ///
+    /// A preset keeps its engine's own step and guards: --hz, --max-frame-time and
+    /// --max-steps do not apply to it; the trace, the load model (--step-cost,
+    /// --render-cost), the display, --gpu-cost, --filter and the scene (--integrator,
+    /// --spring-hz, --damping) do. Godot, Bevy, Glaiel, Matter.js and Fiedler follow their
+    /// source or published code. Unity and Unreal are closed. Unity, documented: Fixed
+    /// Timestep 0.02 s, maximumDeltaTime 1/3 s bounding Time.deltaTime and the fixed
+    /// updates a frame, fixed time caught up to Time.time, Interpolate one update behind,
+    /// Extrapolate along the velocity; the lab's model: the loop `while F + fdt <= T` and
+    /// alpha `(T - F) / fdt`. Unreal, documented: substeps of equal size no longer than Max
+    /// Substep Delta Time (1/60 s), at most Max Substeps (6); from third-party copies of the
+    /// code, the lab's model: the world's 0.5 ms to 0.4 s frame clamp, one step of at most
+    /// MaxPhysicsDeltaTime (1/30 s) without substepping, and async physics in 1/30 s steps
+    /// drawn two steps behind. README: "Engine presets".
+    #[arg(long = "preset", value_name = "ID")]
+    pub presets: Vec<EnginePreset>,
     /// Frame-time trace: plain ms per line, a CSV with a frame_time_ms column, PresentMon
     /// or MangoHud CSV (detected from the content).
     #[arg(long, value_name = "FILE", conflicts_with = "generate")]
@@ -652,7 +676,7 @@ pub struct WriteError {
 /// `--csv` and `--plot` are written before it returns; a file that cannot be written is a
 /// [`WriteError`].
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
-    let strategies = Strategy::parse_list(&args.strategy).context("--strategy")?;
+    let strategies = bench_strategies(args)?;
     let settings = args.settings()?;
     if let Some(path) = &args.trace
         && !args.as_trace
@@ -834,6 +858,28 @@ fn run_bench_session(
     } else {
         report.table()
     })
+}
+
+/// What `bench` runs, in order: the `--strategy` list (all strategies when neither it nor
+/// `--preset` is given), then each `--preset` not already in it.
+fn bench_strategies(args: &BenchArgs) -> anyhow::Result<Vec<Strategy>> {
+    let list = match (&args.strategy, args.presets.is_empty()) {
+        (Some(list), _) => list.as_str(),
+        (None, true) => "all",
+        (None, false) => "",
+    };
+    let mut strategies = if list.is_empty() {
+        Vec::new()
+    } else {
+        Strategy::parse_list(list).context("--strategy")?
+    };
+    for &preset in &args.presets {
+        let strategy = Strategy::Preset(preset);
+        if !strategies.contains(&strategy) {
+            strategies.push(strategy);
+        }
+    }
+    Ok(strategies)
 }
 
 /// The font file the plot's text uses: `TIMESTEP_LAB_FONT`, else DejaVu Sans where Debian
@@ -1152,5 +1198,21 @@ mod tests {
             .expect("valid")
             .settings;
         assert_eq!(settings.focus, 0);
+        // Engine presets mix with the strategies.
+        let settings = options(&["--compare", "accumulator,godot,unity-interpolate"])
+            .expect("valid")
+            .settings;
+        assert_eq!(
+            settings.panes.as_slice(),
+            [
+                Strategy::Accumulator,
+                Strategy::Preset(EnginePreset::Godot),
+                Strategy::Preset(EnginePreset::UnityInterpolate)
+            ]
+        );
+        let settings = options(&["--strategy", "matterjs"])
+            .expect("valid")
+            .settings;
+        assert_eq!(settings.strategy, Strategy::Preset(EnginePreset::Matterjs));
     }
 }

@@ -2,9 +2,13 @@
 
 /// Gives an enum with `const ALL: [Self; N]` and `fn id(self) -> &'static str` a `Display`
 /// that prints the id, a `FromStr` that parses it, and an error type that lists the allowed
-/// ids when parsing fails.
+/// ids when parsing fails. A fourth argument names another list of every parseable value
+/// (for an enum whose `ALL` is not all of them).
 macro_rules! stable_ids {
     ($ty:ident, $error:ident, $what:literal) => {
+        $crate::id::stable_ids!($ty, $error, $what, $ty::ALL);
+    };
+    ($ty:ident, $error:ident, $what:literal, $all:expr) => {
         #[doc = concat!("A ", $what, " id that is not one of the allowed ones.")]
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub struct $error(pub String);
@@ -12,7 +16,7 @@ macro_rules! stable_ids {
         impl std::fmt::Display for $error {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 write!(f, "unknown {} {:?} (allowed: ", $what, self.0)?;
-                for (i, value) in $ty::ALL.iter().enumerate() {
+                for (i, value) in $all.iter().enumerate() {
                     let separator = if i == 0 { "" } else { ", " };
                     write!(f, "{separator}{}", value.id())?;
                 }
@@ -32,8 +36,7 @@ macro_rules! stable_ids {
             type Err = $error;
 
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                $ty::ALL
-                    .into_iter()
+                $all.into_iter()
                     .find(|value| value.id() == s)
                     .ok_or_else(|| $error(s.to_owned()))
             }

@@ -34,10 +34,12 @@ pub struct PaneRun {
 impl PaneRun {
     /// A run at time zero.
     pub fn new(strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) -> Self {
+        let sim = Simulation::new(strategy, timestep, scene);
+        let dt = sim.engine().dt();
         Self {
-            sim: Simulation::new(strategy, timestep, scene),
+            sim,
             recorder: MetricsRecorder::default(),
-            spiral: SpiralDetector::new(timestep.dt_ns()),
+            spiral: SpiralDetector::new(dt),
         }
     }
 
@@ -73,28 +75,30 @@ impl PaneRun {
     pub fn reset(&mut self) {
         self.sim.reset();
         self.recorder = MetricsRecorder::default();
-        self.spiral.reset(self.sim.engine().config().dt_ns());
+        self.spiral.reset(self.sim.engine().dt());
     }
 
     /// Takes a strategy and new timestep and scene settings from the next frame on,
     /// without losing or inventing time. A new step size restarts spiral detection.
-    /// Leaving `fixed` resyncs real time to the simulation (see
+    /// Leaving `fixed` or an engine preset resyncs real time to the simulation (see
     /// [`crate::timestep::Engine::resync`]): the strategy that follows real time does not
-    /// inherit the lag (or lead) `fixed` built up. Returns that shift of `T`, ns.
+    /// inherit the lag (or lead) they built up. Returns that shift of `T`, ns.
     pub fn apply(
         &mut self,
         strategy: Strategy,
         timestep: TimestepConfig,
         scene: SceneConfig,
     ) -> i64 {
-        if timestep.dt != self.sim.engine().config().dt {
-            self.spiral.reset(timestep.dt_ns());
-        }
         let engine = self.sim.engine_mut();
-        let leaving_fixed = engine.strategy() == Strategy::Fixed && strategy != Strategy::Fixed;
+        let before = (engine.strategy(), engine.dt());
+        let leaving =
+            before.0 != strategy && (before.0 == Strategy::Fixed || before.0.preset().is_some());
         engine.set_strategy(strategy);
         engine.set_config(timestep);
-        let shift = if leaving_fixed { engine.resync() } else { 0 };
+        let shift = if leaving { engine.resync() } else { 0 };
+        if engine.dt() != before.1 {
+            self.spiral.reset(engine.dt());
+        }
         self.recorder.rebase(shift);
         self.sim.scene_mut().set_config(scene);
         shift

@@ -25,6 +25,7 @@ impl Simulation {
     /// Advances one render frame: plans the steps, takes them, and says what to draw.
     pub fn frame(&mut self, frame_time: Nanos) -> (FrameReport, ShownScene) {
         let report = self.engine.advance(frame_time);
+        self.scene.begin_frame();
         for h in report.steps.iter() {
             self.scene.step(h);
         }

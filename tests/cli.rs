@@ -84,7 +84,10 @@ fn bench_default_is_steady_60_over_all_strategies() {
             "semi-fixed",
             "accumulator",
             "interpolated",
-            "extrapolated"
+            "extrapolated",
+            "velocity-extrapolated",
+            "hermite",
+            "equal-substeps"
         ]
     );
     assert_eq!(result(&report, "interpolated")["latency_ms"], 20.0);
@@ -187,6 +190,76 @@ fn explicit_euler_with_a_stiff_spring_is_reported_exploded() {
 }
 
 #[test]
+fn a_preset_runs_as_its_own_row_beside_the_strategies() {
+    let report = bench_json(&["--preset", "godot", "--strategy", "accumulator"]);
+    let ids: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["accumulator", "godot"]);
+    // Godot keeps its own 60 Hz tick: one a frame on a 60 Hz trace, whatever --hz says.
+    let godot = result(&report, "godot");
+    assert_eq!(godot["steps_per_frame_max"], 1);
+    assert!((godot["sim_speed"].as_f64().unwrap() - 1.0).abs() < 0.01);
+    assert!((godot["dt_ms"].as_f64().unwrap() - 16.666667).abs() < 1e-9);
+    assert_eq!(result(&report, "accumulator")["dt_ms"], 20.0);
+    // --preset alone runs the presets only; repeated, each is a row, labelled by its id.
+    let report = bench_json(&["--preset", "bevy", "--preset", "matterjs-0.19"]);
+    let ids: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["bevy", "matterjs-0.19"]);
+    // The table has the two rows and says the presets ignore the lab's step and guards.
+    let output = lab(&["bench", "--preset", "godot", "--strategy", "accumulator"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|line| line.starts_with("accumulator ") || line.starts_with("godot "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(table.contains("engine presets run their engine's own step and guards"));
+    assert!(table.contains("godot 16.666667 ms"), "{table}");
+    // --help says which parts of the closed engines are documented and which are the model.
+    let help = stdout(&lab(&["bench", "--help"]));
+    for needle in [
+        "Unity, documented:",
+        "Unreal, documented:",
+        "the lab's model",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle:?}");
+    }
+}
+
+#[test]
+fn an_unknown_preset_is_refused_with_the_valid_ids() {
+    fails_with(
+        &["bench", "--preset", "frostbite"],
+        &[
+            "--preset",
+            "unknown engine preset \"frostbite\"",
+            "godot, godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate, \
+             unity-extrapolate, unreal-substep, unreal, unreal-async, fiedler, glaiel, matterjs, \
+             matterjs-0.19",
+        ],
+    );
+    fails_with(
+        &["bench", "--strategy", "godot,warp"],
+        &[
+            "--strategy",
+            "unknown strategy \"warp\"",
+            "hermite",
+            "matterjs",
+        ],
+    );
+}
+
+#[test]
 fn shipped_traces_all_run() {
     for name in [
         "vsync60-presentmon.csv",
@@ -195,7 +268,7 @@ fn shipped_traces_all_run() {
     ] {
         let report = bench_json(&["--trace", &asset(name)]);
         assert!(report["trace"]["frames"].as_u64().unwrap() > 200, "{name}");
-        assert_eq!(report["results"].as_array().unwrap().len(), 6);
+        assert_eq!(report["results"].as_array().unwrap().len(), 9);
     }
 }
 
@@ -255,12 +328,12 @@ fn fails_with(args: &[&str], needles: &[&str]) {
 }
 
 #[test]
-fn a_comparison_needs_two_to_six_known_strategies() {
+fn a_comparison_needs_two_to_nine_known_strategies() {
     fails_with(
         &["--compare", "fixed", "--frames", "1"],
         &[
             "--compare",
-            "comparison panes 1 (fixed) is out of range (allowed 2 to 6 strategies)",
+            "comparison panes 1 (fixed) is out of range (allowed 2 to 9 strategies)",
         ],
     );
     fails_with(
@@ -855,7 +928,7 @@ fn bench_writes_the_per_frame_csv_and_the_plot() {
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 600 * 6, "600 frames, six strategies");
+    assert_eq!(rows.len(), 600 * 9, "600 frames, nine strategies");
     // wobble60 is 15 and 18.333 ms alternating, and interpolated lags one 20 ms step.
     let interpolated: Vec<&csv::StringRecord> =
         rows.iter().filter(|r| &r[1] == "interpolated").collect();

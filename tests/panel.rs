@@ -11,7 +11,7 @@ use timestep_lab::live::{
     VirtualStopwatch,
 };
 use timestep_lab::scene::CameraDriver;
-use timestep_lab::timestep::Strategy;
+use timestep_lab::timestep::{EnginePreset, Strategy};
 use timestep_lab::ui::{
     DisplayStatus, PanelActions, PanelState as UiState, SessionRequest, SessionStatus, lab_ui,
 };
@@ -321,6 +321,70 @@ fn the_pane_editor_adds_removes_and_focuses_panes() {
         .click();
     harness.run();
     assert_eq!(harness.state().model.settings.focus, 1);
+}
+
+#[test]
+fn a_panes_picker_lists_the_engine_presets_after_the_strategies() {
+    let mut harness = harness(comparing(&[Strategy::Accumulator, Strategy::Interpolated]));
+    harness.run();
+    harness.get_by_label("pane 2 strategy").click();
+    harness.run();
+    // The nine strategies first, then the presets, in the order the lab lists them.
+    let top = |harness: &Harness<'static, PanelState>, label: &str| {
+        harness.get_by_label(label).rect().top()
+    };
+    let last_strategy = top(&harness, "equal-substeps");
+    let mut previous = top(&harness, "engine presets");
+    assert!(previous > last_strategy);
+    for preset in EnginePreset::ALL {
+        let y = top(&harness, preset.id());
+        assert!(y > previous, "{preset} is listed in order");
+        previous = y;
+    }
+    harness.get_by_label("godot").click();
+    harness.run();
+    assert_eq!(
+        harness.state().model.settings.panes.as_slice(),
+        [Strategy::Accumulator, Strategy::Preset(EnginePreset::Godot)]
+    );
+}
+
+#[test]
+fn the_single_pane_can_run_an_engine_preset() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    harness.get_by_label("engine preset").click();
+    harness.run();
+    harness.get_by_label("unity-extrapolate").click();
+    harness.run();
+    assert_eq!(
+        harness.state().model.settings.strategy,
+        Strategy::Preset(EnginePreset::UnityExtrapolate)
+    );
+    harness.get_by_label(EnginePreset::UnityExtrapolate.known_problem());
+    // A number key goes back to a lab strategy.
+    harness.key_press(egui::Key::Num8);
+    harness.run();
+    assert_eq!(harness.state().model.settings.strategy, Strategy::Hermite);
+}
+
+#[test]
+fn choosing_any_strategy_or_preset_never_moves_the_rows_below() {
+    let mut harness = harness(scripted_state());
+    harness.run();
+    let below = |harness: &Harness<'static, PanelState>| {
+        harness.get_by_label("compare panes (C)").rect().top()
+    };
+    let start = below(&harness);
+    for strategy in Strategy::CHOICES {
+        harness.state_mut().model.settings.strategy = strategy;
+        harness.run();
+        assert_eq!(
+            below(&harness),
+            start,
+            "choosing {strategy} moved the rows below"
+        );
+    }
 }
 
 #[test]

@@ -410,7 +410,7 @@ fn render_big_image_for_inspection() {
     image.save("/tmp/render_big.png").unwrap();
 
     // Six strategies side by side, 3 × 2, as the comparison view will show them.
-    let runs: Vec<_> = Strategy::ALL
+    let runs: Vec<_> = Strategy::CLASSIC
         .iter()
         .map(|&strategy| run(strategy, 30))
         .collect();

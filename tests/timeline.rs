@@ -349,7 +349,7 @@ fn extreme_state() -> TimelineState {
         present_mode: Some(PresentModeId::Immediate),
         monitor_hz: Some(1000.0),
     };
-    let runs = Strategy::ALL
+    let runs = Strategy::CLASSIC
         .into_iter()
         .map(|strategy| {
             let settings = LiveSettings {
@@ -377,7 +377,7 @@ fn extreme_state() -> TimelineState {
         })
         .collect();
     // The focus is past the last pane: the timeline clamps it, the screen is the same.
-    let mut state = state_of(runs, Strategy::ALL.len() - 1);
+    let mut state = state_of(runs, Strategy::CLASSIC.len() - 1);
     state.focus = 99;
     state
 }
@@ -412,7 +412,7 @@ fn sub_point_frames_keep_painting_bounded() {
 #[test]
 fn a_huge_frame_in_the_window_is_drawn_to_scale() {
     // The 5 s frame is the newest: the strip spans it, and dt 0 must not break the steps.
-    let panes = Strategy::ALL
+    let panes = Strategy::CLASSIC
         .into_iter()
         .map(|strategy| {
             let settings = LiveSettings {

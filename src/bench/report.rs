@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{BenchResult, BenchSettings, cost_ms};
 use crate::metrics::{FrameStats, HITCH_FACTOR};
-use crate::timestep::{ms_from_ns, secs_from_ns};
+use crate::timestep::{EnginePreset, TimestepConfig, ms_from_ns, secs_from_ns};
 
 /// The `trace` object of the JSON report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -97,8 +97,10 @@ pub struct SettingsJson {
 /// One entry of the JSON report's `results`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultJson {
-    /// Strategy id.
+    /// Strategy id (an engine preset's id for a preset).
     pub strategy: String,
+    /// The step the run took, ms: `settings.dt_ms`, or an engine preset's own.
+    pub dt_ms: f64,
     /// Frames run (fewer than the trace's if the loop froze).
     pub frames: u64,
     /// Steps taken.
@@ -200,7 +202,10 @@ impl BenchReport {
                 gpu_cost_ms: cost_ms(settings.gpu_cost),
                 filter: settings.filter.to_string(),
             },
-            results: results.iter().map(result_json).collect(),
+            results: results
+                .iter()
+                .map(|result| result_json(result, timestep))
+                .collect(),
         }
     }
 
@@ -375,6 +380,22 @@ impl BenchReport {
                  end).\n"
             });
         }
+        let presets: Vec<String> = self
+            .results
+            .iter()
+            .filter_map(|r| {
+                let preset = r.strategy.parse::<EnginePreset>().ok()?;
+                Some(format!("{} {} ms", preset.id(), trim(r.dt_ms)))
+            })
+            .collect();
+        if !presets.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nengine presets run their engine's own step and guards, not the dt, max frame \
+                 time and max steps above: {}; README: \"Engine presets\".",
+                presets.join(", ")
+            );
+        }
         if self
             .results
             .iter()
@@ -390,10 +411,15 @@ impl BenchReport {
     }
 }
 
-fn result_json(result: &BenchResult) -> ResultJson {
+fn result_json(result: &BenchResult, timestep: &TimestepConfig) -> ResultJson {
     let m = &result.metrics;
+    let dt = result
+        .strategy
+        .preset()
+        .map_or(timestep.dt_ns(), EnginePreset::dt);
     ResultJson {
         strategy: result.strategy.id().to_owned(),
+        dt_ms: ms_from_ns(dt),
         frames: m.frames,
         steps: m.steps,
         steps_per_frame_mean: m.steps_per_frame_mean,

@@ -623,7 +623,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         for (slot, pane) in panes.iter_mut().zip(&self.panes) {
             *slot = Some(PaneSnapshot {
                 strategy: pane.strategy(),
-                dt: pane.sim().engine().config().dt_ns(),
+                dt: pane.sim().engine().dt(),
                 history: pane.history(),
                 view: pane.pane_view(),
             });

@@ -20,7 +20,8 @@ pub const HITCH_PERIOD_RANGE_S: (f64, f64) = (0.1, 60.0);
 /// Allowed frame cap, frames per second (0 = off).
 pub const FRAME_CAP_RANGE_HZ: (f64, f64) = (5.0, 1000.0);
 
-/// Most comparison panes: one per strategy.
+/// Most comparison panes: every lab strategy side by side (engine presets can take any
+/// of the places).
 pub const MAX_PANES: usize = Strategy::ALL.len();
 
 /// What an unused pane slot holds.
@@ -41,12 +42,9 @@ pub struct Panes {
 }
 
 impl Default for Panes {
-    /// Every strategy, in the order of [`Strategy::ALL`].
+    /// The six textbook strategies, in the order of [`Strategy::CLASSIC`].
     fn default() -> Self {
-        Self {
-            strategies: Strategy::ALL,
-            count: MAX_PANES,
-        }
+        Self::new(&Strategy::CLASSIC).expect("six panes are a valid comparison")
     }
 }
 

@@ -1,7 +1,7 @@
 use super::*;
 use crate::bench::{BenchSettings, run_strategy};
 use crate::display::DisplaySpec;
-use crate::timestep::{MIN_TIME_SCALE, Nanos, Strategy};
+use crate::timestep::{EnginePreset, MIN_TIME_SCALE, Nanos, Strategy};
 
 const MS: Nanos = 1_000_000;
 /// One 60 Hz display period, rounded to the nanosecond.
@@ -41,7 +41,7 @@ fn spiral_reported_after(lab: &mut LiveLoop<VirtualStopwatch>) -> Option<Nanos> 
 
 #[test]
 fn without_load_the_live_loop_measures_what_bench_measures() {
-    for strategy in Strategy::ALL {
+    for strategy in Strategy::CHOICES {
         let mut lab = live(LiveSettings {
             strategy,
             ..LiveSettings::default()
@@ -233,7 +233,7 @@ fn switching_strategy_live_accounts_for_every_nanosecond() {
         i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
         i128::from(total) - i128::from(engine.dropped())
             + i128::from(engine.rebased())
-            + i128::from(engine.fixed_lead())
+            + i128::from(engine.lead())
     );
 }
 
@@ -345,8 +345,16 @@ fn scripted_frames() -> Vec<Nanos> {
 
 #[test]
 fn every_pane_is_fed_the_same_frames_and_measures_what_bench_measures() {
-    let panes_sets: [&[Strategy]; 3] = [
+    let panes_sets: [&[Strategy]; 4] = [
         &Strategy::ALL,
+        &[
+            Strategy::Preset(EnginePreset::Godot),
+            Strategy::Accumulator,
+            Strategy::Preset(EnginePreset::Matterjs),
+            Strategy::Preset(EnginePreset::UnrealAsync),
+            Strategy::Preset(EnginePreset::Glaiel),
+            Strategy::Hermite,
+        ],
         &[
             Strategy::Fixed,
             Strategy::Accumulator,
@@ -603,11 +611,11 @@ fn the_load_is_spent_once_for_the_focused_pane() {
 }
 
 #[test]
-fn a_comparison_needs_two_to_six_panes() {
+fn a_comparison_needs_two_to_nine_panes() {
     let error = Panes::new(&[Strategy::Fixed]).expect_err("one pane");
     assert_eq!(
         error.to_string(),
-        "comparison panes 1 (fixed) is out of range (allowed 2 to 6 strategies)"
+        "comparison panes 1 (fixed) is out of range (allowed 2 to 9 strategies)"
     );
     let mut panes = Panes::new(&[Strategy::Fixed, Strategy::Variable]).expect("valid");
     assert!(!panes.remove_last());
@@ -619,7 +627,8 @@ fn a_comparison_needs_two_to_six_panes() {
     );
     while panes.add() {}
     assert_eq!(panes.len(), MAX_PANES);
-    assert_eq!(panes, Panes::default());
+    assert_eq!(panes, Panes::new(&Strategy::ALL).expect("every strategy"));
+    assert_eq!(Panes::default().as_slice(), Strategy::CLASSIC);
 }
 
 /// Per-frame change of the sphere's bearing as the camera sees it (the angle between the
@@ -1022,7 +1031,7 @@ fn leaving_fixed_does_not_leave_its_lag_behind() {
     assert!((stats.latency_ms - dt_ms).abs() < 1e-6, "{stats:?}");
     assert_eq!(stats.judder_ms, 0.0, "{stats:?}");
     let engine = lab.focus().sim().engine();
-    assert_eq!(engine.fixed_lead(), 0);
+    assert_eq!(engine.lead(), 0);
     assert_eq!(i128::from(engine.rebased()), i128::from(before.rebase));
 }
 
@@ -1133,4 +1142,12 @@ fn a_fast_loop_or_a_per_step_load_is_not_offered_a_slower_time() {
         frame_after(&mut starting, 100 * MS);
     }
     assert_eq!(SlowLoop::detect(&starting), None);
+}
+
+#[test]
+fn a_preset_pane_shows_its_own_step() {
+    let mut lab = comparing(&[Strategy::Accumulator, Strategy::Preset(EnginePreset::Bevy)]);
+    frame_after(&mut lab, FRAME_60HZ);
+    let steps: Vec<Nanos> = lab.snapshot().panes().map(|pane| pane.dt).collect();
+    assert_eq!(steps, [20 * MS, 15_625_000]);
 }

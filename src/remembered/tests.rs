@@ -4,12 +4,12 @@ use crate::scene::{CameraDriver, Integrator};
 /// Settings far from the defaults in every field.
 fn unusual() -> Remembered {
     let mut settings = LiveSettings {
-        strategy: Strategy::Fixed,
+        strategy: Strategy::Preset(crate::timestep::EnginePreset::Matterjs019),
         compare: true,
         panes: Panes::new(&[
             Strategy::Variable,
-            Strategy::Accumulator,
-            Strategy::Extrapolated,
+            Strategy::Preset(crate::timestep::EnginePreset::GodotInterpolated),
+            Strategy::Hermite,
         ])
         .expect("three panes"),
         focus: 2,

@@ -5,9 +5,11 @@
 //! interpolation, buffers kicks until a step consumes them, and tracks the exact spring
 //! solution so integration error and energy drift are measured, not guessed.
 
+mod curve;
 mod orbit;
 mod spring;
 
+pub use curve::{hermite, hermite_basis};
 pub use orbit::{
     CameraDriver, CameraParams, CameraState, OrbitParams, SphereState, UnknownCameraDriver,
 };
@@ -99,6 +101,65 @@ impl SceneState {
         }
     }
 
+    /// The cubic Hermite curve towards `other` through both states' velocities, at `t`:
+    /// positions from the curve, rotations slerped (exact for the sphere's constant spin).
+    /// `time` is `other`'s when `t == 1`.
+    pub fn hermite(&self, other: &Self, t: f64, config: &SceneConfig) -> Self {
+        let span = other.time.saturating_sub(self.time);
+        let h = secs_from_ns(span);
+        let blend = self.lerp(other, t);
+        Self {
+            spring: self.spring.hermite(other.spring, h, t),
+            sphere: SphereState {
+                position: hermite(
+                    self.sphere.position,
+                    config.orbit.velocity_at_angle(self.sphere.angle),
+                    other.sphere.position,
+                    config.orbit.velocity_at_angle(other.sphere.angle),
+                    h,
+                    t,
+                ),
+                ..blend.sphere
+            },
+            camera: CameraState {
+                eye: hermite(
+                    self.camera.eye,
+                    config.camera.velocity_at_angle(self.camera.angle),
+                    other.camera.eye,
+                    config.camera.velocity_at_angle(other.camera.angle),
+                    h,
+                    t,
+                ),
+                ..blend.camera
+            },
+            time: blend.time,
+        }
+    }
+
+    /// This state moved along its velocities for `ahead`: positions in a straight line,
+    /// rotations turned by their angular velocity, angles advanced. Nothing else changes:
+    /// no force acts over `ahead` (the spring's velocity stays as it was).
+    pub fn extrapolate(&self, ahead: Nanos, config: &SceneConfig) -> Self {
+        let tau = secs_from_ns(ahead);
+        let orbit = &config.orbit;
+        let camera = &config.camera;
+        Self {
+            time: self.time.saturating_add(ahead),
+            spring: self.spring.extrapolate(tau),
+            sphere: SphereState {
+                angle: self.sphere.angle + orbit.angular_speed() * tau,
+                position: self.sphere.position + orbit.velocity_at_angle(self.sphere.angle) * tau,
+                rotation: (DQuat::from_axis_angle(orbit.spin_axis, orbit.spin_speed() * tau)
+                    * self.sphere.rotation)
+                    .normalize(),
+            },
+            camera: CameraState {
+                angle: self.camera.angle + camera.angular_speed() * tau,
+                eye: self.camera.eye + camera.velocity_at_angle(self.camera.angle) * tau,
+            },
+        }
+    }
+
     /// A 64-bit FNV-1a hash of every value's bits, for determinism checks.
     pub fn hash64(&self) -> u64 {
         let values = [
@@ -161,6 +222,10 @@ pub struct Scene {
     current: SceneState,
     /// The state one step before `current` (equal to it after a reset).
     previous: SceneState,
+    /// The state one step before `previous` (equal to it after a reset).
+    older: SceneState,
+    /// `current` as it was when the frame began, before its steps.
+    frame_start: SceneState,
     /// Velocity change waiting for the next step.
     pending_kick_mps: f64,
     /// Exact solution of the spring from the last kick (or start, or parameter change).
@@ -179,6 +244,8 @@ impl Scene {
             config,
             current: initial,
             previous: initial,
+            older: initial,
+            frame_start: initial,
             pending_kick_mps: 0.0,
             truth: SpringTruth {
                 start_s: 0.0,
@@ -281,6 +348,7 @@ impl Scene {
             spring.v += self.pending_kick_mps;
             self.pending_kick_mps = 0.0;
         }
+        let started = spring;
         if !self.exploded {
             let next = config.integrator.step(&config.spring, spring, h_s);
             let blown = !next.is_finite()
@@ -292,7 +360,13 @@ impl Scene {
                 spring = next;
             }
         }
-        self.previous = self.current;
+        self.older = self.previous;
+        // The state the step starts from: a kick's velocity is in it, so a curve through
+        // the two states' velocities starts with the kicked one.
+        self.previous = SceneState {
+            spring: started,
+            ..self.current
+        };
         self.current = SceneState {
             time: self.current.time.saturating_add(h),
             spring,
@@ -304,12 +378,23 @@ impl Scene {
         };
     }
 
-    /// The state drawn: the latest, a blend with the previous, or a throw-away
-    /// extrapolation (which does not consume a pending kick: the prediction cannot know it).
+    /// Marks the start of a frame: the state before its steps is what
+    /// [`Drawn::FrameStart`] draws.
+    pub fn begin_frame(&mut self) {
+        self.frame_start = self.current;
+    }
+
+    /// The state drawn: the latest, a blend or Hermite curve with the previous, the latest
+    /// moved along its velocity, a throw-away extrapolation (neither consumes a pending
+    /// kick: the prediction cannot know it), a blend two steps back, or the frame's start.
     pub fn drawn_state(&self, drawn: Drawn) -> SceneState {
         match drawn {
             Drawn::Latest => self.current,
             Drawn::Blend(t) => self.previous.lerp(&self.current, t),
+            Drawn::Hermite(t) => self.previous.hermite(&self.current, t, &self.config),
+            Drawn::Velocity(ahead) => self.current.extrapolate(ahead, &self.config),
+            Drawn::BlendOlder(t) => self.older.lerp(&self.previous, t),
+            Drawn::FrameStart => self.frame_start,
             Drawn::Extrapolate(ahead) => {
                 let mut copy = self.clone();
                 copy.pending_kick_mps = 0.0;

@@ -71,6 +71,11 @@ impl OrbitParams {
         self.pivot + self.radius_m * DVec3::new(angle.cos(), 0.0, angle.sin())
     }
 
+    /// Velocity on the orbit at `angle` radians, m/s.
+    pub fn velocity_at_angle(&self, angle: f64) -> DVec3 {
+        self.radius_m * self.angular_speed() * DVec3::new(-angle.sin(), 0.0, angle.cos())
+    }
+
     /// The exact position at simulated time `time_s` (for the ghost).
     pub fn position_at(&self, time_s: f64) -> DVec3 {
         self.position_at_angle(self.angular_speed() * time_s)
@@ -202,6 +207,12 @@ impl CameraParams {
     /// Orbit angular speed, rad/s.
     pub fn angular_speed(&self) -> f64 {
         std::f64::consts::TAU / self.period_s
+    }
+
+    /// Velocity of the eye at orbit angle `angle`, m/s.
+    pub fn velocity_at_angle(&self, angle: f64) -> DVec3 {
+        let angle = angle - self.lag_rad;
+        self.radius_m * self.angular_speed() * DVec3::new(-angle.sin(), 0.0, angle.cos())
     }
 }
 

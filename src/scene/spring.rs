@@ -120,6 +120,30 @@ impl SpringState {
         }
     }
 
+    /// Moved along its velocity for `tau` seconds, the velocity unchanged: `x + v·τ`.
+    pub fn extrapolate(self, tau: f64) -> Self {
+        Self {
+            x: self.x + self.v * tau,
+            v: self.v,
+        }
+    }
+
+    /// The cubic Hermite curve towards `other`, `h` seconds later, at `t`: the position
+    /// from both positions and velocities, the velocity its derivative.
+    pub fn hermite(self, other: Self, h: f64, t: f64) -> Self {
+        let [b0, b1, b2, b3] = super::hermite_basis(t);
+        let x = b0 * self.x + b1 * other.x + b2 * h * self.v + b3 * h * other.v;
+        // d/dt of the basis, over h for d/dtime.
+        let (t2, d0) = (t * t, 6.0 * t * t - 6.0 * t);
+        let (d2, d3) = (3.0 * t2 - 4.0 * t + 1.0, 3.0 * t2 - 2.0 * t);
+        let v = if h > 0.0 {
+            (d0 * self.x - d0 * other.x) / h + d2 * self.v + d3 * other.v
+        } else {
+            other.v
+        };
+        Self { x, v }
+    }
+
     /// Whether both values are finite.
     pub fn is_finite(&self) -> bool {
         self.x.is_finite() && self.v.is_finite()

@@ -220,3 +220,123 @@ fn changing_the_spring_restarts_the_truth_from_the_true_state() {
     let stiffer = config.spring.energy(truth);
     assert!((stiffer - sim.scene().reference_energy()).abs() < 1e-9 * stiffer);
 }
+
+#[test]
+fn velocity_extrapolation_and_hermite_are_exact_on_uniform_motion() {
+    // A spring state moving uniformly (no force over the step): x1 = x0 + v·h. Binary
+    // fractions, so exact is bit for bit.
+    let (x0, v, h) = (0.5, -2.0, 0.015625);
+    let (start, end) = (SpringState { x: x0, v }, SpringState { x: x0 + v * h, v });
+    for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let on_the_line = SpringState {
+            x: x0 + v * h * t,
+            v,
+        };
+        assert_eq!(start.hermite(end, h, t), on_the_line, "hermite at {t}");
+        assert_eq!(
+            start.extrapolate(h * t),
+            on_the_line,
+            "extrapolation at {t}"
+        );
+    }
+    // The sphere spins uniformly: its orientation moved along the angular velocity for
+    // 5 ms is the one a 25 ms step reaches from the start, and 20 ms.
+    let mut scene = Scene::new(SceneConfig::new());
+    scene.step(20 * MS);
+    let ahead = scene.current().extrapolate(5 * MS, scene.config());
+    let mut reference = Scene::new(SceneConfig::new());
+    reference.step(25 * MS);
+    let spun = reference.current().sphere.rotation;
+    assert!(ahead.sphere.rotation.angle_between(spun) < 1e-12);
+    assert_eq!(ahead.time, 25 * MS);
+}
+
+/// The spring's errors against the closed form under the smoothing strategies, after a
+/// kick: `(worst |drawn − true(S)|, the frame's true displacement, the largest leftover τ,
+/// the worst error of the integrated states themselves, the largest true amplitude)`.
+fn spring_errors_after_a_kick(strategy: Strategy) -> (f64, f64, f64, f64, f64) {
+    let mut config = SceneConfig::new();
+    config.integrator = Integrator::Rk4;
+    let mut sim = Simulation::new(strategy, TimestepConfig::default(), config);
+    for _ in 0..61 {
+        sim.frame(16_666_667);
+    }
+    sim.kick();
+    let (mut worst, mut at, mut tau, mut integration, mut amplitude) =
+        (0f64, 0f64, 0f64, 0f64, 0f64);
+    for _ in 0..240 {
+        let (report, shown) = sim.frame(16_666_667);
+        let scene = sim.scene();
+        let truth = scene.true_spring(report.shown_time);
+        let error = shown.spring_x_m - truth.x;
+        if error.abs() > worst.abs() {
+            (worst, at) = (error, truth.x);
+        }
+        tau = tau.max(secs_from_ns(report.accumulator));
+        let state = scene.current();
+        let exact = scene.true_spring(state.time);
+        let dt = 0.02;
+        integration = integration
+            .max((state.spring.x - exact.x).abs() + dt * (state.spring.v - exact.v).abs());
+        let omega = scene.config().spring.omega();
+        amplitude = amplitude.max((exact.x * exact.x + (exact.v / omega).powi(2)).sqrt());
+    }
+    (worst, at, tau, integration, amplitude)
+}
+
+#[test]
+fn velocity_extrapolation_overshoots_after_a_kick_by_at_most_half_a_tau_squared() {
+    // Between steps the drawn state moves in a straight line, x_N + τ·v_N, while the true
+    // one curves back under the spring's pull: the gap is the second-order term,
+    // |x(t+τ) − x − τ·v| ≤ ½·max|a|·τ² = ½·ω²·A·τ², largest at the turning points (where
+    // |a| = ω²·A) and for the largest leftover τ. With 50 Hz steps on a 60 Hz display τ
+    // reaches 16.67 ms; after a 3 m/s kick the 1 Hz spring's amplitude A is about 1.1 m,
+    // so the bound is about 6 mm. RK4's own error adds little (measured and added).
+    let (worst, at, tau, integration, amplitude) =
+        spring_errors_after_a_kick(Strategy::VelocityExtrapolated);
+    let omega = SceneConfig::new().spring.omega();
+    let bound = 0.5 * omega * omega * amplitude * tau * tau;
+    println!(
+        "velocity-extrapolated: worst error {:.6} m, bound ½ω²Aτ² = {:.6} m (A = {:.4} m, \
+         τ = {:.3} ms), RK4's own {:.2e} m",
+        worst.abs(),
+        bound,
+        amplitude,
+        tau * 1e3,
+        integration
+    );
+    assert!(worst.abs() <= bound + integration, "{worst} > {bound}");
+    // It is no rounding error: it reaches most of the bound, and it overshoots (the drawn
+    // mass is farther out than the true one, on the side it is displaced to).
+    assert!(worst.abs() >= 0.8 * bound, "{worst} is far below {bound}");
+    assert_eq!(worst.signum(), at.signum(), "overshoots outward");
+}
+
+#[test]
+fn hermite_follows_the_spring_far_closer_than_the_straight_line() {
+    // Interpolation's chord misses the curve by up to ⅛·ω²·A·h² (2.2 mm here); the cubic
+    // Hermite curve by up to h⁴/384·ω⁴·A (under a micrometre), so what is left is RK4's
+    // own error (about 0.07 mm after 5 s): the curve is 30 times closer than the chord.
+    let (hermite, _, _, integration, amplitude) = spring_errors_after_a_kick(Strategy::Hermite);
+    let (chord, ..) = spring_errors_after_a_kick(Strategy::Interpolated);
+    let omega = SceneConfig::new().spring.omega();
+    let h = 0.02f64;
+    let chord_bound = omega * omega * amplitude * h * h / 8.0;
+    let hermite_bound = h.powi(4) / 384.0 * omega.powi(4) * amplitude;
+    println!(
+        "interpolated: worst {:.6} m (bound ⅛ω²Ah² = {:.6} m); hermite: worst {:.3e} m \
+         (bound h⁴ω⁴A/384 = {:.3e} m, RK4's own {:.2e} m)",
+        chord.abs(),
+        chord_bound,
+        hermite.abs(),
+        hermite_bound,
+        integration
+    );
+    assert!(chord.abs() <= chord_bound + integration);
+    assert!(
+        chord.abs() >= 0.5 * chord_bound,
+        "the chord's error is real"
+    );
+    assert!(hermite.abs() <= hermite_bound + 2.0 * integration);
+    assert!(hermite.abs() * 20.0 < chord.abs());
+}

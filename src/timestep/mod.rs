@@ -1,7 +1,7 @@
 //! Time accounting: how real frame time becomes simulation steps.
 //!
 //! A game loop measures how much real time passed since the last frame and must decide how
-//! far to advance the simulation. The lab implements six answers ([`Strategy`]):
+//! far to advance the simulation. The lab implements six textbook answers ([`Strategy`]):
 //!
 //! - **fixed** takes one step of `dt` per frame. Simple and deterministic, but the simulation
 //!   runs as fast as the display: at 60 fps a 50 Hz simulation runs 1.2x too fast.
@@ -17,18 +17,39 @@
 //! - **extrapolated** draws the current state advanced by a throw-away step of the leftover:
 //!   no added latency, but the prediction overshoots when something changes (a kick).
 //!
+//! and three variants engines use:
+//!
+//! - **velocity-extrapolated** draws `S_N + alpha·dt·v_N`: the current state moved along
+//!   its velocity (Unity's Extrapolate, bevy_transform_interpolation's extrapolation). It
+//!   differs from `extrapolated`'s render tick in what it runs: no physics, only a straight
+//!   line, so it is cheap but misses every force over the leftover (the spring's pull):
+//!   it overshoots where the motion curves, by at most `½·|a|·acc²`.
+//! - **hermite** draws the cubic Hermite curve from the previous to the current state
+//!   through both states' velocities (scaled by the step), at the same point in time as
+//!   `interpolated`: one `dt` behind, but on a curve instead of the chord.
+//! - **equal-substeps** splits each frame into `n = ceil(frame / dt)` equal steps, none
+//!   longer than `dt` (Unreal's substepping): nothing carried, nothing shown late, but the
+//!   step size follows the frame time.
+//!
+//! Beside them, [`EnginePreset`]s are the loops real engines run (Godot, Bevy, Unity,
+//! Unreal, Fiedler's article, Glaiel's frame timer, Matter.js), each with its own step,
+//! guards and drawing; a [`Strategy::Preset`] runs one through the same [`Engine`].
+//!
 //! All time is integer nanoseconds ([`Nanos`]); nothing is accumulated in floats, so
 //! `steps * dt + accumulator + dropped == total frame time` holds exactly for the accumulator
-//! family. The spiral guards of [`TimestepConfig`] apply to every strategy: `max_frame_time`
-//! clamps a frame before it is consumed, `max_steps` caps the steps of one frame; what they
-//! drop is counted. Before the engine, [`FrameClock`] applies pause, single step and time
-//! scale, and [`FrameFilters`] optionally snap or average frame times without changing
-//! their long-run total.
+//! family (and the engines' own rules keep `steps + accumulator + dropped == total + lead`).
+//! The spiral guards of [`TimestepConfig`] apply to every lab strategy (a preset keeps its
+//! engine's own): `max_frame_time` clamps a frame before it is consumed, `max_steps` caps
+//! the steps of one frame; what they drop is counted. Before the engine, [`FrameClock`]
+//! applies pause, single step and time scale, and [`FrameFilters`] optionally snap or
+//! average frame times without changing their long-run total.
 
 mod clock;
 mod config;
 mod engine;
 mod filter;
+mod preset;
+mod rules;
 mod strategy;
 
 pub use clock::{DEFAULT_SINGLE_STEP_FRAME, FrameClock, MAX_TIME_SCALE, MIN_TIME_SCALE};
@@ -42,6 +63,7 @@ pub use filter::{
     AverageFilter, DEFAULT_SNAP_TOLERANCE, FILTER_SPECS, FilterSpec, FrameFilters,
     MAX_AVERAGE_FRAMES, MAX_SNAP_TOLERANCE_MS, SNAP_TOLERANCE_FRACTION, SnapFilter,
 };
+pub use preset::{EnginePreset, PresetView, UnknownEnginePreset};
 pub use strategy::{Strategy, UnknownStrategy};
 
 /// A time or duration in whole nanoseconds.

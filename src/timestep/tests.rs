@@ -46,10 +46,7 @@ fn fixed_takes_one_dt_step_whatever_time_passed() {
     assert_eq!(engine.latest_time(), 60 * MS);
     assert_eq!(engine.presented_time(), FRAME_60 + 105 * MS);
     // The lead is what fixed simulated beyond real time: 60 ms vs 121.67 ms.
-    assert_eq!(
-        engine.fixed_lead(),
-        60_000_000 - (FRAME_60 as i64 + 105_000_000)
-    );
+    assert_eq!(engine.lead(), 60_000_000 - (FRAME_60 as i64 + 105_000_000));
 }
 
 #[test]
@@ -59,7 +56,7 @@ fn resync_after_fixed_puts_the_picture_one_dt_behind_again() {
     for _ in 0..50 {
         engine.advance(100 * MS);
     }
-    assert_eq!(engine.fixed_lead(), -4_000 * MS as i64);
+    assert_eq!(engine.lead(), -4_000 * MS as i64);
     engine.set_strategy(Strategy::Interpolated);
     assert_eq!(engine.resync(), -4_000 * MS as i64);
     assert_eq!(engine.resync(), 0, "a second resync has nothing to do");
@@ -155,6 +152,88 @@ fn extrapolated_shows_real_time_with_a_throwaway_step_of_the_leftover() {
         let report = engine.advance(FRAME_60);
         assert_eq!(report.shown_time, report.presented_time);
     }
+}
+
+#[test]
+fn velocity_extrapolated_shows_real_time_and_hermite_one_dt_behind() {
+    let dt = 20 * MS;
+    let mut velocity = Engine::new(Strategy::VelocityExtrapolated, config(dt));
+    let mut hermite = Engine::new(Strategy::Hermite, config(dt));
+    let mut accumulator = Engine::new(Strategy::Accumulator, config(dt));
+    for frame in frames_60hz(30) {
+        let (v, h, a) = (
+            velocity.advance(frame),
+            hermite.advance(frame),
+            accumulator.advance(frame),
+        );
+        assert_eq!(
+            (v.steps, h.steps),
+            (a.steps, a.steps),
+            "same steps, other views"
+        );
+        assert_eq!(v.drawn, Drawn::Velocity(v.accumulator));
+        assert_eq!(v.shown_time, v.presented_time);
+        if hermite.steps() > 0 {
+            assert_eq!(h.presented_time - h.shown_time, dt);
+            assert_eq!(h.drawn, Drawn::Hermite(h.alpha));
+        }
+    }
+}
+
+#[test]
+fn equal_substeps_split_each_frame_evenly_and_carry_nothing_but_nanoseconds() {
+    let mut cfg = config(20 * MS);
+    let mut engine = Engine::new(Strategy::EqualSubsteps, cfg);
+    // 45 ms: ceil(45 / 20) = 3 steps of 15 ms.
+    let report = engine.advance(45 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(3, 15 * MS));
+    assert_eq!(report.accumulator, 0);
+    // 50 ms + 1 ns: 3 steps of 16_666_667 ns, the nanosecond that does not divide carried.
+    let report = engine.advance(50 * MS + 1);
+    assert_eq!(report.steps, StepPlan::uniform(3, 16_666_667));
+    assert_eq!(report.accumulator, 0);
+    let report = engine.advance(50 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(3, 16_666_666));
+    assert_eq!(report.accumulator, 2);
+    assert_eq!(report.drawn, Drawn::Latest);
+    // With a cap the excess is dropped: 100 ms under a 3-step cap is 3 × 20 ms.
+    cfg.max_steps = NonZeroU32::new(3);
+    let mut engine = Engine::new(Strategy::EqualSubsteps, cfg);
+    let report = engine.advance(100 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(3, 20 * MS));
+    assert_eq!(report.dropped, 40 * MS);
+}
+
+#[test]
+fn a_preset_takes_its_own_step_whatever_the_lab_is_set_to() {
+    // The lab at 50 Hz with a 3-step cap; Bevy steps 15.625 ms and clamps at 250 ms.
+    let mut cfg = config(20 * MS);
+    cfg.max_steps = NonZeroU32::new(3);
+    let mut engine = Engine::new(Strategy::Preset(EnginePreset::Bevy), cfg);
+    assert_eq!(engine.dt(), 15_625_000);
+    let report = engine.advance(200 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(12, 15_625_000));
+    assert_eq!(report.dropped, 0);
+}
+
+#[test]
+fn switching_into_and_out_of_a_preset_neither_loses_nor_invents_time() {
+    let mut engine = Engine::new(Strategy::Accumulator, config(20 * MS));
+    engine.advance(35 * MS);
+    assert_eq!(engine.accumulator(), 15 * MS);
+    // Into Fiedler: the 15 ms arrive with its first frame (10 ms steps).
+    engine.set_strategy(Strategy::Preset(EnginePreset::Fiedler));
+    assert_eq!(engine.accumulator(), 15 * MS, "held for the preset");
+    let report = engine.advance(10 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(2, 10 * MS));
+    assert_eq!(report.accumulator, 5 * MS);
+    // Out again: its 5 ms carry on.
+    engine.set_strategy(Strategy::Accumulator);
+    let report = engine.advance(15 * MS);
+    assert_eq!(report.steps, StepPlan::uniform(1, 20 * MS));
+    assert_eq!(engine.latest_time() + engine.accumulator(), 60 * MS);
+    assert_eq!(engine.presented_time(), 60 * MS);
+    assert_eq!(engine.lead(), 0);
 }
 
 #[test]
@@ -256,7 +335,7 @@ fn reset_returns_to_time_zero_keeping_strategy_and_config() {
 }
 
 fn any_strategy() -> impl proptest::strategy::Strategy<Value = Strategy> {
-    proptest::sample::select(Strategy::ALL.to_vec())
+    proptest::sample::select(Strategy::CHOICES.to_vec())
 }
 
 proptest! {
@@ -266,7 +345,10 @@ proptest! {
         frames in proptest::collection::vec(0u64..400_000_000, 1..200),
         max_frame_time in proptest::option::of(1u64..300_000_000),
         max_steps in proptest::option::of(1u32..20),
-        strategy in proptest::sample::select(vec![Strategy::Accumulator, Strategy::Interpolated, Strategy::Extrapolated]),
+        strategy in proptest::sample::select(vec![
+            Strategy::Accumulator, Strategy::Interpolated, Strategy::Extrapolated,
+            Strategy::VelocityExtrapolated, Strategy::Hermite,
+        ]),
     ) {
         let cfg = TimestepConfig {
             dt: NonZeroU64::new(dt).unwrap(),
@@ -309,7 +391,7 @@ proptest! {
             prop_assert_eq!(engine.presented_time() + engine.dropped(), total);
             prop_assert_eq!(
                 i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
-                i128::from(engine.presented_time()) + i128::from(engine.fixed_lead())
+                i128::from(engine.presented_time()) + i128::from(engine.lead())
             );
             prop_assert!(report.shown_time <= report.latest_time + report.accumulator);
             if let Drawn::Blend(t) = report.drawn {
@@ -336,7 +418,7 @@ proptest! {
             if resync {
                 let before = engine.presented_time();
                 let shift = engine.resync();
-                prop_assert_eq!(engine.fixed_lead(), 0);
+                prop_assert_eq!(engine.lead(), 0);
                 prop_assert_eq!(
                     i128::from(engine.presented_time()),
                     i128::from(before) + i128::from(shift)
@@ -350,7 +432,7 @@ proptest! {
             );
             prop_assert_eq!(
                 i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
-                i128::from(engine.presented_time()) + i128::from(engine.fixed_lead())
+                i128::from(engine.presented_time()) + i128::from(engine.lead())
             );
         }
     }

@@ -171,6 +171,15 @@ fn explosion_ui(ui: &mut egui::Ui, edits: &mut Edits, readouts: &Readouts) {
                 .color(Color32::WHITE),
         );
     }
+    if readouts.panes[..readouts.pane_count]
+        .iter()
+        .any(|pane| pane.exploded && pane.strategy.and_then(Strategy::preset).is_some())
+    {
+        ui.label(
+            RichText::new("engine presets keep their own step, whatever the physics rate")
+                .color(Color32::WHITE),
+        );
+    }
     ui.horizontal_wrapped(|ui| {
         let mut fixed = None;
         if let Some(integrator) = remedies.integrator

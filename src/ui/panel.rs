@@ -15,7 +15,8 @@ use crate::live::{
 };
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::{
-    DEFAULT_MAX_FRAME_TIME, FilterSpec, MAX_AVERAGE_FRAMES, RATE_PRESETS_HZ, Strategy, ms_from_ns,
+    DEFAULT_MAX_FRAME_TIME, EnginePreset, FilterSpec, MAX_AVERAGE_FRAMES, RATE_PRESETS_HZ,
+    Strategy, ms_from_ns,
 };
 
 /// Width of the side panel at start, points.
@@ -337,6 +338,9 @@ fn keys_ui(ui: &mut egui::Ui, state: &mut PanelState, edits: &mut Edits, readout
         Key::Num4,
         Key::Num5,
         Key::Num6,
+        Key::Num7,
+        Key::Num8,
+        Key::Num9,
     ];
     let popup_open = egui::Popup::is_any_open(ui.ctx());
     ui.input(|input| {
@@ -487,7 +491,7 @@ fn panel_contents_ui(
     }
 }
 
-/// Strategy choice, with each one's known problem.
+/// Strategy choice (the lab's strategies, then an engine's own loop), with its known problem.
 fn strategy_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     ui.label(RichText::new("Strategy").strong());
     for (i, strategy) in Strategy::ALL.into_iter().enumerate() {
@@ -497,7 +501,41 @@ fn strategy_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
             format!("{} {}  ({})", i + 1, strategy.id(), strategy.name()),
         );
     }
-    ui.small(settings.strategy.known_problem());
+    ui.horizontal(|ui| {
+        let mut chosen = settings.strategy;
+        let selected = chosen.preset().map_or("none", |preset| preset.id());
+        egui::ComboBox::from_id_salt("engine preset")
+            .selected_text(selected)
+            .width(150.0)
+            .height(400.0)
+            .show_ui(ui, |ui| {
+                for preset in EnginePreset::ALL {
+                    ui.selectable_value(&mut chosen, Strategy::Preset(preset), preset.id())
+                        .on_hover_text(preset.name());
+                }
+            })
+            .response
+            .on_hover_text("an engine's own loop, with its own step and guards")
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "engine preset"));
+        settings.strategy = chosen;
+        ui.label("engine's own loop");
+    });
+    known_problem_ui(ui, settings.strategy);
+}
+
+/// A strategy's known problem in two lines' room, so that choosing another never moves the
+/// rows below.
+fn known_problem_ui(ui: &mut egui::Ui, strategy: Strategy) {
+    let height = 2.0 * ui.text_style_height(&egui::TextStyle::Small);
+    let width = ui.available_width();
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, height),
+        egui::Layout::top_down(egui::Align::Min),
+        |ui| {
+            ui.set_min_size(egui::vec2(width, height));
+            ui.small(strategy.known_problem());
+        },
+    );
 }
 
 /// The comparison panes: each one's strategy, which one is focused, and how many.
@@ -510,11 +548,18 @@ fn compare_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
         ui.horizontal(|ui| {
             egui::ComboBox::from_id_salt(("pane strategy", i))
                 .selected_text(strategy.id())
-                .width(110.0)
+                .width(150.0)
+                .height(560.0)
                 .show_ui(ui, |ui| {
-                    for choice in Strategy::ALL {
+                    // The lab's strategies, then the engines' own loops.
+                    for choice in Strategy::CHOICES {
+                        if choice == Strategy::Preset(EnginePreset::ALL[0]) {
+                            ui.separator();
+                            ui.label(RichText::new("engine presets").small().weak());
+                        }
                         if ui
                             .selectable_label(choice == strategy, choice.id())
+                            .on_hover_text(choice.name())
                             .clicked()
                         {
                             panes.set(i, choice);
@@ -564,7 +609,7 @@ fn compare_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     });
     settings.panes = panes;
     settings.focus = settings.focus_index();
-    ui.small(settings.panes.as_slice()[settings.focus_index()].known_problem());
+    known_problem_ui(ui, settings.panes.as_slice()[settings.focus_index()]);
 }
 
 /// Scene presets and what to look for in the one in force.

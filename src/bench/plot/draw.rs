@@ -292,6 +292,15 @@ fn summary_charts(
         .collect()
 }
 
+/// `name`, or its first `fits - 1` characters and an ellipsis when it is longer.
+fn shortened(name: &str, fits: usize) -> String {
+    if name.chars().count() <= fits {
+        name.to_owned()
+    } else {
+        name.chars().take(fits - 1).chain(['…']).collect()
+    }
+}
+
 /// Bars of `(cpu, screen)` values per strategy; the screen's only when `screen`.
 fn bar_chart(
     area: &Area<'_>,
@@ -310,11 +319,16 @@ fn bar_chart(
     let y_range = padded(low, high);
     let count = names.len().max(1);
     let x_range = -0.5..count as f64 - 0.5;
+    // A name longer than its bar's share of the width (at about 0.5 em a character, the
+    // ids' lower-case letters) is cut short with an ellipsis; the panels above carry the
+    // whole name.
+    let fits = 0.92 * f64::from(area.dim_in_pixel().0) / count as f64 / (0.5 * fonts.label);
+    let fits = (fits as usize).max(4);
     let name_of = |x: &f64| {
         let i = x.round();
         let on_a_bar = (x - i).abs() < 1e-6 && i >= 0.0;
         on_a_bar
-            .then(|| names.get(i as usize).map(|name| (*name).to_owned()))
+            .then(|| names.get(i as usize).map(|name| shortened(name, fits)))
             .flatten()
             .unwrap_or_default()
     };
