@@ -707,6 +707,8 @@ fn frame_statistics_show_the_window_picked() {
     );
     harness.get_by_label("30.0 fps / 30.0 fps");
     harness.get_by_label("0 (0.0%) > 66.67 ms");
+    harness.get_by_label("10 s").scroll_to_me();
+    harness.run();
     harness.get_by_label("10 s").click();
     harness.run();
     assert_eq!(
@@ -720,6 +722,8 @@ fn frame_statistics_show_the_window_picked() {
     harness.get_by_label("57.0 fps");
     harness.get_by_label("16.67 / 16.67 / 33.33 ms");
     harness.get_by_label("0 (0.0%) > 33.33 ms");
+    harness.get_by_label("session").scroll_to_me();
+    harness.run();
     harness.get_by_label("session").click();
     harness.run();
     // The session: the first frame (no time), 600 at 60 Hz, 30 at 30 Hz; its 0 ms frame is
@@ -741,6 +745,8 @@ fn frame_statistics_say_which_definitions_they_use() {
     harness.get_by_label("hitches > 2x median").hover();
     harness.run();
     harness.get_by_label_contains("frames longer than twice the median frame time");
+    harness.get_by_label("session").scroll_to_me();
+    harness.run();
     harness.get_by_label("session").click();
     harness.run();
     harness.get_by_label("average rate").hover();
@@ -754,6 +760,8 @@ fn frame_time_distribution_snapshot() {
         return;
     }
     let mut harness = build(Harness::builder().wgpu(), sixty_then_thirty_hz());
+    harness.run();
+    harness.get_by_label("10 s").scroll_to_me();
     harness.run();
     harness.get_by_label("10 s").click();
     harness.run();

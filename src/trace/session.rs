@@ -65,8 +65,13 @@ pub struct SessionFile {
 }
 
 /// Whether the file at `path` starts with [`SESSION_MARK`] (a recording, not a plain trace).
-/// A file that cannot be read is not one; reading it as a trace then says why.
+/// Only a regular file can be one: opening a named pipe would block until a writer comes,
+/// before the trace reader could say it waits. A file that cannot be read is not one;
+/// reading it as a trace then says why.
 pub fn is_session(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
+        return false;
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
