@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::bench::plot::{self, PlotError};
 use crate::bench::{
-    self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, TraceJson,
+    self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, Progress, TraceJson,
 };
 use crate::display::DisplaySpec;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
@@ -730,7 +730,8 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
         .as_ref()
         .map(|_| PlotRecorder::new(&trace, settings.display, args.plot_size))
         .transpose()?;
-    let mut observers = (csv, plot);
+    let progress = Progress::on_stderr(trace.frame_count(), strategies.len() as u64);
+    let mut observers = ((csv, plot), progress);
     let results = bench::run_observed(
         &trace,
         trace.display_ns(),
@@ -738,7 +739,8 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
         &settings,
         &mut observers,
     );
-    let (csv, plot) = observers;
+    // The bar, if shown, stays until the report is ready and is cleared when dropped.
+    let ((csv, plot), progress) = observers;
     if let (Some(csv), Some(path)) = (csv, &args.csv) {
         let written = csv.close().and_then(|out| {
             out.into_inner()
@@ -747,6 +749,7 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
         written.map_err(|error| write_error(path, error.into_kind()))?;
     }
     if let (Some(plot), Some(file), Some(path)) = (plot, plot_file, &args.plot) {
+        progress.working_on("plot");
         let title = plot_title(trace.source(), trace.frame_count(), &settings);
         plot.write_png(&title, std::io::BufWriter::new(file))
             .map_err(|error| match error {
@@ -761,7 +764,9 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     }
     // Passes over the trace, not a sorted copy: a long trace is never held twice, and a
     // generated one not even once.
+    progress.working_on("statistics");
     let stats = FrameStats::from_passes(|| trace.frame_times());
+    drop(progress);
     let report = BenchReport::new(
         TraceJson {
             source: trace.source().to_owned(),

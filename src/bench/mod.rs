@@ -14,16 +14,19 @@
 //!
 //! Besides the table and JSON of the totals, a run can be watched frame by frame
 //! ([`FrameObserver`]): [`FrameCsv`] streams one row per frame (`--csv`), [`PlotRecorder`]
-//! keeps a bounded sketch of each series for a PNG (`--plot`).
+//! keeps a bounded sketch of each series for a PNG (`--plot`), [`Progress`] draws a long
+//! run's progress on a terminal.
 
 mod frame_csv;
 mod observe;
 pub mod plot;
+mod progress;
 mod report;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
 pub use plot::PlotRecorder;
+pub use progress::{PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, progress_delay, shows_progress};
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
