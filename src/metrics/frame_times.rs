@@ -390,6 +390,11 @@ impl FrameTail {
         // `from_top` is at most `keep` (0 before any frame), and the tail holds
         // `min(frames, keep)` frames.
         let index = self.longest.len().checked_sub(from_top.max(1))?;
+        if index == 0 {
+            // A run of the frames the tail is sized for: the percentile is the shortest frame
+            // kept, on top of the heap. No copy of a tail that may be megabytes long.
+            return self.longest.peek().map(|frame| frame.0);
+        }
         let mut longest: Vec<Nanos> = self.longest.iter().map(|frame| frame.0).collect();
         Some(*longest.select_nth_unstable(index).1)
     }
