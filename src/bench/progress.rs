@@ -139,11 +139,16 @@ impl Progress {
         let style = ProgressStyle::with_template(TEMPLATE)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
-        ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::stderr())
+        let bar = ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::hidden())
             .with_style(style)
             .with_message(self.strategy.map_or("", Strategy::id))
-            .with_position(self.done())
-            .with_elapsed(self.started.elapsed())
+            .with_elapsed(self.started.elapsed());
+        // The frames done before the bar existed are no measure of its speed: the estimate
+        // of the time left starts from here, and only then is the bar drawn.
+        bar.set_position(self.done());
+        bar.reset_eta();
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar
     }
 }
 
@@ -153,6 +158,9 @@ impl FrameObserver for Progress {
         self.frames_done = 0;
         if let Some(bar) = &self.bar {
             bar.set_message(strategy.id());
+            // Strategies run at very different speeds (one step a frame, or thousands): the
+            // time left is estimated from the one running.
+            bar.reset_eta();
         }
     }
 
