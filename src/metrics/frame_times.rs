@@ -138,9 +138,8 @@ impl FrameStats {
     /// each time (each call of `frames` starts a pass from the first), in memory that does
     /// not grow with their number: the same values as [`Self::from_frame_times_in_place`],
     /// exactly, without holding the frames. Each order statistic is found by narrowing a
-    /// range of values pass by pass ([`select_ranks`]); a trace of equal frames takes two
-    /// passes, frame times that span up to a minute at most five, any at most six. `None` for
-    /// no frames.
+    /// range of values pass by pass: equal frames take two passes, frame times that span up
+    /// to a minute at most five, any at most six. `None` for no frames.
     pub fn from_passes<I: Iterator<Item = Nanos>>(frames: impl Fn() -> I) -> Option<Self> {
         Self::from_passes_in(frames, SELECT_BUCKET_BITS)
     }
