@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::bench::plot::{self, PlotError};
 use crate::bench::{
-    self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, TraceJson,
+    self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, Progress, TraceJson,
 };
 use crate::display::DisplaySpec;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
@@ -17,7 +17,7 @@ use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, Integrator, SceneConfig};
 use crate::timestep::{EnginePreset, FilterSpec, RangeError, Strategy, TimestepConfig};
-use crate::trace::{self, FrameTrace, LoadOptions};
+use crate::trace::{self, FrameSource, FrameTrace, GeneratedFrames, GeneratedTrace, LoadOptions};
 
 /// See, measure and understand game-loop timesteps.
 #[derive(Debug, Parser)]
@@ -633,8 +633,87 @@ impl BenchArgs {
     }
 }
 
+/// The trace `bench` runs over: read from a file, its frames held in memory, or generated,
+/// its frames made anew on each pass and never all held.
+#[derive(Clone, Debug)]
+pub enum BenchTrace {
+    /// Read from `--trace`.
+    Read(FrameTrace),
+    /// Made by `--generate` (by default `steady:60`).
+    Generated(GeneratedTrace),
+}
+
+impl BenchTrace {
+    /// Where the frames came from: the file, or the spec with its duration.
+    pub fn source(&self) -> &str {
+        match self {
+            Self::Read(trace) => &trace.source,
+            Self::Generated(trace) => trace.source(),
+        }
+    }
+
+    /// What the reader or the generator wants the user to know.
+    pub fn notes(&self) -> &[String] {
+        match self {
+            Self::Read(trace) => &trace.notes,
+            Self::Generated(trace) => trace.notes(),
+        }
+    }
+
+    /// The capture's display times, when it has them (see [`FrameTrace::display_ns`]).
+    pub fn display_ns(&self) -> Option<&[Option<u64>]> {
+        match self {
+            Self::Read(trace) => trace.display_ns.as_deref(),
+            Self::Generated(_) => None,
+        }
+    }
+
+    /// Sum of the frame times in seconds.
+    pub fn wall_time_s(&self) -> f64 {
+        match self {
+            Self::Read(trace) => trace.wall_time_s(),
+            Self::Generated(trace) => trace.wall_time_s(),
+        }
+    }
+}
+
+impl FrameSource for BenchTrace {
+    fn frame_count(&self) -> u64 {
+        match self {
+            Self::Read(trace) => trace.len() as u64,
+            Self::Generated(trace) => trace.len(),
+        }
+    }
+
+    fn frame_times(&self) -> impl Iterator<Item = u64> + '_ {
+        match self {
+            Self::Read(trace) => BenchFrames::Read(trace.frame_times_ns.iter().copied()),
+            Self::Generated(trace) => BenchFrames::Generated(trace.frames()),
+        }
+    }
+}
+
+/// A pass over a [`BenchTrace`]'s frames.
+enum BenchFrames<'a> {
+    /// Over the frames in memory.
+    Read(std::iter::Copied<std::slice::Iter<'a, u64>>),
+    /// Making the frames.
+    Generated(GeneratedFrames),
+}
+
+impl Iterator for BenchFrames<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        match self {
+            Self::Read(frames) => frames.next(),
+            Self::Generated(frames) => frames.next(),
+        }
+    }
+}
+
 /// The trace `bench` runs over: the file, or the generator (default `steady:60`).
-pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
+pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<BenchTrace> {
     match &args.trace {
         Some(path) => {
             let options = LoadOptions {
@@ -643,7 +722,9 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
             };
             // A named pipe with no writer blocks the read; say why nothing happens.
             let waiting = |path: &str| eprintln!("note: waiting for data on {path} …");
-            Ok(trace::load_with_wait_notice(path, &options, waiting)?)
+            Ok(BenchTrace::Read(trace::load_with_wait_notice(
+                path, &options, waiting,
+            )?))
         }
         None => {
             let spec = args.generate.as_deref().unwrap_or("steady:60");
@@ -654,7 +735,8 @@ pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<FrameTrace> {
                     trace::MAX_DURATION_S
                 );
             }
-            trace::generate(spec, args.duration).context("--generate")
+            let generated = GeneratedTrace::new(spec, args.duration).context("--generate")?;
+            Ok(BenchTrace::Generated(generated))
         }
     }
 }
@@ -688,14 +770,14 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     if args.plot.is_some() {
         plot::load_font(&font_path())?;
     }
-    let mut trace = bench_trace(args)?;
-    notes.extend(trace.notes.iter().cloned());
-    if settings.display == DisplaySpec::Trace && trace.display_ns.is_none() {
+    let trace = bench_trace(args)?;
+    notes.extend(trace.notes().iter().cloned());
+    if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
         anyhow::bail!(
             "--display trace needs a capture with display times (PresentMon's MsUntilDisplayed \
              or DisplayLatency column); {} has none: use a modeled display such as \
              --display fifo:60",
-            trace.source
+            trace.source()
         );
     }
     for (flag, output) in [("--csv", &args.csv), ("--plot", &args.plot)] {
@@ -721,17 +803,19 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
         .transpose()?;
     let plot = plot_file
         .as_ref()
-        .map(|_| PlotRecorder::new(&trace.frame_times_ns, settings.display, args.plot_size))
+        .map(|_| PlotRecorder::new(&trace, settings.display, args.plot_size))
         .transpose()?;
-    let mut observers = (csv, plot);
+    let progress = Progress::on_stderr(trace.frame_count(), strategies.len() as u64);
+    let mut observers = ((csv, plot), progress);
     let results = bench::run_observed(
-        &trace.frame_times_ns,
-        trace.display_ns.as_deref(),
+        &trace,
+        trace.display_ns(),
         &strategies,
         &settings,
         &mut observers,
     );
-    let (csv, plot) = observers;
+    // The bar, if shown, stays until the report is ready and is cleared when dropped.
+    let ((csv, plot), progress) = observers;
     if let (Some(csv), Some(path)) = (csv, &args.csv) {
         let written = csv.close().and_then(|out| {
             out.into_inner()
@@ -740,7 +824,8 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
         written.map_err(|error| write_error(path, error.into_kind()))?;
     }
     if let (Some(plot), Some(file), Some(path)) = (plot, plot_file, &args.plot) {
-        let title = plot_title(&trace.source, trace.len(), &settings);
+        progress.working_on("plot");
+        let title = plot_title(trace.source(), trace.frame_count(), &settings);
         plot.write_png(&title, std::io::BufWriter::new(file))
             .map_err(|error| match error {
                 PlotError::Write(error) => WriteError {
@@ -752,15 +837,16 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
                 other => anyhow::Error::new(other).context(format!("--plot {}", path.display())),
             })?;
     }
-    let (frames, wall_time_s) = (trace.len(), trace.wall_time_s());
-    // The runs are done with the trace's order: its statistics sort its frames in place
-    // rather than a copy, which a long trace would double.
-    let stats = FrameStats::from_frame_times_in_place(&mut trace.frame_times_ns);
+    // Passes over the trace, not a sorted copy: a long trace is never held twice, and a
+    // generated one not even once.
+    progress.working_on("statistics");
+    let stats = FrameStats::from_passes(|| trace.frame_times());
+    drop(progress);
     let report = BenchReport::new(
         TraceJson {
-            source: trace.source,
-            frames,
-            wall_time_s,
+            source: trace.source().to_owned(),
+            frames: usize::try_from(trace.frame_count()).unwrap_or(usize::MAX),
+            wall_time_s: trace.wall_time_s(),
             stats: stats.as_ref().map(FrameStatsJson::from),
         },
         &settings,
@@ -891,7 +977,7 @@ fn font_path() -> PathBuf {
 }
 
 /// The plot's title: the trace and what it ran under.
-fn plot_title(source: &str, frames: usize, settings: &BenchSettings) -> String {
+fn plot_title(source: &str, frames: u64, settings: &BenchSettings) -> String {
     let dt_ms = crate::timestep::ms_from_ns(settings.timestep.dt_ns());
     format!(
         "timestep-lab bench: {source}, {frames} frames | dt {dt_ms} ms | display {} | filter {}",

@@ -1159,3 +1159,77 @@ fn record_and_replay_refuse_bad_paths_and_files_before_the_window_opens() {
     assert_eq!(std::fs::read(&existing).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bench run long enough for several progress updates, with the bar allowed at once
+/// (`TIMESTEP_LAB_PROGRESS_AFTER_MS=0`) instead of after a second.
+const PROGRESS_RUN: [&str; 6] = [
+    "bench",
+    "--json",
+    "--generate",
+    "steady:144",
+    "--duration",
+    "600",
+];
+
+#[test]
+fn progress_never_reaches_a_pipe() {
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
+        .env("TERM", "xterm")
+        .args(PROGRESS_RUN)
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "", "stderr is a pipe: no progress");
+    // And the report is the one a run without the bar prints.
+    assert_eq!(output.stdout, lab(&PROGRESS_RUN).stdout);
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`) the bar is drawn on stderr,
+/// then cleared; stdout, sent to a file, gets the report alone.
+#[cfg(unix)]
+#[test]
+fn progress_shows_on_a_terminal_and_stays_off_stdout() {
+    if !Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success())
+    {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    }
+    let dir = scratch("progress");
+    let report = dir.join("report.json");
+    let quoted = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    let command = format!(
+        "{} {} > {}",
+        quoted(env!("CARGO_BIN_EXE_timestep-lab")),
+        PROGRESS_RUN.join(" "),
+        quoted(&report.to_string_lossy())
+    );
+    let terminal = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let screen = String::from_utf8_lossy(&terminal.stdout).into_owned();
+    assert!(terminal.status.success(), "{screen}");
+    // 86,400 frames a strategy, six strategies: the bar counts all of them.
+    assert!(screen.contains("/518,400 frames, ETA"), "{screen}");
+    for strategy in ["fixed", "accumulator", "extrapolated"] {
+        assert!(screen.contains(strategy), "{strategy} in {screen}");
+    }
+    assert!(
+        screen.ends_with("\r\x1b[2K"),
+        "cleared at the end: {screen:?}"
+    );
+    let written = std::fs::read(&report).expect("the report was written");
+    assert_eq!(
+        written,
+        lab(&PROGRESS_RUN).stdout,
+        "stdout has the report only"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -14,17 +14,20 @@
 //!
 //! Besides the table and JSON of the totals, a run can be watched frame by frame
 //! ([`FrameObserver`]): [`FrameCsv`] streams one row per frame (`--csv`), [`PlotRecorder`]
-//! keeps a bounded sketch of each series for a PNG (`--plot`).
+//! keeps a bounded sketch of each series for a PNG (`--plot`), [`Progress`] draws a long
+//! run's progress on a terminal.
 
 mod frame_csv;
 mod observe;
 pub mod plot;
+mod progress;
 mod report;
 mod session;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
 pub use plot::PlotRecorder;
+pub use progress::{PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, progress_delay, shows_progress};
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 pub use session::run_recording;
 
@@ -33,6 +36,7 @@ use crate::metrics::{DisplayTiming, FrameTail, Metrics};
 use crate::run::{PaneRun, freezes};
 use crate::scene::SceneConfig;
 use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
+use crate::trace::FrameSource;
 
 /// Largest per-step or per-frame cost accepted, ms.
 pub const MAX_COST_MS: f64 = 1000.0;
@@ -132,7 +136,7 @@ impl BenchResult {
 
 /// Runs one strategy over a trace's frame times under the closed-loop load model.
 pub fn run_strategy(
-    frame_times: &[Nanos],
+    frame_times: &(impl FrameSource + ?Sized),
     strategy: Strategy,
     settings: &BenchSettings,
 ) -> BenchResult {
@@ -143,8 +147,12 @@ pub fn run_strategy(
 /// display, telling `observer` about every frame as it runs and as it reaches the screen.
 /// `display_times` are the capture's own (for [`DisplaySpec::Trace`]): per frame, the time
 /// from its start to the screen, or `None` if never shown.
+///
+/// The trace's frames are gone through once, as they come: a generated trace is never held
+/// in memory. What the run keeps grows only with the 99th-percentile tail of its frame
+/// times ([`FrameTail`]: 1% of the frames, 8 bytes each).
 pub fn run_strategy_on(
-    frame_times: &[Nanos],
+    frame_times: &(impl FrameSource + ?Sized),
     display_times: Option<&[Option<Nanos>]>,
     strategy: Strategy,
     settings: &BenchSettings,
@@ -165,8 +173,8 @@ pub fn run_strategy_on(
     // `C_i`: when the frame about to run started, on the display's clock.
     let mut wall_time = 0u64;
     let mut frozen = false;
-    let mut tail = FrameTail::new(frame_times.len());
-    for (i, &trace_frame) in frame_times.iter().enumerate() {
+    let mut tail = FrameTail::new(usize::try_from(frame_times.frame_count()).unwrap_or(usize::MAX));
+    for (i, trace_frame) in frame_times.frame_times().enumerate() {
         let load = step_work(previous_steps);
         if freezes(load) {
             frozen = true;
@@ -252,7 +260,7 @@ fn settle(run: &mut PaneRun, event: &DisplayEvent, observer: &mut impl FrameObse
 
 /// Runs each strategy over the trace (`display_times` as for [`run_strategy_on`]).
 pub fn run(
-    frame_times: &[Nanos],
+    frame_times: &(impl FrameSource + ?Sized),
     display_times: Option<&[Option<Nanos>]>,
     strategies: &[Strategy],
     settings: &BenchSettings,
@@ -263,7 +271,7 @@ pub fn run(
 /// Runs each strategy over the trace, one after the other, telling `observer` about every
 /// frame (see [`run_strategy_on`]).
 pub fn run_observed(
-    frame_times: &[Nanos],
+    frame_times: &(impl FrameSource + ?Sized),
     display_times: Option<&[Option<Nanos>]>,
     strategies: &[Strategy],
     settings: &BenchSettings,

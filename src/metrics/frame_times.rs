@@ -146,6 +146,93 @@ impl FrameStats {
         })
     }
 
+    /// The statistics of frame times that can be gone through more than once, the same
+    /// each time (each call of `frames` starts a pass from the first), in memory that does
+    /// not grow with their number: the same values as [`Self::from_frame_times_in_place`],
+    /// exactly, without holding the frames. Each order statistic is found by narrowing a
+    /// range of values pass by pass: equal frames take two passes, frame times that span up
+    /// to a minute at most five, any at most six. `None` for no frames.
+    pub fn from_passes<I: Iterator<Item = Nanos>>(frames: impl Fn() -> I) -> Option<Self> {
+        Self::from_passes_in(frames, SELECT_BUCKET_BITS)
+    }
+
+    /// [`Self::from_passes`] with `2^bucket_bits` buckets a pass (fewer in the tests, to make
+    /// the narrowing take many passes).
+    fn from_passes_in<I: Iterator<Item = Nanos>>(
+        frames: impl Fn() -> I,
+        bucket_bits: u32,
+    ) -> Option<Self> {
+        let mut all = FrameSum::default();
+        let (mut min, mut max) = (Nanos::MAX, 0);
+        for frame in frames() {
+            all.frames += 1;
+            all.time = all.time.saturating_add(frame);
+            min = min.min(frame);
+            max = max.max(frame);
+        }
+        let n = usize::try_from(all.frames).ok().filter(|&n| n > 0)?;
+        let slowest_1 = nearest_rank(n, ONE_PERCENT);
+        let slowest_0_1 = nearest_rank(n, POINT_ONE_PERCENT);
+        // Ranks from 1, the shortest frame first: the upper median is the frame at index
+        // n / 2 of the sorted frames; the slowest k frames start at rank n - k + 1.
+        let ranks = [
+            n / 2 + 1,
+            nearest_rank(n, 0.50),
+            nearest_rank(n, 0.90),
+            nearest_rank(n, 0.95),
+            nearest_rank(n, 0.99),
+            nearest_rank(n, 0.999),
+            n - slowest_1 + 1,
+            n - slowest_0_1 + 1,
+        ]
+        .map(|rank| rank as u64);
+        let [
+            median,
+            p50,
+            p90,
+            p95,
+            p99,
+            p99_9,
+            slowest_1_from,
+            slowest_0_1_from,
+        ] = select_ranks(&frames, (min, max), ranks, bucket_bits);
+        let hitch_threshold = (median > 0).then(|| median.saturating_mul(HITCH_FACTOR));
+        // Everything above each threshold, in one more pass. Without a hitch threshold the
+        // last one counts nothing (no frame is longer than the longest).
+        let [above_1, above_0_1, above_hitch] = sums_above(
+            frames(),
+            [
+                slowest_1_from,
+                slowest_0_1_from,
+                hitch_threshold.unwrap_or(max),
+            ],
+        );
+        // The slowest k frames: all those longer than the k-th longest, and as many equal
+        // to it as make up k.
+        let slowest = |k: usize, from: Nanos, above: FrameSum| {
+            let k = k as u64;
+            FrameSum {
+                frames: k,
+                time: above
+                    .time
+                    .saturating_add((k - above.frames).saturating_mul(from)),
+            }
+        };
+        Some(Self {
+            all,
+            p50,
+            p90,
+            p95,
+            p99,
+            p99_9,
+            max,
+            slowest_1_percent: slowest(slowest_1, slowest_1_from, above_1),
+            slowest_0_1_percent: slowest(slowest_0_1, slowest_0_1_from, above_0_1),
+            hitch_threshold,
+            hitches: above_hitch,
+        })
+    }
+
     /// Average frames per second; `None` when the frames took no time.
     pub fn average_fps(&self) -> Option<f64> {
         self.all.fps()
@@ -240,6 +327,94 @@ impl AscendingFrames for SortedFrames<'_> {
     }
 }
 
+/// Buckets a pass of [`select_ranks`] counts into, as a power of two: 65,536 counts of 8
+/// bytes, 512 kB per range being narrowed. A range of frame times up to a minute (36 bits)
+/// narrows to one value in three passes.
+const SELECT_BUCKET_BITS: u32 = 16;
+
+/// The values of the given ranks (1 = the smallest) among the frames in `min..=max`,
+/// without holding the frames: each rank's range of possible values is cut into at most
+/// `2^bucket_bits` buckets of a power-of-two width, a pass counts the frames in each, and
+/// the range becomes the bucket that holds the rank, until every range is one value. Ranks
+/// whose ranges are the same share a pass's counts.
+fn select_ranks<I: Iterator<Item = Nanos>, const N: usize>(
+    frames: impl Fn() -> I,
+    (min, max): (Nanos, Nanos),
+    ranks: [u64; N],
+    bucket_bits: u32,
+) -> [Nanos; N] {
+    /// The values one rank can still have.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    struct Range {
+        /// The smallest possible value.
+        low: Nanos,
+        /// The largest possible value.
+        high: Nanos,
+        /// Frames shorter than `low`.
+        below: u64,
+    }
+    let mut ranges = [Range {
+        low: min,
+        high: max,
+        below: 0,
+    }; N];
+    loop {
+        // The distinct ranges still wider than one value, each with its bucket width (as a
+        // shift) and its counts.
+        let mut open: Vec<(Range, u32, Vec<u64>)> = Vec::new();
+        for range in ranges {
+            if range.low < range.high && !open.iter().any(|(other, ..)| *other == range) {
+                let span_bits = u64::BITS - (range.high - range.low).leading_zeros();
+                let shift = span_bits.saturating_sub(bucket_bits);
+                let buckets = ((range.high - range.low) >> shift) as usize + 1;
+                open.push((range, shift, vec![0; buckets]));
+            }
+        }
+        if open.is_empty() {
+            return ranges.map(|range| range.low);
+        }
+        for frame in frames() {
+            for (range, shift, counts) in &mut open {
+                if (range.low..=range.high).contains(&frame) {
+                    counts[((frame - range.low) >> *shift) as usize] += 1;
+                }
+            }
+        }
+        for (range, rank) in ranges.iter_mut().zip(ranks) {
+            let Some((_, shift, counts)) = open.iter().find(|(other, ..)| other == range) else {
+                continue;
+            };
+            let mut below = range.below;
+            for (bucket, &count) in counts.iter().enumerate() {
+                if below + count >= rank {
+                    let low = range.low + ((bucket as u64) << shift);
+                    let high = low.saturating_add((1 << shift) - 1).min(range.high);
+                    *range = Range { low, high, below };
+                    break;
+                }
+                below += count;
+            }
+        }
+    }
+}
+
+/// Per threshold, the frames longer than it: their count and total time, in one pass.
+fn sums_above<const N: usize>(
+    frames: impl Iterator<Item = Nanos>,
+    thresholds: [Nanos; N],
+) -> [FrameSum; N] {
+    let mut sums = [FrameSum::default(); N];
+    for frame in frames {
+        for (sum, &threshold) in sums.iter_mut().zip(&thresholds) {
+            if frame > threshold {
+                sum.frames += 1;
+                sum.time = sum.time.saturating_add(frame);
+            }
+        }
+    }
+    sums
+}
+
 /// The slow tail of a run of at most `max_frames` frames, fed one frame at a time: enough
 /// for the exact nearest-rank 99th percentile ([`TAIL_QUANTILE`]) and the longest frame of
 /// every prefix, in memory for 1% of `max_frames` (a 518,400-frame trace keeps 5,185
@@ -293,6 +468,11 @@ impl FrameTail {
         // `from_top` is at most `keep` (0 before any frame), and the tail holds
         // `min(frames, keep)` frames.
         let index = self.longest.len().checked_sub(from_top.max(1))?;
+        if index == 0 {
+            // A run of the frames the tail is sized for: the percentile is the shortest frame
+            // kept, on top of the heap. No copy of a tail that may be megabytes long.
+            return self.longest.peek().map(|frame| frame.0);
+        }
         let mut longest: Vec<Nanos> = self.longest.iter().map(|frame| frame.0).collect();
         Some(*longest.select_nth_unstable(index).1)
     }
@@ -319,13 +499,20 @@ mod tests {
 
     const MS: Nanos = 1_000_000;
 
+    /// The statistics of `frames`, checked to be the same from a sorted copy and from
+    /// passes over them.
     fn stats(frames: &[Nanos]) -> FrameStats {
-        FrameStats::from_frame_times(frames.iter().copied(), &mut Vec::new()).expect("frames")
+        let sorted =
+            FrameStats::from_frame_times(frames.iter().copied(), &mut Vec::new()).expect("frames");
+        let passes = FrameStats::from_passes(|| frames.iter().copied());
+        assert_eq!(passes, Some(sorted), "from passes over {frames:?}");
+        sorted
     }
 
     #[test]
     fn no_frames_have_no_statistics() {
         assert_eq!(FrameStats::from_frame_times([], &mut Vec::new()), None);
+        assert_eq!(FrameStats::from_passes(std::iter::empty), None);
         assert_eq!(FrameStats::from_frame_times_in_place(&mut []), None);
     }
 
@@ -486,6 +673,50 @@ mod tests {
         assert_eq!(FrameTail::new(518_400).keep, 5185);
         assert_eq!(FrameTail::new(100).keep, 2);
         assert_eq!(FrameTail::new(1).keep, 1);
+    }
+
+    #[test]
+    fn passes_find_ranks_across_the_whole_range_of_frame_times() {
+        // The extremes of u64 and a spread that needs every pass of the narrowing.
+        let frames = [
+            0,
+            Nanos::MAX,
+            1 << 40,
+            (1 << 40) + 1,
+            3,
+            Nanos::MAX - 1,
+            1 << 20,
+        ];
+        for bits in [1, 4, SELECT_BUCKET_BITS] {
+            let sorted = {
+                let mut copy = frames;
+                copy.sort_unstable();
+                copy
+            };
+            let ranks: [u64; 7] = std::array::from_fn(|i| i as u64 + 1);
+            assert_eq!(
+                select_ranks(|| frames.iter().copied(), (0, Nanos::MAX), ranks, bits),
+                sorted,
+                "{bits} bits"
+            );
+        }
+    }
+
+    proptest! {
+        /// Passes over the frames give exactly the statistics of the sorted frames, however
+        /// few buckets a pass has (so however many passes it takes).
+        #[test]
+        fn statistics_from_passes_equal_statistics_from_the_sorted_frames(
+            frames in proptest::collection::vec(
+                prop_oneof![0u64..50, 16_000_000u64..17_000_000, 0u64..(1 << 45)],
+                0..700,
+            ),
+            bucket_bits in 1u32..=SELECT_BUCKET_BITS,
+        ) {
+            let sorted = FrameStats::from_frame_times(frames.iter().copied(), &mut Vec::new());
+            let passes = FrameStats::from_passes_in(|| frames.iter().copied(), bucket_bits);
+            prop_assert_eq!(passes, sorted);
+        }
     }
 
     proptest! {

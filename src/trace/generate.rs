@@ -1,13 +1,18 @@
 //! Synthetic traces: `steady:HZ`, `jitter:HZ:SD_MS[:SEED]`, `hitch:HZ:SPIKE_MS:EVERY_S` and
 //! `ramp:FROM_HZ:TO_HZ`, generated for a given duration.
 //!
+//! A [`GeneratedTrace`] makes its frames one at a time, as a pass goes through them
+//! ([`GeneratedTrace::frames`]), and every pass makes the same frames: the bench runs a
+//! generated trace of any length in memory that does not grow with it. [`generate()`]
+//! collects the frames into a [`FrameTrace`], for the tests and for short traces.
+//!
 //! Steady frame times are computed in integer nanoseconds from the rate as an exact decimal
 //! fraction, so frame `k` ends at exactly `round(k * 1e9 / HZ)` ns however long the trace.
 //! Everything random comes from [`Rng`] with a fixed seed, so a spec always yields the same
 //! trace.
 
 use super::error::shown;
-use super::{FrameTrace, MAX_FRAME_TIME_MS, Rng, TraceError};
+use super::{FrameSource, FrameTrace, MAX_FRAME_TIME_MS, Rng, TraceError};
 
 /// The generator names, in the order the help lists them.
 pub const GENERATORS: [&str; 4] = ["steady", "jitter", "hitch", "ramp"];
@@ -15,8 +20,9 @@ pub const GENERATORS: [&str; 4] = ["steady", "jitter", "hitch", "ramp"];
 pub const DEFAULT_JITTER_SEED: u64 = 1;
 /// Trace length when the user gives none, in seconds.
 pub const DEFAULT_DURATION_S: f64 = 10.0;
-/// Longest trace a generator makes: one day, far more than any experiment needs, and a bound
-/// on memory (2000 Hz for a day is 173 million frames).
+/// Longest trace a generator makes: one day, far more than any experiment needs. Memory does
+/// not depend on it (the frames are made as they run); it bounds the run time: 2000 Hz for a
+/// day is 173 million frames, each run once per strategy.
 pub const MAX_DURATION_S: f64 = 86_400.0;
 
 /// Most frames a generator makes: what `steady:2000` makes in [`MAX_DURATION_S`].
@@ -29,99 +35,224 @@ const MIN_JITTER_FRACTION: f64 = 0.1;
 /// Most decimals accepted in a rate, enough for 59.94 or 143.856 Hz.
 const MAX_RATE_DECIMALS: usize = 9;
 
-/// Generates the trace a spec describes, `duration_s` seconds long: frames are added until
-/// their total reaches the duration (the last frame may end just past it).
+/// Generates the trace a spec describes, `duration_s` seconds long, with all its frames in
+/// memory (see [`GeneratedTrace::new`]).
 pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
-    let spec = spec.trim();
-    let fields: Vec<&str> = spec.split(':').map(str::trim).collect();
-    let name = fields[0];
-    let Some(kind) = Kind::from_name(name) else {
-        return Err(TraceError::UnknownGenerator {
-            spec: shown(spec),
-            name: shown(name),
-        });
-    };
-    let syntax = kind.syntax();
-    let arity = syntax.split(':').count();
-    let optional = syntax.matches('[').count();
-    if fields.len() > arity || fields.len() + optional < arity {
-        return Err(TraceError::GeneratorSyntax {
-            spec: shown(spec),
-            found: fields.len(),
-            syntax,
-        });
-    }
-    let fields = Fields { spec, fields };
-    let duration_s = fields.check_range(
-        "duration",
-        duration_s,
-        &duration_s.to_string(),
-        |s| s > 0.0 && s <= MAX_DURATION_S,
-        "more than 0 up to 86400 s",
-    )?;
-    let duration_ns = (duration_s * 1e9).round() as u64;
+    GeneratedTrace::new(spec, duration_s).map(|trace| trace.to_frame_trace())
+}
 
-    let mut notes = Vec::new();
-    let frame_times_ns = match kind {
-        Kind::Steady => steady(fields.rate(1, "HZ")?, duration_ns),
-        Kind::Jitter => {
-            let rate = fields.rate(1, "HZ")?;
-            let sd_ms = fields.number(
-                2,
-                "SD_MS",
-                |sd| (0.0..=1000.0).contains(&sd),
-                "0 to 1000 ms",
-            )?;
-            let seed = fields.seed(3)?;
-            let (frames, clamped) = jitter(rate, sd_ms, seed, duration_ns);
-            if clamped > 0 {
-                notes.push(format!(
-                    "{spec}: {clamped} of {} frames were raised to 10% of the period (the noise \
-                     would have made them shorter)",
-                    frames.len()
-                ));
+/// A generated trace: its spec, checked, and what one pass over it found (the number of
+/// frames and their total). Its frames are made anew by each pass ([`Self::frames`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedTrace {
+    /// The spec with the duration, e.g. "jitter:60:2:7 (10 s)".
+    source: String,
+    /// What to generate.
+    shape: Shape,
+    /// Frames are made until their total reaches this, ns.
+    duration_ns: u64,
+    /// Frames in a pass.
+    frames: u64,
+    /// Their total time, ns.
+    total_ns: u64,
+    /// What the user should know (frames the jitter's noise would have made too short).
+    notes: Vec<String>,
+}
+
+impl GeneratedTrace {
+    /// The trace a spec describes, `duration_s` seconds long: frames are made until their
+    /// total reaches the duration (the last frame may end just past it). The spec is checked
+    /// and the frames counted in one pass; none is kept.
+    pub fn new(spec: &str, duration_s: f64) -> Result<Self, TraceError> {
+        let spec = spec.trim();
+        let fields: Vec<&str> = spec.split(':').map(str::trim).collect();
+        let name = fields[0];
+        let Some(kind) = Kind::from_name(name) else {
+            return Err(TraceError::UnknownGenerator {
+                spec: shown(spec),
+                name: shown(name),
+            });
+        };
+        let syntax = kind.syntax();
+        let arity = syntax.split(':').count();
+        let optional = syntax.matches('[').count();
+        if fields.len() > arity || fields.len() + optional < arity {
+            return Err(TraceError::GeneratorSyntax {
+                spec: shown(spec),
+                found: fields.len(),
+                syntax,
+            });
+        }
+        let fields = Fields { spec, fields };
+        let duration_s = fields.check_range(
+            "duration",
+            duration_s,
+            &duration_s.to_string(),
+            |s| s > 0.0 && s <= MAX_DURATION_S,
+            "more than 0 up to 86400 s",
+        )?;
+        let duration_ns = (duration_s * 1e9).round() as u64;
+
+        let shape = match kind {
+            Kind::Steady => Shape::Steady(fields.rate(1, "HZ")?),
+            Kind::Jitter => Shape::Jitter {
+                rate: fields.rate(1, "HZ")?,
+                sd_ms: fields.number(
+                    2,
+                    "SD_MS",
+                    |sd| (0.0..=1000.0).contains(&sd),
+                    "0 to 1000 ms",
+                )?,
+                seed: fields.seed(3)?,
+            },
+            Kind::Hitch => {
+                let rate = fields.rate(1, "HZ")?;
+                // Both must be at least 1 ns once rounded: a 0 ns interval would never advance.
+                let spike_ms = fields.number(
+                    2,
+                    "SPIKE_MS",
+                    |ms| (ms * 1e6).round() >= 1.0 && ms <= MAX_FRAME_TIME_MS,
+                    "more than 0 up to 60000 ms",
+                )?;
+                let every_s = fields.number(
+                    3,
+                    "EVERY_S",
+                    |s| (s * 1e9).round() >= 1.0 && s <= 3600.0,
+                    "more than 0 up to 3600 s",
+                )?;
+                let spike_ns = (spike_ms * 1e6).round() as u64;
+                // Tiny spikes repeated back to back could make billions of frames; refuse
+                // before making any. The shortest frame bounds the count.
+                let shortest_ns = spike_ns.min(rate.frame_end_ns(1).saturating_sub(1)).max(1);
+                if duration_ns / shortest_ns >= MAX_GENERATED_FRAMES {
+                    return Err(TraceError::TooManyFrames {
+                        spec: shown(spec),
+                        limit: MAX_GENERATED_FRAMES,
+                    });
+                }
+                Shape::Hitch {
+                    rate,
+                    spike_ns,
+                    every_ns: (every_s * 1e9).round() as u64,
+                }
             }
-            frames
+            Kind::Ramp => Shape::Ramp {
+                from_hz: fields.rate(1, "FROM_HZ")?.hz(),
+                to_hz: fields.rate(2, "TO_HZ")?.hz(),
+                duration_s,
+            },
+        };
+
+        let mut pass = GeneratedFrames::new(shape, duration_ns);
+        let frames = pass.by_ref().count() as u64;
+        let mut notes = Vec::new();
+        if pass.clamped() > 0 {
+            notes.push(format!(
+                "{spec}: {} of {frames} frames were raised to 10% of the period (the noise \
+                 would have made them shorter)",
+                pass.clamped()
+            ));
         }
-        Kind::Hitch => {
-            let rate = fields.rate(1, "HZ")?;
-            // Both must be at least 1 ns once rounded: a 0 ns interval would never advance.
-            let spike_ms = fields.number(
-                2,
-                "SPIKE_MS",
-                |ms| (ms * 1e6).round() >= 1.0 && ms <= MAX_FRAME_TIME_MS,
-                "more than 0 up to 60000 ms",
-            )?;
-            let every_s = fields.number(
-                3,
-                "EVERY_S",
-                |s| (s * 1e9).round() >= 1.0 && s <= 3600.0,
-                "more than 0 up to 3600 s",
-            )?;
-            let spike_ns = (spike_ms * 1e6).round() as u64;
-            // Tiny spikes repeated back to back could make billions of frames; refuse before
-            // allocating. The shortest frame bounds the count.
-            let shortest_ns = spike_ns.min(rate.frame_end_ns(1).saturating_sub(1)).max(1);
-            if duration_ns / shortest_ns >= MAX_GENERATED_FRAMES {
-                return Err(TraceError::TooManyFrames {
-                    spec: shown(spec),
-                    limit: MAX_GENERATED_FRAMES,
-                });
-            }
-            hitch(rate, spike_ns, (every_s * 1e9).round() as u64, duration_ns)
+        Ok(Self {
+            source: format!("{spec} ({duration_s} s)"),
+            shape,
+            duration_ns,
+            frames,
+            total_ns: pass.total_ns,
+            notes,
+        })
+    }
+
+    /// Where the frames come from: the spec with the duration, e.g. "jitter:60:2:7 (10 s)".
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Things the user should know (printed on stderr by the CLI).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Number of frames.
+    pub fn len(&self) -> u64 {
+        self.frames
+    }
+
+    /// Whether there are no frames (never: a generator makes at least one).
+    pub fn is_empty(&self) -> bool {
+        self.frames == 0
+    }
+
+    /// Sum of the frame times in nanoseconds.
+    pub fn total_ns(&self) -> u64 {
+        self.total_ns
+    }
+
+    /// Sum of the frame times in seconds, for display.
+    pub fn wall_time_s(&self) -> f64 {
+        self.total_ns as f64 / 1e9
+    }
+
+    /// A pass over the frames, from the first: each pass makes the same frames.
+    pub fn frames(&self) -> GeneratedFrames {
+        GeneratedFrames::new(self.shape, self.duration_ns)
+    }
+
+    /// The trace with all its frames in memory.
+    pub fn to_frame_trace(&self) -> FrameTrace {
+        let mut frame_times_ns = Vec::with_capacity(usize::try_from(self.frames).unwrap_or(0));
+        frame_times_ns.extend(self.frames());
+        FrameTrace {
+            source: self.source.clone(),
+            frame_times_ns,
+            display_ns: None,
+            notes: self.notes.clone(),
         }
-        Kind::Ramp => {
-            let from_hz = fields.rate(1, "FROM_HZ")?.hz();
-            let to_hz = fields.rate(2, "TO_HZ")?.hz();
-            ramp(from_hz, to_hz, duration_s, duration_ns)
-        }
-    };
-    Ok(FrameTrace {
-        source: format!("{spec} ({duration_s} s)"),
-        frame_times_ns,
-        display_ns: None,
-        notes,
-    })
+    }
+}
+
+impl FrameSource for GeneratedTrace {
+    fn frame_count(&self) -> u64 {
+        self.frames
+    }
+
+    fn frame_times(&self) -> impl Iterator<Item = u64> + '_ {
+        self.frames()
+    }
+}
+
+/// What a spec asks for, checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    /// Frame `k` ends at `round(k * 1e9 / HZ)`.
+    Steady(Rate),
+    /// Steady frames plus normal noise of `sd_ms`, from `seed`.
+    Jitter {
+        /// The steady rate under the noise.
+        rate: Rate,
+        /// The noise's standard deviation, ms.
+        sd_ms: f64,
+        /// The noise's seed.
+        seed: u64,
+    },
+    /// Steady frames, and a spike of `spike_ns` every `every_ns` of trace time.
+    Hitch {
+        /// The steady rate between the spikes.
+        rate: Rate,
+        /// A spike's length, ns.
+        spike_ns: u64,
+        /// Trace time between spikes, ns.
+        every_ns: u64,
+    },
+    /// A rate rising (or falling) linearly over `duration_s`.
+    Ramp {
+        /// The rate at the start, Hz.
+        from_hz: f64,
+        /// The rate at the end of the duration, Hz.
+        to_hz: f64,
+        /// The trace's duration, s.
+        duration_s: f64,
+    },
 }
 
 /// The four generators.
@@ -295,98 +426,258 @@ fn exact_decimal(text: &str) -> Option<Rate> {
     })
 }
 
-/// Frames of exactly the steady sequence: frame `k` ends at `round(k * 1e9 / hz)`.
-fn steady(rate: Rate, duration_ns: u64) -> Vec<u64> {
-    let mut frames = Vec::new();
-    let mut end = 0;
-    for k in 1.. {
-        let next = rate.frame_end_ns(k);
-        frames.push(next - end);
-        end = next;
-        if end >= duration_ns {
-            break;
-        }
-    }
-    frames
+/// A pass over a generated trace's frames (see [`GeneratedTrace::frames`]): frames are made
+/// until their total reaches the duration, the last one ending at or just past it.
+#[derive(Clone, Debug)]
+pub struct GeneratedFrames {
+    /// The generator's state.
+    maker: Maker,
+    /// Frames are made until their total reaches this, ns.
+    duration_ns: u64,
+    /// The total of the frames made so far, ns.
+    total_ns: u64,
+    /// Whether the duration is reached.
+    finished: bool,
 }
 
-/// Steady frames plus normal noise; returns the frames and how many were clamped up.
-fn jitter(rate: Rate, sd_ms: f64, seed: u64, duration_ns: u64) -> (Vec<u64>, usize) {
-    let mut rng = Rng::new(seed);
-    let min_ns = (rate.period_ns() * MIN_JITTER_FRACTION).round() as i64;
-    let max_ns = (MAX_FRAME_TIME_MS * 1e6) as i64;
-    let mut frames = Vec::new();
-    let mut clamped = 0;
-    let mut total = 0_u64;
-    for k in 1.. {
-        let steady_ns = (rate.frame_end_ns(k) - rate.frame_end_ns(k - 1)) as i64;
-        let noisy_ns = steady_ns + rng.normal(0.0, sd_ms * 1e6).round() as i64;
-        if noisy_ns < min_ns {
-            clamped += 1;
-        }
-        let frame = noisy_ns.clamp(min_ns, max_ns) as u64;
-        frames.push(frame);
-        total += frame;
-        if total >= duration_ns {
-            break;
+impl GeneratedFrames {
+    /// A pass from the first frame.
+    fn new(shape: Shape, duration_ns: u64) -> Self {
+        let maker = match shape {
+            Shape::Steady(rate) => Maker::Steady(SteadyFrames::new(rate)),
+            Shape::Jitter { rate, sd_ms, seed } => Maker::Jitter {
+                steady: SteadyFrames::new(rate),
+                rng: Rng::new(seed),
+                sd_ns: sd_ms * 1e6,
+                min_ns: (rate.period_ns() * MIN_JITTER_FRACTION).round() as i64,
+                max_ns: (MAX_FRAME_TIME_MS * 1e6) as i64,
+                clamped: 0,
+            },
+            Shape::Hitch {
+                rate,
+                spike_ns,
+                every_ns,
+            } => Maker::Hitch {
+                steady: SteadyFrames::new(rate),
+                spike_ns,
+                every_ns,
+                next_hitch: every_ns,
+            },
+            Shape::Ramp {
+                from_hz,
+                to_hz,
+                duration_s,
+            } => Maker::Ramp {
+                from_hz,
+                to_hz,
+                duration_s,
+                half_slope: (to_hz - from_hz) / (2.0 * duration_s),
+                frames_in_ramp: (from_hz + to_hz) / 2.0 * duration_s,
+                k: 0,
+                end_ns: 0,
+            },
+        };
+        Self {
+            maker,
+            duration_ns,
+            total_ns: 0,
+            finished: false,
         }
     }
-    (frames, clamped)
+
+    /// How many frames so far the jitter's noise would have made shorter than a tenth of
+    /// the period (they were raised to it); 0 for the other generators.
+    fn clamped(&self) -> u64 {
+        match self.maker {
+            Maker::Jitter { clamped, .. } => clamped,
+            _ => 0,
+        }
+    }
 }
 
-/// Steady frames, except that the first frame starting at or after each multiple of
-/// `every_ns` of trace time takes `spike_ns`. Steady frames keep their own sequence, so the
-/// frames between spikes are exactly the steady ones.
-fn hitch(rate: Rate, spike_ns: u64, every_ns: u64, duration_ns: u64) -> Vec<u64> {
-    let mut frames = Vec::new();
-    let mut total = 0_u64;
-    let mut next_hitch = every_ns;
-    let mut steady_index = 0;
-    while frames.is_empty() || total < duration_ns {
-        let frame = if total >= next_hitch {
-            // A spike longer than the interval swallows the marks it covers.
-            while next_hitch <= total {
-                next_hitch += every_ns;
+impl Iterator for GeneratedFrames {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.finished {
+            return None;
+        }
+        let frame = self.maker.next_frame(self.total_ns);
+        self.total_ns = self.total_ns.saturating_add(frame);
+        self.finished = self.total_ns >= self.duration_ns;
+        Some(frame)
+    }
+}
+
+/// The state of one generator part way through its frames.
+#[derive(Clone, Debug)]
+enum Maker {
+    /// Exactly the steady sequence.
+    Steady(SteadyFrames),
+    /// Steady frames plus normal noise, kept within a tenth of the period and the longest
+    /// frame time.
+    Jitter {
+        /// The steady sequence under the noise.
+        steady: SteadyFrames,
+        /// The noise.
+        rng: Rng,
+        /// The noise's standard deviation, ns.
+        sd_ns: f64,
+        /// The shortest frame, ns.
+        min_ns: i64,
+        /// The longest frame, ns.
+        max_ns: i64,
+        /// Frames raised to `min_ns` so far.
+        clamped: u64,
+    },
+    /// Steady frames, except that the first frame starting at or after each multiple of
+    /// `every_ns` of trace time takes `spike_ns`. The steady frames keep their own
+    /// sequence, so the frames between spikes are exactly the steady ones.
+    Hitch {
+        /// The steady sequence between the spikes.
+        steady: SteadyFrames,
+        /// A spike's length, ns.
+        spike_ns: u64,
+        /// Trace time between spikes, ns.
+        every_ns: u64,
+        /// The trace time at or after which the next spike starts, ns.
+        next_hitch: u64,
+    },
+    /// Frames whose rate rises (or falls) linearly from `from_hz` at 0 to `to_hz` at the
+    /// end.
+    ///
+    /// The frame count is the integral of the rate, `phase(t) = from t + (to - from) t² / 2T`,
+    /// and frame `k` ends where `phase(t) = k`; past `T` the rate stays at `to_hz`. Only
+    /// `+ - * /` and `sqrt` are used, which IEEE 754 rounds the same everywhere.
+    Ramp {
+        /// The rate at the start, Hz.
+        from_hz: f64,
+        /// The rate at `duration_s`, Hz.
+        to_hz: f64,
+        /// `T`, s.
+        duration_s: f64,
+        /// `(to - from) / 2T`.
+        half_slope: f64,
+        /// Frames within `T`: `(from + to) / 2 * T`.
+        frames_in_ramp: f64,
+        /// Frames made so far.
+        k: u64,
+        /// Where the last frame made ended, ns.
+        end_ns: u64,
+    },
+}
+
+impl Maker {
+    /// The next frame's time, ns; `total_ns` is the time of the frames before it.
+    fn next_frame(&mut self, total_ns: u64) -> u64 {
+        match self {
+            Self::Steady(steady) => steady.next_frame(),
+            Self::Jitter {
+                steady,
+                rng,
+                sd_ns,
+                min_ns,
+                max_ns,
+                clamped,
+            } => {
+                let steady_ns = steady.next_frame() as i64;
+                let noisy_ns = steady_ns + rng.normal(0.0, *sd_ns).round() as i64;
+                if noisy_ns < *min_ns {
+                    *clamped += 1;
+                }
+                noisy_ns.clamp(*min_ns, *max_ns) as u64
             }
-            spike_ns
-        } else {
-            steady_index += 1;
-            rate.frame_end_ns(steady_index) - rate.frame_end_ns(steady_index - 1)
-        };
-        frames.push(frame);
-        total += frame;
-    }
-    frames
-}
-
-/// Frames whose rate rises (or falls) linearly from `from_hz` at 0 to `to_hz` at the end.
-///
-/// The frame count is the integral of the rate, `phase(t) = from t + (to - from) t² / 2T`,
-/// and frame `k` ends where `phase(t) = k`; past `T` the rate stays at `to_hz`. Only `+ - * /`
-/// and `sqrt` are used, which IEEE 754 rounds the same everywhere.
-fn ramp(from_hz: f64, to_hz: f64, duration_s: f64, duration_ns: u64) -> Vec<u64> {
-    let half_slope = (to_hz - from_hz) / (2.0 * duration_s);
-    let frames_in_ramp = (from_hz + to_hz) / 2.0 * duration_s;
-    let mut frames = Vec::new();
-    let mut end = 0_u64;
-    for k in 1_u64.. {
-        let k_f = k as f64;
-        let end_s = if k_f <= frames_in_ramp {
-            // Root of half_slope t² + from t - k = 0, in the form that stays exact when
-            // half_slope is 0 and does not cancel when it is small.
-            let discriminant = (from_hz * from_hz + 4.0 * half_slope * k_f).max(0.0);
-            2.0 * k_f / (from_hz + discriminant.sqrt())
-        } else {
-            duration_s + (k_f - frames_in_ramp) / to_hz
-        };
-        let next = ((end_s * 1e9).round() as u64).max(end);
-        frames.push(next - end);
-        end = next;
-        if end >= duration_ns {
-            break;
+            Self::Hitch {
+                steady,
+                spike_ns,
+                every_ns,
+                next_hitch,
+            } => {
+                if total_ns >= *next_hitch {
+                    // A spike longer than the interval swallows the marks it covers.
+                    while *next_hitch <= total_ns {
+                        *next_hitch += *every_ns;
+                    }
+                    *spike_ns
+                } else {
+                    steady.next_frame()
+                }
+            }
+            Self::Ramp {
+                from_hz,
+                to_hz,
+                duration_s,
+                half_slope,
+                frames_in_ramp,
+                k,
+                end_ns,
+            } => {
+                *k += 1;
+                let k_f = *k as f64;
+                let end_s = if k_f <= *frames_in_ramp {
+                    // Root of half_slope t² + from t - k = 0, in the form that stays exact
+                    // when half_slope is 0 and does not cancel when it is small.
+                    let discriminant = (*from_hz * *from_hz + 4.0 * *half_slope * k_f).max(0.0);
+                    2.0 * k_f / (*from_hz + discriminant.sqrt())
+                } else {
+                    *duration_s + (k_f - *frames_in_ramp) / *to_hz
+                };
+                let next = ((end_s * 1e9).round() as u64).max(*end_ns);
+                let frame = next - *end_ns;
+                *end_ns = next;
+                frame
+            }
         }
     }
-    frames
+}
+
+/// The frames of a steady sequence in turn: frame `k` ends at exactly
+/// [`Rate::frame_end_ns`]`(k)`. The end is `floor(N_k / 2n)` with `N_k = 2 k 1e9 d + n` for
+/// the rate `n / d`; `N` grows by the same amount each frame, so the quotient and remainder
+/// are carried from frame to frame instead of divided out anew (a 128-bit division per
+/// frame would cost more than the rest of the generator).
+#[derive(Clone, Copy, Debug)]
+struct SteadyFrames {
+    /// `floor(N_k / divisor)`: where the last frame made ended, ns.
+    end: u128,
+    /// `N_k mod divisor`.
+    remainder: u128,
+    /// `2n`.
+    divisor: u128,
+    /// `(N_{k+1} - N_k) / divisor`, whole.
+    step_quotient: u128,
+    /// `(N_{k+1} - N_k) mod divisor`.
+    step_remainder: u128,
+}
+
+impl SteadyFrames {
+    /// The sequence from frame 1 (frame 0 ends at 0).
+    fn new(rate: Rate) -> Self {
+        let divisor = 2 * rate.numerator;
+        let step = 2 * NANOS_PER_SECOND * rate.denominator;
+        Self {
+            end: 0,
+            // N_0 = n, less than 2n.
+            remainder: rate.numerator,
+            divisor,
+            step_quotient: step / divisor,
+            step_remainder: step % divisor,
+        }
+    }
+
+    /// The next frame's time, ns.
+    fn next_frame(&mut self) -> u64 {
+        let mut end = self.end + self.step_quotient;
+        let mut remainder = self.remainder + self.step_remainder;
+        if remainder >= self.divisor {
+            remainder -= self.divisor;
+            end += 1;
+        }
+        let frame = (end - self.end) as u64;
+        self.end = end;
+        self.remainder = remainder;
+        frame
+    }
 }
 
 #[cfg(test)]
@@ -558,6 +849,74 @@ mod tests {
             generate("ramp:50:50", 2.0).unwrap().frame_times_ns,
             generate("steady:50", 2.0).unwrap().frame_times_ns
         );
+    }
+
+    #[test]
+    fn every_pass_makes_the_frames_the_first_pass_counted() {
+        for spec in [
+            "steady:59.94",
+            "jitter:144:3:5",
+            "jitter:100:20:5",
+            "hitch:60:100:0.5",
+            "ramp:30:120",
+        ] {
+            let generated = GeneratedTrace::new(spec, 7.0).unwrap();
+            let trace = generated.to_frame_trace();
+            assert_eq!(generated.len(), trace.len() as u64, "{spec}");
+            assert_eq!(generated.total_ns(), trace.total_ns(), "{spec}");
+            assert_eq!(generated.source(), trace.source, "{spec}");
+            assert_eq!(generated.notes(), trace.notes, "{spec}");
+            assert!(generated.frames().eq(trace.frame_times_ns.iter().copied()));
+            assert_eq!(generated.frame_count(), generated.len());
+            assert!(generated.frame_times().eq(generated.frames()));
+        }
+    }
+
+    #[test]
+    fn jitter_counts_its_raised_frames_in_its_note() {
+        let generated = GeneratedTrace::new("jitter:100:20:5", 10.0).unwrap();
+        let min = generated.frames().min().unwrap();
+        let raised = generated.frames().filter(|&ns| ns == min).count();
+        assert_eq!(
+            generated.notes(),
+            [format!(
+                "jitter:100:20:5: {raised} of {} frames were raised to 10% of the period (the \
+                 noise would have made them shorter)",
+                generated.len()
+            )]
+        );
+    }
+
+    proptest::proptest! {
+        /// The carried division gives exactly the frame ends of the direct formula, for any
+        /// rate the generators accept.
+        #[test]
+        fn steady_frames_end_where_the_formula_says(
+            whole in 1u128..2000,
+            decimals in 0u32..=9,
+            digits in 0u128..1_000_000_000,
+            frames in 1u64..3000,
+        ) {
+            let denominator = 10u128.pow(decimals);
+            let rate = Rate {
+                numerator: whole * denominator + digits % denominator,
+                denominator,
+            };
+            let mut steady = SteadyFrames::new(rate);
+            let mut end = 0u64;
+            for k in 1..=frames {
+                end += steady.next_frame();
+                proptest::prop_assert_eq!(end, rate.frame_end_ns(k));
+            }
+            // Far along the sequence too: skip ahead by carrying the state exactly.
+            let mut far = SteadyFrames::new(rate);
+            let k = 1_000_000_000_u64;
+            let twice = 2 * u128::from(k) * NANOS_PER_SECOND * rate.denominator + rate.numerator;
+            far.end = twice / far.divisor;
+            far.remainder = twice % far.divisor;
+            let next = far.end as u64 + far.next_frame();
+            proptest::prop_assert_eq!(next, rate.frame_end_ns(k + 1));
+        }
     }
 
     #[test]

@@ -16,8 +16,10 @@
 //!   (`MsUntilDisplayed`, `DisplayLatency`), [`FrameTrace::display_ns`] holds it.
 //! - **MangoHud** CSV: a system-information preamble, then a header with `frametime` in ms.
 //!
-//! Generators ([`generate()`]) make `steady`, `jitter`, `hitch` and `ramp` traces from a
-//! short spec; they are seeded ([`Rng`]) and give the same trace on every platform.
+//! Generators ([`GeneratedTrace`], [`generate()`]) make `steady`, `jitter`, `hitch` and
+//! `ramp` traces from a short spec; they are seeded ([`Rng`]) and give the same trace on
+//! every platform. A generated trace makes its frames as they are gone through, so the bench
+//! holds none of them ([`FrameSource`]).
 //!
 //! Files are streamed, record by record, through the `csv` crate's parser: memory follows the
 //! frames kept, not the size of the file, and no line may be longer than [`MAX_LINE_BYTES`].
@@ -41,6 +43,7 @@ mod plain;
 mod presentmon;
 mod rng;
 mod session;
+mod source;
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -52,14 +55,15 @@ use self::input::{FirstRead, Normalised};
 
 pub use error::{Column, TraceError, escape as escaped};
 pub use generate::{
-    DEFAULT_DURATION_S, DEFAULT_JITTER_SEED, GENERATORS, MAX_DURATION_S, MAX_GENERATED_FRAMES,
-    generate,
+    DEFAULT_DURATION_S, DEFAULT_JITTER_SEED, GENERATORS, GeneratedFrames, GeneratedTrace,
+    MAX_DURATION_S, MAX_GENERATED_FRAMES, generate,
 };
 pub use rng::Rng;
 pub use session::{
     MAX_RECORDED_FRAME_MS, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, exact_ns,
     is_session, load_session, ms_text, read_session,
 };
+pub use source::FrameSource;
 
 /// Longest frame time accepted, in milliseconds. A minute is far beyond any real hitch, so a
 /// larger value almost always means a unit mistake (µs or ns where ms were expected).

@@ -22,6 +22,7 @@ use super::{BenchFrame, BenchResult, FrameObserver};
 use crate::display::DisplaySpec;
 use crate::metrics::ScreenFrame;
 use crate::timestep::{Nanos, Strategy, secs_from_ns};
+use crate::trace::FrameSource;
 
 /// The smallest plot, pixels: below it the labels of six strategy panels overlap.
 pub const MIN_SIZE: (u32, u32) = (960, 720);
@@ -116,7 +117,7 @@ impl PlotRecorder {
     /// A recorder for runs over `frame_times` on `display`, for an image of `size` pixels
     /// (checked against [`MIN_SIZE`] and [`MAX_SIZE`]).
     pub fn new(
-        frame_times: &[Nanos],
+        frame_times: &(impl FrameSource + ?Sized),
         display: DisplaySpec,
         size: (u32, u32),
     ) -> Result<Self, PlotError> {
@@ -126,10 +127,10 @@ impl PlotRecorder {
         {
             return Err(PlotError::Size(width, height));
         }
-        let frames = frame_times.len() as u64;
+        let frames = frame_times.frame_count();
         let mut trace = Envelope::new(frames, width);
         let mut start: Nanos = 0;
-        for (i, &frame_time) in frame_times.iter().enumerate() {
+        for (i, frame_time) in frame_times.frame_times().enumerate() {
             trace.push(i as u64, secs_from_ns(start), ms(frame_time as f64));
             start = start.saturating_add(frame_time);
         }
