@@ -562,6 +562,17 @@ impl BenchArgs {
         settings.filter = self.filter;
         Ok(settings)
     }
+
+    /// Everything [`run_bench`] checks before it reads, generates or writes anything: the
+    /// strategies, the [settings](Self::settings) and the `--csv` and `--plot` paths (which
+    /// are only looked at). Returns the strategies and the settings. The `options` fuzz
+    /// target (`fuzz/`) calls it to check a command line without running it.
+    pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
+        let strategies = Strategy::parse_list(&self.strategy).context("--strategy")?;
+        let settings = self.settings()?;
+        check_report_paths(self)?;
+        Ok((strategies, settings))
+    }
 }
 
 /// The trace `bench` runs over: the file, or the generator (default `steady:60`).
@@ -607,9 +618,7 @@ pub struct WriteError {
 /// `--csv` and `--plot` are written before it returns; a file that cannot be written is a
 /// [`WriteError`].
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
-    let strategies = Strategy::parse_list(&args.strategy).context("--strategy")?;
-    let settings = args.settings()?;
-    check_report_paths(args)?;
+    let (strategies, settings) = args.check()?;
     if args.plot.is_some() {
         plot::load_font(&font_path())?;
     }
