@@ -344,10 +344,10 @@ fn hitch(rate: Rate, spike_ns: u64, every_ns: u64, duration_ns: u64) -> Vec<u64>
     let mut steady_index = 0;
     while frames.is_empty() || total < duration_ns {
         let frame = if total >= next_hitch {
-            // A spike longer than the interval swallows the marks it covers.
-            while next_hitch <= total {
-                next_hitch += every_ns;
-            }
+            // A spike longer than the interval swallows the marks it covers: the next mark is
+            // the first multiple of the interval after now (found at once, not mark by mark,
+            // which a nanosecond interval makes billions of).
+            next_hitch = (total / every_ns + 1) * every_ns;
             spike_ns
         } else {
             steady_index += 1;
@@ -521,6 +521,28 @@ mod tests {
             trace.frame_times_ns[15..]
                 .iter()
                 .all(|&ns| ns == 500_000_000)
+        );
+    }
+
+    #[test]
+    fn a_hitch_every_nanosecond_takes_time_in_proportion_to_the_frames() {
+        // One steady frame, then every frame a 100 ms spike: a day is 864_001 frames. The
+        // marks each spike passes were counted one nanosecond at a time, 8.64e13 steps (hours
+        // for a command that should take milliseconds).
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(generate("hitch:60:100:0.000000001", 86_400.0));
+        });
+        let trace = receiver
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a day of 100 ms hitches generated in well under 30 s")
+            .unwrap();
+        assert_eq!(trace.len(), 864_001);
+        assert_eq!(trace.frame_times_ns[0], 16_666_667);
+        assert!(
+            trace.frame_times_ns[1..]
+                .iter()
+                .all(|&ns| ns == 100_000_000)
         );
     }
 
