@@ -8,7 +8,9 @@
 # nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). Each target starts from its
 # seeds (fuzz/corpus/TARGET, committed) and what earlier runs found (fuzz/corpus-live/TARGET,
 # not committed, where new inputs go); crashes land in fuzz/artifacts/TARGET, logs in
-# fuzz/logs/TARGET.log. Runs at the lowest priority (nice 19, or $FUZZ_NICE), one process.
+# fuzz/logs/TARGET.log. Runs at the lowest priority (nice 19, or $FUZZ_NICE), one process,
+# under AddressSanitizer (cargo-fuzz's default; $FUZZ_SANITIZER=none runs faster: the lab has
+# no unsafe code, only some of its dependencies do).
 # Exits 1 if any target crashed (a panic, a timeout or running out of memory), 2 on bad use.
 set -euo pipefail
 
@@ -65,8 +67,12 @@ timeout_s=10
 
 cd "$fuzz_dir/.."
 echo "== building the fuzz targets"
-nice -n "${FUZZ_NICE:-19}" cargo +nightly fuzz build >/dev/null
+sanitizer="${FUZZ_SANITIZER:-address}"
+nice -n "${FUZZ_NICE:-19}" cargo +nightly fuzz build --sanitizer "$sanitizer" >/dev/null
 mkdir -p "$fuzz_dir/logs"
+
+# A field of libFuzzer's status line `last`: `field cov` is the coverage.
+field() { sed -n "s/.* $1: \([^ ]*\).*/\1/p" <<<"$last"; }
 
 summary=()
 crashed=()
@@ -78,14 +84,15 @@ for target in "${targets[@]}"; do
     mkdir -p "$live" "$seeds" "$fuzz_dir/artifacts/$target"
     echo "== $target: $seconds s (log: ${log#"$fuzz_dir/.."/})"
     status=0
-    nice -n "${FUZZ_NICE:-19}" cargo +nightly fuzz run "$target" "$live" "$seeds" -- \
+    started=$SECONDS
+    nice -n "${FUZZ_NICE:-19}" cargo +nightly fuzz run --sanitizer "$sanitizer" "$target" "$live" "$seeds" -- \
         -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb="$rss_limit_mb" \
         -timeout="$timeout_s" -dict="$fuzz_dir/dict/$dict" -print_final_stats=1 \
         >"$log" 2>&1 || status=$?
+    took=$((SECONDS - started))
     # libFuzzer's last status line (`#N DONE cov: ... ft: ... corp: ...`) and final stats.
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
-    field() { sed -n "s/.* $1: \([^ ]*\).*/\1/p" <<<"$last"; }
     artifacts=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tr '\n' ' ')
     if ((status != 0)) || [[ -n "$artifacts" ]]; then
         crashed+=("$target")
@@ -93,14 +100,14 @@ for target in "${targets[@]}"; do
     else
         outcome="no crash"
     fi
-    summary+=("$(printf '%-15s %12s %8s %8s %16s  %s' "$target" "${executions:-?}" \
+    summary+=("$(printf '%-15s %6s %12s %8s %8s %16s  %s' "$target" "$took" "${executions:-?}" \
         "$(field cov)" "$(field ft)" "$(field corp)" "$outcome")")
     echo "${summary[-1]}"
 done
 
 echo
-echo "== summary: $seconds s per target"
-printf '%-15s %12s %8s %8s %16s  %s\n' target executions cov ft corpus outcome
+echo "== summary: $seconds s of fuzzing per target (wall s: with the start)"
+printf '%-15s %6s %12s %8s %8s %16s  %s\n' target "wall s" executions cov ft corpus outcome
 printf '%s\n' "${summary[@]}"
 if ((${#crashed[@]})); then
     echo "crashed: ${crashed[*]}; minimise with: cargo +nightly fuzz tmin TARGET ARTIFACT" >&2

@@ -6,7 +6,7 @@
 //! Everything random comes from [`Rng`] with a fixed seed, so a spec always yields the same
 //! trace.
 
-use super::error::shown;
+use super::error::{escape, shown};
 use super::{FrameTrace, MAX_FRAME_TIME_MS, Rng, TraceError};
 
 /// The generator names, in the order the help lists them.
@@ -52,6 +52,9 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
         });
     }
     let fields = Fields { spec, fields };
+    // Whitespace inside the spec (a tab, a line break) survives the trims and reaches the
+    // source and the notes, which are printed: escaped like everything from the user.
+    let shown_spec = escape(spec);
     let duration_s = fields.check_range(
         "duration",
         duration_s,
@@ -76,7 +79,7 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
             let (frames, clamped) = jitter(rate, sd_ms, seed, duration_ns);
             if clamped > 0 {
                 notes.push(format!(
-                    "{spec}: {clamped} of {} frames were raised to 10% of the period (the noise \
+                    "{shown_spec}: {clamped} of {} frames were raised to 10% of the period (the noise \
                      would have made them shorter)",
                     frames.len()
                 ));
@@ -117,7 +120,7 @@ pub fn generate(spec: &str, duration_s: f64) -> Result<FrameTrace, TraceError> {
         }
     };
     Ok(FrameTrace {
-        source: format!("{spec} ({duration_s} s)"),
+        source: format!("{shown_spec} ({duration_s} s)"),
         frame_times_ns,
         display_ns: None,
         notes,
@@ -543,6 +546,25 @@ mod tests {
             trace.frame_times_ns[1..]
                 .iter()
                 .all(|&ns| ns == 100_000_000)
+        );
+    }
+
+    #[test]
+    fn fuzz_generator_spec_whitespace_control_characters_are_escaped_in_the_source() {
+        // Found by fuzz target generator_spec: the tab is trimmed off the field, so the spec
+        // is valid, but it reached the source (printed by bench) raw.
+        let trace = generate("ramp:1\t:1", 0.005).unwrap();
+        assert_eq!(trace.source, "ramp:1\\t:1 (0.005 s)");
+        let trace = generate("jitter:\r100:20:5", 1.0).unwrap();
+        assert!(
+            trace.source.starts_with("jitter:\\r100:20:5 "),
+            "{}",
+            trace.source
+        );
+        assert!(
+            trace.notes[0].starts_with("jitter:\\r100:20:5: "),
+            "{:?}",
+            trace.notes
         );
     }
 

@@ -74,8 +74,8 @@ pub const FRAME_TIME_COLUMN: &str = "frame_time_ms";
 /// A sequence of frame times with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrameTrace {
-    /// Human-readable source: file path (control characters escaped), or the generator spec
-    /// with duration, e.g. "jitter:60:2:7 (10 s)".
+    /// Human-readable source: file path, or the generator spec with duration, e.g.
+    /// "jitter:60:2:7 (10 s)"; control characters escaped in both.
     pub source: String,
     /// Frame times in nanoseconds, in order.
     pub frame_times_ns: Vec<u64>,
