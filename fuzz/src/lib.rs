@@ -77,7 +77,11 @@ pub fn check_frames(trace: &FrameTrace) {
             trace.len(),
             "display times and frames differ in number"
         );
-        if let Some(delay) = display.iter().flatten().find(|&&delay| delay > MAX_FRAME_NS) {
+        if let Some(delay) = display
+            .iter()
+            .flatten()
+            .find(|&&delay| delay > MAX_FRAME_NS)
+        {
             panic!("display delay {delay} ns is over the limit of {MAX_FRAME_NS} ns");
         }
     }
