@@ -631,6 +631,17 @@ impl BenchArgs {
         settings.filter = self.filter;
         Ok(settings)
     }
+
+    /// Everything [`run_bench`] checks before it reads, generates or writes anything: the
+    /// strategies, the [settings](Self::settings) and the `--csv` and `--plot` paths (which
+    /// are only looked at). Returns the strategies and the settings. The `options` fuzz
+    /// target (`fuzz/`) calls it to check a command line without running it.
+    pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
+        let strategies = bench_strategies(self)?;
+        let settings = self.settings()?;
+        check_report_paths(self)?;
+        Ok((strategies, settings))
+    }
 }
 
 /// The trace `bench` runs over: read from a file, its frames held in memory, or generated,
@@ -758,15 +769,13 @@ pub struct WriteError {
 /// `--csv` and `--plot` are written before it returns; a file that cannot be written is a
 /// [`WriteError`].
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
-    let strategies = bench_strategies(args)?;
-    let settings = args.settings()?;
+    let (strategies, settings) = args.check()?;
     if let Some(path) = &args.trace
         && !args.as_trace
         && trace::is_session(path)
     {
         return run_bench_session(args, path, &settings, &strategies, notes);
     }
-    check_report_paths(args)?;
     if args.plot.is_some() {
         plot::load_font(&font_path())?;
     }

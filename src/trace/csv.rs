@@ -86,6 +86,9 @@ impl<R: BufRead> Records<R> {
                 .input
                 .fill_buf()
                 .map_err(|error| from_io(error, &self.origin))?;
+            // Only the end of the text ends a record with no `\n` of its own: one whose quote
+            // is still open, the last `\n` inside it.
+            let at_end = input.is_empty();
             let (result, read, wrote, ends) =
                 self.parser
                     .read_record(input, &mut self.bytes[written..], &mut self.ends[ended..]);
@@ -102,8 +105,10 @@ impl<R: BufRead> Records<R> {
                 ReadRecordResult::InputEmpty => {}
                 ReadRecordResult::Record => {
                     self.fields = ended;
-                    // Every record ends with a `\n` (the text is normalised so), counted too.
-                    self.line = start_line(&self.parser, &self.bytes).saturating_sub(1);
+                    // A record ends with a `\n` (the text is normalised so), counted too,
+                    // unless the text ended inside its quoted field.
+                    let terminator = usize::from(!at_end);
+                    self.line = start_line(&self.parser, &self.bytes).saturating_sub(terminator);
                     return Ok(true);
                 }
                 ReadRecordResult::End => return Ok(false),

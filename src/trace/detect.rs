@@ -4,7 +4,7 @@
 use super::csv::{has_any, split_line};
 use super::error::{has_decimal_comma, shown};
 use super::input::Prefix;
-use super::{FRAME_TIME_COLUMN, TraceError, mangohud, presentmon};
+use super::{FRAME_TIME_COLUMN, TraceError, TraceFormat, mangohud, presentmon};
 
 /// The formats a trace file can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,10 +61,7 @@ pub(super) fn detect(prefix: &Prefix, origin: &str) -> Result<Format, TraceError
     if plain_value(first).parse::<f64>().is_ok() {
         return Ok(Format::Plain);
     }
-    if let Some((header_line, _)) = prefix
-        .lines()
-        .find(|(_, text)| has_any(&split_line(text), &[mangohud::FRAME_TIME_COLUMN]))
-    {
+    if let Some(header_line) = mangohud_header(prefix) {
         return Ok(Format::MangoHud { header_line });
     }
     let sample = shown(&String::from_utf8_lossy(first));
@@ -85,6 +82,28 @@ pub(super) fn detect(prefix: &Prefix, origin: &str) -> Result<Format, TraceError
     }
     // A single word: plain, whose parser reports it as not a number.
     Ok(Format::Plain)
+}
+
+/// The format `wanted`, as [`read_as`](super::read_as) is asked to read it, whatever the text
+/// looks like. A MangoHud header is the first of the peeked lines with a `frametime` column,
+/// else the first line (whose parser then says that it has no such column).
+pub(super) fn forced(wanted: TraceFormat, prefix: &Prefix) -> Format {
+    match wanted {
+        TraceFormat::Plain => Format::Plain,
+        TraceFormat::FrameTimeCsv => Format::PlainCsv,
+        TraceFormat::PresentMon => Format::PresentMon,
+        TraceFormat::MangoHud => Format::MangoHud {
+            header_line: mangohud_header(prefix).unwrap_or(prefix.first_line),
+        },
+    }
+}
+
+/// The line of the first peeked line with MangoHud's `frametime` column.
+fn mangohud_header(prefix: &Prefix) -> Option<usize> {
+    prefix
+        .lines()
+        .find(|(_, text)| has_any(&split_line(text), &[mangohud::FRAME_TIME_COLUMN]))
+        .map(|(line, _)| line)
 }
 
 /// A plain line's value: the text before a `#` comment, trimmed.

@@ -11,7 +11,7 @@
 //! Everything random comes from [`Rng`] with a fixed seed, so a spec always yields the same
 //! trace.
 
-use super::error::shown;
+use super::error::{escape, shown};
 use super::{FrameSource, FrameTrace, MAX_FRAME_TIME_MS, Rng, TraceError};
 
 /// The generator names, in the order the help lists them.
@@ -148,13 +148,17 @@ impl GeneratedTrace {
         let mut notes = Vec::new();
         if pass.clamped() > 0 {
             notes.push(format!(
-                "{spec}: {} of {frames} frames were raised to 10% of the period (the noise \
+                "{}: {} of {frames} frames were raised to 10% of the period (the noise \
                  would have made them shorter)",
+                escape(spec),
                 pass.clamped()
             ));
         }
         Ok(Self {
-            source: format!("{spec} ({duration_s} s)"),
+            // Whitespace inside the spec (a tab, a line break) survives the trims and reaches
+            // the source and the notes, which are printed: escaped like everything from the
+            // user.
+            source: format!("{} ({duration_s} s)", escape(spec)),
             shape,
             duration_ns,
             frames,
@@ -594,10 +598,10 @@ impl Maker {
                 next_hitch,
             } => {
                 if total_ns >= *next_hitch {
-                    // A spike longer than the interval swallows the marks it covers.
-                    while *next_hitch <= total_ns {
-                        *next_hitch += *every_ns;
-                    }
+                    // A spike longer than the interval swallows the marks it covers: the next
+                    // mark is the first multiple of the interval after now (found at once, not
+                    // mark by mark, which a nanosecond interval makes billions of).
+                    *next_hitch = (total_ns / *every_ns + 1) * *every_ns;
                     *spike_ns
                 } else {
                     steady.next_frame()
@@ -988,5 +992,46 @@ mod tests {
             generate("steady:60", 86_400.5),
             Err(TraceError::GeneratorRange { .. })
         ));
+    }
+
+    #[test]
+    fn fuzz_generator_spec_whitespace_control_characters_are_escaped_in_the_source() {
+        // Found by fuzz target generator_spec: the tab is trimmed off the field, so the spec
+        // is valid, but it reached the source (printed by bench) raw.
+        let trace = generate("ramp:1\t:1", 0.005).unwrap();
+        assert_eq!(trace.source, "ramp:1\\t:1 (0.005 s)");
+        let trace = generate("jitter:\r100:20:5", 1.0).unwrap();
+        assert!(
+            trace.source.starts_with("jitter:\\r100:20:5 "),
+            "{}",
+            trace.source
+        );
+        assert!(
+            trace.notes[0].starts_with("jitter:\\r100:20:5: "),
+            "{:?}",
+            trace.notes
+        );
+    }
+
+    #[test]
+    fn a_hitch_every_nanosecond_takes_time_in_proportion_to_the_frames() {
+        // One steady frame, then every frame a 100 ms spike: a day is 864_001 frames. The
+        // marks each spike passes were counted one nanosecond at a time, 8.64e13 steps (hours
+        // for a command that should take milliseconds).
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(generate("hitch:60:100:0.000000001", 86_400.0));
+        });
+        let trace = receiver
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a day of 100 ms hitches generated in well under 30 s")
+            .unwrap();
+        assert_eq!(trace.len(), 864_001);
+        assert_eq!(trace.frame_times_ns[0], 16_666_667);
+        assert!(
+            trace.frame_times_ns[1..]
+                .iter()
+                .all(|&ns| ns == 100_000_000)
+        );
     }
 }

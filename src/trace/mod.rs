@@ -83,8 +83,8 @@ pub const FRAME_TIME_COLUMN: &str = "frame_time_ms";
 /// A sequence of frame times with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrameTrace {
-    /// Human-readable source: file path (control characters escaped), or the generator spec
-    /// with duration, e.g. "jitter:60:2:7 (10 s)".
+    /// Human-readable source: file path, or the generator spec with duration, e.g.
+    /// "jitter:60:2:7 (10 s)"; control characters escaped in both.
     pub source: String,
     /// Frame times in nanoseconds, in order.
     pub frame_times_ns: Vec<u64>,
@@ -148,6 +148,22 @@ pub struct LoadOptions {
     pub swap_chain: Option<String>,
 }
 
+/// A trace file format, for [`read_as`], which reads a text as that format instead of
+/// detecting one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// One frame time in ms per line, `#` starting a comment.
+    Plain,
+    /// The lab's own CSV: a header with a [`FRAME_TIME_COLUMN`] column (what [`write_csv`]
+    /// writes).
+    FrameTimeCsv,
+    /// A PresentMon CSV, any generation.
+    PresentMon,
+    /// A MangoHud CSV: its header is the first line with a `frametime` column among the first
+    /// lines (a system-information preamble may come before it).
+    MangoHud,
+}
+
 /// Reads a trace file, detects its format from its content and parses it.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<FrameTrace, TraceError> {
     load_with_wait_notice(path, options, |_| {})
@@ -169,7 +185,7 @@ pub fn load_with_wait_notice(
             source,
         }
     })?;
-    read_trace(file, &origin, options)
+    read_trace(file, &origin, options, None)
 }
 
 /// Detects the format of `text` and parses it; `source` names it in messages and becomes
@@ -185,19 +201,38 @@ pub fn read(
     source: &str,
     options: &LoadOptions,
 ) -> Result<FrameTrace, TraceError> {
-    read_trace(reader, &error::escape(source), options)
+    read_trace(reader, &error::escape(source), options, None)
 }
 
-/// [`read`] with `origin` already fit for messages.
+/// [`read`] as the format `format`, without detecting one: the text is decoded, its lines
+/// capped and its values checked just the same, and a text of another format gets that
+/// format's errors (a missing column, a value that is not a number). For callers that know
+/// what they read, and for the fuzz targets (`fuzz/`), which test each format's reader on its
+/// own.
+pub fn read_as(
+    reader: impl Read,
+    source: &str,
+    format: TraceFormat,
+    options: &LoadOptions,
+) -> Result<FrameTrace, TraceError> {
+    read_trace(reader, &error::escape(source), options, Some(format))
+}
+
+/// [`read`] with `origin` already fit for messages, as the format `wanted` if given, else as
+/// the one detected.
 fn read_trace(
     reader: impl Read,
     origin: &str,
     options: &LoadOptions,
+    wanted: Option<TraceFormat>,
 ) -> Result<FrameTrace, TraceError> {
     let (text, encoding) = input::decode(reader, origin)?;
     let mut text = BufReader::with_capacity(64 * 1024, Normalised::new(text, origin));
     let prefix = input::peek(&mut text, origin)?;
-    let format = detect::detect(&prefix, origin)?;
+    let format = match wanted {
+        Some(wanted) => detect::forced(wanted, &prefix),
+        None => detect::detect(&prefix, origin)?,
+    };
     if format != Format::PresentMon {
         let option = match options {
             LoadOptions {
@@ -464,6 +499,49 @@ mod tests {
         let err = parse("fps,frametime\n60,16.7\n", "m.csv", &swap_chain).unwrap_err();
         assert!(err.to_string().contains("--swap-chain"), "{err}");
         assert!(err.to_string().ends_with("a MangoHud CSV"), "{err}");
+    }
+
+    #[test]
+    fn read_as_reads_the_format_asked_for_whatever_the_text_looks_like() {
+        let as_format =
+            |text: &str, format| read_as(text.as_bytes(), "t.csv", format, &LoadOptions::default());
+        let mangohud = "os,cpu\nLinux,x\nfps,frametime\n60,16.5\n";
+        assert_eq!(
+            as_format(mangohud, TraceFormat::MangoHud).unwrap(),
+            parse(mangohud, "t.csv", &LoadOptions::default()).unwrap()
+        );
+        let pm = "Application,MsBetweenPresents\ngame.exe,16.5\n";
+        assert_eq!(
+            as_format(pm, TraceFormat::PresentMon)
+                .unwrap()
+                .frame_times_ns,
+            [16_500_000]
+        );
+        // Another format's text gets the asked format's errors.
+        assert_eq!(
+            as_format("16.5\n17\n", TraceFormat::FrameTimeCsv)
+                .unwrap_err()
+                .to_string(),
+            "t.csv:1: plain CSV header has no \"frame_time_ms\" column"
+        );
+        assert_eq!(
+            as_format("16.5\n17\n", TraceFormat::MangoHud)
+                .unwrap_err()
+                .to_string(),
+            "t.csv:1: MangoHud header has no \"frametime\" column"
+        );
+        assert_eq!(
+            as_format(pm, TraceFormat::Plain).unwrap_err().to_string(),
+            "t.csv:1: frame time \"Application,MsBetweenPresents\" is not a number"
+        );
+        // The PresentMon options still belong to PresentMon alone.
+        let process = LoadOptions {
+            process: Some("game".to_owned()),
+            ..LoadOptions::default()
+        };
+        let err = read_as(&b"16.5\n"[..], "t.txt", TraceFormat::Plain, &process).unwrap_err();
+        assert!(matches!(err, TraceError::PresentMonOption { .. }), "{err}");
+        assert!(read_as(pm.as_bytes(), "t.csv", TraceFormat::PresentMon, &process).is_ok());
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub(super) fn parse_csv<R: BufRead>(
 
 #[cfg(test)]
 mod tests {
-    use crate::trace::{LoadOptions, TraceError, parse};
+    use crate::trace::{LoadOptions, TraceError, TraceFormat, parse, read_as};
 
     fn parse_text(text: &str) -> Result<crate::trace::FrameTrace, TraceError> {
         parse(text, "traces/foo.txt", &LoadOptions::default())
@@ -130,6 +130,37 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "traces/foo.txt: the trace has no frame times"
+        );
+    }
+
+    #[test]
+    fn fuzz_lab_csv_header_with_an_unclosed_quote_is_on_line_1() {
+        // Found by fuzz target lab_csv: the text ends inside the quote, so the record has no
+        // line break of its own, and its line was said to be 0.
+        let err = read_as(
+            &b",\""[..],
+            "fuzz.csv",
+            TraceFormat::FrameTimeCsv,
+            &LoadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "fuzz.csv:1: plain CSV header has no \"frame_time_ms\" column"
+        );
+    }
+
+    #[test]
+    fn a_last_row_with_an_unclosed_quote_names_its_own_line() {
+        let err = parse_text("frame_time_ms\n16.5\n\"x").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "traces/foo.txt:3, column 1 (frame_time_ms): frame time \"x\" is not a number"
+        );
+        let err = parse_text("frame,frame_time_ms\n1,16.5\n\n2,\"x\n\ny\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "traces/foo.txt:4, column 2 (frame_time_ms): frame time \"x\\n\\ny\" is not a number"
         );
     }
 
