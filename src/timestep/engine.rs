@@ -330,13 +330,14 @@ impl Engine {
                     let frame = preset.advance(frame_time.saturating_add(given));
                     self.accumulator = frame.accumulator;
                     let owed = carried.saturating_add(frame.used);
-                    (
-                        frame.used,
-                        owed,
-                        frame.steps,
-                        frame.dropped,
-                        Some(frame.fraction),
-                    )
+                    // A rule that throws its accumulator away (Glaiel's resync) can throw
+                    // time another preset invented and handed over; only real time can be
+                    // dropped, and what it threw beyond that was lead, which the ledger
+                    // below takes out of the lead.
+                    let dropped = frame
+                        .dropped
+                        .min(self.presented_time.saturating_add(frame_time));
+                    (frame.used, owed, frame.steps, dropped, Some(frame.fraction))
                 }
             }
             None => {

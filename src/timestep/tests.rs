@@ -578,3 +578,25 @@ fn snap_without_a_tolerance_takes_an_eighth_of_the_period() {
     let mut fresh = FilterSpec::Snap { tolerance: None }.build(Some(FRAME_60));
     assert_eq!(fresh.apply(25 * MS), 25 * MS);
 }
+
+#[test]
+fn glaiel_resyncing_time_godot_invented_drops_only_real_time() {
+    // Found by `switching_at_any_frame_neither_loses_nor_invents_time`: Godot's first 1 ns
+    // frame leaves time it invented in the accumulator; Glaiel, switched in, resyncs and
+    // throws its accumulator away. Counting the invented part as dropped made
+    // `presented + dropped` exceed the frame times (133.3 ms for 125 ms).
+    let cfg = TimestepConfig {
+        dt: NonZeroU64::new(1_000).unwrap(),
+        max_frame_time: None,
+        max_steps: None,
+    };
+    let mut engine = Engine::new(Strategy::Preset(EnginePreset::Godot), cfg);
+    engine.advance(1);
+    engine.set_strategy(Strategy::Preset(EnginePreset::Glaiel));
+    engine.advance(124_999_996);
+    assert_eq!(engine.presented_time() + engine.dropped(), 124_999_997);
+    assert_eq!(
+        i128::from(engine.latest_time()) + i128::from(engine.accumulator()),
+        i128::from(engine.presented_time()) + i128::from(engine.lead())
+    );
+}
