@@ -16,14 +16,16 @@ const EXIT_BAD_INPUT: u8 = 2;
 const EXIT_FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|error| exit_clap(error));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| exit_clap(error));
     match cli.command {
         Some(Command::Bench(args)) => {
             let mut notes = Vec::new();
             let outcome = run_bench(&args, &mut notes);
             for note in notes {
-                eprintln!("note: {note}");
+                eprintln!("note: {}", printable(&note));
             }
             // A report that could not be written or drawn (no font) failed while running;
             // anything else was a bad value.
@@ -66,7 +68,7 @@ fn window_options(args: &WindowArgs, matches: &clap::ArgMatches) -> anyhow::Resu
     };
     let restored = restore(&path);
     for warning in &restored.warnings {
-        eprintln!("warning: {warning}");
+        eprintln!("warning: {}", printable(&warning));
     }
     if let Some(backup) = &restored.backup {
         eprintln!(
@@ -167,9 +169,34 @@ fn explain_wayland_noise() {
     }
 }
 
+/// `message` fit for a terminal: every control character (and every character that
+/// reorders text) written as an escape, line breaks kept. Whatever a message quotes from
+/// the command line or a file cannot move the cursor or send the terminal a sequence.
+fn printable(message: &str) -> String {
+    message
+        .split('\n')
+        .map(timestep_lab::trace::escaped)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Ends on a command-line error: help and version as clap prints them, an error (exit 2)
+/// with what it quotes from the command line escaped ([`printable`]).
+fn exit_clap(error: clap::Error) -> ! {
+    if !error.use_stderr() {
+        error.exit();
+    }
+    let text = error.render().to_string();
+    eprint!("{}", printable(&text));
+    if !text.ends_with('\n') {
+        eprintln!();
+    }
+    std::process::exit(error.exit_code());
+}
+
 /// Reports a bad value given by the user.
 fn bad_input(error: &anyhow::Error) -> ExitCode {
-    eprintln!("error: {error:#}");
+    eprintln!("error: {}", printable(&format!("{error:#}")));
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
@@ -187,7 +214,7 @@ fn finish(outcome: anyhow::Result<String>, error_code: u8) -> ExitCode {
             }
         },
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", printable(&format!("{error:#}")));
             ExitCode::from(error_code)
         }
     }

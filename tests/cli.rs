@@ -1233,3 +1233,28 @@ fn progress_shows_on_a_terminal_and_stays_off_stdout() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn what_an_error_quotes_from_the_command_line_reaches_the_terminal_escaped() {
+    // Found by the options fuzz target's review: clap's errors and the lab's path errors
+    // repeated what was typed, escape sequences included.
+    let cases: [&[&str]; 3] = [
+        &["bench", "--hz", "\u{1b}[31mred"],
+        &["bench", "--nosuch\u{1b}]0;title\u{7}"],
+        &["--record", "/no/such/\u{1b}[2J/rec.csv"],
+    ];
+    for args in cases {
+        let output = lab(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let errors = stderr(&output);
+        assert!(!errors.contains('\u{1b}'), "{args:?}: {errors:?}");
+        assert!(!errors.contains('\u{7}'), "{args:?}: {errors:?}");
+    }
+    // The lab's own message names the path, escaped.
+    let output = lab(cases[2]);
+    assert!(stderr(&output).contains("/no/such/\\u{1b}[2J"), "{}", stderr(&output));
+    // Help still goes to stdout, as clap writes it.
+    let help = lab(&["bench", "--help"]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("--trace"));
+}
