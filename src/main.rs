@@ -68,7 +68,7 @@ fn window_options(args: &WindowArgs, matches: &clap::ArgMatches) -> anyhow::Resu
     };
     let restored = restore(&path);
     for warning in &restored.warnings {
-        eprintln!("warning: {}", printable(&warning));
+        eprintln!("warning: {}", printable(warning));
     }
     if let Some(backup) = &restored.backup {
         eprintln!(

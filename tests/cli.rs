@@ -1252,7 +1252,11 @@ fn what_an_error_quotes_from_the_command_line_reaches_the_terminal_escaped() {
     }
     // The lab's own message names the path, escaped.
     let output = lab(cases[2]);
-    assert!(stderr(&output).contains("/no/such/\\u{1b}[2J"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("/no/such/\\u{1b}[2J"),
+        "{}",
+        stderr(&output)
+    );
     // Help still goes to stdout, as clap writes it.
     let help = lab(&["bench", "--help"]);
     assert!(help.status.success());
