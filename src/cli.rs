@@ -851,23 +851,30 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     progress.working_on("statistics");
     let stats = FrameStats::from_passes(|| trace.frame_times());
     drop(progress);
-    let report = BenchReport::new(
-        TraceJson {
-            source: trace.source().to_owned(),
-            frames: usize::try_from(trace.frame_count()).unwrap_or(usize::MAX),
-            wall_time_s: trace.wall_time_s(),
-            stats: stats.as_ref().map(FrameStatsJson::from),
-        },
-        &settings,
-        &results,
-    );
-    Ok(if args.json {
+    Ok(report_text(
+        args,
+        &BenchReport::new(
+            TraceJson {
+                source: trace.source().to_owned(),
+                frames: usize::try_from(trace.frame_count()).unwrap_or(usize::MAX),
+                wall_time_s: trace.wall_time_s(),
+                stats: stats.as_ref().map(FrameStatsJson::from),
+            },
+            &settings,
+            &results,
+        ),
+    ))
+}
+
+/// What `bench` prints of `report`: JSON with `--json`, else the table.
+fn report_text(args: &BenchArgs, report: &BenchReport) -> String {
+    if args.json {
         let mut json = report.to_json();
         json.push('\n');
         json
     } else {
         report.table()
-    })
+    }
 }
 
 /// `bench` over a recorded session: replayed as recorded, once per strategy (see
@@ -936,23 +943,19 @@ fn run_bench_session(
     let frames = frame_times.len();
     let wall_time_s = frame_times.iter().sum::<u64>() as f64 / 1e9;
     let stats = FrameStats::from_frame_times_in_place(&mut frame_times);
-    let report = BenchReport::new(
-        TraceJson {
-            source: recording.source.clone(),
-            frames,
-            wall_time_s,
-            stats: stats.as_ref().map(FrameStatsJson::from),
-        },
-        &recorded,
-        &results,
-    );
-    Ok(if args.json {
-        let mut json = report.to_json();
-        json.push('\n');
-        json
-    } else {
-        report.table()
-    })
+    Ok(report_text(
+        args,
+        &BenchReport::new(
+            TraceJson {
+                source: recording.source.clone(),
+                frames,
+                wall_time_s,
+                stats: stats.as_ref().map(FrameStatsJson::from),
+            },
+            &recorded,
+            &results,
+        ),
+    ))
 }
 
 /// What `bench` runs, in order: the `--strategy` list (all strategies when neither it nor
@@ -1062,7 +1065,7 @@ fn check_parent_directory(path: &std::path::Path) -> anyhow::Result<()> {
 /// Checks that `path` can become a new file: it does not exist (nothing is overwritten),
 /// is not a directory, and its directory exists.
 pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()> {
-    if names_a_directory(path) || path.is_dir() {
+    if names_a_directory(path) {
         anyhow::bail!("{option} {}: is a directory; name a file", path.display());
     }
     if path.exists() {

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::csv::{Dialect, Header, Records};
-use super::error::shown;
+use super::error::{Column, shown};
 use super::input::{self, FirstRead, Normalised, from_io};
 use super::{FRAME_TIME_COLUMN, MAX_LINE_BYTES, TraceError};
 use crate::timestep::Nanos;
@@ -194,14 +194,13 @@ fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, Tra
                 .filter(|&ns| ns <= max_ms.saturating_mul(1_000_000))
                 .map(Some)
                 .ok_or_else(|| {
+                    let Column { number, name } = header.column(column);
                     invalid(
                         origin,
                         line,
                         format!(
-                            "column {} ({}): \"{}\" is not a time from 0 to {max_ms} ms with at \
-                             most 6 decimals",
-                            column + 1,
-                            SESSION_COLUMNS[columns.iter().position(|&c| c == column).unwrap_or(0)],
+                            "column {number} ({name}): \"{}\" is not a time from 0 to {max_ms} \
+                             ms with at most 6 decimals",
                             shown(&text)
                         ),
                     )
@@ -209,10 +208,11 @@ fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, Tra
         };
         let required = |column: usize, max_ms: u64| -> Result<Nanos, TraceError> {
             number(column, max_ms)?.ok_or_else(|| {
+                let Column { number, name } = header.column(column);
                 invalid(
                     origin,
                     line,
-                    format!("column {} is empty; it needs a time", column + 1),
+                    format!("column {number} ({name}) is empty; it needs a time"),
                 )
             })
         };
