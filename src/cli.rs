@@ -11,11 +11,12 @@ use crate::bench::{
     self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, Progress, TraceJson,
 };
 use crate::display::DisplaySpec;
+use crate::input::InputPolicy;
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
 use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
-use crate::scene::{CameraDriver, Integrator, SceneConfig};
+use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
 use crate::timestep::{EnginePreset, FilterSpec, RangeError, Strategy, TimestepConfig};
 use crate::trace::{self, FrameSource, FrameTrace, GeneratedFrames, GeneratedTrace, LoadOptions};
 
@@ -73,9 +74,22 @@ pub struct LiveArgs {
     /// names the panes). Sets the camera driver, overriding --camera.
     #[arg(long, value_name = "ID")]
     pub preset: Option<ScenePreset>,
-    /// Camera driver: per-frame, per-step or smoothed.
+    /// Camera driver: per-frame, per-step or smoothed. In the player view it moves the
+    /// look too: per-frame turns with the mouse every frame, per-step and smoothed turn
+    /// with the player's steps (smoothed through the strategy's interpolation).
     #[arg(long, default_value = "smoothed", value_name = "ID")]
     pub camera: CameraDriver,
+    /// Camera view: orbit (circling the pivot; the player is a marker on the ground) or
+    /// player (first person: WASD or the arrows walk, dragging the mouse over the scene
+    /// looks around).
+    #[arg(long, default_value = "orbit", value_name = "ID")]
+    pub view: CameraView,
+    /// How key presses and mouse turns reach the fixed steps: every-step (applied to
+    /// every step of the frame that read them: duplicated), first-step (the frame's first
+    /// step only: lost on frames without one), buffered (queued until a step takes them),
+    /// or timestamped (applied inside the step whose simulated interval holds their time).
+    #[arg(long, default_value = "buffered", value_name = "ID")]
+    pub input_policy: InputPolicy,
     /// Time scale, 0.05 to 2 (slow motion below 1).
     #[arg(long, default_value_t = 1.0, value_name = "X")]
     pub time_scale: f64,
@@ -117,6 +131,8 @@ impl LiveArgs {
             spring_hz: sim.spring_hz,
             damping: sim.damping,
             camera: self.camera,
+            view: self.view,
+            input_policy: self.input_policy,
             time_scale: self.time_scale,
             load: LoadSettings {
                 step_cost_ms: sim.step_cost,
@@ -328,6 +344,8 @@ impl WindowArgs {
             "spring_hz" => spring_hz,
             "damping" => damping,
             "camera" => camera,
+            "view" => view,
+            "input_policy" => input_policy,
             "time_scale" => time_scale,
             "step_cost" => load.step_cost_ms,
             "render_cost" => load.render_cost_ms,

@@ -4,7 +4,8 @@
 //! [`scene`] simulates the spring and the orbit, [`display`] models when each frame's image
 //! reaches the screen (FIFO, mailbox, immediate, VRR, or a capture's own times),
 //! [`metrics`] measures smoothness on the CPU's clock and at the screen, and [`trace`]
-//! reads and generates frame-time traces. [`run`] is one pane's run (simulation,
+//! reads and generates frame-time traces, and [`input`] routes the person's keys and mouse
+//! to the steps under four delivery policies and measures them. [`run`] is one pane's run (simulation,
 //! metrics, spiral detection): [`mod@bench`] runs one per strategy over a trace, headless;
 //! [`live`] runs one per pane from a clock with artificial load, as the window does, and
 //! ends each frame in a [`live::Snapshot`]. [`view`] describes what one pane draws as plain
@@ -22,6 +23,7 @@ pub mod bench;
 pub mod cli;
 pub mod display;
 mod id;
+pub mod input;
 pub mod layout;
 pub mod live;
 pub mod metrics;

@@ -344,7 +344,7 @@ macro_rules! bool_field {
 }
 
 /// Every setting the file holds, in the order it is written.
-const FIELDS: [Field; 23] = [
+const FIELDS: [Field; 25] = [
     id_field!("strategy", settings.strategy),
     bool_field!("compare", settings.compare),
     Field {
@@ -392,6 +392,8 @@ const FIELDS: [Field; 23] = [
     number_field!("spring_hz", settings.spring_hz),
     number_field!("damping", settings.damping),
     id_field!("camera", settings.camera),
+    id_field!("view", settings.view),
+    id_field!("input_policy", settings.input_policy),
     number_field!("time_scale", settings.time_scale),
     number_field!("step_cost_ms", settings.load.step_cost_ms),
     number_field!("render_cost_ms", settings.load.render_cost_ms),

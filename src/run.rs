@@ -4,9 +4,10 @@
 //! the same thing by construction, to the last bit.
 
 use crate::display::DisplayEvent;
+use crate::input::InputEvent;
 use crate::metrics::{DisplayTiming, Metrics, MetricsRecorder, ScreenFrame, SpiralDetector};
 use crate::scene::{SceneConfig, ShownScene};
-use crate::sim::Simulation;
+use crate::sim::{FrameWall, Simulation};
 use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
 
 /// A frame whose carried load (step work owed from the previous frame) exceeds this has
@@ -55,10 +56,27 @@ impl PaneRun {
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
     ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
-        let (report, shown) = self.sim.frame(frame_time);
+        self.frame_with_input(frame_time, &[], FrameWall::default(), step_work, display)
+    }
+
+    /// [`Self::frame`] for a frame that read `events`, received up to `wall.now` on the
+    /// stopwatch: they are routed to the steps, and their latency is measured when the
+    /// frames that show them reach the screen.
+    pub fn frame_with_input(
+        &mut self,
+        frame_time: Nanos,
+        events: &[InputEvent],
+        wall: FrameWall,
+        step_work: impl FnOnce(u64) -> Nanos,
+        display: Option<DisplayTiming>,
+    ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
+        let (report, shown) = self.sim.frame_with_input(frame_time, events, wall);
         let screen = self
             .recorder
             .record(&report, &shown, self.sim.scene(), display);
+        if let Some(screen) = &screen {
+            self.sim.input_shown(screen.display_time, screen.shown_time);
+        }
         let work = step_work(report.steps.len());
         self.spiral.record(report.owed, work, report.used);
         (report, shown, screen)
@@ -67,7 +85,11 @@ impl PaneRun {
     /// Takes a display event for a frame run earlier: a shown frame is measured (display
     /// latency and judder) and returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
-        self.recorder.settle(event)
+        let screen = self.recorder.settle(event);
+        if let Some(screen) = &screen {
+            self.sim.input_shown(screen.display_time, screen.shown_time);
+        }
+        screen
     }
 
     /// Back to time zero with fresh metrics, forgetting the previous state and the
@@ -100,7 +122,8 @@ impl PaneRun {
             self.spiral.reset(engine.dt());
         }
         self.recorder.rebase(shift);
-        self.sim.scene_mut().set_config(scene);
+        self.sim.input_rebase(shift);
+        self.sim.set_scene_config(scene);
         shift
     }
 

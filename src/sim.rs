@@ -1,16 +1,28 @@
 //! One strategy driving one scene: the unit the window, the comparison panes and `bench`
 //! all advance.
 
+use crate::input::{FrameClockFacts, InputDesk, InputEvent, InputStats};
 use crate::scene::{Scene, SceneConfig, ShownScene};
 use crate::timestep::{Engine, FrameReport, Nanos, Strategy, TimestepConfig};
 
-/// An engine and the scene it steps.
+/// Where a frame sits on the stopwatch, to place the inputs it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameWall {
+    /// Stopwatch time the frame started.
+    pub now: Nanos,
+    /// Real time since the previous frame started.
+    pub real_frame: Nanos,
+}
+
+/// An engine, the scene it steps and the inputs routed to the steps.
 #[derive(Clone, Debug)]
 pub struct Simulation {
     /// Turns frame time into steps.
     engine: Engine,
     /// What the steps advance.
     scene: Scene,
+    /// The person's inputs, routed to the steps.
+    input: InputDesk,
 }
 
 impl Simulation {
@@ -18,19 +30,75 @@ impl Simulation {
     pub fn new(strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) -> Self {
         Self {
             engine: Engine::new(strategy, timestep),
+            input: InputDesk::new(scene.player.policy, scene.player.start_look),
             scene: Scene::new(scene),
         }
     }
 
-    /// Advances one render frame: plans the steps, takes them, and says what to draw.
+    /// Advances one render frame with no input: plans the steps, takes them, and says
+    /// what to draw.
     pub fn frame(&mut self, frame_time: Nanos) -> (FrameReport, ShownScene) {
+        self.frame_with_input(frame_time, &[], FrameWall::default())
+    }
+
+    /// Advances one render frame that read `events` (received up to `wall.now`): plans
+    /// the steps, routes the inputs to them under every policy, takes them with the
+    /// chosen policy's inputs, and says what to draw.
+    pub fn frame_with_input(
+        &mut self,
+        frame_time: Nanos,
+        events: &[InputEvent],
+        wall: FrameWall,
+    ) -> (FrameReport, ShownScene) {
         let report = self.engine.advance(frame_time);
-        self.scene.begin_frame();
-        for h in report.steps.iter() {
-            self.scene.step(h);
+        if !events.is_empty() {
+            self.input.read(
+                events,
+                &FrameClockFacts {
+                    now: wall.now,
+                    real_frame: wall.real_frame,
+                    frame_time,
+                    presented_time: report.presented_time,
+                    lead: self.engine.lead(),
+                },
+            );
         }
+        self.scene.begin_frame();
+        let routing = self.input.waiting();
+        for (i, h) in report.steps.iter().enumerate() {
+            if routing {
+                let start = self.scene.current().time;
+                let inputs = self.input.step(i == 0, start, h);
+                self.scene.step_with(h, inputs);
+            } else {
+                self.scene.step(h);
+            }
+        }
+        self.input.end_frame(report.steps.len());
+        self.scene.set_look_input(self.input.look());
         let shown = self.scene.shown(&report);
         (report, shown)
+    }
+
+    /// A frame showing simulated time `shown` reached the screen at `display` (on the
+    /// strategy's clock): the inputs it shows in full are measured.
+    pub fn input_shown(&mut self, display: Nanos, shown: Nanos) {
+        self.input.shown(display, shown);
+    }
+
+    /// The strategy's clock moved by `shift` (a resync): pending inputs move with it.
+    pub fn input_rebase(&mut self, shift: i64) {
+        self.input.rebase(shift);
+    }
+
+    /// Every input policy's measurements.
+    pub fn input_stats(&self) -> InputStats {
+        self.input.stats()
+    }
+
+    /// The inputs.
+    pub fn input(&self) -> &InputDesk {
+        &self.input
     }
 
     /// Buffers a kick for the next step.
@@ -42,6 +110,7 @@ impl Simulation {
     pub fn reset(&mut self) {
         self.engine.reset();
         self.scene.reset();
+        self.input.reset();
     }
 
     /// The engine.
@@ -59,8 +128,9 @@ impl Simulation {
         &self.scene
     }
 
-    /// The scene, to change its parameters.
-    pub fn scene_mut(&mut self) -> &mut Scene {
-        &mut self.scene
+    /// Takes new scene parameters (the input policy among them) from the next frame on.
+    pub fn set_scene_config(&mut self, config: SceneConfig) {
+        self.input.set_policy(config.player.policy);
+        self.scene.set_config(config);
     }
 }

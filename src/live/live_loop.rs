@@ -12,6 +12,7 @@ use super::session::{SessionEvent, SessionHeader, SessionWriter};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
+use crate::input::{InputEvent, InputKind};
 use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
 use crate::ring::Ring;
@@ -23,6 +24,10 @@ use crate::view::PaneView;
 
 /// Presents the present-rate estimate keeps.
 const PRESENT_RING: usize = 256;
+
+/// Inputs a frame has room for without allocating: far more key presses and releases than
+/// arrive between two frames (mouse turns between two frames are merged into one).
+const FRAME_INPUTS: usize = 256;
 
 /// The simulations behind the window, driven by one stopwatch: one pane, or 2 to
 /// [`MAX_PANES`] comparison panes. Each frame reads the clock once, feeds every pane the
@@ -62,6 +67,8 @@ pub struct LiveLoop<S: Stopwatch> {
     recording_error: Option<String>,
     /// While frames are replayed: the recorded stopwatch time of the last one's start.
     replay_clock: Option<Nanos>,
+    /// The person's inputs received since the last frame, in order.
+    inputs: Vec<InputEvent>,
 }
 
 /// Where recorded frames go.
@@ -137,6 +144,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             journal: None,
             recording_error: None,
             replay_clock: None,
+            inputs: Vec::with_capacity(FRAME_INPUTS),
         };
         live.rebuild_filters();
         Ok(live)
@@ -296,10 +304,12 @@ impl<S: Stopwatch> LiveLoop<S> {
             real_frame,
             display,
             recorded: !idle,
+            events: &self.inputs,
         };
         for pane in &mut self.panes {
             pane.frame(input, step_work, &mut self.scratch);
         }
+        self.inputs.clear();
         let focus = self.settings.focus_index();
         let focus_steps = self.panes[focus].last().map_or(0, |f| f.report.steps.len());
         if live {
@@ -502,6 +512,28 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.frame_windows.clear();
         self.screen.clear_marks();
         self.rebuild_filters();
+    }
+
+    /// Takes an input the person gave now (on the stopwatch): the next frame reads it.
+    /// Mouse turns arriving faster than frames are one turn, stamped when the first
+    /// arrived.
+    pub fn input(&mut self, kind: InputKind) {
+        let at = self.stopwatch.now();
+        self.input_at(at, kind);
+    }
+
+    /// Takes an input received at stopwatch time `at` (a recorded one): the next frame
+    /// reads it.
+    pub fn input_at(&mut self, at: Nanos, kind: InputKind) {
+        let event = InputEvent { at, kind };
+        self.note(SessionEvent::Input(event));
+        if let Some(last) = self.inputs.last_mut()
+            && let Some(merged) = last.kind.merged(kind)
+        {
+            last.kind = merged;
+            return;
+        }
+        self.inputs.push(event);
     }
 
     /// Buffers a kick for the next step of every pane.

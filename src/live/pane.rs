@@ -4,17 +4,18 @@
 use super::history::{FrameSample, History, OnScreen, READOUT_WINDOW, WindowStats};
 use super::load::LoadSpent;
 use crate::display::DisplayEvent;
+use crate::input::{InputEvent, InputStats};
 use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
 use crate::run::PaneRun;
 use crate::scene::{SceneConfig, ShownScene};
-use crate::sim::Simulation;
+use crate::sim::{FrameWall, Simulation};
 use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
 use crate::view::{PaneView, Trail};
 
 /// What every pane of a loop is given for one frame.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct PaneInput {
+pub(super) struct PaneInput<'a> {
     /// The frame time fed to the strategy.
     pub frame_time: Nanos,
     /// Stopwatch time the frame started.
@@ -25,6 +26,8 @@ pub(super) struct PaneInput {
     pub display: DisplayTiming,
     /// Whether the frame joins the history (not a paused frame delivering no time).
     pub recorded: bool,
+    /// The person's inputs received since the last frame.
+    pub events: &'a [InputEvent],
 }
 
 /// One frame's outcome, for the shell to draw and the panel to show.
@@ -77,7 +80,7 @@ impl Pane {
     /// every pane has run and is recorded with [`Self::set_load`].
     pub(super) fn frame(
         &mut self,
-        input: PaneInput,
+        input: PaneInput<'_>,
         step_work: impl FnOnce(u64) -> Nanos,
         scratch: &mut Vec<Nanos>,
     ) {
@@ -87,9 +90,19 @@ impl Pane {
             real_frame,
             display,
             recorded,
+            events,
         } = input;
         let judged = self.run.judging();
-        let (report, shown, _) = self.run.frame(frame_time, step_work, Some(display));
+        let (report, shown, _) = self.run.frame_with_input(
+            frame_time,
+            events,
+            FrameWall {
+                now: wall,
+                real_frame,
+            },
+            step_work,
+            Some(display),
+        );
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));
@@ -201,6 +214,11 @@ impl Pane {
     /// Metrics since the start or the last reset, exactly as `bench` computes them.
     pub fn run_metrics(&self) -> Metrics {
         self.run.metrics()
+    }
+
+    /// Every input policy's measurements in this pane since the start or the last reset.
+    pub fn input_stats(&self) -> InputStats {
+        self.sim().input_stats()
     }
 
     /// Whether this pane's owed time is running away.

@@ -136,6 +136,7 @@ impl Replay {
             SessionEvent::Resume => live.set_paused(false),
             SessionEvent::SingleStep => live.single_step(),
             SessionEvent::Screen(facts) => live.set_screen(facts),
+            SessionEvent::Input(input) => live.input_at(input.at, input.kind),
         }
     }
 

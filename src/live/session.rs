@@ -5,7 +5,7 @@
 //! frame time it ran (measured, plus the load carried in), when the window presented it and
 //! how long acquiring its image blocked, and, between frames, every request that changed
 //! something ([`SessionEvent`]: settings, kicks, resets, pause, single steps, a new present
-//! mode or refresh rate). Recording starts from a reset, with the settings, pause state and
+//! mode or refresh rate, a key pressed or released, the view turned). Recording starts from a reset, with the settings, pause state and
 //! screen in a header, so a replay that starts from the same header and is given the same
 //! inputs runs the very same frames: the same reports, metrics and `state_hash`.
 //!
@@ -18,10 +18,12 @@ use std::io::Write;
 use super::present_mode::PresentModeId;
 use super::screen::ScreenFacts;
 use super::settings::LiveSettings;
+use crate::input::{InputEvent, InputKind, MoveKey};
 use crate::remembered::{apply_settings_table, settings_table};
 use crate::timestep::Nanos;
 use crate::trace::{
-    FrameTrace, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, TraceError, ms_text,
+    FrameTrace, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, TraceError, exact_ns,
+    ms_text,
 };
 
 /// One request the live loop took between two frames.
@@ -41,6 +43,8 @@ pub enum SessionEvent {
     SingleStep,
     /// The window's present mode or the monitor's refresh rate changed.
     Screen(ScreenFacts),
+    /// The person pressed or released a movement key or turned the view.
+    Input(InputEvent),
 }
 
 /// What a recording starts from.
@@ -227,6 +231,7 @@ impl<W: Write> SessionWriter<W> {
                 SessionEvent::Resume => "resume".to_owned(),
                 SessionEvent::SingleStep => "step".to_owned(),
                 SessionEvent::Screen(facts) => format!("screen {}", screen_text(*facts)),
+                SessionEvent::Input(event) => input_text(event),
             };
             if !text.is_empty() {
                 text.push_str("; ");
@@ -336,6 +341,64 @@ fn parse_table(text: &str) -> Result<toml::Table, String> {
     }
 }
 
+/// An input as a recording writes it: `press forward at 1234.5`, `release left at …`,
+/// `look 0.01 -0.002 at …` (radians, written so that they read back to the same bits).
+fn input_text(event: &InputEvent) -> String {
+    let what = match event.kind {
+        InputKind::Press(key) => format!("press {key}"),
+        InputKind::Release(key) => format!("release {key}"),
+        InputKind::Look { yaw_rad, pitch_rad } => format!("look {yaw_rad} {pitch_rad}"),
+    };
+    format!("{what} at {}", ms_text(event.at))
+}
+
+/// Reads an input written by [`input_text`] (`verb` already split off).
+fn parse_input(verb: &str, rest: &str) -> Result<InputEvent, String> {
+    let shown = || crate::trace::escaped(&shortened(&format!("{verb} {rest}")));
+    let (what, at) = rest
+        .rsplit_once(" at ")
+        .ok_or_else(|| format!("input \"{}\" has no \"at MS\" time", shown()))?;
+    let at = exact_ns(at.trim()).ok_or_else(|| {
+        format!(
+            "input \"{}\": the time is not milliseconds with at most 6 decimals",
+            shown()
+        )
+    })?;
+    let key = |text: &str| {
+        text.trim().parse::<MoveKey>().map_err(|error| {
+            format!(
+                "input \"{}\": {}",
+                shown(),
+                crate::trace::escaped(&error.to_string())
+            )
+        })
+    };
+    let kind = match verb {
+        "press" => InputKind::Press(key(what)?),
+        "release" => InputKind::Release(key(what)?),
+        _ => {
+            let mut angles = what.split_whitespace().map(|text| {
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|angle| angle.is_finite() && angle.abs() <= 1e6)
+            });
+            match (angles.next(), angles.next(), angles.next()) {
+                (Some(Some(yaw_rad)), Some(Some(pitch_rad)), None) => {
+                    InputKind::Look { yaw_rad, pitch_rad }
+                }
+                _ => {
+                    return Err(format!(
+                        "input \"{}\": a look is two angles in radians (each within \
+                         ±1000000), yaw then pitch",
+                        shown()
+                    ));
+                }
+            }
+        }
+    };
+    Ok(InputEvent { at, kind })
+}
+
 /// At most 60 characters of `text`.
 fn shortened(text: &str) -> String {
     text.chars().take(60).collect()
@@ -367,6 +430,9 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
             ("resume", "") => SessionEvent::Resume,
             ("step", "") => SessionEvent::SingleStep,
             ("screen", facts) => SessionEvent::Screen(parse_screen(facts)?),
+            (verb @ ("press" | "release" | "look"), rest) => {
+                SessionEvent::Input(parse_input(verb, rest)?)
+            }
             ("set", table) => {
                 let table = parse_table(table.trim())?;
                 apply_settings_table(settings, &table)?;
@@ -375,7 +441,8 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
             _ => {
                 return Err(format!(
                     "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
-                     screen MODE HZ or set {{...}})",
+                     screen MODE HZ, press KEY at MS, release KEY at MS, look YAW PITCH at MS \
+                     or set {{...}})",
                     crate::trace::escaped(&shortened(piece))
                 ));
             }

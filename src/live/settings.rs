@@ -2,7 +2,8 @@
 
 use crate::bench::BenchSettings;
 use crate::display::{MAX_REFRESH_HZ, MIN_REFRESH_HZ};
-use crate::scene::{CameraDriver, Integrator, SceneConfig};
+use crate::input::InputPolicy;
+use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
 use crate::timestep::{
     DEFAULT_RATE_HZ, FilterSpec, MAX_AVERAGE_FRAMES, MAX_TIME_SCALE, MIN_TIME_SCALE, RangeError,
     Strategy, TimestepConfig, ms_from_ns,
@@ -254,6 +255,10 @@ pub struct LiveSettings {
     pub damping: f64,
     /// What moves the camera.
     pub camera: CameraDriver,
+    /// Where the camera is: orbiting, or the player's eyes.
+    pub view: CameraView,
+    /// How the person's inputs reach the steps that move the player.
+    pub input_policy: InputPolicy,
     /// Multiplier on real time (slow motion below 1).
     pub time_scale: f64,
     /// The artificial load.
@@ -284,6 +289,8 @@ impl Default for LiveSettings {
             spring_hz: scene.spring.natural_hz,
             damping: scene.spring.damping_ratio,
             camera: scene.camera.driver,
+            view: scene.camera.view,
+            input_policy: scene.player.policy,
             time_scale: 1.0,
             load: LoadSettings::default(),
             frame_cap_hz: 0.0,
@@ -345,6 +352,8 @@ impl LiveSettings {
         scene.spring.natural_hz = self.spring_hz;
         scene.spring.damping_ratio = self.damping;
         scene.camera.driver = self.camera;
+        scene.camera.view = self.view;
+        scene.player.policy = self.input_policy;
         scene.validate()?;
         Ok(scene)
     }

@@ -7,12 +7,15 @@
 
 mod curve;
 mod orbit;
+mod player;
 mod spring;
 
 pub use curve::{hermite, hermite_basis};
 pub use orbit::{
-    CameraDriver, CameraParams, CameraState, OrbitParams, SphereState, UnknownCameraDriver,
+    CameraDriver, CameraParams, CameraState, CameraView, OrbitParams, SphereState,
+    UnknownCameraDriver, UnknownCameraView,
 };
+pub use player::{DEFAULT_PLAYER_SPEED_MPS, EYE_HEIGHT_M, PlayerParams, PlayerState};
 pub use spring::{
     EXPLOSION_ENERGY_RATIO, Integrator, MAX_DAMPING_RATIO, MAX_SPRING_HZ, MIN_SPRING_HZ,
     SpringParams, SpringState, SpringTruth, UnknownIntegrator,
@@ -20,6 +23,7 @@ pub use spring::{
 
 use glam::{DQuat, DVec3};
 
+use crate::input::{Look, StepInput};
 use crate::timestep::{Drawn, FrameReport, Nanos, RangeError, secs_from_ns};
 
 /// Default kick: a velocity change of 3 m/s, about half the undamped spring's peak speed,
@@ -39,6 +43,8 @@ pub struct SceneConfig {
     pub camera: CameraParams,
     /// Velocity change of one kick, m/s.
     pub kick_mps: f64,
+    /// The player the person walks.
+    pub player: PlayerParams,
 }
 
 impl SceneConfig {
@@ -54,6 +60,7 @@ impl SceneConfig {
     pub fn validate(&self) -> Result<(), RangeError> {
         self.spring.validate()?;
         self.orbit.validate()?;
+        self.player.validate()?;
         if !(-100.0..=100.0).contains(&self.kick_mps) {
             return Err(RangeError {
                 name: "kick",
@@ -76,6 +83,8 @@ pub struct SceneState {
     pub sphere: SphereState,
     /// The camera, when it is part of the simulation.
     pub camera: CameraState,
+    /// The player.
+    pub player: PlayerState,
 }
 
 impl SceneState {
@@ -86,6 +95,7 @@ impl SceneState {
             spring: config.spring.initial(),
             sphere: SphereState::initial(&config.orbit),
             camera: CameraState::at_angle(&config.camera, config.orbit.pivot, 0.0),
+            player: PlayerState::initial(&config.player),
         }
     }
 
@@ -98,6 +108,7 @@ impl SceneState {
             spring: self.spring.lerp(other.spring, t),
             sphere: self.sphere.lerp(other.sphere, t),
             camera: self.camera.lerp(other.camera, t),
+            player: self.player.lerp(other.player, t),
         }
     }
 
@@ -132,6 +143,7 @@ impl SceneState {
                 ),
                 ..blend.camera
             },
+            player: self.player.hermite(other.player, &config.player, h, t),
             time: blend.time,
         }
     }
@@ -157,6 +169,7 @@ impl SceneState {
                 angle: self.camera.angle + camera.angular_speed() * tau,
                 eye: self.camera.eye + camera.velocity_at_angle(self.camera.angle) * tau,
             },
+            player: self.player.extrapolate(&config.player, tau),
         }
     }
 
@@ -177,8 +190,15 @@ impl SceneState {
             self.camera.eye.x,
             self.camera.eye.y,
             self.camera.eye.z,
+            self.player.eye.x,
+            self.player.eye.y,
+            self.player.eye.z,
+            self.player.look.yaw,
+            self.player.look.pitch,
         ];
-        let words = std::iter::once(self.time).chain(values.iter().map(|v| v.to_bits()));
+        let words = std::iter::once(self.time)
+            .chain(values.iter().map(|v| v.to_bits()))
+            .chain(std::iter::once(u64::from(self.player.held.bits())));
         let mut hash = 0xcbf2_9ce4_8422_2325u64;
         for word in words {
             for byte in word.to_le_bytes() {
@@ -211,6 +231,8 @@ pub struct ShownScene {
     pub ghost_position: DVec3,
     /// Where the spring truly is at real time.
     pub true_spring_x_m: f64,
+    /// The drawn player (its marker in the orbit view).
+    pub player: PlayerState,
 }
 
 /// The scene's simulation: current and previous state, buffered kicks, the exact spring.
@@ -234,6 +256,9 @@ pub struct Scene {
     reference_energy: f64,
     /// Whether the spring blew up (it then stays frozen until reset).
     exploded: bool,
+    /// Where the person has turned the view, every turn applied as it arrived (what a
+    /// per-frame camera shows).
+    look_input: Look,
 }
 
 impl Scene {
@@ -253,6 +278,7 @@ impl Scene {
             },
             reference_energy: reference_energy(&config.spring, initial.spring),
             exploded: false,
+            look_input: config.player.start_look,
         }
     }
 
@@ -330,8 +356,19 @@ impl Scene {
         self.reference_energy
     }
 
-    /// Advances the simulation by one step of `h`.
+    /// Takes where the person has turned the view so far (for the per-frame camera).
+    pub fn set_look_input(&mut self, look: Look) {
+        self.look_input = look;
+    }
+
+    /// Advances the simulation by one step of `h` with no input.
     pub fn step(&mut self, h: Nanos) {
+        self.step_with(h, &[]);
+    }
+
+    /// Advances the simulation by one step of `h`, the player taking `inputs` at their
+    /// places in the step.
+    pub fn step_with(&mut self, h: Nanos, inputs: &StepInput) {
         let config = &self.config;
         let h_s = secs_from_ns(h);
         let mut spring = self.current.spring;
@@ -365,6 +402,7 @@ impl Scene {
         // the two states' velocities starts with the kicked one.
         self.previous = SceneState {
             spring: started,
+            player: self.current.player.starting(inputs),
             ..self.current
         };
         self.current = SceneState {
@@ -375,6 +413,7 @@ impl Scene {
                 .current
                 .camera
                 .step(&config.camera, config.orbit.pivot, h_s),
+            player: self.current.player.advance(&config.player, h, inputs),
         };
     }
 
@@ -410,13 +449,27 @@ impl Scene {
         let state = self.drawn_state(report.drawn);
         let real_s = secs_from_ns(report.presented_time);
         let pivot = config.orbit.pivot;
-        let camera_eye = match config.camera.driver {
-            CameraDriver::PerFrame => {
+        let (camera_eye, camera_target) = match (config.camera.view, config.camera.driver) {
+            (CameraView::Orbit, CameraDriver::PerFrame) => {
                 let angle = config.camera.angular_speed() * real_s;
-                CameraState::at_angle(&config.camera, pivot, angle).eye
+                (
+                    CameraState::at_angle(&config.camera, pivot, angle).eye,
+                    pivot,
+                )
             }
-            CameraDriver::PerStep => self.current.camera.eye,
-            CameraDriver::Smoothed => state.camera.eye,
+            (CameraView::Orbit, CameraDriver::PerStep) => (self.current.camera.eye, pivot),
+            (CameraView::Orbit, CameraDriver::Smoothed) => (state.camera.eye, pivot),
+            // The body moves in steps; the look follows the mouse every frame.
+            (CameraView::Player, CameraDriver::PerFrame) => {
+                let eye = self.current.player.eye;
+                (eye, eye + self.look_input.direction())
+            }
+            (CameraView::Player, CameraDriver::PerStep) => {
+                (self.current.player.eye, self.current.player.target())
+            }
+            (CameraView::Player, CameraDriver::Smoothed) => {
+                (state.player.eye, state.player.target())
+            }
         };
         ShownScene {
             time: report.shown_time,
@@ -425,9 +478,10 @@ impl Scene {
             sphere_position: state.sphere.position,
             sphere_rotation: state.sphere.rotation,
             camera_eye,
-            camera_target: pivot,
+            camera_target,
             ghost_position: config.orbit.position_at(real_s),
             true_spring_x_m: self.true_spring(report.presented_time).x,
+            player: state.player,
         }
     }
 }

@@ -126,7 +126,7 @@ impl SphereState {
 }
 
 /// `to - from` taken the short way round the circle.
-fn wrapped_difference(from: f64, to: f64) -> f64 {
+pub(super) fn wrapped_difference(from: f64, to: f64) -> f64 {
     use std::f64::consts::{PI, TAU};
     (to - from + PI).rem_euclid(TAU) - PI
 }
@@ -164,12 +164,39 @@ impl CameraDriver {
 
 crate::id::stable_ids!(CameraDriver, UnknownCameraDriver, "camera driver");
 
+/// Where the camera is: circling the pivot, or the player's eyes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CameraView {
+    /// Circling the pivot with the sphere (the player is drawn as a marker).
+    #[default]
+    Orbit,
+    /// First person: the player's eyes, turned by the mouse (the Unity article's case).
+    Player,
+}
+
+impl CameraView {
+    /// Every view.
+    pub const ALL: [CameraView; 2] = [CameraView::Orbit, CameraView::Player];
+
+    /// The stable id used on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            CameraView::Orbit => "orbit",
+            CameraView::Player => "player",
+        }
+    }
+}
+
+crate::id::stable_ids!(CameraView, UnknownCameraView, "camera view");
+
 /// The camera's orbit. By default it turns with the sphere, a quarter turn behind it, so a
 /// consistent loop shows the sphere standing still on screen and any mismatch as judder.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CameraParams {
     /// What moves the camera.
     pub driver: CameraDriver,
+    /// Orbiting, or the player's eyes.
+    pub view: CameraView,
     /// Horizontal distance from the pivot, metres.
     pub radius_m: f64,
     /// Height above the pivot, metres.
@@ -184,6 +211,7 @@ impl Default for CameraParams {
     fn default() -> Self {
         Self {
             driver: CameraDriver::default(),
+            view: CameraView::default(),
             radius_m: 9.0,
             height_m: 4.0,
             period_s: 4.0,

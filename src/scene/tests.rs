@@ -203,7 +203,7 @@ fn changing_the_spring_restarts_the_truth_from_the_true_state() {
     let mut config = *sim.scene().config();
     config.spring.natural_hz = 2.0;
     config.integrator = Integrator::Rk4;
-    sim.scene_mut().set_config(config);
+    sim.set_scene_config(config);
     // Continuous at the change, and the new truth follows the new stiffness.
     assert_eq!(sim.scene().true_spring(now), true_before);
     for _ in 0..120 {
