@@ -32,9 +32,11 @@ pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJso
 pub use session::run_recording;
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
+use crate::input::{InputScript, InputStats, ScriptCursor};
 use crate::metrics::{DisplayTiming, FrameTail, Metrics};
 use crate::run::{PaneRun, freezes};
 use crate::scene::SceneConfig;
+use crate::sim::FrameWall;
 use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
 use crate::trace::FrameSource;
 
@@ -58,6 +60,8 @@ pub struct BenchSettings {
     pub gpu_cost: Nanos,
     /// Filters between the measured frame time and the strategy.
     pub filter: FilterSpec,
+    /// Scripted key presses, received on the display's clock (`C`, the frames' starts).
+    pub input: Option<InputScript>,
 }
 
 impl Default for BenchSettings {
@@ -70,6 +74,7 @@ impl Default for BenchSettings {
             display: DisplaySpec::Cpu,
             gpu_cost: 0,
             filter: FilterSpec::None,
+            input: None,
         }
     }
 }
@@ -121,6 +126,8 @@ pub struct BenchResult {
     pub frame_time_p99: Option<Nanos>,
     /// The longest frame the loop ran, ns; `None` for no frames.
     pub frame_time_max: Option<Nanos>,
+    /// What each input policy made of the inputs (all zero without any).
+    pub input: InputStats,
 }
 
 impl BenchResult {
@@ -174,6 +181,9 @@ pub fn run_strategy_on(
     let mut wall_time = 0u64;
     let mut frozen = false;
     let mut tail = FrameTail::new(usize::try_from(frame_times.frame_count()).unwrap_or(usize::MAX));
+    let mut inputs = settings
+        .input
+        .map(|script| ScriptCursor::new(script.events()));
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
         let load = step_work(previous_steps);
         if freezes(load) {
@@ -202,7 +212,15 @@ pub fn run_strategy_on(
             wall: wall_time,
             held: filters.held(),
         });
-        let (report, shown, screen) = run.frame(fed, step_work, timing);
+        let events = match inputs.as_mut() {
+            Some(cursor) => cursor.until(wall_time),
+            None => &[],
+        };
+        let wall = FrameWall {
+            now: wall_time,
+            real_frame: frame,
+        };
+        let (report, shown, screen) = run.frame_with_input(fed, events, wall, step_work, timing);
         observer.frame(&BenchFrame {
             index: i as u64,
             frame_time: frame,
@@ -246,6 +264,7 @@ pub fn run_strategy_on(
         refresh_grid: modeled,
         frame_time_p99: tail.p99(),
         frame_time_max: tail.max(),
+        input: run.sim().input_stats(),
     };
     observer.finish(&result);
     result

@@ -37,6 +37,7 @@ pub fn run_recording(
                 refresh_grid: live.screen().spec().is_modeled(),
                 frame_time_p99: tail.p99(),
                 frame_time_max: tail.max(),
+                input: pane.input_stats(),
             })
         })
         .collect()

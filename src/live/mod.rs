@@ -60,6 +60,8 @@ pub use snapshot::{PaneSnapshot, Snapshot};
 pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
 
 #[cfg(test)]
+mod input_tests;
+#[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
 mod tests;

@@ -420,4 +420,5 @@ fn costs_out_of_range_are_rejected() {
 }
 
 mod display;
+mod input;
 mod reports;
