@@ -11,7 +11,7 @@ use crate::bench::{
     self, BenchReport, BenchSettings, FrameCsv, FrameStatsJson, PlotRecorder, Progress, TraceJson,
 };
 use crate::display::DisplaySpec;
-use crate::input::InputPolicy;
+use crate::input::{InputPolicy, InputScript};
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
 use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
@@ -620,6 +620,17 @@ pub struct BenchArgs {
     /// bench's model, instead of replaying it as recorded.
     #[arg(long, requires = "trace")]
     pub as_trace: bool,
+    /// Scripted inputs: every:S[:HOLD_MS] presses a movement key every S seconds (0.001 to
+    /// 3600) and holds it HOLD_MS ms (default 100, or half the period if shorter), forward
+    /// and back in turn. Each strategy's row then measures every input policy: latency from
+    /// the event to the screen showing the whole first step that used it, inputs lost and
+    /// duplicated, and how far each hold walked the player off speed x hold.
+    #[arg(long, value_name = "SPEC", value_parser = parse_input_script)]
+    pub input: Option<InputScript>,
+    /// The input policy that moves the player (and so the state hash): every-step,
+    /// first-step, buffered or timestamped. All four are measured either way.
+    #[arg(long, default_value = "buffered", value_name = "ID")]
+    pub input_policy: InputPolicy,
     /// Simulation settings.
     #[command(flatten)]
     pub sim: SimArgs,
@@ -647,6 +658,8 @@ impl BenchArgs {
         settings.display = self.display;
         settings.gpu_cost = crate::timestep::ns_from_ms(self.gpu_cost);
         settings.filter = self.filter;
+        settings.input = self.input;
+        settings.scene.player.policy = self.input_policy;
         Ok(settings)
     }
 
@@ -895,6 +908,11 @@ fn report_text(args: &BenchArgs, report: &BenchReport) -> String {
     }
 }
 
+/// `--input`'s value parser.
+fn parse_input_script(spec: &str) -> Result<InputScript, String> {
+    InputScript::parse(spec).map_err(|error| error.problem)
+}
+
 /// `bench` over a recorded session: replayed as recorded, once per strategy (see
 /// [`bench::run_recording`]).
 fn run_bench_session(
@@ -911,7 +929,8 @@ fn run_bench_session(
             "{shown} is a recorded session: it replays with the settings, requests and \
              presents it recorded, so the bench's model options (--hz, --max-frame-time, \
              --max-steps, --integrator, --spring-hz, --damping, --step-cost, --render-cost, \
-             --display, --gpu-cost, --filter) do not apply; {as_trace}"
+             --display, --gpu-cost, --filter, --input, --input-policy) do not apply; its \
+             own inputs replay; {as_trace}"
         );
     }
     for (flag, given) in [

@@ -1040,7 +1040,8 @@ fn a_missing_font_names_the_file_and_the_package() {
 
 #[test]
 fn a_shipped_recording_replays_in_bench_to_the_recorded_state() {
-    // The window that recorded it printed this hash for its one pane (assets/traces/README.md).
+    // The window that recorded it printed bb115a5414da01b2 for its one pane; the hash has
+    // covered the player since it joined the scene (assets/traces/README.md).
     let report = bench_json(&[
         "--trace",
         &asset("lab-session.csv"),
@@ -1049,12 +1050,12 @@ fn a_shipped_recording_replays_in_bench_to_the_recorded_state() {
     ]);
     assert_eq!(
         result(&report, "accumulator")["state_hash"],
-        "bb115a5414da01b2"
+        "5c2f606a79e09a51"
     );
     // Variable steps are other steps: another state.
     assert_ne!(
         result(&report, "variable")["state_hash"],
-        "bb115a5414da01b2"
+        "5c2f606a79e09a51"
     );
     assert_eq!(report["trace"]["frames"], 240);
     let output = lab(&["bench", "--trace", &asset("lab-session.csv")]);
@@ -1261,4 +1262,86 @@ fn what_an_error_quotes_from_the_command_line_reaches_the_terminal_escaped() {
     let help = lab(&["bench", "--help"]);
     assert!(help.status.success());
     assert!(stdout(&help).contains("--trace"));
+}
+
+#[test]
+fn scripted_inputs_are_measured_under_every_policy() {
+    let report = bench_json(&[
+        "--strategy",
+        "accumulator,variable",
+        "--hz",
+        "50",
+        "--input",
+        "every:0.2371:87",
+        "--input-policy",
+        "first-step",
+        "--duration",
+        "5",
+    ]);
+    let input = &result(&report, "accumulator")["input"];
+    assert_eq!(input["policy"], "first-step");
+    let policies = input["policies"].as_array().expect("policies");
+    let ids: Vec<&str> = policies
+        .iter()
+        .map(|p| p["policy"].as_str().expect("an id"))
+        .collect();
+    assert_eq!(ids, ["every-step", "first-step", "buffered", "timestamped"]);
+    // 21 presses (0.2371 s to 4.9791 s) and 20 releases by the last frame (at 5 s).
+    for policy in policies {
+        assert_eq!(policy["inputs"], 41, "{policy}");
+        assert!(policy["latency_ms"].as_f64().expect("a latency") > 0.0);
+    }
+    // 60 Hz frames and 50 Hz steps: a sixth of the frames take no step, and first-step
+    // loses what they read; timestamped holds are exact.
+    assert!(policies[1]["lost"].as_u64().expect("lost") > 0);
+    assert_eq!(policies[2]["lost"], 0);
+    assert_eq!(policies[3]["hold_error_worst_mm"], 0.0);
+    // Without inputs the object is null.
+    let plain = bench_json(&["--strategy", "accumulator", "--duration", "1"]);
+    assert!(result(&plain, "accumulator")["input"].is_null());
+    // The table shows them.
+    let table = stdout(&lab(&[
+        "bench",
+        "--strategy",
+        "accumulator",
+        "--input",
+        "every:0.5",
+        "--duration",
+        "2",
+    ]));
+    assert!(table.contains("input policy"), "{table}");
+    assert!(table.contains("timestamped"), "{table}");
+}
+
+#[test]
+fn a_bad_input_script_is_refused_naming_the_flag_and_the_range() {
+    fails_with(
+        &["bench", "--input", "every:0"],
+        &["--input", "S 0 s is out of range", "0.001 to 3600"],
+    );
+    fails_with(
+        &["bench", "--input", "every:1:1000"],
+        &["--input", "HOLD_MS 1000 ms", "less than the period"],
+    );
+    fails_with(
+        &["bench", "--input", "often"],
+        &["--input", "every:S[:HOLD_MS]"],
+    );
+    fails_with(
+        &["bench", "--input-policy", "sometimes"],
+        &[
+            "--input-policy",
+            "every-step, first-step, buffered, timestamped",
+        ],
+    );
+    fails_with(
+        &[
+            "bench",
+            "--trace",
+            &asset("lab-session.csv"),
+            "--input",
+            "every:1",
+        ],
+        &["recorded session", "--input", "--as-trace"],
+    );
 }

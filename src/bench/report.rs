@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{BenchResult, BenchSettings, cost_ms};
+use crate::input::{InputPolicy, InputStats};
 use crate::metrics::{FrameStats, HITCH_FACTOR};
-use crate::timestep::{EnginePreset, TimestepConfig, ms_from_ns, secs_from_ns};
+use crate::timestep::{EnginePreset, ms_from_ns, secs_from_ns};
 
 /// The `trace` object of the JSON report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -169,6 +170,68 @@ pub struct ResultJson {
     pub spiral: bool,
     /// 16 hex digits: hash of the state after the last step.
     pub state_hash: String,
+    /// What each input policy made of the inputs; `null` without inputs.
+    pub input: Option<InputJson>,
+}
+
+/// The `input` object of a result: every policy measured on the same frames.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InputJson {
+    /// The policy that drove the player (and so the state hash).
+    pub policy: String,
+    /// One entry per policy: every-step, first-step, buffered, timestamped.
+    pub policies: Vec<PolicyJson>,
+}
+
+/// One policy's input measurements.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PolicyJson {
+    /// The policy's id.
+    pub policy: String,
+    /// Input events read (presses, releases, turns).
+    pub inputs: u64,
+    /// Events a step applied.
+    pub applied: u64,
+    /// Events no step applied.
+    pub lost: u64,
+    /// Applications beyond the first.
+    pub duplicated: u64,
+    /// Mean time from an event to the screen showing the whole first step that used it,
+    /// ms; `null` when none was measured.
+    pub latency_ms: Option<f64>,
+    /// The largest such time, ms.
+    pub latency_worst_ms: Option<f64>,
+    /// Holds whose press and release were both applied.
+    pub holds: u64,
+    /// Mean `|simulated hold - real hold|` as distance walked, mm.
+    pub hold_error_mm: Option<f64>,
+    /// The hold error farthest from zero, with its sign (positive: walked too far), mm.
+    pub hold_error_worst_mm: Option<f64>,
+}
+
+/// The `input` object for one run's measurements; `None` when no input was read.
+fn input_json(stats: &InputStats, policy: InputPolicy, speed_mps: f64) -> Option<InputJson> {
+    stats.any().then(|| InputJson {
+        policy: policy.id().to_owned(),
+        policies: InputPolicy::ALL
+            .iter()
+            .map(|&policy| {
+                let p = stats.get(policy);
+                PolicyJson {
+                    policy: policy.id().to_owned(),
+                    inputs: p.inputs,
+                    applied: p.applied,
+                    lost: p.lost,
+                    duplicated: p.duplicated,
+                    latency_ms: p.latency_mean_ms(),
+                    latency_worst_ms: p.latency_worst_ms(),
+                    holds: p.holds,
+                    hold_error_mm: p.hold_error_mean_mm(speed_mps),
+                    hold_error_worst_mm: p.hold_error_worst_mm(speed_mps),
+                }
+            })
+            .collect(),
+    })
 }
 
 /// A whole bench run: what went in and what came out.
@@ -204,7 +267,7 @@ impl BenchReport {
             },
             results: results
                 .iter()
-                .map(|result| result_json(result, timestep))
+                .map(|result| result_json(result, settings))
                 .collect(),
         }
     }
@@ -336,32 +399,7 @@ impl BenchReport {
                 row
             })
             .collect();
-        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
-        for row in &rows {
-            for (width, cell) in widths.iter_mut().zip(row) {
-                *width = (*width).max(cell.len());
-            }
-        }
-        let last = header.len() - 1;
-        let mut line = |cells: &[&str]| {
-            let mut text = String::new();
-            for (i, (cell, width)) in cells.iter().zip(&widths).enumerate() {
-                let width = *width;
-                if i == 0 {
-                    text.push_str(&format!("{cell:<width$}"));
-                } else if i == last {
-                    text.push_str(&format!("  {cell}"));
-                } else {
-                    text.push_str(&format!("  {cell:>width$}"));
-                }
-            }
-            out.push_str(text.trim_end());
-            out.push('\n');
-        };
-        line(&header);
-        for row in &rows {
-            line(&row.iter().map(String::as_str).collect::<Vec<_>>());
-        }
+        aligned(&mut out, &header, &rows);
         out.push_str(
             "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency \
              = mean T - S (picture behind real time), judder = RMS unevenness of the drawn \
@@ -380,6 +418,7 @@ impl BenchReport {
                  end).\n"
             });
         }
+        self.input_table(&mut out);
         let presets: Vec<String> = self
             .results
             .iter()
@@ -411,7 +450,92 @@ impl BenchReport {
     }
 }
 
-fn result_json(result: &BenchResult, timestep: &TimestepConfig) -> ResultJson {
+impl BenchReport {
+    /// The input table under the main one: each strategy under each input policy.
+    fn input_table(&self, out: &mut String) {
+        let inputs: Vec<(&str, &InputJson)> = self
+            .results
+            .iter()
+            .filter_map(|r| Some((r.strategy.as_str(), r.input.as_ref()?)))
+            .collect();
+        let Some((_, first)) = inputs.first() else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "\ninputs: {} events; the player moved by {} (--input-policy)",
+            first.policies[0].inputs, first.policy
+        );
+        let header = [
+            "strategy",
+            "input policy",
+            "latency ms",
+            "worst",
+            "lost",
+            "duplicated",
+            "hold err mm",
+            "worst",
+        ];
+        let rows: Vec<Vec<String>> = inputs
+            .iter()
+            .flat_map(|&(strategy, input)| {
+                input.policies.iter().map(move |p| {
+                    vec![
+                        strategy.to_owned(),
+                        p.policy.clone(),
+                        optional(p.latency_ms, 3),
+                        optional(p.latency_worst_ms, 3),
+                        p.lost.to_string(),
+                        p.duplicated.to_string(),
+                        optional(p.hold_error_mm, 2),
+                        optional(p.hold_error_worst_mm, 2),
+                    ]
+                })
+            })
+            .collect();
+        aligned(out, &header, &rows);
+        out.push_str(
+            "\ninput latency = from an event to the screen showing the whole first step that \
+             used it; hold err = how far a held key walked the player off speed x hold; \
+             README: \"Your hands: input\".\n",
+        );
+    }
+}
+
+/// Writes `rows` under `header` in aligned columns: the first left-aligned, the last as
+/// is, the others right-aligned.
+fn aligned(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.len());
+        }
+    }
+    let last = header.len() - 1;
+    let mut line = |cells: &[&str]| {
+        let mut text = String::new();
+        for (i, (cell, width)) in cells.iter().zip(&widths).enumerate() {
+            let width = *width;
+            if i == 0 {
+                text.push_str(&format!("{cell:<width$}"));
+            } else if i == last {
+                text.push_str(&format!("  {cell}"));
+            } else {
+                text.push_str(&format!("  {cell:>width$}"));
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(header);
+    for row in rows {
+        line(&row.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+}
+
+fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
+    let timestep = &settings.timestep;
+    let player = &settings.scene.player;
     let m = &result.metrics;
     let dt = result
         .strategy
@@ -450,6 +574,7 @@ fn result_json(result: &BenchResult, timestep: &TimestepConfig) -> ResultJson {
         exploded: m.exploded,
         spiral: result.spiral,
         state_hash: format!("{:016x}", m.state_hash),
+        input: input_json(&result.input, player.policy, player.speed_mps),
     }
 }
 
