@@ -8,7 +8,7 @@
 use glam::{DVec3, Quat, Vec3};
 
 use crate::ring::Ring;
-use crate::scene::{SceneConfig, ShownScene};
+use crate::scene::{CameraView, SceneConfig, ShownScene};
 use crate::timestep::Nanos;
 use crate::world::{
     FOV_Y_RAD, GROUND_HEIGHT_M, SPHERE_RADIUS_M, SPRING_ANCHOR_HEIGHT_M, SPRING_DRAWN_X_RANGE_M,
@@ -69,6 +69,19 @@ pub struct PaneView<'a> {
     pub trail: &'a Trail,
     /// Real time this frame is shown at (the trail sinks from it).
     pub real_time: Nanos,
+    /// The player, drawn when the camera is not its eyes.
+    pub player: Option<PlayerMarker>,
+}
+
+/// Where the player stands and which way it faces, for its marker.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerMarker {
+    /// The point on the ground under the eye.
+    pub feet: Vec3,
+    /// The eye.
+    pub eye: Vec3,
+    /// The way it looks (unit).
+    pub facing: Vec3,
 }
 
 impl<'a> PaneView<'a> {
@@ -92,6 +105,14 @@ impl<'a> PaneView<'a> {
             ground_y: pivot.y + GROUND_HEIGHT_M,
             trail,
             real_time: shown.real_time,
+            player: (config.camera.view == CameraView::Orbit).then(|| {
+                let eye = f32_vec(shown.player.eye);
+                PlayerMarker {
+                    feet: Vec3::new(eye.x, pivot.y + GROUND_HEIGHT_M, eye.z),
+                    eye,
+                    facing: f32_vec(shown.player.look.direction()),
+                }
+            }),
         }
     }
 
@@ -179,6 +200,7 @@ mod tests {
             ground_y: GROUND_HEIGHT_M,
             trail: &trail,
             real_time: 30_000_000,
+            player: None,
         };
         let points: Vec<Vec3> = view.trail_points().collect();
         let drop_per_frame = TRAIL_SINK_M_PER_S * 0.010;

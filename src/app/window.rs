@@ -7,14 +7,16 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, anyhow};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::WindowEvent;
+use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
 use super::compose::{FrameComposer, UiFrame};
 use super::png::write_png;
 use super::present_mode::WgpuPresentMode as _;
 use super::ui_pass::{UiPass, snapshot_panes};
+use crate::input::{InputKind, KeySet, MoveKey};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch, Replay, ScreenFacts, SlowLoop};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
@@ -65,6 +67,12 @@ pub struct WindowSummary {
     pub replayed: Option<(usize, usize)>,
     /// The final `state_hash` of each pane, in pane order.
     pub state_hashes: Vec<u64>,
+    /// Movement key presses and releases sent to the loop.
+    pub key_inputs: u64,
+    /// Mouse turns sent to the loop.
+    pub look_inputs: u64,
+    /// The focused pane's player at the end: yaw and pitch (degrees), where it stands.
+    pub player: Option<(f64, f64, glam::DVec3)>,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -108,6 +116,18 @@ impl std::fmt::Display for WindowSummary {
             .map(|hash| format!("{hash:016x}"))
             .collect();
         writeln!(f, "state hashes: {}", hashes.join(","))?;
+        writeln!(
+            f,
+            "inputs: {} key presses and releases, {} mouse turns",
+            self.key_inputs, self.look_inputs
+        )?;
+        if let Some((yaw, pitch, eye)) = self.player {
+            writeln!(
+                f,
+                "player: yaw {yaw:.1} deg, pitch {pitch:.1} deg, at x {:.3} z {:.3} m",
+                eye.x, eye.z
+            )?;
+        }
         Ok(())
     }
 }
@@ -146,6 +166,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         summary: WindowSummary::default(),
         error: None,
         pending_textures: egui::TexturesDelta::default(),
+        hands: Hands::default(),
     };
     let outcome = event_loop.run_app(&mut app);
     app.summary.panes = app
@@ -162,6 +183,12 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         .iter()
         .map(|pane| pane.run_metrics().state_hash)
         .collect();
+    let player = app.live.sim().scene().current().player;
+    app.summary.player = Some((
+        player.look.yaw.to_degrees(),
+        player.look.pitch.to_degrees(),
+        player.eye,
+    ));
     app.summary.replayed = app.replay.as_ref().map(|replay| {
         let status = replay.status();
         (status.frame, status.frames)
@@ -252,6 +279,36 @@ struct App {
     error: Option<anyhow::Error>,
     /// egui texture changes not yet uploaded (a frame that could not be drawn keeps them).
     pending_textures: egui::TexturesDelta,
+    /// The person's hands on the scene: keys held, the mouse dragging the view.
+    hands: Hands,
+}
+
+/// Radians the view turns per pixel the mouse moves: a 1000-pixel drag turns about 230°.
+const LOOK_RAD_PER_PIXEL: f64 = 0.004;
+
+/// What the person is doing with the keyboard and mouse over the scene, so that each
+/// press is sent once and each release matches a press.
+#[derive(Debug, Default)]
+struct Hands {
+    /// Movement keys sent as pressed and not yet released.
+    held: KeySet,
+    /// The cursor, physical pixels.
+    cursor: Option<(f64, f64)>,
+    /// Whether the left button went down over the scene and is still down.
+    dragging: bool,
+    /// The rectangle of the scene (points) and the pixels per point, as last laid out.
+    scene: Option<(egui::Rect, f32)>,
+}
+
+/// The movement key a keyboard key walks with: WASD or the arrows.
+fn move_key(key: PhysicalKey) -> Option<MoveKey> {
+    match key {
+        PhysicalKey::Code(KeyCode::KeyW | KeyCode::ArrowUp) => Some(MoveKey::Forward),
+        PhysicalKey::Code(KeyCode::KeyS | KeyCode::ArrowDown) => Some(MoveKey::Back),
+        PhysicalKey::Code(KeyCode::KeyA | KeyCode::ArrowLeft) => Some(MoveKey::Left),
+        PhysicalKey::Code(KeyCode::KeyD | KeyCode::ArrowRight) => Some(MoveKey::Right),
+        _ => None,
+    }
 }
 
 impl ApplicationHandler for App {
@@ -282,6 +339,58 @@ impl ApplicationHandler for App {
             }
             WindowEvent::Occluded(occluded) => active.occluded = occluded,
             WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::KeyboardInput { event, .. } if !event.repeat => {
+                let typing = active.egui_ctx.egui_wants_keyboard_input();
+                if let Some(key) = move_key(event.physical_key) {
+                    let down = event.state == ElementState::Pressed;
+                    self.hand_key(key, down && !typing);
+                }
+            }
+            WindowEvent::Focused(false) => {
+                // Keys released while the window is away never reach it: let go of all.
+                for key in MoveKey::ALL {
+                    self.hand_key(key, false);
+                }
+                self.hands.dragging = false;
+            }
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Left,
+                ..
+            } => {
+                // Over the scene and no window of the panel's over it (the pane labels,
+                // a banner, a drop-down): the panels and the scene share the background.
+                let over_scene = self.hands.cursor.zip(self.hands.scene).is_some_and(
+                    |((x, y), (rect, per_point))| {
+                        let point = egui::pos2(x as f32 / per_point, y as f32 / per_point);
+                        rect.contains(point)
+                            && active
+                                .egui_ctx
+                                .layer_id_at(point)
+                                .is_none_or(|layer| layer.order == egui::Order::Background)
+                    },
+                );
+                self.hands.dragging = state == ElementState::Pressed
+                    && over_scene
+                    && !active.egui_ctx.egui_is_using_pointer();
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let now = (position.x, position.y);
+                if self.hands.dragging
+                    && let Some((x, y)) = self.hands.cursor
+                {
+                    let (dx, dy) = (now.0 - x, now.1 - y);
+                    if dx != 0.0 || dy != 0.0 {
+                        self.live.input(InputKind::Look {
+                            yaw_rad: dx * LOOK_RAD_PER_PIXEL,
+                            pitch_rad: -dy * LOOK_RAD_PER_PIXEL,
+                        });
+                        self.summary.look_inputs += 1;
+                    }
+                }
+                self.hands.cursor = Some(now);
+            }
+            WindowEvent::CursorLeft { .. } => self.hands.cursor = None,
             _ => {}
         }
     }
@@ -315,6 +424,21 @@ impl ApplicationHandler for App {
 }
 
 impl App {
+    /// A movement key went down (`down`) or up: the loop gets the press once and the
+    /// release only for a key it got the press of.
+    fn hand_key(&mut self, key: MoveKey, down: bool) {
+        if down == self.hands.held.contains(key) {
+            return;
+        }
+        self.hands.held = self.hands.held.with(key, down);
+        self.live.input(if down {
+            InputKind::Press(key)
+        } else {
+            InputKind::Release(key)
+        });
+        self.summary.key_inputs += 1;
+    }
+
     /// Creates the window, the GPU context and the surface.
     fn create_active(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<Active> {
         let (width, height) = self.options.size;
@@ -480,6 +604,7 @@ impl App {
             .frames
             .is_some_and(|frames| self.summary.frames + 1 >= frames);
         let panes = snapshot_panes(&snapshot, &viewports);
+        self.hands.scene = Some((output.scene, pixels_per_point));
         let textures = &mut self.pending_textures;
         if last_frame && let Some(path) = self.options.screenshot.clone() {
             let shot = screenshot(

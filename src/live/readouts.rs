@@ -8,6 +8,7 @@ use super::screen::ScreenReadouts;
 use super::settings::MAX_PANES;
 use super::slow::SlowLoop;
 use super::stopwatch::Stopwatch;
+use crate::input::InputStats;
 use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
 
 /// One comparison pane's label: its strategy and its numbers over the last second.
@@ -85,6 +86,10 @@ pub struct Readouts {
     pub pane_count: usize,
     /// The focused pane.
     pub focus: usize,
+    /// The focused pane's inputs under every policy since the start or the last reset.
+    pub input: InputStats,
+    /// The player's walking speed, m/s (hold errors are shown as distance).
+    pub player_speed_mps: f64,
 }
 
 impl Readouts {
@@ -138,6 +143,8 @@ impl Readouts {
             panes,
             pane_count: live.panes().len(),
             focus,
+            input: live.focus().input_stats(),
+            player_speed_mps: live.sim().scene().config().player.speed_mps,
             ..Readouts::default()
         };
         if let Some(frame) = live.last() {

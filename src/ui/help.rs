@@ -4,13 +4,18 @@
 use egui::RichText;
 
 /// The keyboard shortcuts, as (keys, what they do).
-pub const KEYS: [(&str, &str); 11] = [
+pub const KEYS: [(&str, &str); 13] = [
     ("1-9", "pick a strategy; comparing, focus that pane"),
     ("C", "compare strategies side by side"),
     ("T", "show or hide the frame timeline"),
     ("P", "pause or resume"),
     (".", "one step of time while paused"),
     ("Space", "kick the spring"),
+    (
+        "WASD / arrows",
+        "walk the player (its eyes in the player view)",
+    ),
+    ("drag the scene", "turn the player's view"),
     ("R", "reset every pane to time zero"),
     ("H", "hide or show the panel"),
     ("F11", "fullscreen"),

@@ -9,6 +9,7 @@
 
 mod banner;
 mod frame_stats;
+mod hands;
 mod help;
 mod panel;
 mod plots;

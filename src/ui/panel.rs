@@ -464,6 +464,9 @@ fn panel_contents_ui(
     egui::CollapsingHeader::new("Scene")
         .default_open(true)
         .show(ui, |ui| scene_ui(ui, settings));
+    egui::CollapsingHeader::new("Player and input")
+        .default_open(true)
+        .show(ui, |ui| super::hands::hands_ui(ui, settings, readouts));
     egui::CollapsingHeader::new("Physics")
         .default_open(true)
         .show(ui, |ui| physics_ui(ui, settings));

@@ -27,6 +27,12 @@ pub const SPHERE_COLOR: [f32; 3] = [0.95, 0.33, 0.05];
 /// Colour of every other longitude sector of the sphere (linear RGB): cream. The equatorial
 /// band is [`SPHERE_COLOR`] at about a fifth of its brightness.
 pub const SPHERE_STRIPE_COLOR: [f32; 3] = [0.98, 0.74, 0.42];
+/// The player's marker (linear RGB): a warm body against the cool scene.
+pub const PLAYER_COLOR: [f32; 3] = [0.85, 0.45, 0.12];
+
+/// Radius of the player's body, metres.
+const PLAYER_RADIUS_M: f32 = 0.25;
+
 /// The pivot ball and its post (linear RGB).
 pub const PIVOT_COLOR: [f32; 3] = [0.45, 0.47, 0.52];
 /// The spring's coil and anchor plate (linear RGB): steel.
@@ -224,6 +230,22 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
             spring_color(MASS_COLOR),
             1.0,
         ));
+        if let Some(player) = &view.player {
+            // Its head, and a nose a head's width ahead of it showing where it looks.
+            instances.push(Instance::new(
+                ball(player.eye, PLAYER_RADIUS_M),
+                PLAYER_COLOR,
+                1.0,
+            ));
+            instances.push(Instance::new(
+                ball(
+                    player.eye + player.facing * (1.6 * PLAYER_RADIUS_M),
+                    0.4 * PLAYER_RADIUS_M,
+                ),
+                PLAYER_COLOR,
+                1.0,
+            ));
+        }
         let count = view.trail.len().max(1) as f32;
         for (i, dot) in view.trail_dots().enumerate() {
             // Newest is 1, oldest near 0: old dots darken into the background.
@@ -251,6 +273,15 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
                 Vec3::new(view.pivot.x, view.ground_y, view.pivot.z),
             );
             instances.push(Instance::new(world_from_object, PIVOT_COLOR, 1.0));
+        }
+        if let Some(player) = &view.player {
+            let height = (player.eye.y - player.feet.y - PLAYER_RADIUS_M).max(0.0);
+            let body = Mat4::from_scale_rotation_translation(
+                Vec3::new(PLAYER_RADIUS_M * 0.8, height, PLAYER_RADIUS_M * 0.8),
+                Quat::IDENTITY,
+                player.feet,
+            );
+            instances.push(Instance::new(body, PLAYER_COLOR, 1.0));
         }
         let plate = Mat4::from_scale_rotation_translation(
             Vec3::new(PLATE_RADIUS_M, PLATE_THICKNESS_M, PLATE_RADIUS_M),
