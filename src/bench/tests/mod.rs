@@ -236,6 +236,7 @@ fn json_has_exactly_the_documented_fields() {
         "energy_drift",
         "exploded",
         "frames",
+        "input",
         "judder_ms",
         "latency_ms",
         "position_error_max",
