@@ -498,6 +498,21 @@ mod tests {
                 SessionEvent::Resume,
                 SessionEvent::Reset,
                 SessionEvent::Screen(ScreenFacts::default()),
+                SessionEvent::Input(InputEvent {
+                    at: 1_234_567_891,
+                    kind: InputKind::Press(MoveKey::Left),
+                }),
+                SessionEvent::Input(InputEvent {
+                    at: 1_234_567_892,
+                    kind: InputKind::Look {
+                        yaw_rad: 0.1 + 0.2,
+                        pitch_rad: -1e-17,
+                    },
+                }),
+                SessionEvent::Input(InputEvent {
+                    at: 2_000_000_000,
+                    kind: InputKind::Release(MoveKey::Left),
+                }),
             ],
         ];
         for (i, events) in events.iter().enumerate() {
