@@ -54,7 +54,7 @@ impl InputScript {
                     .ok()
                     .filter(|value| value.is_finite())
                     .map(Some)
-                    .ok_or_else(|| error(format!("{name} {text:?} is not a number"))),
+                    .ok_or_else(|| error(format!("{name} {text:?} is not a finite number"))),
             }
         };
         let period_s = number("S", parts.next())?
