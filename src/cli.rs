@@ -15,6 +15,7 @@ use crate::input::{InputPolicy, InputScript};
 use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
 use crate::metrics::FrameStats;
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
+use crate::recording::{read_recording, recording_from_trace};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
 use crate::timestep::{EnginePreset, FilterSpec, RangeError, Strategy, TimestepConfig};
@@ -946,7 +947,7 @@ fn run_bench_session(
         }
     }
     let file = trace::load_session(path)?;
-    let recording = std::sync::Arc::new(crate::live::Recording::from_session(file)?);
+    let recording = std::sync::Arc::new(read_recording(file)?);
     let header = recording
         .header
         .as_ref()
@@ -1117,15 +1118,13 @@ pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()
 /// Reads what `--replay` plays: a session recording, or any trace the bench reads.
 pub fn load_recording(path: &std::path::Path) -> anyhow::Result<crate::live::Recording> {
     if trace::is_session(path) {
-        Ok(crate::live::Recording::from_session(trace::load_session(
-            path,
-        )?)?)
+        Ok(read_recording(trace::load_session(path)?)?)
     } else {
         let trace = trace::load(path, &LoadOptions::default())?;
         for note in &trace.notes {
             eprintln!("note: {note}");
         }
-        Ok(crate::live::Recording::from_trace(&trace))
+        Ok(recording_from_trace(&trace))
     }
 }
 

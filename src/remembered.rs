@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::live::{LiveSettings, Panes, PresentModeId};
-use crate::timestep::{FilterSpec, Strategy};
+use timestep_lab_bench::recording::settings;
+
+use crate::live::{LiveSettings, PresentModeId};
 
 /// The version of the file's layout this build writes and reads.
 pub const SETTINGS_VERSION: i64 = 1;
@@ -165,8 +166,8 @@ pub fn to_toml(remembered: &Remembered) -> String {
     );
     let mut table = toml::Table::new();
     table.insert("version".into(), toml::Value::Integer(SETTINGS_VERSION));
-    for field in FIELDS {
-        table.insert(field.key.into(), (field.get)(remembered));
+    for field in fields() {
+        table.insert(field.key().into(), field.get(remembered));
     }
     // A table of plain values always serialises.
     let _ = write!(text, "{}", toml::to_string(&table).unwrap_or_default());
@@ -194,7 +195,7 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             );
         }
     };
-    if !FIELDS.iter().any(|field| table.contains_key(field.key)) {
+    if !fields().any(|field| table.contains_key(field.key())) {
         // Empty (truncated to nothing) or not ours: one warning, not one per setting.
         return (
             Remembered::default(),
@@ -215,16 +216,16 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             "{source}: no version: the settings it has are read as version {SETTINGS_VERSION}"
         )),
     }
-    for field in FIELDS {
-        let Some(value) = table.get(field.key) else {
+    for field in fields() {
+        let Some(value) = table.get(field.key()) else {
             warnings.push(format!(
                 "{source}: `{}` is missing; it takes its default",
-                field.key
+                field.key()
             ));
             continue;
         };
         let mut candidate = remembered;
-        let outcome = (field.set)(&mut candidate, value).and_then(|()| {
+        let outcome = field.set(&mut candidate, value).and_then(|()| {
             candidate
                 .settings
                 .validate()
@@ -234,12 +235,12 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             Ok(()) => remembered = candidate,
             Err(why) => warnings.push(format!(
                 "{source}: `{}` = {value}: {why}; it takes its default",
-                field.key
+                field.key()
             )),
         }
     }
     for key in table.keys() {
-        if key != "version" && !FIELDS.iter().any(|field| field.key == key) {
+        if key != "version" && !fields().any(|field| field.key() == key) {
             warnings.push(format!(
                 "{source}: unknown setting `{}` (ignored)",
                 key.escape_debug()
@@ -249,209 +250,86 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
     (remembered, warnings)
 }
 
-/// Keys of [`FIELDS`] that are the window's, not the live loop's settings.
-const WINDOW_KEYS: [&str; 3] = ["present_mode", "panel", "timeline"];
-
-/// The live loop's settings as a TOML table with the settings file's keys, in its order
-/// (a recording's header and its setting changes are written with it).
-pub fn settings_table(settings: &LiveSettings) -> toml::Table {
-    let remembered = Remembered {
-        settings: *settings,
-        ..Remembered::default()
-    };
-    FIELDS
-        .iter()
-        .filter(|field| !WINDOW_KEYS.contains(&field.key))
-        .map(|field| (field.key.to_owned(), (field.get)(&remembered)))
-        .collect()
-}
-
-/// Applies the settings in `table` (keys as [`settings_table`] writes them) over
-/// `settings`, in the settings file's order, then checks them. An unknown key, a value of
-/// the wrong type or out of range is an error that names it; `settings` is then unchanged.
-pub fn apply_settings_table(
-    settings: &mut LiveSettings,
-    table: &toml::Table,
-) -> Result<(), String> {
-    if let Some(key) = table
-        .keys()
-        .find(|key| WINDOW_KEYS.contains(&key.as_str()) || !FIELDS.iter().any(|f| f.key == *key))
-    {
-        return Err(format!("unknown setting `{}`", key.escape_debug()));
-    }
-    let mut remembered = Remembered {
-        settings: *settings,
-        ..Remembered::default()
-    };
-    for field in FIELDS {
-        if let Some(value) = table.get(field.key) {
-            (field.set)(&mut remembered, value)
-                .map_err(|why| format!("`{}` = {value}: {why}", field.key))?;
-        }
-    }
-    remembered
-        .settings
-        .validate()
-        .map_err(|error| error.to_string())?;
-    *settings = remembered.settings;
-    Ok(())
-}
-
-/// One setting in the file: its key, and how it is read and written.
-struct Field {
+/// One of the window's own settings (not the live loop's): its key, and how it is read and
+/// written.
+struct WindowField {
     /// The TOML key.
     key: &'static str,
-    /// Reads the value into the settings, or says why it cannot.
+    /// Reads the value, or says why it cannot.
     set: fn(&mut Remembered, &toml::Value) -> Result<(), String>,
     /// The value to write.
     get: fn(&Remembered) -> toml::Value,
 }
 
-/// A [`Field`] for the setting at `remembered.PATH`, read with `read` and written with
-/// `write`.
-macro_rules! field {
-    ($key:literal, $($path:ident).+, $read:expr, $write:expr) => {
-        Field {
-            key: $key,
-            set: |r, v| {
-                r.$($path).+ = $read(v)?;
-                Ok(())
-            },
-            get: |r| $write(r.$($path).+),
+/// The window's own settings, written after the live loop's.
+const WINDOW_FIELDS: [WindowField; 3] = [
+    WindowField {
+        key: "present_mode",
+        set: |r, v| {
+            r.present_mode = settings::parse_id(v)?;
+            Ok(())
+        },
+        get: |r| toml::Value::String(r.present_mode.to_string()),
+    },
+    WindowField {
+        key: "panel",
+        set: |r, v| {
+            r.panel = settings::boolean(v)?;
+            Ok(())
+        },
+        get: |r| toml::Value::Boolean(r.panel),
+    },
+    WindowField {
+        key: "timeline",
+        set: |r, v| {
+            r.timeline = settings::boolean(v)?;
+            Ok(())
+        },
+        get: |r| toml::Value::Boolean(r.timeline),
+    },
+];
+
+/// One setting in the file: the live loop's or the window's.
+#[derive(Clone, Copy)]
+enum Field {
+    /// A live-loop setting, shared with recordings.
+    Live(&'static settings::Field),
+    /// One of the window's own.
+    Window(&'static WindowField),
+}
+
+impl Field {
+    /// The TOML key.
+    fn key(self) -> &'static str {
+        match self {
+            Self::Live(field) => field.key,
+            Self::Window(field) => field.key,
         }
-    };
-}
+    }
 
-/// A number setting.
-macro_rules! number_field {
-    ($key:literal, $($path:ident).+) => {
-        field!($key, $($path).+, number, toml::Value::Float)
-    };
-}
+    /// Reads the value into `remembered`, or says why it cannot.
+    fn set(self, remembered: &mut Remembered, value: &toml::Value) -> Result<(), String> {
+        match self {
+            Self::Live(field) => (field.set)(&mut remembered.settings, value),
+            Self::Window(field) => (field.set)(remembered, value),
+        }
+    }
 
-/// A setting that is one of a choice's ids.
-macro_rules! id_field {
-    ($key:literal, $($path:ident).+) => {
-        field!($key, $($path).+, parse_id, |id| toml::Value::String(format!("{id}")))
-    };
-}
-
-/// A true-or-false setting.
-macro_rules! bool_field {
-    ($key:literal, $($path:ident).+) => {
-        field!($key, $($path).+, boolean, toml::Value::Boolean)
-    };
+    /// The value to write.
+    fn get(self, remembered: &Remembered) -> toml::Value {
+        match self {
+            Self::Live(field) => (field.get)(&remembered.settings),
+            Self::Window(field) => (field.get)(remembered),
+        }
+    }
 }
 
 /// Every setting the file holds, in the order it is written.
-const FIELDS: [Field; 25] = [
-    id_field!("strategy", settings.strategy),
-    bool_field!("compare", settings.compare),
-    Field {
-        key: "panes",
-        set: |r, v| {
-            let toml::Value::Array(items) = v else {
-                return Err("not a list of strategies".into());
-            };
-            let strategies = items
-                .iter()
-                .map(parse_id::<Strategy>)
-                .collect::<Result<Vec<_>, _>>()?;
-            r.settings.panes = Panes::new(&strategies).map_err(|error| error.to_string())?;
-            Ok(())
-        },
-        get: |r| {
-            toml::Value::Array(
-                r.settings
-                    .panes
-                    .as_slice()
-                    .iter()
-                    .map(|s| toml::Value::String(s.id().to_owned()))
-                    .collect(),
-            )
-        },
-    },
-    Field {
-        key: "focus_pane",
-        set: |r, v| {
-            let pane = integer(v, 1, r.settings.panes.len() as i64)?;
-            r.settings.focus = (pane - 1) as usize;
-            Ok(())
-        },
-        get: |r| toml::Value::Integer(r.settings.focus as i64 + 1),
-    },
-    number_field!("rate_hz", settings.rate_hz),
-    number_field!("max_frame_time_ms", settings.max_frame_time_ms),
-    field!(
-        "max_steps",
-        settings.max_steps,
-        |v| integer(v, 0, i64::from(u32::MAX)).map(|n| n as u32),
-        |n| toml::Value::Integer(i64::from(n))
-    ),
-    id_field!("integrator", settings.integrator),
-    number_field!("spring_hz", settings.spring_hz),
-    number_field!("damping", settings.damping),
-    id_field!("camera", settings.camera),
-    id_field!("view", settings.view),
-    id_field!("input_policy", settings.input_policy),
-    number_field!("time_scale", settings.time_scale),
-    number_field!("step_cost_ms", settings.load.step_cost_ms),
-    number_field!("render_cost_ms", settings.load.render_cost_ms),
-    number_field!("jitter_ms", settings.load.jitter_ms),
-    number_field!("hitch_ms", settings.load.hitch_ms),
-    number_field!("hitch_every_s", settings.load.hitch_every_s),
-    number_field!("frame_cap_hz", settings.frame_cap_hz),
-    field!(
-        "filter",
-        settings.filter,
-        |v| string(v).and_then(FilterSpec::parse),
-        |spec: FilterSpec| toml::Value::String(spec.to_string())
-    ),
-    number_field!("refresh_hz", settings.refresh_override_hz),
-    id_field!("present_mode", present_mode),
-    bool_field!("panel", panel),
-    bool_field!("timeline", timeline),
-];
-
-/// The value as a string.
-fn string(value: &toml::Value) -> Result<&str, String> {
-    value.as_str().ok_or_else(|| "not a string".to_owned())
-}
-
-/// The value as one of a choice's ids.
-fn parse_id<T>(value: &toml::Value) -> Result<T, String>
-where
-    T: std::str::FromStr,
-    T::Err: std::fmt::Display,
-{
-    string(value)?
-        .parse()
-        .map_err(|error: T::Err| error.to_string())
-}
-
-/// The value as a number (an integer is taken as one).
-fn number(value: &toml::Value) -> Result<f64, String> {
-    match value {
-        toml::Value::Float(x) => Ok(*x),
-        toml::Value::Integer(n) => Ok(*n as f64),
-        _ => Err("not a number".into()),
-    }
-}
-
-/// The value as a whole number in `low..=high`.
-fn integer(value: &toml::Value, low: i64, high: i64) -> Result<i64, String> {
-    match value {
-        toml::Value::Integer(n) if (low..=high).contains(n) => Ok(*n),
-        toml::Value::Integer(_) => Err(format!("out of range (allowed {low} to {high})")),
-        _ => Err("not a whole number".into()),
-    }
-}
-
-/// The value as true or false.
-fn boolean(value: &toml::Value) -> Result<bool, String> {
-    value
-        .as_bool()
-        .ok_or_else(|| "not true or false".to_owned())
+fn fields() -> impl Iterator<Item = Field> {
+    settings::FIELDS
+        .iter()
+        .map(Field::Live)
+        .chain(WINDOW_FIELDS.iter().map(Field::Window))
 }
 
 /// 1-based line and column of byte `offset` in `text`.

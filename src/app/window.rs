@@ -19,6 +19,7 @@ use super::ui_pass::{UiPass, snapshot_panes};
 use crate::input::{InputKind, KeySet, MoveKey};
 use crate::live::{LiveLoop, PresentModeId, RealStopwatch, Replay, ScreenFacts, SlowLoop};
 use crate::options::WindowOptions;
+use crate::recording::SessionWriter;
 use crate::remembered::{Remembered, save};
 use crate::render::{
     DeviceError, GpuContext, Offscreen, Pane, adapter_summary, catch_errors, request_adapter,
@@ -726,10 +727,10 @@ impl App {
             }
         };
         let started = file.and_then(|file| {
-            self.live.start_recording(
-                Box::new(std::io::BufWriter::new(file)),
-                &self.display.adapter,
-            )
+            self.live.start_recording(&self.display.adapter, |header| {
+                let writer = SessionWriter::new(std::io::BufWriter::new(file), header)?;
+                Ok(Box::new(writer))
+            })
         });
         match started {
             Ok(()) => {

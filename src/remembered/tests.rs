@@ -1,5 +1,7 @@
 use super::*;
+use crate::live::Panes;
 use crate::scene::{CameraDriver, Integrator};
+use crate::timestep::{FilterSpec, Strategy};
 
 /// Settings far from the defaults in every field.
 fn unusual() -> Remembered {

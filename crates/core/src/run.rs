@@ -8,7 +8,26 @@ use crate::input::InputEvent;
 use crate::metrics::{DisplayTiming, Metrics, MetricsRecorder, ScreenFrame, SpiralDetector};
 use crate::scene::{SceneConfig, ShownScene};
 use crate::sim::{FrameWall, Simulation};
-use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
+use crate::timestep::{FrameReport, Nanos, RangeError, Strategy, TimestepConfig, ns_from_ms};
+
+/// Largest artificial per-step or per-frame cost, ms: the bench's load model and the live
+/// loop's load take the same costs, with the same limit.
+pub const MAX_COST_MS: f64 = 1000.0;
+
+/// `step_cost_ms` and `render_cost_ms` in nanoseconds, each checked against
+/// [`MAX_COST_MS`]; the first out of range is named.
+pub fn costs_ns(step_cost_ms: f64, render_cost_ms: f64) -> Result<(Nanos, Nanos), RangeError> {
+    for (name, ms) in [("step cost", step_cost_ms), ("render cost", render_cost_ms)] {
+        if !(0.0..=MAX_COST_MS).contains(&ms) {
+            return Err(RangeError {
+                name,
+                value: format!("{ms} ms"),
+                allowed: format!("0 to {MAX_COST_MS} ms"),
+            });
+        }
+    }
+    Ok((ns_from_ms(step_cost_ms), ns_from_ms(render_cost_ms)))
+}
 
 /// A frame whose carried load (step work owed from the previous frame) exceeds this has
 /// frozen the loop: `bench` stops there and counts a spiral, the live loop raises the alarm

@@ -25,10 +25,10 @@ mod load;
 mod pane;
 mod present_mode;
 mod readouts;
+mod recording;
 mod remedy;
 mod replay;
 mod screen;
-mod session;
 mod settings;
 mod slow;
 mod snapshot;
@@ -39,18 +39,18 @@ pub use frame_windows::{
     StatsWindow, WindowFrameStats, WindowFrames,
 };
 pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_WINDOW, WindowStats};
-pub use live_loop::{LiveLoop, RecordingStatus, SessionOut};
+pub use live_loop::{LiveLoop, RecordingStatus};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
 pub use readouts::{PaneReadout, Readouts};
+pub use recording::{Recording, RecordingSink, SessionEvent, SessionHeader, SessionRow};
 pub use remedy::{Remedies, STABILITY_MARGIN};
 pub use replay::{MAX_FRAMES_PER_ADVANCE, REPLAY_SPEEDS, Replay, ReplayStatus, replay_all};
 pub use screen::{
     ASSUMED_REFRESH_HZ, LiveScreen, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
     ScreenFacts, ScreenReadouts,
 };
-pub use session::{Recording, SessionEvent, SessionHeader, SessionWriter};
 pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
     MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,
@@ -61,7 +61,5 @@ pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
 
 #[cfg(test)]
 mod input_tests;
-#[cfg(test)]
-mod replay_tests;
 #[cfg(test)]
 mod tests;

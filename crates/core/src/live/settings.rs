@@ -1,6 +1,5 @@
 //! Everything a person can set in the live loop, in the units they think in.
 
-use crate::bench::BenchSettings;
 use crate::display::{MAX_REFRESH_HZ, MIN_REFRESH_HZ};
 use crate::input::InputPolicy;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
@@ -10,7 +9,7 @@ use crate::timestep::{
 };
 
 /// Largest artificial per-step or per-frame cost, ms (the bench's limit too).
-pub const MAX_LOAD_MS: f64 = crate::bench::MAX_COST_MS;
+pub const MAX_LOAD_MS: f64 = crate::run::MAX_COST_MS;
 
 /// Largest standard deviation of the random frame jitter, ms.
 pub const MAX_JITTER_MS: f64 = 100.0;
@@ -371,7 +370,7 @@ impl LiveSettings {
         )?;
         let load = &self.load;
         // The same costs, and the same limits, as the bench's load model.
-        BenchSettings::default().with_costs_ms(load.step_cost_ms, load.render_cost_ms)?;
+        crate::run::costs_ns(load.step_cost_ms, load.render_cost_ms)?;
         check_range("jitter", load.jitter_ms, 0.0, MAX_JITTER_MS, " ms")?;
         check_range("hitch length", load.hitch_ms, 0.0, MAX_LOAD_MS, " ms")?;
         let (low, high) = HITCH_PERIOD_RANGE_S;

@@ -1,7 +1,8 @@
 //! The file layer of a recorded session: `#` header lines (`# key: value`), then a CSV with
 //! one row per frame. It is a `frame_time_ms` CSV like any other (the plain reader takes its
 //! frame times and skips the rest), so every tool that reads the lab's traces reads a
-//! recording; what the extra columns and the header mean is [`crate::live::session`]'s.
+//! recording; what the extra columns and the header mean is the core's `live::recording`, and
+//! [`crate::recording`] reads and writes them.
 //!
 //! Times are written in milliseconds with six decimals and read back exactly (as decimal
 //! text, never through a float), so a recording replays to the nanosecond.
@@ -13,6 +14,7 @@ use super::csv::{Dialect, Header, Records};
 use super::error::{Column, shown};
 use super::input::{self, FirstRead, Normalised, from_io};
 use super::{FRAME_TIME_COLUMN, MAX_LINE_BYTES, TraceError};
+use crate::live::SessionRow;
 use crate::timestep::Nanos;
 
 /// The first line of every recording: how a recording is told from a plain trace.
@@ -33,23 +35,6 @@ pub const SESSION_COLUMNS: [&str; 8] = [
 /// Longest frame time of a recording, ms: an hour. A live frame can be much longer than any
 /// frame a trace holds (a debugger stop, a sleeping laptop), and a replay must get it back.
 pub const MAX_RECORDED_FRAME_MS: u64 = 3_600_000;
-
-/// One frame of a recording as the file holds it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SessionRow {
-    /// 1-based line of the row.
-    pub line: usize,
-    /// Stopwatch time at which the frame started, ns.
-    pub time: Nanos,
-    /// The frame time the loop ran (measured, plus load carried in), ns.
-    pub frame_time: Nanos,
-    /// The artificial load of the frame, ns.
-    pub load: Nanos,
-    /// The part of `frame_time` that was load carried in rather than measured, ns.
-    pub carried: Nanos,
-    /// When the frame was presented and how long acquiring its image blocked, ns.
-    pub present: Option<(Nanos, Nanos)>,
-}
 
 /// A recording as the file holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -52,6 +52,8 @@ mod preset;
 mod rules;
 mod strategy;
 
+#[cfg(test)]
+pub(crate) use clock::steady_frames;
 pub use clock::{DEFAULT_SINGLE_STEP_FRAME, FrameClock, MAX_TIME_SCALE, MIN_TIME_SCALE};
 pub use config::{
     DEFAULT_MAX_FRAME_TIME, DEFAULT_RATE_HZ, MAX_MAX_FRAME_TIME, MAX_MAX_STEPS, MAX_RATE_HZ,

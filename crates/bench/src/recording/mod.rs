@@ -1,171 +1,86 @@
-//! Recorded sessions: what the live loop was given, frame by frame, so that it can be run
-//! again exactly — in the window ([`Replay`], paced in real time) or by `bench`.
-//!
-//! A recording holds every input of the loop: each frame's start on the stopwatch and the
-//! frame time it ran (measured, plus the load carried in), when the window presented it and
-//! how long acquiring its image blocked, and, between frames, every request that changed
-//! something ([`SessionEvent`]: settings, kicks, resets, pause, single steps, a new present
-//! mode or refresh rate, a key pressed or released, the view turned). Recording starts from a reset, with the settings, pause state and
-//! screen in a header, so a replay that starts from the same header and is given the same
-//! inputs runs the very same frames: the same reports, metrics and `state_hash`.
-//!
-//! The file ([`crate::trace::SessionFile`]) is a `frame_time_ms` CSV with `#` header lines:
-//! any tool that reads the lab's traces reads its frame times.
+//! The file of a recorded session (the data and its meaning are the core's
+//! `live::recording`): `#` header lines (`# key: value`) with the version, adapter, screen,
+//! settings and pause state, then the [`crate::trace`] layer's CSV with one row per frame and
+//! the requests taken before it (`kick`, `reset`, `pause`, `resume`, `step`,
+//! `screen MODE HZ`, `set {changed settings}` as TOML, key presses and mouse turns). Times
+//! are milliseconds with six decimals, read back exactly, so a replay runs the very same
+//! frames.
+
+pub mod settings;
 
 use std::fmt::Write as _;
 use std::io::Write;
 
-use super::present_mode::PresentModeId;
-use super::screen::ScreenFacts;
-use super::settings::LiveSettings;
-use crate::input::{InputEvent, InputKind, MoveKey};
-use crate::remembered::{apply_settings_table, settings_table};
-use crate::timestep::Nanos;
-use crate::trace::{
-    FrameTrace, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, TraceError, exact_ns,
-    ms_text,
+use timestep_lab_core::input::{InputEvent, InputKind, MoveKey};
+use timestep_lab_core::live::{
+    LiveSettings, PresentModeId, Recording, RecordingSink, ScreenFacts, SessionEvent,
+    SessionHeader, SessionRow,
 };
+use timestep_lab_core::text::escape;
 
-/// One request the live loop took between two frames.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SessionEvent {
-    /// New settings (written as the settings that changed).
-    Settings(LiveSettings),
-    /// Back to time zero.
-    Reset,
-    /// A kick for the next step.
-    Kick,
-    /// Time stopped.
-    Pause,
-    /// Time restarted.
-    Resume,
-    /// One frame of the single-step length.
-    SingleStep,
-    /// The window's present mode or the monitor's refresh rate changed.
-    Screen(ScreenFacts),
-    /// The person pressed or released a movement key or turned the view.
-    Input(InputEvent),
-}
+use crate::trace::{
+    FrameTrace, SESSION_COLUMNS, SESSION_MARK, SessionFile, TraceError, exact_ns, ms_text,
+};
+use settings::{apply_settings_table, settings_table};
 
-/// What a recording starts from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SessionHeader {
-    /// The version of the lab that recorded it.
-    pub version: String,
-    /// The GPU adapter it ran on, as the window named it.
-    pub adapter: String,
-    /// The settings in force at the first frame.
-    pub settings: LiveSettings,
-    /// Whether time was stopped at the first frame.
-    pub paused: bool,
-    /// The present mode and the monitor's refresh rate at the first frame.
-    pub screen: ScreenFacts,
-}
-
-/// A session to replay: frames, the requests between them, and what it starts from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Recording {
-    /// Where it came from, for messages and the panel.
-    pub source: String,
-    /// What the recording starts from; `None` for a trace that is not a recording (its
-    /// frames replay under the settings in force).
-    pub header: Option<SessionHeader>,
-    /// The frames, in order.
-    pub frames: Vec<SessionRow>,
-    /// The requests, each before the frame whose index it carries, in order.
-    pub events: Vec<(usize, SessionEvent)>,
-}
-
-impl Recording {
-    /// A recording read from its file: the header and events understood, or the first
-    /// problem, naming its line.
-    pub fn from_session(file: SessionFile) -> Result<Self, TraceError> {
-        let origin = file.origin.as_str();
-        let bad = |line: usize, message: String| TraceError::Session {
-            origin: origin.to_owned(),
-            line,
-            message,
-        };
-        let field = |key: &str| file.header.iter().find(|(_, k, _)| k == key);
-        let (settings_line, _, settings_text) = field("settings")
-            .ok_or_else(|| bad(1, "the header has no \"# settings:\" line".to_owned()))?;
-        let mut settings = LiveSettings::default();
-        let table = parse_table(settings_text).map_err(|why| bad(*settings_line, why))?;
-        apply_settings_table(&mut settings, &table)
-            .map_err(|why| bad(*settings_line, format!("settings: {why}")))?;
-        let paused = match field("paused") {
-            None => false,
-            Some((_, _, value)) if value == "yes" => true,
-            Some((_, _, value)) if value == "no" => false,
-            Some((line, _, value)) => {
-                return Err(bad(
-                    *line,
-                    format!(
-                        "paused \"{}\" is not yes or no",
-                        crate::trace::escaped(value)
-                    ),
-                ));
-            }
-        };
-        let screen = match field("screen") {
-            None => ScreenFacts::default(),
-            Some((line, _, value)) => parse_screen(value).map_err(|why| bad(*line, why))?,
-        };
-        let text = |key: &str| field(key).map_or_else(String::new, |(_, _, v)| v.clone());
-        let header = SessionHeader {
-            version: text("version"),
-            adapter: text("adapter"),
-            settings,
-            paused,
-            screen,
-        };
-        let mut events = Vec::new();
-        let mut current = settings;
-        for (index, line, text) in &file.events {
-            for event in parse_events(text, &mut current).map_err(|why| bad(*line, why))? {
-                events.push((*index, event));
-            }
+/// A recording read from its file: the header and events understood, or the first problem,
+/// naming its line.
+pub fn read_recording(file: SessionFile) -> Result<Recording, TraceError> {
+    let origin = file.origin.as_str();
+    let bad = |line: usize, message: String| TraceError::Session {
+        origin: origin.to_owned(),
+        line,
+        message,
+    };
+    let field = |key: &str| file.header.iter().find(|(_, k, _)| k == key);
+    let (settings_line, _, settings_text) = field("settings")
+        .ok_or_else(|| bad(1, "the header has no \"# settings:\" line".to_owned()))?;
+    let mut settings = LiveSettings::default();
+    let table = parse_table(settings_text).map_err(|why| bad(*settings_line, why))?;
+    apply_settings_table(&mut settings, &table)
+        .map_err(|why| bad(*settings_line, format!("settings: {why}")))?;
+    let paused = match field("paused") {
+        None => false,
+        Some((_, _, value)) if value == "yes" => true,
+        Some((_, _, value)) if value == "no" => false,
+        Some((line, _, value)) => {
+            return Err(bad(
+                *line,
+                format!("paused \"{}\" is not yes or no", escape(value)),
+            ));
         }
-        Ok(Self {
-            source: file.origin,
-            header: Some(header),
-            frames: file.rows,
-            events,
-        })
-    }
-
-    /// A trace's frames as a recording with nothing else: each frame starts where the one
-    /// before ended, the first at zero.
-    pub fn from_trace(trace: &FrameTrace) -> Self {
-        let mut time: Nanos = 0;
-        let frames = trace
-            .frame_times_ns
-            .iter()
-            .map(|&frame_time| {
-                let row = SessionRow {
-                    time,
-                    frame_time,
-                    ..SessionRow::default()
-                };
-                time = time.saturating_add(frame_time);
-                row
-            })
-            .collect();
-        Self {
-            source: trace.source.clone(),
-            header: None,
-            frames,
-            events: Vec::new(),
+    };
+    let screen = match field("screen") {
+        None => ScreenFacts::default(),
+        Some((line, _, value)) => parse_screen(value).map_err(|why| bad(*line, why))?,
+    };
+    let text = |key: &str| field(key).map_or_else(String::new, |(_, _, v)| v.clone());
+    let header = SessionHeader {
+        version: text("version"),
+        adapter: text("adapter"),
+        settings,
+        paused,
+        screen,
+    };
+    let mut events = Vec::new();
+    let mut current = settings;
+    for (index, line, text) in &file.events {
+        for event in parse_events(text, &mut current).map_err(|why| bad(*line, why))? {
+            events.push((*index, event));
         }
     }
+    Ok(Recording {
+        source: file.origin,
+        header: Some(header),
+        frames: file.rows,
+        events,
+    })
+}
 
-    /// Recorded time from the first frame's start to the last frame's start, ns.
-    pub fn duration(&self) -> Nanos {
-        match (self.frames.first(), self.frames.last()) {
-            (Some(first), Some(last)) => last.time - first.time,
-            _ => 0,
-        }
-    }
+/// A trace's frames as a recording with nothing else: each frame starts where the one before
+/// ended, the first at zero.
+pub fn recording_from_trace(trace: &FrameTrace) -> Recording {
+    Recording::from_frame_times(trace.source.clone(), &trace.frame_times_ns)
 }
 
 /// Writes a session as it runs: the header first, then one row per frame with the requests
@@ -209,7 +124,11 @@ impl<W: Write> SessionWriter<W> {
     }
 
     /// Writes one frame with the requests taken before it.
-    pub fn frame(&mut self, row: &SessionRow, events: &[SessionEvent]) -> std::io::Result<()> {
+    pub fn write_frame(
+        &mut self,
+        row: &SessionRow,
+        events: &[SessionEvent],
+    ) -> std::io::Result<()> {
         let mut text = String::new();
         for event in events {
             let piece = match event {
@@ -258,7 +177,7 @@ impl<W: Write> SessionWriter<W> {
     }
 
     /// Rows written so far.
-    pub fn frames(&self) -> u64 {
+    pub fn written(&self) -> u64 {
         self.frames
     }
 
@@ -270,9 +189,23 @@ impl<W: Write> SessionWriter<W> {
     }
 }
 
+impl<W: Write + Send> RecordingSink for SessionWriter<W> {
+    fn frame(&mut self, row: &SessionRow, events: &[SessionEvent]) -> std::io::Result<()> {
+        self.write_frame(row, events)
+    }
+
+    fn frames(&self) -> u64 {
+        self.written()
+    }
+
+    fn finish(self: Box<Self>) -> std::io::Result<()> {
+        SessionWriter::finish(*self)?.flush()
+    }
+}
+
 /// Text for a header line: on one line, without control characters.
 fn clean(text: &str) -> String {
-    crate::trace::escaped(&text.replace(['\r', '\n'], " "))
+    escape(&text.replace(['\r', '\n'], " "))
 }
 
 /// `MODE HZ`, `-` for what is not known: `fifo 60`, `- -`.
@@ -290,7 +223,7 @@ fn parse_screen(text: &str) -> Result<ScreenFacts, String> {
     let (Some(mode), Some(hz), None) = (words.next(), words.next(), words.next()) else {
         return Err(format!(
             "screen \"{}\" is not a present mode and a refresh rate (e.g. \"fifo 60\", \"- -\")",
-            crate::trace::escaped(text)
+            escape(text)
         ));
     };
     let present_mode = match mode {
@@ -309,7 +242,7 @@ fn parse_screen(text: &str) -> Result<ScreenFacts, String> {
                 .ok_or_else(|| {
                     format!(
                         "refresh rate \"{}\" is not a positive number of Hz",
-                        crate::trace::escaped(hz)
+                        escape(hz)
                     )
                 })?,
         ),
@@ -328,7 +261,7 @@ fn parse_table(text: &str) -> Result<toml::Table, String> {
             .map_err(|error: toml::de::Error| {
                 format!(
                     "\"{}\" is not a table of settings ({})",
-                    crate::trace::escaped(&shortened(text)),
+                    escape(&shortened(text)),
                     error.message()
                 )
             })?;
@@ -336,7 +269,7 @@ fn parse_table(text: &str) -> Result<toml::Table, String> {
         Some(toml::Value::Table(table)) => Ok(table.clone()),
         _ => Err(format!(
             "\"{}\" is not a table of settings",
-            crate::trace::escaped(&shortened(text))
+            escape(&shortened(text))
         )),
     }
 }
@@ -354,7 +287,7 @@ fn input_text(event: &InputEvent) -> String {
 
 /// Reads an input written by [`input_text`] (`verb` already split off).
 fn parse_input(verb: &str, rest: &str) -> Result<InputEvent, String> {
-    let shown = || crate::trace::escaped(&shortened(&format!("{verb} {rest}")));
+    let shown = || escape(&shortened(&format!("{verb} {rest}")));
     let (what, at) = rest
         .rsplit_once(" at ")
         .ok_or_else(|| format!("input \"{}\" has no \"at MS\" time", shown()))?;
@@ -365,13 +298,9 @@ fn parse_input(verb: &str, rest: &str) -> Result<InputEvent, String> {
         )
     })?;
     let key = |text: &str| {
-        text.trim().parse::<MoveKey>().map_err(|error| {
-            format!(
-                "input \"{}\": {}",
-                shown(),
-                crate::trace::escaped(&error.to_string())
-            )
-        })
+        text.trim()
+            .parse::<MoveKey>()
+            .map_err(|error| format!("input \"{}\": {}", shown(), escape(&error.to_string())))
     };
     let kind = match verb {
         "press" => InputKind::Press(key(what)?),
@@ -415,7 +344,7 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
             let end = body.find('}').ok_or_else(|| {
                 format!(
                     "event \"{}\" has no closing brace",
-                    crate::trace::escaped(&shortened(rest))
+                    escape(&shortened(rest))
                 )
             })?;
             (&rest[..4 + end + 1], &body[end + 1..])
@@ -443,7 +372,7 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
                     "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
                      screen MODE HZ, press KEY at MS, release KEY at MS, look YAW PITCH at MS \
                      or set {{...}})",
-                    crate::trace::escaped(&shortened(piece))
+                    escape(&shortened(piece))
                 ));
             }
         };
@@ -456,8 +385,8 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timestep::Strategy;
     use crate::trace::read_session;
+    use timestep_lab_core::timestep::Strategy;
 
     fn header() -> SessionHeader {
         SessionHeader {
@@ -516,7 +445,7 @@ mod tests {
             ],
         ];
         for (i, events) in events.iter().enumerate() {
-            writer.frame(&row(i as u64), events).unwrap();
+            writer.write_frame(&row(i as u64), events).unwrap();
         }
         let bytes = writer.finish().unwrap();
         let text = String::from_utf8(bytes.clone()).unwrap();
@@ -528,8 +457,7 @@ mod tests {
             text.contains("\"kick; set { rate_hz = 100.0, strategy = \"\"accumulator\"\" }\""),
             "{text}"
         );
-        let recording =
-            Recording::from_session(read_session(bytes.as_slice(), "rec.csv").unwrap()).unwrap();
+        let recording = read_recording(read_session(bytes.as_slice(), "rec.csv").unwrap()).unwrap();
         let read = recording.header.clone().unwrap();
         assert_eq!(read.settings, header.settings);
         assert_eq!(read.screen, header.screen);
@@ -571,14 +499,13 @@ mod tests {
         ];
         for (row, message) in cases {
             let text = format!("{head}{row}\n");
-            let error = Recording::from_session(read_session(text.as_bytes(), "rec.csv").unwrap())
+            let error = read_recording(read_session(text.as_bytes(), "rec.csv").unwrap())
                 .unwrap_err()
                 .to_string();
             assert!(error.starts_with(message), "{error}");
         }
         let no_settings = "# timestep-lab session recording\nframe,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n0,0,0,0,0,,,\n";
-        let error = Recording::from_session(read_session(no_settings.as_bytes(), "r").unwrap())
-            .unwrap_err();
+        let error = read_recording(read_session(no_settings.as_bytes(), "r").unwrap()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "r:1: the header has no \"# settings:\" line"

@@ -3,9 +3,9 @@
 
 use super::settings::LoadSettings;
 use super::stopwatch::Stopwatch;
+use crate::rng::Rng;
 use crate::run::{FROZEN_LOAD, freezes};
 use crate::timestep::{Nanos, ns_from_ms};
-use crate::trace::Rng;
 
 /// Most real time the load busy-waits in one frame. Beyond it the cost is not waited but
 /// added to the next frame's time, so the loop sees exactly the frame times a frozen game

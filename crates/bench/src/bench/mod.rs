@@ -34,14 +34,13 @@ pub use session::run_recording;
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
 use crate::input::{InputScript, InputStats, ScriptCursor};
 use crate::metrics::{DisplayTiming, FrameTail, Metrics};
-use crate::run::{PaneRun, freezes};
+use crate::run::{PaneRun, costs_ns, freezes};
 use crate::scene::SceneConfig;
 use crate::sim::FrameWall;
 use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
 use crate::trace::FrameSource;
 
-/// Largest per-step or per-frame cost accepted, ms.
-pub const MAX_COST_MS: f64 = 1000.0;
+pub use crate::run::MAX_COST_MS;
 
 /// What a bench run simulates, besides the trace and the strategy.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,23 +79,13 @@ impl Default for BenchSettings {
 }
 
 impl BenchSettings {
-    /// Sets the load model's costs in milliseconds, 0 to 1000 each.
+    /// Sets the load model's costs in milliseconds, 0 to [`MAX_COST_MS`] each.
     pub fn with_costs_ms(
         mut self,
         step_cost_ms: f64,
         render_cost_ms: f64,
     ) -> Result<Self, RangeError> {
-        for (name, ms) in [("step cost", step_cost_ms), ("render cost", render_cost_ms)] {
-            if !(0.0..=MAX_COST_MS).contains(&ms) {
-                return Err(RangeError {
-                    name,
-                    value: format!("{ms} ms"),
-                    allowed: format!("0 to {MAX_COST_MS} ms"),
-                });
-            }
-        }
-        self.step_cost = crate::timestep::ns_from_ms(step_cost_ms);
-        self.render_cost = crate::timestep::ns_from_ms(render_cost_ms);
+        (self.step_cost, self.render_cost) = costs_ns(step_cost_ms, render_cost_ms)?;
         Ok(self)
     }
 }

@@ -21,11 +21,7 @@ fn config(dt: Nanos) -> TimestepConfig {
 
 /// `n` frames of an exact 60 Hz display: frame k ends at round(k * 1e9 / 60) ns.
 fn frames_60hz(n: u64) -> Vec<Nanos> {
-    let mut frames = crate::trace::generate("steady:60", n as f64 / 60.0)
-        .unwrap()
-        .frame_times_ns;
-    frames.truncate(n as usize);
-    frames
+    super::steady_frames(60, n)
 }
 
 fn steps_per_frame(engine: &mut Engine, frames: &[Nanos]) -> Vec<u64> {

@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use super::*;
-use crate::metrics::Metrics;
-use crate::timestep::{FrameReport, Nanos, Strategy};
-use crate::trace::read_session;
+use timestep_lab_bench::recording::{SessionWriter, read_recording, recording_from_trace};
+use timestep_lab_bench::trace::read_session;
+use timestep_lab_core::live::*;
+use timestep_lab_core::metrics::Metrics;
+use timestep_lab_core::timestep::{FrameReport, Nanos, Strategy};
 
 const MS: Nanos = 1_000_000;
 
@@ -66,8 +67,10 @@ fn scripted_session(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, 
         live.record_present(MS / 2);
     }
     let out = Shared::default();
-    live.start_recording(Box::new(out.clone()), "virtual adapter")
-        .expect("header written");
+    live.start_recording("virtual adapter", |header| {
+        Ok(Box::new(SessionWriter::new(out.clone(), header)?))
+    })
+    .expect("header written");
     let mut reports = Vec::new();
     for i in 0..600u64 {
         match i {
@@ -112,7 +115,7 @@ fn scripted_session(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, 
 
 fn read_back(bytes: &[u8]) -> Arc<Recording> {
     let file = read_session(bytes, "session.csv").expect("a recording");
-    Arc::new(Recording::from_session(file).expect("understood"))
+    Arc::new(read_recording(file).expect("understood"))
 }
 
 fn replayed(recording: &Arc<Recording>) -> Outcome {
@@ -189,7 +192,12 @@ fn a_write_error_stops_the_recording_and_says_why() {
     }
     let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
     // The header goes through a buffer; the failure shows when it is written out.
-    let started = live.start_recording(Box::new(std::io::BufWriter::new(Full)), "a");
+    let started = live.start_recording("a", |header| {
+        Ok(Box::new(SessionWriter::new(
+            std::io::BufWriter::new(Full),
+            header,
+        )?))
+    });
     assert!(started.is_ok());
     let mut error = None;
     for _ in 0..20_000 {
@@ -207,13 +215,13 @@ fn a_write_error_stops_the_recording_and_says_why() {
 
 #[test]
 fn a_trace_replays_paced_by_real_time_with_speed_pause_seek_and_loop() {
-    let trace = crate::trace::FrameTrace {
+    let trace = timestep_lab_bench::trace::FrameTrace {
         source: "t".into(),
         frame_times_ns: vec![10 * MS, 10 * MS, 100 * MS, 10 * MS],
         display_ns: None,
         notes: Vec::new(),
     };
-    let recording = Arc::new(Recording::from_trace(&trace));
+    let recording = Arc::new(recording_from_trace(&trace));
     let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
     let mut replay = Replay::new(Arc::clone(&recording));
     replay.begin(&mut live).unwrap();

@@ -7,8 +7,8 @@ use super::history::{HISTORY_CAPACITY, History, WindowStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
 use super::readouts::Readouts;
+use super::recording::{RecordingSink, SessionEvent, SessionHeader, SessionRow};
 use super::screen::{LiveScreen, ScreenFacts};
-use super::session::{SessionEvent, SessionHeader, SessionWriter};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
@@ -19,7 +19,6 @@ use crate::ring::Ring;
 use crate::scene::SceneConfig;
 use crate::sim::Simulation;
 use crate::timestep::{FrameClock, FrameFilters, NANOS_PER_SECOND, Nanos, RangeError};
-use crate::trace::SessionRow;
 use crate::view::PaneView;
 
 /// Presents the present-rate estimate keeps.
@@ -71,14 +70,11 @@ pub struct LiveLoop<S: Stopwatch> {
     inputs: Vec<InputEvent>,
 }
 
-/// Where recorded frames go.
-pub type SessionOut = Box<dyn std::io::Write + Send>;
-
 /// A recording in progress: the writer, the requests taken since the last frame and the
 /// frame that waits for its present before it is written.
 struct Journal {
-    /// The file.
-    writer: SessionWriter<SessionOut>,
+    /// Where the frames go.
+    writer: Box<dyn RecordingSink>,
     /// Requests taken since the last frame started.
     pending: Vec<SessionEvent>,
     /// The last frame and the requests before it, written when the next one starts (its
@@ -354,11 +350,16 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.replay_clock.unwrap_or_else(|| self.stopwatch.now())
     }
 
-    /// Starts recording every frame and request from the next frame on to `out`, with a
-    /// header naming `adapter`: every pane restarts from time zero (a reset) and the screen
-    /// model starts over, so that the recording replays from a state it describes. A
-    /// recording already running is finished first. Fails if the header cannot be written.
-    pub fn start_recording(&mut self, out: SessionOut, adapter: &str) -> std::io::Result<()> {
+    /// Starts recording every frame and request from the next frame on into the sink that
+    /// `open` makes from the recording's header (naming `adapter`): every pane restarts from
+    /// time zero (a reset) and the screen model starts over, so that the recording replays
+    /// from a state it describes. A recording already running is finished first. Fails if
+    /// `open` does (the header could not be written).
+    pub fn start_recording(
+        &mut self,
+        adapter: &str,
+        open: impl FnOnce(&SessionHeader) -> std::io::Result<Box<dyn RecordingSink>>,
+    ) -> std::io::Result<()> {
         self.stop_recording()?;
         let header = SessionHeader {
             version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -367,7 +368,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             paused: self.clock.paused(),
             screen: self.screen.facts(),
         };
-        let writer = SessionWriter::new(out, &header)?;
+        let writer = open(&header)?;
         self.reset_panes();
         self.restart_screen();
         self.journal = Some(Journal {
@@ -386,7 +387,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         };
         journal.flush()?;
         let frames = journal.writer.frames();
-        journal.writer.finish()?.flush()?;
+        journal.writer.finish()?;
         Ok(frames)
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::live_loop::LiveLoop;
 use super::pane::LiveFrame;
-use super::session::{Recording, SessionEvent};
+use super::recording::{Recording, SessionEvent};
 use super::settings::LiveSettings;
 use super::stopwatch::{Stopwatch, VirtualStopwatch};
 use crate::timestep::{Nanos, RangeError, Strategy};

@@ -7,10 +7,7 @@ use crate::timestep::{Nanos, Strategy, TimestepConfig};
 
 /// Frames of an exact 60 Hz display for `seconds`.
 fn frames_60hz(seconds: u64) -> impl Iterator<Item = Nanos> {
-    crate::trace::generate("steady:60", seconds as f64)
-        .unwrap()
-        .frame_times_ns
-        .into_iter()
+    crate::timestep::steady_frames(60, seconds * 60).into_iter()
 }
 
 fn run(strategy: Strategy, scene: SceneConfig, frames: impl Iterator<Item = Nanos>) -> Metrics {

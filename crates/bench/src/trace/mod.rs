@@ -41,7 +41,6 @@ mod input;
 mod mangohud;
 mod plain;
 mod presentmon;
-mod rng;
 mod session;
 mod source;
 
@@ -53,17 +52,18 @@ use self::csv::{Dialect, Records};
 use self::detect::Format;
 use self::input::{FirstRead, Normalised};
 
-pub use error::{Column, TraceError, escape as escaped};
+pub use error::{Column, TraceError};
 pub use generate::{
     DEFAULT_DURATION_S, DEFAULT_JITTER_SEED, GENERATORS, GeneratedFrames, GeneratedTrace,
     MAX_DURATION_S, MAX_GENERATED_FRAMES, generate,
 };
-pub use rng::Rng;
 pub use session::{
-    MAX_RECORDED_FRAME_MS, SESSION_COLUMNS, SESSION_MARK, SessionFile, SessionRow, exact_ns,
-    is_session, load_session, ms_text, read_session,
+    MAX_RECORDED_FRAME_MS, SESSION_COLUMNS, SESSION_MARK, SessionFile, exact_ns, is_session,
+    load_session, ms_text, read_session,
 };
 pub use source::FrameSource;
+pub use timestep_lab_core::rng::Rng;
+pub use timestep_lab_core::text::escape as escaped;
 
 /// Longest frame time accepted, in milliseconds. A minute is far beyond any real hitch, so a
 /// larger value almost always means a unit mistake (µs or ns where ms were expected).

@@ -1,0 +1,12 @@
+//! timestep-lab's traces and bench: reading, writing and generating frame-time traces and
+//! recordings ([`trace`], [`recording`]), and the closed-loop bench that runs the core's
+//! strategies over them and reports a table, JSON, a per-frame CSV and plots ([`bench`]).
+//! It depends on the core (`timestep-lab-core`) and on no window, GPU, UI or command-line
+//! crate.
+
+pub mod bench;
+pub mod recording;
+pub mod trace;
+
+// The core's modules under their own names, so that paths read as in the core.
+use timestep_lab_core::{display, input, live, metrics, run, scene, sim, stats, timestep};
