@@ -314,7 +314,7 @@ mod tests {
     use super::*;
 
     fn assets() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/traces")
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/traces")
     }
 
     fn mean_ms(trace: &FrameTrace) -> f64 {

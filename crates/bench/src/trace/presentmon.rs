@@ -1067,7 +1067,7 @@ dwm.exe,1100,0x0000020F00AA1230,DXGI,1,0,0,Hardware: Legacy Flip,1.1636690,50.00
     fn shipped_presentmon2_trace_is_the_file_of_these_tests() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/assets/traces/presentmon2-display.csv"
+            "/../../assets/traces/presentmon2-display.csv"
         );
         let shipped = std::fs::read_to_string(path).unwrap();
         assert_eq!(shipped.replace("\r\n", "\n"), PRESENTMON2);

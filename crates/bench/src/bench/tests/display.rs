@@ -239,7 +239,7 @@ fn the_cpu_display_leaves_the_cpu_side_results_unchanged() {
 #[test]
 fn a_presentmon_capture_gives_its_own_animation_error_at_the_screen() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/traces/presentmon2-display.csv");
+        .join("../../assets/traces/presentmon2-display.csv");
     let trace = crate::trace::load(&path, &crate::trace::LoadOptions::default()).unwrap();
     let display = trace.display_ns.as_deref();
     assert!(display.is_some());

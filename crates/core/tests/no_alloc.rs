@@ -7,11 +7,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab::metrics::{FrameStats, FrameTail, MetricsRecorder, SpiralDetector};
-use timestep_lab::scene::{CameraDriver, SceneConfig};
-use timestep_lab::sim::Simulation;
-use timestep_lab::timestep::{
+use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+use timestep_lab_core::metrics::{FrameStats, FrameTail, MetricsRecorder, SpiralDetector};
+use timestep_lab_core::scene::{CameraDriver, SceneConfig};
+use timestep_lab_core::sim::Simulation;
+use timestep_lab_core::timestep::{
     AverageFilter, FrameClock, FrameFilters, SnapFilter, Strategy, TimestepConfig,
 };
 

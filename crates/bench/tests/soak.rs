@@ -15,10 +15,12 @@
 //! cargo test --release --no-default-features --test soak -- --ignored --nocapture
 //! ```
 
-use timestep_lab::bench::{BenchFrame, BenchResult, BenchSettings, FrameObserver, run_observed};
-use timestep_lab::metrics::FrameStats;
-use timestep_lab::timestep::{Nanos, Strategy};
-use timestep_lab::trace::{FrameSource, GeneratedTrace};
+use timestep_lab_bench::bench::{
+    BenchFrame, BenchResult, BenchSettings, FrameObserver, run_observed,
+};
+use timestep_lab_bench::trace::{FrameSource, GeneratedTrace};
+use timestep_lab_core::metrics::FrameStats;
+use timestep_lab_core::timestep::{Nanos, Strategy};
 
 /// 144 Hz with 2 ms of seeded noise: every strategy sees uneven frames (semi-fixed's
 /// remainder steps, the accumulator's 0, 1 and 2 steps, variable's uneven steps), still

@@ -4,13 +4,13 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use timestep_lab::bench::{BenchSettings, run};
-use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab::metrics::MetricsRecorder;
-use timestep_lab::scene::SceneConfig;
-use timestep_lab::sim::Simulation;
-use timestep_lab::timestep::{Engine, Strategy, TimestepConfig};
-use timestep_lab::trace::generate;
+use timestep_lab_bench::bench::{BenchSettings, run};
+use timestep_lab_bench::trace::generate;
+use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+use timestep_lab_core::metrics::MetricsRecorder;
+use timestep_lab_core::scene::SceneConfig;
+use timestep_lab_core::sim::Simulation;
+use timestep_lab_core::timestep::{Engine, Strategy, TimestepConfig};
 
 /// 60 Hz frame times, exact on average.
 fn frames_60hz(count: u64) -> Vec<u64> {
