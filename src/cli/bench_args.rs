@@ -1,0 +1,295 @@
+//! `bench`'s options and the trace they choose.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::Args;
+
+use crate::bench::{self, BenchSettings};
+use crate::display::DisplaySpec;
+use crate::input::{InputPolicy, InputScript};
+use crate::timestep::{EnginePreset, FilterSpec, Strategy};
+use crate::trace::{self, FrameSource, FrameTrace, GeneratedFrames, GeneratedTrace, LoadOptions};
+
+use super::*;
+
+/// Arguments of `timestep-lab bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Strategies to run: `all` (the default unless --preset is given), or a comma list of
+    /// fixed, variable, semi-fixed, accumulator, interpolated, extrapolated,
+    /// velocity-extrapolated, hermite, equal-substeps (or engine preset ids).
+    #[arg(long, value_name = "LIST")]
+    pub strategy: Option<String>,
+    /// An engine's own loop, run as its own row after the strategies (repeatable): godot,
+    /// godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate,
+    /// unity-extrapolate, unreal-substep, unreal, unreal-async, fiedler, glaiel, matterjs,
+    /// matterjs-0.19.
+    ///
+    /// A preset keeps its engine's own step and guards: --hz, --max-frame-time and
+    /// --max-steps do not apply to it; the trace, the load model (--step-cost,
+    /// --render-cost), the display, --gpu-cost, --filter and the scene (--integrator,
+    /// --spring-hz, --damping) do. Godot, Bevy, Glaiel, Matter.js and Fiedler follow their
+    /// source or published code. Unity and Unreal are closed. Unity, documented: Fixed
+    /// Timestep 0.02 s, maximumDeltaTime 1/3 s bounding Time.deltaTime and the fixed
+    /// updates a frame, fixed time caught up to Time.time, Interpolate one update behind,
+    /// Extrapolate along the velocity; the lab's model: the loop `while F + fdt <= T` and
+    /// alpha `(T - F) / fdt`. Unreal, documented: substeps of equal size no longer than Max
+    /// Substep Delta Time (1/60 s), at most Max Substeps (6); from third-party copies of the
+    /// code, the lab's model: the world's 0.5 ms to 0.4 s frame clamp, one step of at most
+    /// MaxPhysicsDeltaTime (1/30 s) without substepping, and async physics in 1/30 s steps
+    /// drawn two steps behind. README: "Engine presets".
+    #[arg(long = "preset", value_name = "ID")]
+    pub presets: Vec<EnginePreset>,
+    /// Frame-time trace: plain ms per line, a CSV with a frame_time_ms column, PresentMon
+    /// or MangoHud CSV (detected from the content).
+    #[arg(long, value_name = "FILE", conflicts_with = "generate")]
+    pub trace: Option<PathBuf>,
+    /// PresentMon: the application whose rows to use (default: the one with most rows). An
+    /// error for other kinds of trace.
+    #[arg(long, value_name = "NAME", requires = "trace")]
+    pub process: Option<String>,
+    /// PresentMon: the swap chain of that application whose rows to use, by its
+    /// SwapChainAddress (default: the one with most rows). An error for other kinds of trace.
+    #[arg(long, value_name = "ADDR", requires = "trace")]
+    pub swap_chain: Option<String>,
+    /// Generated trace: steady:HZ, jitter:HZ:SD_MS (or jitter:HZ:SD_MS:SEED),
+    /// hitch:HZ:SPIKE_MS:EVERY_S, ramp:FROM_HZ:TO_HZ. The default when no --trace is given is
+    /// steady:60.
+    #[arg(long, value_name = "SPEC")]
+    pub generate: Option<String>,
+    /// Length of a generated trace, seconds.
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        value_name = "S",
+        conflicts_with = "trace"
+    )]
+    pub duration: f64,
+    /// The display the frames are shown on: cpu (each frame at its CPU start, the default),
+    /// fifo:HZ[:QUEUE] (vsync; QUEUE frames may wait for the screen before a present
+    /// blocks, default 2), mailbox:HZ, immediate[:HZ], vrr:MIN_HZ-MAX_HZ (e.g. vrr:48-144),
+    /// or trace (a PresentMon capture's own display times).
+    #[arg(long, default_value = "cpu", value_name = "SPEC", value_parser = DisplaySpec::parse)]
+    pub display: DisplaySpec,
+    /// GPU time per frame, ms (0 to 1000): delays when each image is ready without costing
+    /// CPU time. Needs a modeled display (fifo, mailbox, immediate or vrr).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub gpu_cost: f64,
+    /// Frame-time filter before the strategy: none, snap (to whole refresh periods within
+    /// an eighth of one, the difference carried), snap:TOL_MS, or average:N (2 to 32 frames).
+    #[arg(long, default_value = "none", value_name = "SPEC", value_parser = FilterSpec::parse)]
+    pub filter: FilterSpec,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write one CSV row per frame and strategy to this file, as the frames run
+    /// (columns: README, "Per-frame CSV").
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also draw the run to this PNG: the trace's frame times, per strategy T - S and the
+    /// animation error at the screen, and the latency and judder of every strategy.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Size of the --plot image, pixels: WxH, from 960x720 to 8192x8192.
+    #[arg(
+        long,
+        value_name = "WxH",
+        default_value = "1600x1200",
+        value_parser = parse_plot_size,
+        requires = "plot"
+    )]
+    pub plot_size: (u32, u32),
+    /// Run a recorded session (`--record`) as a plain trace of its frame times under the
+    /// bench's model, instead of replaying it as recorded.
+    #[arg(long, requires = "trace")]
+    pub as_trace: bool,
+    /// Scripted inputs: every:S[:HOLD_MS] presses a movement key every S seconds (0.001 to
+    /// 3600) and holds it HOLD_MS ms (default 100, or half the period if shorter), forward
+    /// and back in turn. Each strategy's row then measures every input policy: latency from
+    /// the event to the screen showing the whole first step that used it, inputs lost and
+    /// duplicated, and how far each hold walked the player off speed x hold.
+    #[arg(long, value_name = "SPEC", value_parser = parse_input_script)]
+    pub input: Option<InputScript>,
+    /// The input policy that moves the player (and so the state hash): every-step,
+    /// first-step, buffered or timestamped. All four are measured either way.
+    #[arg(long, default_value = "buffered", value_name = "ID")]
+    pub input_policy: InputPolicy,
+    /// Simulation settings.
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+impl BenchArgs {
+    /// The bench settings, checked: the simulation's, the display, the GPU cost and the
+    /// filter.
+    pub fn settings(&self) -> anyhow::Result<BenchSettings> {
+        let mut settings = self.sim.settings()?;
+        if !(0.0..=bench::MAX_COST_MS).contains(&self.gpu_cost) {
+            anyhow::bail!(
+                "--gpu-cost {} ms is out of range (allowed 0 to {} ms)",
+                self.gpu_cost,
+                bench::MAX_COST_MS
+            );
+        }
+        if self.gpu_cost > 0.0 && !self.display.is_modeled() {
+            anyhow::bail!(
+                "--gpu-cost needs a modeled display (--display fifo:HZ, mailbox:HZ, immediate or \
+                 vrr:MIN-MAX): the {} display does not model when images are ready",
+                self.display
+            );
+        }
+        settings.display = self.display;
+        settings.gpu_cost = crate::timestep::ns_from_ms(self.gpu_cost);
+        settings.filter = self.filter;
+        settings.input = self.input;
+        settings.scene.player.policy = self.input_policy;
+        Ok(settings)
+    }
+
+    /// Everything [`run_bench`] checks before it reads, generates or writes anything: the
+    /// strategies, the [settings](Self::settings) and the `--csv` and `--plot` paths (which
+    /// are only looked at). Returns the strategies and the settings. The `options` fuzz
+    /// target (`fuzz/`) calls it to check a command line without running it.
+    pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
+        let strategies = bench_strategies(self)?;
+        let settings = self.settings()?;
+        check_report_paths(self)?;
+        Ok((strategies, settings))
+    }
+}
+
+/// The trace `bench` runs over: read from a file, its frames held in memory, or generated,
+/// its frames made anew on each pass and never all held.
+#[derive(Clone, Debug)]
+pub enum BenchTrace {
+    /// Read from `--trace`.
+    Read(FrameTrace),
+    /// Made by `--generate` (by default `steady:60`).
+    Generated(GeneratedTrace),
+}
+
+impl BenchTrace {
+    /// Where the frames came from: the file, or the spec with its duration.
+    pub fn source(&self) -> &str {
+        match self {
+            Self::Read(trace) => &trace.source,
+            Self::Generated(trace) => trace.source(),
+        }
+    }
+
+    /// What the reader or the generator wants the user to know.
+    pub fn notes(&self) -> &[String] {
+        match self {
+            Self::Read(trace) => &trace.notes,
+            Self::Generated(trace) => trace.notes(),
+        }
+    }
+
+    /// The capture's display times, when it has them (see [`FrameTrace::display_ns`]).
+    pub fn display_ns(&self) -> Option<&[Option<u64>]> {
+        match self {
+            Self::Read(trace) => trace.display_ns.as_deref(),
+            Self::Generated(_) => None,
+        }
+    }
+
+    /// Sum of the frame times in seconds.
+    pub fn wall_time_s(&self) -> f64 {
+        match self {
+            Self::Read(trace) => trace.wall_time_s(),
+            Self::Generated(trace) => trace.wall_time_s(),
+        }
+    }
+}
+
+impl FrameSource for BenchTrace {
+    fn frame_count(&self) -> u64 {
+        match self {
+            Self::Read(trace) => trace.len() as u64,
+            Self::Generated(trace) => trace.len(),
+        }
+    }
+
+    fn frame_times(&self) -> impl Iterator<Item = u64> + '_ {
+        match self {
+            Self::Read(trace) => BenchFrames::Read(trace.frame_times_ns.iter().copied()),
+            Self::Generated(trace) => BenchFrames::Generated(trace.frames()),
+        }
+    }
+}
+
+/// A pass over a [`BenchTrace`]'s frames.
+pub(super) enum BenchFrames<'a> {
+    /// Over the frames in memory.
+    Read(std::iter::Copied<std::slice::Iter<'a, u64>>),
+    /// Making the frames.
+    Generated(GeneratedFrames),
+}
+
+impl Iterator for BenchFrames<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        match self {
+            Self::Read(frames) => frames.next(),
+            Self::Generated(frames) => frames.next(),
+        }
+    }
+}
+
+/// The trace `bench` runs over: the file, or the generator (default `steady:60`).
+pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<BenchTrace> {
+    match &args.trace {
+        Some(path) => {
+            let options = LoadOptions {
+                process: args.process.clone(),
+                swap_chain: args.swap_chain.clone(),
+            };
+            // A named pipe with no writer blocks the read; say why nothing happens.
+            let waiting = |path: &str| eprintln!("note: waiting for data on {path} …");
+            Ok(BenchTrace::Read(trace::load_with_wait_notice(
+                path, &options, waiting,
+            )?))
+        }
+        None => {
+            let spec = args.generate.as_deref().unwrap_or("steady:60");
+            if !(args.duration > 0.0 && args.duration <= trace::MAX_DURATION_S) {
+                anyhow::bail!(
+                    "--duration {} s is out of range (allowed more than 0 up to {} s)",
+                    args.duration,
+                    trace::MAX_DURATION_S
+                );
+            }
+            let generated = GeneratedTrace::new(spec, args.duration).context("--generate")?;
+            Ok(BenchTrace::Generated(generated))
+        }
+    }
+}
+
+/// `--input`'s value parser.
+pub(super) fn parse_input_script(spec: &str) -> Result<InputScript, String> {
+    InputScript::parse(spec).map_err(|error| error.problem)
+}
+
+/// What `bench` runs, in order: the `--strategy` list (all strategies when neither it nor
+/// `--preset` is given), then each `--preset` not already in it.
+pub(super) fn bench_strategies(args: &BenchArgs) -> anyhow::Result<Vec<Strategy>> {
+    let list = match (&args.strategy, args.presets.is_empty()) {
+        (Some(list), _) => list.as_str(),
+        (None, true) => "all",
+        (None, false) => "",
+    };
+    let mut strategies = if list.is_empty() {
+        Vec::new()
+    } else {
+        Strategy::parse_list(list).context("--strategy")?
+    };
+    for &preset in &args.presets {
+        let strategy = Strategy::Preset(preset);
+        if !strategies.contains(&strategy) {
+            strategies.push(strategy);
+        }
+    }
+    Ok(strategies)
+}

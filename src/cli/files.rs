@@ -1,0 +1,155 @@
+//! The files the commands read and write: checked before anything runs, created new, and
+//! write errors said with the path.
+
+use anyhow::Context as _;
+
+use crate::recording::{read_recording, recording_from_trace};
+use crate::trace::{self, LoadOptions};
+
+use super::*;
+
+/// Checks `--csv` and `--plot` before any work is done, so a typo does not cost a whole
+/// run: each names a file (not a directory) in a directory that exists, the plot's ends in
+/// `.png`, and they are not the same file.
+pub(super) fn check_report_paths(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.csv {
+        check_output_path(path, "frames.csv").context("--csv")?;
+    }
+    if let Some(path) = &args.plot {
+        check_output_path(path, "bench.png").context("--plot")?;
+        check_png_path(path).context("--plot")?;
+    }
+    if let (Some(csv), Some(plot)) = (&args.csv, &args.plot)
+        && (csv == plot || same_file(csv, plot))
+    {
+        anyhow::bail!(
+            "--csv and --plot both name {}: name two files",
+            csv.display()
+        );
+    }
+    Ok(())
+}
+
+/// Checks that an output path names a file, not a directory, in a directory that exists
+/// (`example` is a file name to suggest).
+pub(super) fn check_output_path(path: &std::path::Path, example: &str) -> anyhow::Result<()> {
+    if names_a_directory(path) {
+        anyhow::bail!(
+            "{} is a directory; name the file to write (e.g. {})",
+            path.display(),
+            path.join(example).display()
+        );
+    }
+    check_parent_directory(path)
+}
+
+/// Whether `path` is a directory, or is written as one (ends in a separator).
+pub(super) fn names_a_directory(path: &std::path::Path) -> bool {
+    path.is_dir()
+        || path
+            .as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::is_separator)
+}
+
+/// Checks that the directory an output file goes into exists (and is one).
+pub(super) fn check_parent_directory(path: &std::path::Path) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        if parent.exists() {
+            anyhow::bail!(
+                "{}: {} is not a directory",
+                path.display(),
+                parent.display()
+            );
+        }
+        anyhow::bail!(
+            "{}: the directory {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
+}
+
+/// Checks that `path` can become a new file: it does not exist (nothing is overwritten),
+/// is not a directory, and its directory exists.
+pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()> {
+    if names_a_directory(path) {
+        anyhow::bail!("{option} {}: is a directory; name a file", path.display());
+    }
+    if path.exists() {
+        anyhow::bail!(
+            "{option} {}: the file exists and is not overwritten; remove it or name another",
+            path.display()
+        );
+    }
+    check_parent_directory(path).with_context(|| option.to_owned())
+}
+
+/// Reads what `--replay` plays: a session recording, or any trace the bench reads.
+pub fn load_recording(path: &std::path::Path) -> anyhow::Result<crate::live::Recording> {
+    if trace::is_session(path) {
+        Ok(read_recording(trace::load_session(path)?)?)
+    } else {
+        let trace = trace::load(path, &LoadOptions::default())?;
+        for note in &trace.notes {
+            eprintln!("note: {note}");
+        }
+        Ok(recording_from_trace(&trace))
+    }
+}
+
+/// Whether two paths name one existing file.
+pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Creates (or truncates) the output file `option` names.
+pub(super) fn create(
+    option: &'static str,
+    path: &std::path::Path,
+) -> Result<std::fs::File, WriteError> {
+    std::fs::File::create(path).map_err(|error| WriteError {
+        option,
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// A CSV writer's error as a [`WriteError`] (one that is not the system's cannot happen
+/// with the rows written here, and is reported as an I/O error all the same).
+pub(super) fn write_error(path: &std::path::Path, kind: csv::ErrorKind) -> WriteError {
+    let error = match kind {
+        csv::ErrorKind::Io(error) => error,
+        other => std::io::Error::other(format!("{other:?}")),
+    };
+    WriteError {
+        option: "--csv",
+        path: path.to_owned(),
+        error,
+    }
+}
+
+/// Checks that an output path names a PNG file in a directory that exists, before any
+/// work is done, so a typo does not cost a whole run.
+pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
+    if names_a_directory(path) {
+        anyhow::bail!(
+            "{}: names a directory, not the image file to write (e.g. {})",
+            path.display(),
+            path.join("frame.png").display()
+        );
+    }
+    let is_png = path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"));
+    if !is_png {
+        anyhow::bail!("{}: the image file must end in .png", path.display());
+    }
+    check_parent_directory(path)
+}

@@ -1,0 +1,130 @@
+//! The command line: `timestep-lab [OPTIONS]` opens the window; `bench`, `render` and
+//! `bench-render` run headless.
+mod bench_args;
+mod files;
+mod run_bench;
+#[cfg(test)]
+mod tests;
+mod window_args;
+
+use clap::{Parser, Subcommand};
+
+use crate::bench::plot::{self};
+use crate::timestep::RangeError;
+
+pub use bench_args::{BenchArgs, BenchTrace, bench_trace};
+pub use files::{check_new_file, check_png_path, load_recording};
+pub use run_bench::{WriteError, run_bench};
+pub use window_args::{BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs};
+
+use files::{check_report_paths, create, same_file, write_error};
+
+/// See, measure and understand game-loop timesteps.
+#[derive(Debug, Parser)]
+#[command(
+    name = "timestep-lab",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true,
+    allow_negative_numbers = true
+)]
+pub struct Cli {
+    /// What to do; with none, the interactive window opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The window's starting values.
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run strategies over a frame-time trace and print a comparison table.
+    #[command(allow_negative_numbers = true)]
+    Bench(BenchArgs),
+    /// Render one frame of the scene headless (no window) to a PNG.
+    #[command(allow_negative_numbers = true)]
+    Render(RenderArgs),
+    /// Render frames headless and report the CPU cost per frame, split by stage.
+    #[command(name = "bench-render", allow_negative_numbers = true)]
+    BenchRender(BenchRenderArgs),
+}
+
+/// The option that sets the value a [`RangeError`] names, for the message.
+pub(super) fn flag_of(error: &RangeError) -> Option<&'static str> {
+    Some(match error.name {
+        "physics rate" => "--hz",
+        "max frame time" => "--max-frame-time",
+        "max steps" => "--max-steps",
+        "spring frequency" => "--spring-hz",
+        "damping ratio" => "--damping",
+        "step cost" => "--step-cost",
+        "render cost" => "--render-cost",
+        "time scale" => "--time-scale",
+        "jitter" => "--jitter",
+        "hitch length" => "--hitch",
+        "hitch period" => "--hitch-every",
+        "refresh rate" => "--refresh",
+        "frame cap" => "--frame-cap",
+        "averaged frames" => "--filter",
+        _ => return None,
+    })
+}
+
+/// A range error as an option's error: prefixed with the flag that set the value.
+pub(super) fn flagged(error: RangeError) -> anyhow::Error {
+    match flag_of(&error) {
+        Some(flag) => anyhow::anyhow!("{flag}: {error}"),
+        None => error.into(),
+    }
+}
+
+/// Parses an MSAA sample count: 1 or 4, the counts every wgpu adapter supports.
+pub(super) fn parse_msaa(value: &str) -> Result<u32, String> {
+    match value {
+        "1" => Ok(1),
+        "4" => Ok(4),
+        _ => Err(format!(
+            "{value} is not an MSAA sample count (allowed: 1, 4)"
+        )),
+    }
+}
+
+/// Parses the plot's `WxH`, each within [`plot::MIN_SIZE`] and [`plot::MAX_SIZE`].
+pub(super) fn parse_plot_size(value: &str) -> Result<(u32, u32), String> {
+    let (min, max) = (plot::MIN_SIZE, plot::MAX_SIZE);
+    let bad = || {
+        format!(
+            "{value:?} is not WxH from {}x{} to {}x{} (e.g. 1600x1200)",
+            min.0, min.1, max.0, max.1
+        )
+    };
+    let (width, height) = value.split_once('x').ok_or_else(bad)?;
+    let width: u32 = width.parse().map_err(|_| bad())?;
+    let height: u32 = height.parse().map_err(|_| bad())?;
+    if !(min.0..=max.0).contains(&width) || !(min.1..=max.1).contains(&height) {
+        return Err(bad());
+    }
+    Ok((width, height))
+}
+
+/// Parses `N:WxH` (frame, width, height).
+pub(super) fn parse_resize(value: &str) -> Result<(u64, (u32, u32)), String> {
+    let bad = || format!("{value:?} is not N:WxH (e.g. 30:640x360)");
+    let (frame, size) = value.split_once(':').ok_or_else(bad)?;
+    let (width, height) = size.split_once('x').ok_or_else(bad)?;
+    let number = |text: &str| {
+        text.parse::<u32>()
+            .ok()
+            .filter(|&n| (1..=16384).contains(&n))
+    };
+    Ok((
+        frame.parse().map_err(|_| bad())?,
+        (
+            number(width).ok_or_else(bad)?,
+            number(height).ok_or_else(bad)?,
+        ),
+    ))
+}

@@ -1,0 +1,130 @@
+//! The command line's own checks: options over remembered settings, ranges and flags.
+
+use clap::Parser as _;
+
+use super::*;
+use crate::live::PresentModeId;
+use crate::options::WindowOptions;
+use crate::remembered::Remembered;
+use crate::scene::CameraDriver;
+use crate::timestep::{EnginePreset, Strategy};
+
+fn options(args: &[&str]) -> anyhow::Result<WindowOptions> {
+    let cli = Cli::try_parse_from(std::iter::once("timestep-lab").chain(args.iter().copied()))?;
+    cli.window.options()
+}
+
+/// The window's options for `args` over `remembered`.
+fn options_over(args: &[&str], remembered: &Remembered) -> anyhow::Result<WindowOptions> {
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    let matches = Cli::command()
+        .try_get_matches_from(std::iter::once("timestep-lab").chain(args.iter().copied()))?;
+    Cli::from_arg_matches(&matches)?
+        .window
+        .options_over(&matches, remembered)
+}
+
+#[test]
+fn options_given_override_the_remembered_ones_and_the_rest_are_kept() {
+    let mut remembered = Remembered {
+        present_mode: PresentModeId::Mailbox,
+        timeline: false,
+        ..Remembered::default()
+    };
+    remembered.settings.strategy = Strategy::Fixed;
+    remembered.settings.rate_hz = 120.0;
+    remembered.settings.load.hitch_ms = 300.0;
+    remembered.settings.time_scale = 0.5;
+    // Nothing given: all remembered.
+    let kept = options_over(&[], &remembered).expect("valid");
+    assert_eq!(kept.settings, remembered.settings);
+    assert_eq!(kept.present_mode, PresentModeId::Mailbox);
+    assert!(!kept.timeline && kept.panel);
+    // Given: those win, even when equal to their defaults.
+    let given = options_over(
+        &["--hz", "50", "--time-scale", "1", "--present-mode", "fifo"],
+        &remembered,
+    )
+    .expect("valid");
+    assert_eq!(given.settings.rate_hz, 50.0);
+    assert_eq!(given.settings.time_scale, 1.0);
+    assert_eq!(given.present_mode, PresentModeId::Fifo);
+    assert_eq!(
+        given.settings.strategy,
+        Strategy::Fixed,
+        "not given: remembered"
+    );
+    assert_eq!(given.settings.load.hitch_ms, 300.0);
+    // --strategy leaves a remembered comparison; --compare starts one.
+    remembered.settings.set_compare(true);
+    let single = options_over(&["--strategy", "variable"], &remembered).expect("valid");
+    assert!(!single.settings.compare);
+    assert_eq!(single.settings.strategy, Strategy::Variable);
+    let compared =
+        options_over(&["--compare", "fixed,variable"], &Remembered::default()).expect("ok");
+    assert_eq!(
+        compared.settings.pane_strategies(),
+        [Strategy::Fixed, Strategy::Variable]
+    );
+}
+
+#[test]
+fn compare_focus_and_preset_reach_the_settings() {
+    let settings = options(&[
+        "--compare",
+        "fixed,accumulator,interpolated",
+        "--focus",
+        "2",
+    ])
+    .expect("valid")
+    .settings;
+    assert!(settings.compare);
+    assert_eq!(
+        settings.panes.as_slice(),
+        [
+            Strategy::Fixed,
+            Strategy::Accumulator,
+            Strategy::Interpolated
+        ]
+    );
+    assert_eq!(settings.focus, 1);
+    let settings = options(&["--preset", "camera-vs-sphere"])
+        .expect("valid")
+        .settings;
+    assert_eq!(settings.camera, CameraDriver::PerFrame);
+    assert_eq!(
+        settings.pane_strategies(),
+        [Strategy::Accumulator, Strategy::Interpolated]
+    );
+    // --compare names the panes the preset compares.
+    let settings = options(&["--preset", "camera-vs-sphere", "--compare", "all"])
+        .expect("valid")
+        .settings;
+    assert_eq!(settings.pane_strategies(), Strategy::ALL);
+    let settings = options(&[]).expect("valid").settings;
+    assert!(!settings.compare);
+    assert_eq!(settings.focus, 0);
+    // Without --focus, the accumulator's pane is focused.
+    let settings = options(&["--compare", "all"]).expect("valid").settings;
+    assert_eq!(settings.focus, 3);
+    let settings = options(&["--compare", "fixed,variable"])
+        .expect("valid")
+        .settings;
+    assert_eq!(settings.focus, 0);
+    // Engine presets mix with the strategies.
+    let settings = options(&["--compare", "accumulator,godot,unity-interpolate"])
+        .expect("valid")
+        .settings;
+    assert_eq!(
+        settings.panes.as_slice(),
+        [
+            Strategy::Accumulator,
+            Strategy::Preset(EnginePreset::Godot),
+            Strategy::Preset(EnginePreset::UnityInterpolate)
+        ]
+    );
+    let settings = options(&["--strategy", "matterjs"])
+        .expect("valid")
+        .settings;
+    assert_eq!(settings.strategy, Strategy::Preset(EnginePreset::Matterjs));
+}

@@ -1,0 +1,464 @@
+//! The window's, `render`'s and `bench-render`'s options, and the simulation options they
+//! share with `bench`.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::Args;
+
+use crate::bench::BenchSettings;
+use crate::input::InputPolicy;
+use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
+use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
+use crate::remembered::Remembered;
+use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
+use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
+
+use super::*;
+
+/// Scene and loop settings the window and `render` share (besides [`SimArgs`]).
+#[derive(Debug, Clone, Args)]
+pub struct LiveArgs {
+    /// Timestep strategy: fixed, variable, semi-fixed, accumulator, interpolated or
+    /// extrapolated.
+    #[arg(long, default_value = "interpolated", value_name = "ID")]
+    pub strategy: Strategy,
+    /// Start in comparison mode, one pane per strategy: `all`, or 2 to 6 comma-separated
+    /// strategy ids (e.g. fixed,accumulator,interpolated). All panes get the same frames.
+    #[arg(long, value_name = "LIST")]
+    pub compare: Option<String>,
+    /// With --compare: the focused pane, 1 to the number of panes (its steps carry the
+    /// per-step load; the readouts, plots and timeline show it). Default: the accumulator's
+    /// pane, else the first.
+    #[arg(long, value_name = "N")]
+    pub focus: Option<usize>,
+    /// Scene preset: together, or camera-vs-sphere (the camera moves per render frame, the
+    /// sphere per fixed step; compares accumulator with interpolated unless --compare
+    /// names the panes). Sets the camera driver, overriding --camera.
+    #[arg(long, value_name = "ID")]
+    pub preset: Option<ScenePreset>,
+    /// Camera driver: per-frame, per-step or smoothed. In the player view it moves the
+    /// look too: per-frame turns with the mouse every frame, per-step and smoothed turn
+    /// with the player's steps (smoothed through the strategy's interpolation).
+    #[arg(long, default_value = "smoothed", value_name = "ID")]
+    pub camera: CameraDriver,
+    /// Camera view: orbit (circling the pivot; the player is a marker on the ground) or
+    /// player (first person: WASD or the arrows walk, dragging the mouse over the scene
+    /// looks around).
+    #[arg(long, default_value = "orbit", value_name = "ID")]
+    pub view: CameraView,
+    /// How key presses and mouse turns reach the fixed steps: every-step (applied to
+    /// every step of the frame that read them: duplicated), first-step (the frame's first
+    /// step only: lost on frames without one), buffered (queued until a step takes them),
+    /// or timestamped (applied inside the step whose simulated interval holds their time).
+    #[arg(long, default_value = "buffered", value_name = "ID")]
+    pub input_policy: InputPolicy,
+    /// Time scale, 0.05 to 2 (slow motion below 1).
+    #[arg(long, default_value_t = 1.0, value_name = "X")]
+    pub time_scale: f64,
+    /// Artificial load: standard deviation of a random extra cost per frame, ms (0 to 100).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub jitter: f64,
+    /// Artificial load: length of a periodic hitch, ms (0 to 1000; 0 = none).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub hitch: f64,
+    /// Artificial load: seconds between hitches (0.1 to 60).
+    #[arg(long, default_value_t = 2.0, value_name = "S")]
+    pub hitch_every: f64,
+    /// Frame-time filter before the strategies: none, snap (to whole refresh periods,
+    /// within an eighth of one), snap:TOL_MS, or average:N (2 to 32 frames).
+    #[arg(long, default_value = "none", value_name = "SPEC", value_parser = FilterSpec::parse)]
+    pub filter: FilterSpec,
+    /// Refresh rate the screen model and the snap filter use, Hz (1 to 1000); 0 = the
+    /// monitor's, as the window system reports it (60 Hz when it does not).
+    #[arg(long, default_value_t = 0.0, value_name = "HZ")]
+    pub refresh: f64,
+    /// Simulation settings.
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+impl LiveArgs {
+    /// The live loop's settings, checked; a bad value is named with its allowed range.
+    pub fn settings(&self) -> anyhow::Result<LiveSettings> {
+        let sim = &self.sim;
+        let mut settings = LiveSettings {
+            strategy: self.strategy,
+            compare: false,
+            panes: Panes::default(),
+            focus: 0,
+            rate_hz: sim.hz,
+            max_frame_time_ms: sim.max_frame_time,
+            max_steps: sim.max_steps,
+            integrator: sim.integrator,
+            spring_hz: sim.spring_hz,
+            damping: sim.damping,
+            camera: self.camera,
+            view: self.view,
+            input_policy: self.input_policy,
+            time_scale: self.time_scale,
+            load: LoadSettings {
+                step_cost_ms: sim.step_cost,
+                render_cost_ms: sim.render_cost,
+                jitter_ms: self.jitter,
+                hitch_ms: self.hitch,
+                hitch_every_s: self.hitch_every,
+            },
+            frame_cap_hz: 0.0,
+            filter: self.filter,
+            refresh_override_hz: self.refresh,
+        };
+        if let Some(preset) = self.preset {
+            preset.apply(&mut settings);
+        }
+        if let Some(list) = &self.compare {
+            let strategies = Strategy::parse_list(list).context("--compare")?;
+            settings.panes = Panes::new(&strategies).context("--compare")?;
+            settings.compare = false;
+            settings.set_compare(true);
+        }
+        if let Some(focus) = self.focus {
+            let panes = settings.pane_strategies().len();
+            if !(1..=panes).contains(&focus) {
+                anyhow::bail!(
+                    "--focus {focus} is out of range (allowed 1 to {panes}: the number of panes)"
+                );
+            }
+            settings.focus = focus - 1;
+        }
+        settings.validate().map_err(flagged)?;
+        Ok(settings)
+    }
+}
+
+/// The window's options (used when no subcommand is given).
+#[derive(Debug, Clone, Args)]
+pub struct WindowArgs {
+    /// Present mode: fifo, fifo-relaxed, mailbox, immediate, auto-vsync or auto-no-vsync
+    /// (one the surface does not offer falls back to fifo).
+    #[arg(long, default_value = "auto-vsync", value_name = "ID")]
+    pub present_mode: PresentModeId,
+    /// Frame cap for non-vsync present modes, fps (5 to 1000; 0 = off).
+    #[arg(long, default_value_t = 0.0, value_name = "FPS")]
+    pub frame_cap: f64,
+    /// Window width, physical pixels.
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub width: u32,
+    /// Window height, physical pixels.
+    #[arg(long, default_value_t = 800, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub height: u32,
+    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
+    pub msaa: u32,
+    /// Run this many frames, print a summary (adapter, present modes, spiral), then exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    /// Write the last frame (scene and panel) to this PNG file.
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Start with the side panel hidden (H shows it).
+    #[arg(long)]
+    pub no_panel: bool,
+    /// Start with the frame timeline hidden (T shows it).
+    #[arg(long)]
+    pub no_timeline: bool,
+    /// Start paused (P resumes, . steps one frame).
+    #[arg(long)]
+    pub paused: bool,
+    /// Neither restore the settings saved when the window last closed nor save them when
+    /// it closes (they live in the platform's config directory, e.g.
+    /// ~/.config/timestep-lab/settings.toml).
+    #[arg(long)]
+    pub no_config: bool,
+    /// Record the session from its first frame to FILE (a lab CSV: the frame times, the
+    /// load, every change, kick, reset and pause at its frame, the adapter, present mode,
+    /// refresh rate and settings). `bench --trace FILE` measures it, `--replay FILE` plays
+    /// it back. An existing file is never overwritten. The panel's Record button does the
+    /// same at any time.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub record: Option<PathBuf>,
+    /// Replay FILE instead of the clock, paced in real time (pause, speed, loop and seek in
+    /// the panel): a recording made with --record (its settings, inputs and presents
+    /// replay too, to the same final state), or any trace `bench --trace` reads (the lab's
+    /// CSV, PresentMon, MangoHud, plain). The file is read once, before the window opens.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Replay speed: recorded time per real time, 0.05 to 8 (below 1 is slow motion).
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "replay")]
+    pub replay_speed: f64,
+    /// Automation: close the window when the replay has run its last frame.
+    #[arg(long, hide = true, requires = "replay")]
+    pub quit_after_replay: bool,
+    /// Automation: switch to the next present mode the surface offers every N frames.
+    #[arg(long, value_name = "N", hide = true)]
+    pub cycle_present_modes: Option<u64>,
+    /// Automation: after N frames, resize the window to W×H (`N:WxH`).
+    #[arg(long, value_name = "N:WxH", hide = true, value_parser = parse_resize)]
+    pub resize_at: Option<(u64, (u32, u32))>,
+    /// Loop and scene settings.
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+impl WindowArgs {
+    /// The window's options, checked.
+    pub fn options(&self) -> anyhow::Result<WindowOptions> {
+        let mut settings = self.live.settings()?;
+        settings.frame_cap_hz = self.frame_cap;
+        settings.validate().map_err(flagged)?;
+        if let Some(path) = &self.screenshot {
+            check_png_path(path)?;
+        }
+        if let Some(path) = &self.record {
+            check_new_file("--record", path)?;
+        }
+        if !crate::live::REPLAY_SPEEDS.contains(&self.replay_speed) {
+            anyhow::bail!(
+                "--replay-speed {} is out of range (allowed {} to {})",
+                self.replay_speed,
+                crate::live::REPLAY_SPEEDS.start(),
+                crate::live::REPLAY_SPEEDS.end()
+            );
+        }
+        let replay = self
+            .replay
+            .as_deref()
+            .map(load_recording)
+            .transpose()
+            .context("--replay")?
+            .map(std::sync::Arc::new);
+        Ok(WindowOptions {
+            settings,
+            remember: None,
+            present_mode: self.present_mode,
+            size: (self.width, self.height),
+            msaa: self.msaa,
+            frames: self.frames,
+            screenshot: self.screenshot.clone(),
+            panel: !self.no_panel,
+            timeline: !self.no_timeline,
+            paused: self.paused,
+            cycle_present_modes: self.cycle_present_modes,
+            resize_at: self.resize_at,
+            record: self.record.clone(),
+            replay,
+            replay_speed: self.replay_speed,
+            quit_after_replay: self.quit_after_replay,
+        })
+    }
+}
+
+impl WindowArgs {
+    /// The window's options on top of `remembered` (saved when it last closed): each option
+    /// given on the command line (as `matches` tell) overrides the remembered value, the
+    /// rest are remembered ones. `--strategy` alone leaves a remembered comparison;
+    /// `--compare` starts one.
+    pub fn options_over(
+        &self,
+        matches: &clap::ArgMatches,
+        remembered: &Remembered,
+    ) -> anyhow::Result<WindowOptions> {
+        let mut options = self.options()?;
+        let given = options.settings;
+        let explicit =
+            |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        let mut settings = remembered.settings;
+        macro_rules! take {
+            ($($id:literal => $($field:ident).+),* $(,)?) => {
+                $(if explicit($id) {
+                    settings.$($field).+ = given.$($field).+;
+                })*
+            };
+        }
+        take!(
+            "hz" => rate_hz,
+            "max_frame_time" => max_frame_time_ms,
+            "max_steps" => max_steps,
+            "integrator" => integrator,
+            "spring_hz" => spring_hz,
+            "damping" => damping,
+            "camera" => camera,
+            "view" => view,
+            "input_policy" => input_policy,
+            "time_scale" => time_scale,
+            "step_cost" => load.step_cost_ms,
+            "render_cost" => load.render_cost_ms,
+            "jitter" => load.jitter_ms,
+            "hitch" => load.hitch_ms,
+            "hitch_every" => load.hitch_every_s,
+            "filter" => filter,
+            "refresh" => refresh_override_hz,
+            "frame_cap" => frame_cap_hz,
+        );
+        if explicit("strategy") {
+            settings.strategy = given.strategy;
+            settings.compare = false;
+        }
+        if explicit("compare") {
+            settings.compare = given.compare;
+            settings.panes = given.panes;
+            settings.focus = given.focus;
+        }
+        if explicit("focus") {
+            settings.focus = given.focus;
+        }
+        if let Some(preset) = self.live.preset {
+            // A preset sets the camera (over --camera) and perhaps the panes, over what
+            // was remembered.
+            preset.apply(&mut settings);
+        }
+        settings
+            .validate()
+            .context("the remembered settings with the command line's")?;
+        options.settings = settings;
+        if !explicit("present_mode") {
+            options.present_mode = remembered.present_mode;
+        }
+        options.panel &= remembered.panel || explicit("no_panel");
+        options.timeline &= remembered.timeline || explicit("no_timeline");
+        Ok(options)
+    }
+}
+
+/// Arguments of `timestep-lab render`.
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    pub out: PathBuf,
+    /// Image width, pixels.
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub width: u32,
+    /// Image height, pixels.
+    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub height: u32,
+    /// Real time to run before the frame is drawn, seconds (0 to 3600).
+    #[arg(long, default_value_t = 2.0, value_name = "S")]
+    pub time: f64,
+    /// Display rate the loop runs at until then, Hz (1 to 1000).
+    #[arg(long, default_value_t = 60.0, value_name = "HZ")]
+    pub display_hz: f64,
+    /// Loop and scene settings.
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+impl RenderArgs {
+    /// Checks every value; returns what to render.
+    pub fn options(&self) -> anyhow::Result<RenderOptions> {
+        check_png_path(&self.out)?;
+        let settings = self.live.settings()?;
+        if !(0.0..=3600.0).contains(&self.time) {
+            anyhow::bail!(
+                "--time {} s is out of range (allowed 0 to 3600 s)",
+                self.time
+            );
+        }
+        if !(1.0..=1000.0).contains(&self.display_hz) {
+            anyhow::bail!(
+                "--display-hz {} Hz is out of range (allowed 1 to 1000 Hz)",
+                self.display_hz
+            );
+        }
+        Ok(RenderOptions {
+            settings,
+            out: self.out.clone(),
+            size: (self.width, self.height),
+            time_s: self.time,
+            display_hz: self.display_hz,
+        })
+    }
+}
+
+/// Arguments of `timestep-lab bench-render`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchRenderArgs {
+    /// Frames to measure (after a short warm-up).
+    #[arg(long, default_value_t = 600, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// Target width, pixels.
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub width: u32,
+    /// Target height, pixels.
+    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
+    pub height: u32,
+    /// Scene panes side by side, each running the next strategy (1 to 6).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub panes: u32,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
+    pub msaa: u32,
+}
+
+impl BenchRenderArgs {
+    /// What to measure (clap has checked every value).
+    pub fn options(&self) -> BenchRenderOptions {
+        BenchRenderOptions {
+            frames: self.frames,
+            size: (self.width, self.height),
+            panes: self.panes,
+            msaa: self.msaa,
+            json: self.json,
+        }
+    }
+}
+
+/// Simulation settings shared by every command that runs the engine.
+#[derive(Debug, Clone, Args)]
+pub struct SimArgs {
+    /// Physics rate in Hz (1 to 1000); dt = round(1e9 / hz) ns. Engine presets keep their
+    /// own.
+    #[arg(long, default_value_t = crate::timestep::DEFAULT_RATE_HZ, value_name = "HZ")]
+    pub hz: f64,
+    /// Clamp each frame's time to this many ms before it is consumed; 0 = off. Engine
+    /// presets keep their own.
+    #[arg(long, default_value_t = 250.0, value_name = "MS")]
+    pub max_frame_time: f64,
+    /// Cap on steps per frame; owed whole steps beyond it are dropped. 0 = off. Engine
+    /// presets keep their own.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_steps: u32,
+    /// Spring integrator: explicit-euler, semi-implicit-euler, verlet or rk4.
+    #[arg(long, default_value = "semi-implicit-euler", value_name = "ID")]
+    pub integrator: Integrator,
+    /// Spring natural frequency in Hz (0.01 to 200).
+    #[arg(long, default_value_t = 1.0, value_name = "HZ")]
+    pub spring_hz: f64,
+    /// Spring damping ratio (0 = undamped, 1 = critical; up to 10).
+    #[arg(long, default_value_t = 0.0, value_name = "RATIO")]
+    pub damping: f64,
+    /// Load model: real ms each physics step costs (0 to 1000). Above dt, the loop spirals.
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub step_cost: f64,
+    /// Load model: real ms each render frame costs on top of its own time (for bench, the
+    /// trace's frame) (0 to 1000).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub render_cost: f64,
+}
+
+impl SimArgs {
+    /// The bench settings these arguments describe, or an error naming the bad value.
+    pub fn settings(&self) -> anyhow::Result<BenchSettings> {
+        let timestep = TimestepConfig::default()
+            .with_rate_hz(self.hz)
+            .and_then(|t| t.with_max_frame_time_ms(self.max_frame_time))
+            .and_then(|t| t.with_max_steps(self.max_steps))
+            .map_err(flagged)?;
+        let mut scene = SceneConfig::new();
+        scene.integrator = self.integrator;
+        scene.spring.natural_hz = self.spring_hz;
+        scene.spring.damping_ratio = self.damping;
+        scene.validate().map_err(flagged)?;
+        let settings = BenchSettings {
+            timestep,
+            scene,
+            ..BenchSettings::default()
+        };
+        settings
+            .with_costs_ms(self.step_cost, self.render_cost)
+            .map_err(flagged)
+    }
+}
