@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets one after another, each for a bounded time, and says how many inputs
-# each ran and whether any crashed (README, "Fuzzing").
+# each ran and whether any crashed (CONTRIBUTING.md, "Fuzzing").
 #
 #   fuzz/run.sh [-t SECONDS] [TARGET...]
 #

@@ -38,7 +38,7 @@ pub struct BenchArgs {
     /// Substep Delta Time (1/60 s), at most Max Substeps (6); from third-party copies of the
     /// code, the lab's model: the world's 0.5 ms to 0.4 s frame clamp, one step of at most
     /// MaxPhysicsDeltaTime (1/30 s) without substepping, and async physics in 1/30 s steps
-    /// drawn two steps behind. README: "Engine presets".
+    /// drawn two steps behind. docs/engines.md: "Engine presets".
     #[arg(long = "preset", value_name = "ID")]
     pub presets: Vec<EnginePreset>,
     /// Frame-time trace: plain ms per line, a CSV with a frame_time_ms column, PresentMon
@@ -84,7 +84,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// Also write one CSV row per frame and strategy to this file, as the frames run
-    /// (columns: README, "Per-frame CSV").
+    /// (columns: docs/bench.md, "Per-frame CSV and plot").
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Also draw the run to this PNG: the trace's frame times, per strategy T - S and the

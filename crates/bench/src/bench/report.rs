@@ -404,7 +404,7 @@ impl BenchReport {
             "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency \
              = mean T - S (picture behind real time), judder = RMS unevenness of the drawn \
              motion (0 = smooth), worst = the worst frame's, pos err = worst spring error, \
-             sim speed = simulated / real time; README: \"Reading the table\".\n",
+             sim speed = simulated / real time; docs/bench.md: \"Reading the table\".\n",
         );
         if screen {
             out.push_str(
@@ -431,7 +431,7 @@ impl BenchReport {
             let _ = writeln!(
                 out,
                 "\nengine presets run their engine's own step and guards, not the dt, max frame \
-                 time and max steps above: {}; README: \"Engine presets\".",
+                 time and max steps above: {}; docs/engines.md: \"Engine presets\".",
                 presets.join(", ")
             );
         }
@@ -497,7 +497,7 @@ impl BenchReport {
         out.push_str(
             "\ninput latency = from an event to the screen showing the whole first step that \
              used it; hold err = how far a held key walked the player off speed x hold; \
-             README: \"Your hands: input\".\n",
+             docs/input.md: \"Your hands: input\".\n",
         );
     }
 }

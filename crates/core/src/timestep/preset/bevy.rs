@@ -1,7 +1,7 @@
 //! Bevy (`bevy_time`, 0.12 and later): real time into `Time<Virtual>`, clamped to its
 //! `max_delta`, then `Time<Fixed>` spends it in whole steps and keeps the overstep.
 //!
-//! Source (engines.md §2, `bevyengine/bevy` @4805ca792c3e): `Time<Virtual>::
+//! Source (docs/engines.md §2, `bevyengine/bevy` @4805ca792c3e): `Time<Virtual>::
 //! advance_with_raw_delta` clamps the (speed-scaled) delta to `max_delta`
 //! (`crates/bevy_time/src/virt.rs:242-267`); `run_fixed_main_schedule` adds it to the
 //! overstep and runs `FixedMain` while `expend()` can take a timestep from it
@@ -59,7 +59,7 @@ mod tests {
     use super::*;
     use crate::timestep::{Drawn, EnginePreset};
 
-    /// engines.md B1: 60 Hz display (`t_k = floor(k·1e9/60)`), frame 0 has Δ = 0.
+    /// docs/engines.md B1: 60 Hz display (`t_k = floor(k·1e9/60)`), frame 0 has Δ = 0.
     #[test]
     fn b1_sixteen_steps_every_fifteen_frames_at_60_hz() {
         let mut run = Run::new(EnginePreset::Bevy);
@@ -93,7 +93,7 @@ mod tests {
         );
     }
 
-    /// engines.md B2: 3 frames of 16_666_667 ns, then 300 ms: clamped to 250 ms, 16 steps,
+    /// docs/engines.md B2: 3 frames of 16_666_667 ns, then 300 ms: clamped to 250 ms, 16 steps,
     /// 50 ms dropped, the overstep unchanged.
     #[test]
     fn b2_a_300_ms_hitch_runs_16_steps_and_drops_50_ms() {

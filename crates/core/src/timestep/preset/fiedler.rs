@@ -1,5 +1,5 @@
 //! Glenn Fiedler's "Fix Your Timestep!", the final loop ("The Final Touch",
-//! https://gafferongames.com/post/fix_your_timestep/; engines.md §6): clamp the frame to
+//! https://gafferongames.com/post/fix_your_timestep/; docs/engines.md §6): clamp the frame to
 //! 0.25 s, integrate whole `dt = 0.01` steps from the accumulator, and draw
 //! `currentState*alpha + previousState*(1-alpha)` with `alpha = accumulator/dt`.
 
@@ -41,7 +41,7 @@ mod tests {
     use super::*;
     use crate::timestep::{Drawn, EnginePreset};
 
-    /// engines.md F1: 60 Hz: steps 1,2,2 repeating, α .6667 .3333 0.
+    /// docs/engines.md F1: 60 Hz: steps 1,2,2 repeating, α .6667 .3333 0.
     #[test]
     fn f1_steps_one_two_two_at_60_hz() {
         let mut run = Run::new(EnginePreset::Fiedler);
@@ -57,7 +57,8 @@ mod tests {
         }
     }
 
-    /// engines.md F2: a 300 ms hitch is clamped to 250 ms: 25 steps, α unchanged, 50 ms lost.
+    /// docs/engines.md F2: a 300 ms hitch is clamped to 250 ms: 25 steps, α unchanged, 50 ms
+    /// lost.
     #[test]
     fn f2_a_300_ms_hitch_takes_25_steps_and_loses_50_ms() {
         let mut run = Run::new(EnginePreset::Fiedler);

@@ -1,5 +1,5 @@
 //! Tyler Glaiel's frame timer (`TylerGlaiel/FrameTimingControl`, `frame_timer.cpp`; blog
-//! "How to make your game run at 60fps"; engines.md §7), in its unlocked, interpolating
+//! "How to make your game run at 60fps"; docs/engines.md §7), in its unlocked, interpolating
 //! mode, on a clock of 1e9 ticks a second (SDL's performance counter on Linux).
 //!
 //! Each frame: a delta over 8 updates is treated as one update (the rest dropped, :48-50);
@@ -13,7 +13,7 @@
 //! `snap_hz` is the display's refresh rate as SDL reports it, or 60 (:15-27); the lab does
 //! not tell a preset its display, so it snaps to 60 Hz multiples. (An earlier version of
 //! the file snapped to fixed 60, 30, 20, 15 and 120 Hz periods and had no averager
-//! remainder; this is the version engines.md cites, `ed335bb29162`.)
+//! remainder; this is the version docs/engines.md §7 cites, `ed335bb29162`.)
 
 use super::{Nanos, PresetFrame};
 use crate::timestep::StepPlan;
@@ -125,7 +125,7 @@ mod tests {
 
     const D: Nanos = DESIRED_FRAMETIME as Nanos;
 
-    /// engines.md T1: 60 Hz with ±150 µs of noise: every delta snaps to 16_666_666, one
+    /// docs/engines.md T1: 60 Hz with ±150 µs of noise: every delta snaps to 16_666_666, one
     /// update a frame, α 0; the first frame resyncs and takes none.
     #[test]
     fn t1_noisy_60_hz_snaps_to_one_update_a_frame() {
@@ -146,7 +146,7 @@ mod tests {
         }
     }
 
-    /// engines.md T2: a 100 ms hitch snaps to 99_999_996 and is spread over four frames:
+    /// docs/engines.md T2: a 100 ms hitch snaps to 99_999_996 and is spread over four frames:
     /// updates 2,2,2,3, α .25 .5 .75 0, then one a frame; nothing dropped.
     #[test]
     fn t2_a_100_ms_hitch_is_spread_over_four_frames() {
@@ -163,7 +163,7 @@ mod tests {
         assert!(reports.iter().all(|r| r.dropped == 0));
     }
 
-    /// engines.md T3: a 300 ms hitch is over 8 updates: treated as one, 283.3 ms dropped.
+    /// docs/engines.md T3: a 300 ms hitch is over 8 updates: treated as one, 283.3 ms dropped.
     #[test]
     fn t3_a_300_ms_hitch_is_one_update_and_the_rest_is_dropped() {
         let mut run = Run::new(EnginePreset::Glaiel);

@@ -1,4 +1,4 @@
-//! Godot 4's `MainTimerSync` (`main/main_timer_sync.cpp`, engines.md §1): the frame delta
+//! Godot 4's `MainTimerSync` (`main/main_timer_sync.cpp`, docs/engines.md §1): the frame delta
 //! in whole microseconds, optionally smoothed to whole vsync periods, then ticks counted by
 //! an accumulator whose count is held near the recent frames' ("jitter fix" hysteresis),
 //! at most `max_physics_steps_per_frame` of them run (`Main::iteration`, `main/main.cpp`).
@@ -6,7 +6,7 @@
 //! Everything after the microsecond clock is `double` in Godot; this file repeats its
 //! operations in the source's order (Rust does not contract `a*b+c` into a fused
 //! multiply-add), so ticks and fractions match Godot's bit for bit. Citations are by
-//! function (engines.md §0: the Godot repository's line numbers were not retrievable).
+//! function (docs/engines.md §0: the Godot repository's line numbers were not retrievable).
 //!
 //! Drawn: with physics interpolation off (the default) nodes show their last tick; with it
 //! on (`godot-interpolated`) `SceneTreeFTI` draws `lerp(previous, current, fraction)` with
@@ -455,7 +455,7 @@ mod tests {
         (got - want).abs() <= tolerance
     }
 
-    /// engines.md G1: 60 Hz at `t_k = k·16_666_667` ns (µs deltas 16666, 16667, 16667),
+    /// docs/engines.md G1: 60 Hz at `t_k = k·16_666_667` ns (µs deltas 16666, 16667, 16667),
     /// defaults: one tick a frame from the first (the initial typical counts force it), the
     /// process step exactly 1/60 s, fraction 0, deficit -0.667, -0.333, 0 µs.
     #[test]
@@ -478,7 +478,7 @@ mod tests {
         }
     }
 
-    /// engines.md G2: the same frames with physics interpolation (jitter fix 0): tick
+    /// docs/engines.md G2: the same frames with physics interpolation (jitter fix 0): tick
     /// counts 0,1,2 repeating, fraction .999960 .999980 0, and the drawn pose advancing one
     /// tick a frame.
     #[test]
@@ -502,7 +502,7 @@ mod tests {
         }
     }
 
-    /// engines.md G3: a 300 ms hitch after 5 frames at 60 Hz (jitter 0.5): 17 ticks
+    /// docs/engines.md G3: a 300 ms hitch after 5 frames at 60 Hz (jitter 0.5): 17 ticks
     /// computed, 8 run, 9 dropped; then 2, 1, 1, and the process clock pinned half a tick
     /// ahead (deficit -8333.3 µs, fraction about .5).
     #[test]
@@ -558,7 +558,7 @@ mod tests {
         assert!(close(timer(&run).process_step * 1e6, 133_333.333, 2e-3));
     }
 
-    /// engines.md G4: 144 Hz (`t_k = floor(k·1e9/144)`), jitter 0.5, frames 60–71: the
+    /// docs/engines.md G4: 144 Hz (`t_k = floor(k·1e9/144)`), jitter 0.5, frames 60–71: the
     /// process step is 5/12 of a tick every frame, ticks 0,0,1,0,1,0,0,1,0,1,0,1 and the
     /// fraction steps through twelfths.
     #[test]

@@ -1,18 +1,20 @@
-//! Matter.js's `Runner` (`liabru/matter-js`, `src/core/Runner.js`; engines.md §7b): 0.20's
-//! fixed steps from a smoothed, snapped time buffer, and 0.19's one variable step a frame.
+//! Matter.js's `Runner` (`liabru/matter-js`, `src/core/Runner.js`; docs/engines.md §7b):
+//! 0.20's fixed steps from a smoothed, snapped time buffer, and 0.19's one variable step a
+//! frame.
 //!
 //! Both run in a `requestAnimationFrame` callback given the frame's timestamp in
 //! milliseconds (a `double`); the lab's frames are those timestamps' differences, so each
-//! runner keeps the page's clock (starting 1000 ms after the page's time origin, as
-//! engines.md's examples do) and repeats the source's `double` operations in its order.
+//! runner keeps the page's clock (starting 1000 ms after the page's time origin, as the
+//! worked cases of docs/engines.md §7b.4 do) and repeats the source's `double` operations
+//! in its order.
 //! Neither interpolates; the examples start `Render.run` before `Runner.run`, and one
 //! frame's callbacks run in that order with one timestamp, so a frame shows the bodies as
 //! they were before its updates (`src/render/Render.js:140-160`; `examples/mixed.js:29,33`).
 //!
 //! 0.20 (`Runner.tick`, 0.20.0 :94-210): a frame delta over `max(1000/15, maxFrameTime)` ms
 //! (or the first) is replaced by the last accepted one; the delta joins a 100-frame history
-//! whose middle 80% (by age, not sorted: see engines.md §7b.5) is averaged; the mean snaps
-//! to the nearest whole frame rate; the buffer takes it, clamped to one frame plus 1.5
+//! whose middle 80% (by age, not sorted: see docs/engines.md §7b.5) is averaged; the mean
+//! snaps to the nearest whole frame rate; the buffer takes it, clamped to one frame plus 1.5
 //! steps; `Engine.update` runs while 1.5 steps are buffered, at most
 //! `ceil(maxFrameTime/delta)` = 2 times. The time budget (`performance.now()`) is not
 //! modelled: only the update cap binds.
@@ -258,9 +260,10 @@ mod tests {
     use super::*;
     use crate::timestep::{Drawn, EnginePreset, FrameReport};
 
-    /// The lab's frames for engines.md's M inputs: `t_k = t_1 + floor((k-1)·1e9/hz)`; the
-    /// first frame takes the page from its origin to `t_1` (its own length does not matter:
-    /// 0.19 clamps the page's age, 0.20 replaces the first delta).
+    /// The lab's frames for the M cases of docs/engines.md §7b.4:
+    /// `t_k = t_1 + floor((k-1)·1e9/hz)`; the first frame takes the page from its origin to
+    /// `t_1` (its own length does not matter: 0.19 clamps the page's age, 0.20 replaces the
+    /// first delta).
     fn m_frames(hz: u64, count: usize) -> Vec<Nanos> {
         let mut frames = vec![DELTA];
         frames.extend(exact_hz(hz, count - 1));
@@ -271,7 +274,7 @@ mod tests {
         reports.iter().map(|r| r.steps.len()).collect()
     }
 
-    /// engines.md M1: 60 Hz, 10 frames, one update each. 0.19's first step is deltaMax
+    /// docs/engines.md M1: 60 Hz, 10 frames, one update each. 0.19's first step is deltaMax
     /// (the page's age, clamped), then 1000/60; 0.20 steps 1000/60 with 16.667 ms buffered
     /// and draws the state before each frame's update.
     #[test]
@@ -301,9 +304,9 @@ mod tests {
         }
     }
 
-    /// engines.md M2: 144 Hz. 0.20 ramps its smoothed delta up over 10 frames, then takes 5
-    /// updates every 12 frames: 602 in 1440 frames. 0.19 steps 1000/60 every frame: 2.4x
-    /// real time.
+    /// docs/engines.md M2: 144 Hz. 0.20 ramps its smoothed delta up over 10 frames, then
+    /// takes 5 updates every 12 frames: 602 in 1440 frames. 0.19 steps 1000/60 every frame:
+    /// 2.4x real time.
     #[test]
     fn m2_at_144_hz() {
         let mut run = Run::new(EnginePreset::Matterjs);
@@ -337,7 +340,7 @@ mod tests {
         assert!((simulated_ms - 24_016.7).abs() < 0.05, "{simulated_ms}");
     }
 
-    /// engines.md M3: 5 frames at 60 Hz, then 300 ms, then 60 Hz. Both versions run one
+    /// docs/engines.md M3: 5 frames at 60 Hz, then 300 ms, then 60 Hz. Both versions run one
     /// update of 1000/60 ms on the hitch and drop 283.33 ms.
     #[test]
     fn m3_a_300_ms_hitch_is_one_update_and_283_ms_dropped() {

@@ -1,7 +1,7 @@
 //! Engine presets: the loops real engines run, each its engine's own rule with its own
 //! step, guards and drawing, so the lab can put "my engine" beside the textbook loops.
 //!
-//! Every preset follows `shared/engines.md`, which cites the source (Godot, Bevy,
+//! Every preset follows `docs/engines.md`, which cites the source (Godot, Bevy,
 //! bevy_transform_interpolation, Glaiel's FrameTimingControl, Matter.js) or, for the
 //! closed engines, the vendor documentation (Unity, Unreal; see each file for which parts
 //! are documented and which are the lab's model). A preset is data (constants named after

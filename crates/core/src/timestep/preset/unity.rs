@@ -1,6 +1,6 @@
 //! Unity (closed source): `FixedUpdate` catches fixed time up to `Time.time`.
 //!
-//! Documented (engines.md §4b): `Time.fixedDeltaTime` defaults to 0.02 s and is game
+//! Documented (docs/engines.md §4b): `Time.fixedDeltaTime` defaults to 0.02 s and is game
 //! time; `Time.maximumDeltaTime` (default 0.33333334) is "the maximum value of
 //! Time.deltaTime in any given frame" and bounds FixedUpdate calls per frame to
 //! `maximumDeltaTime / fixedDeltaTime` (ScriptReference/Time-maximumDeltaTime.html); fixed
@@ -9,10 +9,11 @@
 //! previous two physics updates", one update behind; Extrapolate predicts from the last
 //! pose and the current velocity (Manual/rigidbody-interpolation.html).
 //!
-//! The lab's model (engines.md §4c; Unity publishes no algorithm): `T += min(Δ, maxDelta)`,
-//! then `FixedUpdate` while `F + fdt <= T`, `α = (T - F) / fdt`; Interpolate draws
-//! `lerp(pose_{N-1}, pose_N, α)`, Extrapolate `pose_N + α·fdt·v_N`. Not published: whether
-//! the loop is `F + fdt <= T` or `F <= T`, the first frame, and Unity's exact alpha.
+//! The lab's model (docs/engines.md §4c; Unity publishes no algorithm):
+//! `T += min(Δ, maxDelta)`, then `FixedUpdate` while `F + fdt <= T`, `α = (T - F) / fdt`;
+//! Interpolate draws `lerp(pose_{N-1}, pose_N, α)`, Extrapolate `pose_N + α·fdt·v_N`. Not
+//! published: whether the loop is `F + fdt <= T` or `F <= T`, the first frame, and Unity's
+//! exact alpha.
 
 use super::{Nanos, PresetFrame};
 use crate::timestep::rules::accumulate;
@@ -54,7 +55,7 @@ mod tests {
     use super::*;
     use crate::timestep::{Drawn, EnginePreset};
 
-    /// engines.md U1: 60 Hz (`t_k = floor(k·1e9/60)`): steps 0,1,1,1,1,1 repeating from
+    /// docs/engines.md U1: 60 Hz (`t_k = floor(k·1e9/60)`): steps 0,1,1,1,1,1 repeating from
     /// frame 1 (frame 0, Δ = 0, takes none); α .8333 .6667 .5 .3333 .1667 0.
     #[test]
     fn u1_five_fixed_updates_every_six_frames_at_60_hz() {
@@ -73,8 +74,8 @@ mod tests {
         }
     }
 
-    /// engines.md U2: 3 frames at 60 Hz, then 300 ms (not clamped: 15 updates, α stays .5),
-    /// then 500 ms (clamped to 333.333343 ms: 17 updates, α .1667, 166.67 ms lost).
+    /// docs/engines.md U2: 3 frames at 60 Hz, then 300 ms (not clamped: 15 updates, α stays
+    /// .5), then 500 ms (clamped to 333.333343 ms: 17 updates, α .1667, 166.67 ms lost).
     #[test]
     fn u2_maximum_delta_time_clamps_a_500_ms_frame() {
         let mut run = Run::new(EnginePreset::Unity);

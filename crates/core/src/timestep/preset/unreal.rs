@@ -7,7 +7,7 @@
 //! 2 sub-steps"), at most Max Substeps of them ("evenly split based on the value in Max
 //! Substeps").
 //!
-//! From third-party copies of Epic's code (engines.md §5, not verified against one engine
+//! From third-party copies of Epic's code (docs/engines.md §5, not verified against one engine
 //! version): `UPhysicsSettings` defaults (`MaxPhysicsDeltaTime` 1/30, `MaxSubstepDeltaTime`
 //! 1/60, `MaxSubsteps` 6, `AsyncFixedTimeStepSize` 1/30); `AWorldSettings::
 //! FixupDeltaSeconds` clamps the frame to `[MinUndilatedFrameTime, MaxUndilatedFrameTime]`
@@ -32,13 +32,13 @@ pub const MIN_UNDILATED_FRAME_TIME: Nanos = 500_000;
 /// `MaxUndilatedFrameTime`: a frame counts at most 0.4 s; the rest is dropped.
 pub const MAX_UNDILATED_FRAME_TIME: Nanos = 400_000_000;
 /// `MaxSubstepDeltaTime`, the `float` 1/60 (0.0166666675 s), to the nearest nanosecond as
-/// engines.md's E1 has it: an exact 60 Hz frame is one substep, 0.3 µs more makes two.
+/// docs/engines.md E1 has it: an exact 60 Hz frame is one substep, 0.3 µs more makes two.
 pub const MAX_SUBSTEP_DELTA_TIME: Nanos = 16_666_668;
 /// `MaxSubsteps`.
 pub const MAX_SUBSTEPS: u64 = 6;
-/// `MaxPhysicsDeltaTime`, 1/30 s, as engines.md's E1 and E2 have it.
+/// `MaxPhysicsDeltaTime`, 1/30 s, as docs/engines.md E1 and E2 have it.
 pub const MAX_PHYSICS_DELTA_TIME: Nanos = 33_333_333;
-/// `AsyncFixedTimeStepSize`, 1/30 s, as engines.md's E2 has it.
+/// `AsyncFixedTimeStepSize`, 1/30 s, as docs/engines.md E2 has it.
 pub const ASYNC_FIXED_TIME_STEP: Nanos = 33_333_333;
 
 /// The physics tick mode and its state.
@@ -105,7 +105,7 @@ mod tests {
     use super::*;
     use crate::timestep::{Drawn, EnginePreset};
 
-    /// engines.md E1, substepping on, each frame on its own (no carry between them).
+    /// docs/engines.md E1, substepping on, each frame on its own (no carry between them).
     #[test]
     fn e1_substeps_are_equal_at_most_six_and_the_excess_is_dropped() {
         for (frame, substeps, size, dropped) in [
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(report.dropped, 300_000_000 - MAX_PHYSICS_DELTA_TIME);
     }
 
-    /// engines.md E2: async physics at 60 Hz: steps 0,1,0,1, Acc 16666667, 1, 16666668, 2;
+    /// docs/engines.md E2: async physics at 60 Hz: steps 0,1,0,1, Acc 16666667, 1, 16666668, 2;
     /// a 300 ms frame feeds 33_333_333 ns: one step, 266.7 ms dropped.
     #[test]
     fn e2_async_physics_steps_every_other_frame_and_drops_a_hitch() {
@@ -164,7 +164,7 @@ mod tests {
         assert_eq!(report.dropped, 2_000_000_000 - 6 * MAX_SUBSTEP_DELTA_TIME);
     }
 
-    /// Worked out from `FixupDeltaSeconds` (engines.md §5a): a 0.2 ms frame (5000 fps)
+    /// Worked out from `FixupDeltaSeconds` (docs/engines.md §5a): a 0.2 ms frame (5000 fps)
     /// counts 0.5 ms, so the one step is 0.5 ms and the simulation runs ahead of real time.
     #[test]
     fn unreal_counts_a_frame_at_least_half_a_millisecond() {
@@ -176,8 +176,8 @@ mod tests {
         assert_eq!(run.engine.lead(), 3_000_000);
     }
 
-    /// Worked out from `GetPhysicsResultsTime_External` (engines.md §5b): async results are
-    /// drawn at the fed time less 2·AsyncDt, between the results that bracket it.
+    /// Worked out from `GetPhysicsResultsTime_External` (docs/engines.md §5b): async results
+    /// are drawn at the fed time less 2·AsyncDt, between the results that bracket it.
     #[test]
     fn unreal_async_draws_two_steps_behind() {
         let mut run = Run::new(EnginePreset::UnrealAsync);
