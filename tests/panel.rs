@@ -846,3 +846,28 @@ fn the_session_row_records_and_controls_a_replay() {
     harness.run();
     assert_eq!(harness.state().requests, [SessionRequest::Seek(0)]);
 }
+
+#[test]
+fn the_banners_fit_a_scene_narrower_than_their_margins() {
+    // A window resized down to a sliver leaves the scene no width: the offer and the alarm
+    // once asked egui for a negative width there, which panics.
+    for spiral in [false, true] {
+        let mut state = scripted_state();
+        state.readouts.slow_loop = Some(SlowLoop {
+            fps: 9.5,
+            steps_per_frame: 5.3,
+            time_scale: 9.5 / 60.0,
+        });
+        state.readouts.spiral = spiral;
+        let mut harness = build_sized(
+            Harness::builder().with_size(egui::vec2(330.0, 400.0)),
+            state,
+        );
+        harness.run();
+        let banner = if spiral { "SPIRAL" } else { "Slow renderer" };
+        assert!(
+            harness.query_by_label_contains(banner).is_some(),
+            "the {banner} banner is drawn"
+        );
+    }
+}

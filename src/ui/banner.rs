@@ -49,10 +49,10 @@ fn slow_loop_ui(
 ) {
     egui::Frame::new()
         .fill(OFFER)
-        .inner_margin(10.0)
+        .inner_margin(BANNER_PADDING)
         .corner_radius(4.0)
         .show(ui, |ui| {
-            ui.set_width(width - 20.0);
+            ui.set_width(text_width(width));
             ui.label(
                 RichText::new(format!(
                     "Slow renderer: {:.1} fps, so each frame takes {:.1} steps and the \
@@ -88,14 +88,23 @@ fn slow_loop_ui(
 /// Space between the banner and the scene's edges, points.
 const BANNER_MARGIN: f32 = 8.0;
 
+/// Space between the banner's edge and its text, points.
+const BANNER_PADDING: f32 = 10.0;
+
+/// The width of a banner's text in a banner `width` wide: never negative, however narrow the
+/// scene (a window resized down to a sliver, the panel taking all of it).
+fn text_width(width: f32) -> f32 {
+    (width - 2.0 * BANNER_PADDING).max(0.0)
+}
+
 /// The alarm, `width` wide.
 fn alarm_ui(ui: &mut egui::Ui, width: f32, edits: &mut Edits, readouts: &Readouts) {
     egui::Frame::new()
         .fill(ALARM)
-        .inner_margin(10.0)
+        .inner_margin(BANNER_PADDING)
         .corner_radius(4.0)
         .show(ui, |ui| {
-            ui.set_width(width - 20.0);
+            ui.set_width(text_width(width));
             if readouts.spiral {
                 let what = if readouts.frozen {
                     "SPIRAL OF DEATH: the loop has frozen (a frame owes over a minute of steps)"
