@@ -120,7 +120,8 @@ fn read_back(bytes: &[u8]) -> Arc<Recording> {
 
 fn replayed(recording: &Arc<Recording>) -> Outcome {
     // A loop in another state than the recorded one: the replay sets it up.
-    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+        .expect("valid settings");
     live.stopwatch_mut().advance(12345 * MS);
     live.frame();
     let mut replay = Replay::new(Arc::clone(recording));

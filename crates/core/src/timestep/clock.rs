@@ -109,6 +109,14 @@ impl FrameClock {
     }
 }
 
+/// `count` frame times of an exact display at `hz`: frame `k` ends at `round(k * 1e9 / hz)`
+/// ns (halves rounded up), as the bench's `steady:HZ` generator makes them.
+#[cfg(test)]
+pub(crate) fn steady_frames(hz: u64, count: u64) -> Vec<Nanos> {
+    let end = |k: u64| (2 * k * 1_000_000_000 + hz) / (2 * hz);
+    (1..=count).map(|k| end(k) - end(k - 1)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,12 +176,4 @@ mod tests {
         assert!(clock.set_time_scale(f64::NAN).is_err());
         assert_eq!(clock.time_scale(), 2.0);
     }
-}
-
-/// `count` frame times of an exact display at `hz`: frame `k` ends at `round(k * 1e9 / hz)`
-/// ns (halves rounded up), as the bench's `steady:HZ` generator makes them.
-#[cfg(test)]
-pub(crate) fn steady_frames(hz: u64, count: u64) -> Vec<Nanos> {
-    let end = |k: u64| (2 * k * 1_000_000_000 + hz) / (2 * hz);
-    (1..=count).map(|k| end(k) - end(k - 1)).collect()
 }
