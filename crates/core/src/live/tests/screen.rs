@@ -1,0 +1,153 @@
+//! The screen model the window feeds: present modes, refreshes shown, repeated and
+//! dropped, and the present times the window measures.
+
+use super::*;
+
+#[test]
+fn the_present_rate_is_measured_from_presents() {
+    let mut lab = live(LiveSettings::default());
+    assert_eq!(lab.present_rate_hz(), 0.0);
+    for _ in 0..200 {
+        lab.stopwatch_mut().advance(10 * MS);
+        lab.record_present(0);
+    }
+    assert!((lab.present_rate_hz() - 100.0).abs() < 1e-6);
+}
+
+#[test]
+fn snapping_in_the_window_removes_the_vsync_wobble_at_the_modeled_screen() {
+    let wobble = || (0..240).map(|i| if i % 2 == 0 { 15 * MS } else { 18_333_000 });
+    let plain = on_screen(LiveSettings::default(), PresentModeId::Fifo, 60.0, wobble());
+    let snapped = on_screen(
+        LiveSettings {
+            filter: crate::timestep::FilterSpec::Snap { tolerance: None },
+            ..LiveSettings::default()
+        },
+        PresentModeId::Fifo,
+        60.0,
+        wobble(),
+    );
+    let (plain, snapped) = (plain.window_stats(), snapped.window_stats());
+    assert!(plain.display_judder_ms > 1.0, "{plain:?}");
+    assert!(snapped.display_judder_ms < 1e-3, "{snapped:?}");
+    // The CPU-side judder sees neither: it measures against the frame times fed.
+    assert!(plain.judder_ms < 1e-6 && snapped.judder_ms < 1e-6);
+}
+
+#[test]
+fn the_screen_model_follows_the_present_mode_monitor_and_override() {
+    let mut lab = live(LiveSettings::default());
+    let readouts = |lab: &LiveLoop<VirtualStopwatch>| lab.snapshot().readouts.screen;
+    assert_eq!(lab.screen().spec().to_string(), "fifo:60:2");
+    assert_eq!(readouts(&lab).refresh_source, RefreshSource::Assumed);
+    lab.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Mailbox),
+        monitor_hz: Some(144.0),
+    });
+    assert_eq!(lab.screen().spec().to_string(), "mailbox:144");
+    assert_eq!(readouts(&lab).refresh_source, RefreshSource::Monitor);
+    let settings = LiveSettings {
+        refresh_override_hz: 75.0,
+        ..*lab.settings()
+    };
+    lab.apply(settings).unwrap();
+    assert_eq!(lab.screen().spec().to_string(), "mailbox:75");
+    assert_eq!(readouts(&lab).refresh_source, RefreshSource::Override);
+    let bad = LiveSettings {
+        refresh_override_hz: 5000.0,
+        ..*lab.settings()
+    };
+    let error = lab.apply(bad).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "refresh rate 5000 Hz is out of range (allowed 0 (the monitor's) or 1 to 1000 Hz)"
+    );
+    assert_eq!(lab.screen().spec().to_string(), "mailbox:75");
+}
+
+#[test]
+fn a_mailbox_drops_frames_the_refreshes_cannot_show_and_the_history_marks_them() {
+    let frame = 1_000_000_000 / 144;
+    let lab = on_screen(
+        LiveSettings::default(),
+        PresentModeId::Mailbox,
+        60.0,
+        std::iter::repeat_n(frame, 432),
+    );
+    let stats = lab.window_stats();
+    assert!((80..=88).contains(&stats.dropped_frames), "{stats:?}");
+    let screen = lab.snapshot().readouts.screen;
+    assert!((screen.shown_fps - 60.0).abs() < 1.0, "{screen:?}");
+    let dropped = lab
+        .history()
+        .iter()
+        .filter(|sample| sample.screen == OnScreen::Dropped)
+        .count();
+    let shown = lab
+        .history()
+        .iter()
+        .filter(|sample| matches!(sample.screen, OnScreen::Shown { .. }))
+        .count();
+    // All settled but the newest two: one waits in the mailbox for a refresh, the other
+    // has not been presented yet.
+    assert_eq!(dropped + shown + 2, lab.history().len());
+}
+
+#[test]
+fn slow_frames_on_fifo_repeat_refreshes_on_the_refresh_row() {
+    let lab = on_screen(
+        LiveSettings::default(),
+        PresentModeId::Fifo,
+        60.0,
+        std::iter::repeat_n(33_333_333, 120),
+    );
+    let marks = lab.snapshot().refreshes;
+    let repeats = marks
+        .iter()
+        .filter(|mark| mark.kind == RefreshKind::Repeat)
+        .count();
+    let new = marks
+        .iter()
+        .filter(|mark| mark.kind == RefreshKind::New)
+        .count();
+    assert_eq!(new, 120);
+    assert_eq!(repeats, 119);
+    // Each repeat shows the frame before it again.
+    let mut on_screen = None;
+    for mark in marks.iter() {
+        match mark.kind {
+            RefreshKind::New => on_screen = Some(mark.frame),
+            RefreshKind::Repeat => assert_eq!(Some(mark.frame), on_screen),
+            RefreshKind::Torn => unreachable!("FIFO never tears"),
+        }
+    }
+    let screen = lab.snapshot().readouts.screen;
+    assert!((screen.repeated_per_s - 30.0).abs() <= 1.0, "{screen:?}");
+}
+
+#[test]
+fn the_window_present_time_and_acquire_wait_are_measured() {
+    let mut lab = live(LiveSettings::default());
+    lab.frame();
+    for _ in 0..60 {
+        lab.stopwatch_mut().advance(10 * MS);
+        lab.record_present(4 * MS);
+        lab.stopwatch_mut().advance(6 * MS);
+        lab.frame();
+    }
+    let screen = lab.snapshot().readouts.screen;
+    assert_eq!(screen.measured_presents, 60);
+    assert!((screen.acquire_wait_ms - 4.0).abs() < 1e-9);
+    // Frames were presented 10 ms into each 16 ms frame, not at the next frame's start:
+    // with 16 ms frames on a 60 Hz grid, the shown frames keep their order and spacing.
+    let shown: Vec<Nanos> = lab
+        .history()
+        .iter()
+        .filter_map(|sample| match sample.screen {
+            OnScreen::Shown { at, .. } => Some(at),
+            _ => None,
+        })
+        .collect();
+    assert!(shown.len() >= 58);
+    assert!(shown.windows(2).all(|pair| pair[1] > pair[0]));
+}

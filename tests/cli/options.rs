@@ -1,0 +1,294 @@
+//! The command line: help, and options refused with what is wrong, in which flag, and
+//! what is allowed.
+
+use super::{asset, fails_with, lab, stderr, stdout};
+
+#[test]
+fn an_unknown_preset_is_refused_with_the_valid_ids() {
+    fails_with(
+        &["bench", "--preset", "frostbite"],
+        &[
+            "--preset",
+            "unknown engine preset \"frostbite\"",
+            "godot, godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate, \
+             unity-extrapolate, unreal-substep, unreal, unreal-async, fiedler, glaiel, matterjs, \
+             matterjs-0.19",
+        ],
+    );
+    fails_with(
+        &["bench", "--strategy", "godot,warp"],
+        &[
+            "--strategy",
+            "unknown strategy \"warp\"",
+            "hermite",
+            "matterjs",
+        ],
+    );
+}
+
+#[test]
+fn a_comparison_needs_two_to_nine_known_strategies() {
+    fails_with(
+        &["--compare", "fixed", "--frames", "1"],
+        &[
+            "--compare",
+            "comparison panes 1 (fixed) is out of range (allowed 2 to 9 strategies)",
+        ],
+    );
+    fails_with(
+        &["--compare", "fixed,warp", "--frames", "1"],
+        &["--compare", "unknown strategy \"warp\"", "semi-fixed"],
+    );
+    fails_with(
+        &["render", "--compare", "fixed", "--out", "x.png"],
+        &["comparison panes 1"],
+    );
+    fails_with(
+        &["--preset", "tilt"],
+        &["unknown scene preset \"tilt\"", "camera-vs-sphere"],
+    );
+}
+
+#[test]
+fn bad_values_get_errors_that_name_them_and_their_range() {
+    fails_with(
+        &["bench", "--hz", "5000"],
+        &["physics rate 5000 Hz", "1 to 1000 Hz"],
+    );
+    fails_with(
+        &["bench", "--strategy", "smooth"],
+        &["smooth", "semi-fixed"],
+    );
+    fails_with(
+        &["bench", "--step-cost", "-3"],
+        &["step cost -3 ms", "0 to 1000 ms"],
+    );
+    fails_with(&["bench", "--spring-hz", "0"], &["spring frequency 0 Hz"]);
+    fails_with(&["bench", "--max-steps", "999999"], &["max steps 999999"]);
+    fails_with(&["bench", "--generate", "wobble:60"], &["wobble"]);
+    fails_with(
+        &["bench", "--generate", "steady:60", "--duration", "0"],
+        &["duration", "0"],
+    );
+    fails_with(
+        &["bench", "--trace", "x.csv", "--duration", "5"],
+        &["--duration", "--trace"],
+    );
+    fails_with(&["bench", "--process", "game"], &["--trace"]);
+    fails_with(&["bench", "--swap-chain", "0x1"], &["--trace"]);
+    fails_with(
+        &[
+            "bench",
+            "--trace",
+            &asset("presentmon2-display.csv"),
+            "--swap-chain",
+            "0x1",
+        ],
+        &["swap chain \"0x1\"", "0x000001D2A3B4C5D0 (10 rows)"],
+    );
+    fails_with(
+        &["bench", "--trace", "/nonexistent/trace.csv"],
+        &["cannot read trace file /nonexistent/trace.csv: No such file"],
+    );
+}
+
+#[test]
+fn help_lists_the_window_options_and_every_command() {
+    let output = lab(&["--help"]);
+    assert!(output.status.success());
+    let help = stdout(&output);
+    for expected in [
+        "bench",
+        "render",
+        "bench-render",
+        "--strategy",
+        "--present-mode",
+        "--step-cost",
+        "--frames",
+        "--screenshot",
+    ] {
+        assert!(help.contains(expected), "{expected} missing from:\n{help}");
+    }
+}
+
+/// Built without the `window` feature, the binary is the bench: every drawing command says
+/// this build has no window, after checking its options as a full build would.
+#[cfg(not(feature = "window"))]
+#[test]
+fn a_build_without_the_window_says_so_and_still_checks_options() {
+    let out = std::env::temp_dir().join("timestep-lab-no-window.png");
+    let out = out.to_string_lossy().into_owned();
+    for args in [
+        vec!["--frames", "1"],
+        vec!["render", "--out", out.as_str()],
+        vec!["bench-render", "--frames", "1"],
+    ] {
+        let output = lab(&args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&output).contains("this build has no window"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(stdout(&output).is_empty(), "{args:?}");
+    }
+    let output = lab(&["--time-scale", "9"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("time scale"),
+        "{}",
+        stderr(&output)
+    );
+    let output = lab(&["bench", "--duration", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn bad_display_specs_and_filters_exit_2_naming_the_problem() {
+    fails_with(
+        &["bench", "--display", "fifo:0"],
+        &[
+            "display \"fifo:0\"",
+            "refresh rate 0 Hz is out of range (allowed 1 to 1000 Hz)",
+        ],
+    );
+    fails_with(
+        &["bench", "--display", "vrr:144-48"],
+        &["the minimum refresh 144 Hz must be below the maximum 48 Hz"],
+    );
+    fails_with(
+        &["bench", "--display", "mailbox:abc"],
+        &["refresh rate \"abc\" is not a number"],
+    );
+    fails_with(
+        &[
+            "bench",
+            "--display",
+            "trace",
+            "--trace",
+            &asset("hitches30.txt"),
+        ],
+        &[
+            "--display trace needs a capture with display times",
+            "hitches30.txt",
+        ],
+    );
+    fails_with(
+        &["bench", "--display", "trace"],
+        &[
+            "--display trace needs a capture with display times",
+            "steady:60",
+        ],
+    );
+    fails_with(
+        &["bench", "--gpu-cost", "5"],
+        &["--gpu-cost needs a modeled display"],
+    );
+    fails_with(
+        &["bench", "--display", "fifo:60", "--gpu-cost", "2000"],
+        &["--gpu-cost 2000 ms is out of range (allowed 0 to 1000 ms)"],
+    );
+    fails_with(&["bench", "--filter", "smooth"], &["unknown filter"]);
+    fails_with(
+        &["--refresh", "5000"],
+        &["refresh rate 5000 Hz is out of range"],
+    );
+    fails_with(
+        &["--filter", "average:99"],
+        &["frames \"99\" is not a whole number from 2 to 32"],
+    );
+}
+
+#[test]
+fn option_errors_name_the_flag_and_a_clamp_that_rounds_to_nothing_is_refused() {
+    fails_with(
+        &["bench", "--hz", "0"],
+        &["--hz: physics rate 0 Hz is out of range (allowed 1 to 1000 Hz)"],
+    );
+    fails_with(
+        &["bench", "--duration", "-1"],
+        &["--duration -1 s is out of range"],
+    );
+    fails_with(
+        &["bench", "--spring-hz", "1e9"],
+        &["--spring-hz: spring frequency"],
+    );
+    fails_with(
+        &["bench", "--step-cost", "-1"],
+        &["--step-cost: step cost -1 ms"],
+    );
+    // 0.1 ns rounds to 0, which would silently turn the clamp off.
+    fails_with(
+        &["bench", "--max-frame-time", "0.0000001"],
+        &[
+            "--max-frame-time: max frame time 0.0000001 ms",
+            "rounds to 0 ns",
+        ],
+    );
+    fails_with(
+        &["--hz", "5000", "--no-config"],
+        &["--hz: physics rate 5000 Hz"],
+    );
+}
+
+#[test]
+fn what_an_error_quotes_from_the_command_line_reaches_the_terminal_escaped() {
+    // Found by the options fuzz target's review: clap's errors and the lab's path errors
+    // repeated what was typed, escape sequences included.
+    let cases: [&[&str]; 3] = [
+        &["bench", "--hz", "\u{1b}[31mred"],
+        &["bench", "--nosuch\u{1b}]0;title\u{7}"],
+        &["--record", "/no/such/\u{1b}[2J/rec.csv"],
+    ];
+    for args in cases {
+        let output = lab(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let errors = stderr(&output);
+        assert!(!errors.contains('\u{1b}'), "{args:?}: {errors:?}");
+        assert!(!errors.contains('\u{7}'), "{args:?}: {errors:?}");
+    }
+    // The lab's own message names the path, escaped.
+    let output = lab(cases[2]);
+    assert!(
+        stderr(&output).contains("/no/such/\\u{1b}[2J"),
+        "{}",
+        stderr(&output)
+    );
+    // Help still goes to stdout, as clap writes it.
+    let help = lab(&["bench", "--help"]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("--trace"));
+}
+
+#[test]
+fn a_bad_input_script_is_refused_naming_the_flag_and_the_range() {
+    fails_with(
+        &["bench", "--input", "every:0"],
+        &["--input", "S 0 s is out of range", "0.001 to 3600"],
+    );
+    fails_with(
+        &["bench", "--input", "every:1:1000"],
+        &["--input", "HOLD_MS 1000 ms", "less than the period"],
+    );
+    fails_with(
+        &["bench", "--input", "often"],
+        &["--input", "every:S[:HOLD_MS]"],
+    );
+    fails_with(
+        &["bench", "--input-policy", "sometimes"],
+        &[
+            "--input-policy",
+            "every-step, first-step, buffered, timestamped",
+        ],
+    );
+    fails_with(
+        &[
+            "bench",
+            "--trace",
+            &asset("lab-session.csv"),
+            "--input",
+            "every:1",
+        ],
+        &["recorded session", "--input", "--as-trace"],
+    );
+}

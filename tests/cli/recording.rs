@@ -1,0 +1,127 @@
+//! Recorded sessions: replayed by `bench`, and bad paths and files refused by `--record`
+//! and `--replay` before the window opens.
+
+use super::{asset, bench_json, lab, result, stderr};
+
+#[test]
+fn a_shipped_recording_replays_in_bench_to_the_recorded_state() {
+    // The window that recorded it printed bb115a5414da01b2 for its one pane; the hash has
+    // covered the player since it joined the scene (assets/traces/README.md).
+    let report = bench_json(&[
+        "--trace",
+        &asset("lab-session.csv"),
+        "--strategy",
+        "accumulator,variable",
+    ]);
+    assert_eq!(
+        result(&report, "accumulator")["state_hash"],
+        "5c2f606a79e09a51"
+    );
+    // Variable steps are other steps: another state.
+    assert_ne!(
+        result(&report, "variable")["state_hash"],
+        "5c2f606a79e09a51"
+    );
+    assert_eq!(report["trace"]["frames"], 240);
+    let output = lab(&["bench", "--trace", &asset("lab-session.csv")]);
+    assert!(output.status.success());
+    assert!(
+        stderr(&output).contains("a recorded session (0.1.0 on llvmpipe"),
+        "{}",
+        stderr(&output)
+    );
+    // As a plain trace of its frame times, under the bench's own model and options.
+    let plain = bench_json(&[
+        "--trace",
+        &asset("lab-session.csv"),
+        "--as-trace",
+        "--hz",
+        "60",
+    ]);
+    assert_eq!(plain["trace"]["frames"], 240);
+    assert_eq!(
+        plain["settings"]["dt_ms"].as_f64().map(|ms| ms.round()),
+        Some(17.0)
+    );
+}
+
+#[test]
+fn a_recording_refuses_the_bench_model_options_and_names_the_way_out() {
+    for extra in [
+        &["--hz", "60"][..],
+        &["--display", "fifo:60"],
+        &["--csv", "x.csv"],
+    ] {
+        let mut args = vec!["bench", "--trace"];
+        let path = asset("lab-session.csv");
+        args.push(&path);
+        args.extend(extra);
+        let output = lab(&args);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(
+            stderr(&output).contains("--as-trace"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn record_and_replay_refuse_bad_paths_and_files_before_the_window_opens() {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-rr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "# timestep-lab session recording\n# settings: {rate_hz = 50.0}\n\
+         frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+         0,0,16,0,0,,,warp 9\n",
+    )
+    .unwrap();
+    let existing = asset("hitches30.txt");
+    let before = std::fs::read(&existing).unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--record", dir.to_str().unwrap()],
+            "is a directory; name a file",
+        ),
+        (
+            &["--record", &existing],
+            "the file exists and is not overwritten",
+        ),
+        (
+            &["--record", "/no/such/dir/rec.csv"],
+            "the directory /no/such/dir does not exist",
+        ),
+        (
+            &["--replay", empty.to_str().unwrap()],
+            "the trace has no frame times",
+        ),
+        (
+            &["--replay", bad.to_str().unwrap()],
+            "bad.csv:4: unknown event \"warp 9\"",
+        ),
+        (
+            &["--replay", "/no/such/trace.csv"],
+            "cannot read trace file",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = lab(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    assert_eq!(std::fs::read(&existing).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
