@@ -331,17 +331,6 @@ fn keys_ui(ui: &mut egui::Ui, state: &mut PanelState, edits: &mut Edits, readout
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
-    let numbers = [
-        Key::Num1,
-        Key::Num2,
-        Key::Num3,
-        Key::Num4,
-        Key::Num5,
-        Key::Num6,
-        Key::Num7,
-        Key::Num8,
-        Key::Num9,
-    ];
     let popup_open = egui::Popup::is_any_open(ui.ctx());
     ui.input(|input| {
         // A key held down repeats; a shortcut acts once per press.
@@ -353,8 +342,11 @@ fn keys_ui(ui: &mut egui::Ui, state: &mut PanelState, edits: &mut Edits, readout
                 )
             })
         };
-        for (i, (key, strategy)) in numbers.into_iter().zip(Strategy::ALL).enumerate() {
-            if pressed(key) {
+        for (i, strategy) in Strategy::ALL.into_iter().enumerate() {
+            let key = strategy
+                .key()
+                .and_then(|key| Key::from_name(key.encode_utf8(&mut [0; 4])));
+            if key.is_some_and(pressed) {
                 // Comparing, a number focuses that pane; otherwise it picks the strategy.
                 if !edits.settings.compare {
                     edits.settings.strategy = strategy;
@@ -497,11 +489,12 @@ fn panel_contents_ui(
 /// Strategy choice (the lab's strategies, then an engine's own loop), with its known problem.
 fn strategy_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     ui.label(RichText::new("Strategy").strong());
-    for (i, strategy) in Strategy::ALL.into_iter().enumerate() {
+    for strategy in Strategy::ALL {
+        let key = strategy.key().unwrap_or(' ');
         ui.radio_value(
             &mut settings.strategy,
             strategy,
-            format!("{} {}  ({})", i + 1, strategy.id(), strategy.name()),
+            format!("{key} {}  ({})", strategy.id(), strategy.name()),
         );
     }
     ui.horizontal(|ui| {

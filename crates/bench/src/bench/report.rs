@@ -537,10 +537,7 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
     let timestep = &settings.timestep;
     let player = &settings.scene.player;
     let m = &result.metrics;
-    let dt = result
-        .strategy
-        .preset()
-        .map_or(timestep.dt_ns(), EnginePreset::dt);
+    let dt = result.strategy.dt(timestep);
     ResultJson {
         strategy: result.strategy.id().to_owned(),
         dt_ms: ms_from_ns(dt),

@@ -24,7 +24,7 @@ pub use spring::{
 use glam::{DQuat, DVec3};
 
 use crate::input::{Look, StepInput};
-use crate::timestep::{Drawn, FrameReport, Nanos, RangeError, secs_from_ns};
+use crate::timestep::{FrameReport, Nanos, RangeError, View, secs_from_ns};
 
 /// Default kick: a velocity change of 3 m/s, about half the undamped spring's peak speed,
 /// so a kick visibly changes the amplitude without throwing the mass off screen.
@@ -418,7 +418,7 @@ impl Scene {
     }
 
     /// Marks the start of a frame: the state before its steps is what
-    /// [`Drawn::FrameStart`] draws.
+    /// [`View::FrameStart`] draws.
     pub fn begin_frame(&mut self) {
         self.frame_start = self.current;
     }
@@ -426,15 +426,15 @@ impl Scene {
     /// The state drawn: the latest, a blend or Hermite curve with the previous, the latest
     /// moved along its velocity, a throw-away extrapolation (neither consumes a pending
     /// kick: the prediction cannot know it), a blend two steps back, or the frame's start.
-    pub fn drawn_state(&self, drawn: Drawn) -> SceneState {
+    pub fn drawn_state(&self, drawn: View) -> SceneState {
         match drawn {
-            Drawn::Latest => self.current,
-            Drawn::Blend(t) => self.previous.lerp(&self.current, t),
-            Drawn::Hermite(t) => self.previous.hermite(&self.current, t, &self.config),
-            Drawn::Velocity(ahead) => self.current.extrapolate(ahead, &self.config),
-            Drawn::BlendOlder(t) => self.older.lerp(&self.previous, t),
-            Drawn::FrameStart => self.frame_start,
-            Drawn::Extrapolate(ahead) => {
+            View::Latest => self.current,
+            View::Blend(t) => self.previous.lerp(&self.current, t),
+            View::Hermite(t) => self.previous.hermite(&self.current, t, &self.config),
+            View::Velocity(ahead) => self.current.extrapolate(ahead, &self.config),
+            View::BlendOlder(t) => self.older.lerp(&self.previous, t),
+            View::FrameStart => self.frame_start,
+            View::Extrapolate(ahead) => {
                 let mut copy = self.clone();
                 copy.pending_kick_mps = 0.0;
                 copy.step(ahead);

@@ -119,7 +119,7 @@ fn extrapolation_predicts_without_consuming_a_pending_kick() {
     sim.frame(25 * MS);
     sim.kick();
     let (report, shown) = sim.frame(2 * MS);
-    assert_eq!(report.drawn, Drawn::Extrapolate(7 * MS));
+    assert_eq!(report.drawn, View::Extrapolate(7 * MS));
     assert_eq!(sim.scene().pending_kick_mps(), DEFAULT_KICK_MPS);
     let mut plain = Scene::new(SceneConfig::new());
     plain.step(27 * MS);
@@ -146,7 +146,7 @@ fn camera_drivers_follow_their_clock() {
             CameraDriver::PerStep => scene.current().camera.eye,
             CameraDriver::Smoothed => {
                 scene
-                    .drawn_state(Drawn::Blend(sim.engine().accumulator() as f64 / 20e6))
+                    .drawn_state(View::Blend(sim.engine().accumulator() as f64 / 20e6))
                     .camera
                     .eye
             }

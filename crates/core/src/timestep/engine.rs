@@ -1,9 +1,10 @@
-//! The engine: turns each frame's time into a step plan under the chosen strategy, or hands
-//! it to an engine preset's own rule.
+//! The engine: runs the strategy's stepping rule on each frame's time, keeps the time
+//! ledger, and says which state to draw.
 
-use super::preset::{EnginePreset, PresetLoop, PresetView};
-use super::rules::{accumulate, equal_substeps};
-use super::{Nanos, Strategy, TimestepConfig};
+#[cfg(test)]
+use super::preset::EngineLoop;
+use super::rules::Stepped;
+use super::{Nanos, StepRule, Strategy, TimestepConfig};
 
 /// The steps one frame takes: `count` steps of `size`, then one step of `tail` if it is
 /// not zero. Every strategy's steps fit this shape, so a plan never allocates.
@@ -84,26 +85,31 @@ impl StepPlan {
     }
 }
 
-/// Which state the renderer draws this frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Drawn {
+/// What is drawn: which state, and where along it. A strategy's row of the strategy table
+/// names the variant with `()` for the amounts ([`ViewKind`]); each frame's [`FrameReport`]
+/// fills them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View<Fraction = f64, Ahead = Nanos> {
     /// The latest simulated state.
     Latest,
     /// `lerp(previous, current, t)` (slerp for rotations), `t` in `[0, 1]`.
-    Blend(f64),
+    Blend(Fraction),
     /// A copy of the latest state advanced by one throw-away step of this length.
-    Extrapolate(Nanos),
+    Extrapolate(Ahead),
     /// The latest state moved along its velocity for this long: `S_N + τ·v_N` (rotations
     /// turned by their angular velocity).
-    Velocity(Nanos),
+    Velocity(Ahead),
     /// The cubic Hermite curve from the previous to the current state, through their
     /// velocities, at `t` in `[0, 1]`.
-    Hermite(f64),
+    Hermite(Fraction),
     /// `lerp(older, previous, t)`: between the states two and one steps back.
-    BlendOlder(f64),
+    BlendOlder(Fraction),
     /// The state as it was before this frame's steps.
     FrameStart,
 }
+
+/// Which state a strategy draws, without the amounts each frame fills in.
+pub type ViewKind = View<(), ()>;
 
 /// What one frame did, for the scene, the renderer and the metrics.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,7 +128,7 @@ pub struct FrameReport {
     /// of a step; 0 for the others).
     pub alpha: f64,
     /// Which state to draw.
-    pub drawn: Drawn,
+    pub drawn: View,
     /// Simulated time of the latest state.
     pub latest_time: Nanos,
     /// Simulated time of the state drawn (`S_i` in the design).
@@ -136,7 +142,8 @@ pub struct FrameReport {
     pub accumulator: Nanos,
 }
 
-/// Turns frame times into steps for one strategy at a time, in integer nanoseconds.
+/// Turns frame times into steps for one strategy at a time, in integer nanoseconds: runs the
+/// strategy's [`StepRule`] and keeps the ledger.
 ///
 /// The ledger `latest_time + accumulator == presented_time + lead` holds exactly after
 /// every frame, across strategy switches; `lead` is the time simulated beyond the real
@@ -151,12 +158,12 @@ pub struct Engine {
     config: TimestepConfig,
     /// The strategy used by the next frame.
     strategy: Strategy,
-    /// The engine preset's rule and state, while the strategy is a preset.
-    preset: Option<PresetLoop>,
+    /// The strategy's stepping rule, with the state of an engine's own loop.
+    rule: StepRule,
     /// Real time carried from another strategy, given to a preset with its first frame.
     handed_to_preset: Nanos,
-    /// The preset's fraction of a step after its last frame.
-    preset_fraction: f64,
+    /// The fraction of a step the rule reported after its last frame (`alpha`).
+    fraction: f64,
     /// Real time received but not simulated yet.
     accumulator: Nanos,
     /// Simulated time of the latest state.
@@ -179,15 +186,31 @@ pub struct Engine {
     steps: u64,
 }
 
+/// The state drawn after a frame and the simulated time it shows.
+struct Shown {
+    /// Which state, and where along it.
+    view: View,
+    /// Its simulated time (`S_i`).
+    time: Nanos,
+}
+
+/// Where in a step the drawn state lies.
+struct PointInStep {
+    /// The blend factor, in `[0, 1]`.
+    t: f64,
+    /// The time from the step's start, ns.
+    time: Nanos,
+}
+
 impl Engine {
     /// A new engine at time zero.
     pub fn new(strategy: Strategy, config: TimestepConfig) -> Self {
         Self {
             config,
             strategy,
-            preset: strategy.preset().map(PresetLoop::new),
+            rule: strategy.step_rule(&config),
             handed_to_preset: 0,
-            preset_fraction: 0.0,
+            fraction: 0.0,
             accumulator: 0,
             latest_time: 0,
             last_step: 0,
@@ -219,9 +242,9 @@ impl Engine {
             return;
         }
         self.strategy = strategy;
-        self.preset = strategy.preset().map(PresetLoop::new);
-        self.preset_fraction = 0.0;
-        if self.preset.is_some() {
+        self.rule = strategy.step_rule(&self.config);
+        self.fraction = 0.0;
+        if strategy.preset().is_some() {
             self.handed_to_preset += std::mem::take(&mut self.accumulator);
         } else {
             // Time handed to a preset that never ran is carried again.
@@ -237,14 +260,15 @@ impl Engine {
     /// Changes step size or guards before the next frame (an engine preset keeps its own).
     pub fn set_config(&mut self, config: TimestepConfig) {
         self.config = config;
+        // A preset's rule does not read the configuration, and its loop keeps its state.
+        if self.strategy.preset().is_none() {
+            self.rule = self.strategy.step_rule(&config);
+        }
     }
 
     /// The step the strategy takes: the configured `dt`, or an engine preset's own.
     pub fn dt(&self) -> Nanos {
-        match self.strategy.preset() {
-            Some(preset) => preset.dt(),
-            None => self.config.dt_ns(),
-        }
+        self.rule.dt()
     }
 
     /// Real time received but not simulated yet.
@@ -309,43 +333,31 @@ impl Engine {
         self.steps
     }
 
-    /// The engine preset's rule, while the strategy is one.
+    /// The engine's own loop, while the strategy runs one.
     #[cfg(test)]
-    pub(crate) fn preset_loop(&self) -> Option<&PresetLoop> {
-        self.preset.as_ref()
+    pub(crate) fn engine_loop(&self) -> Option<&EngineLoop> {
+        match &self.rule {
+            StepRule::EngineLoop(engine_loop) => Some(engine_loop),
+            _ => None,
+        }
     }
 
     /// Advances one render frame of `frame_time` and says which steps to take and what to
     /// draw. A zero frame time (pause) takes no step under any strategy.
     pub fn advance(&mut self, frame_time: Nanos) -> FrameReport {
         let start_time = self.latest_time;
-        let (used, owed, steps, dropped, preset_fraction) = match self.preset.as_mut() {
-            Some(preset) => {
-                let carried = self.accumulator;
-                let given = self.handed_to_preset;
-                if frame_time == 0 {
-                    (0, carried, StepPlan::NONE, 0, None)
-                } else {
-                    self.handed_to_preset = 0;
-                    let frame = preset.advance(frame_time.saturating_add(given));
-                    self.accumulator = frame.accumulator;
-                    let owed = carried.saturating_add(frame.used);
-                    // A rule that throws its accumulator away (Glaiel's resync) can throw
-                    // time another preset invented and handed over; only real time can be
-                    // dropped, and what it threw beyond that was lead, which the ledger
-                    // below takes out of the lead.
-                    let dropped = frame
-                        .dropped
-                        .min(self.presented_time.saturating_add(frame_time));
-                    (frame.used, owed, frame.steps, dropped, Some(frame.fraction))
-                }
-            }
-            None => {
-                let (used, owed, steps, dropped) = self.advance_strategy(frame_time);
-                (used, owed, steps, dropped, None)
-            }
+        let preset = self.strategy.preset().is_some();
+        let stepped = if preset {
+            self.step_preset(frame_time)
+        } else {
+            let stepped = self.rule.step(self.accumulator, frame_time);
+            self.lead = self.lead.saturating_add(stepped.lead);
+            stepped
         };
+        self.accumulator = stepped.carried;
+        self.fraction = stepped.fraction;
 
+        let steps = stepped.steps;
         self.latest_time = self.latest_time.saturating_add(steps.total());
         if let Some(last) = steps.last() {
             self.step_before_last = steps.second_last().unwrap_or(self.last_step);
@@ -356,189 +368,114 @@ impl Engine {
         self.presented_time = self
             .presented_time
             .saturating_add(frame_time)
-            .saturating_sub(dropped);
-        self.dropped = self.dropped.saturating_add(dropped);
-        let (alpha, drawn, shown_time) = match self.strategy.preset() {
-            Some(preset) => {
-                // The preset's rule is the truth: whatever it simulated beyond (or short
-                // of) the real time it kept, it leads (or trails) by.
-                self.lead = signed_difference(
-                    self.latest_time.saturating_add(self.accumulator()),
-                    self.presented_time,
-                );
-                // A paused frame draws what the last one did.
-                if let Some(fraction) = preset_fraction {
-                    self.preset_fraction = fraction;
-                }
-                self.preset_drawn(preset, start_time)
-            }
-            None => self.drawn(self.config.dt_ns()),
-        };
+            .saturating_sub(stepped.dropped);
+        self.dropped = self.dropped.saturating_add(stepped.dropped);
+        if preset {
+            // The preset's rule is the truth: whatever it simulated beyond (or short of)
+            // the real time it kept, it leads (or trails) by.
+            self.lead = signed_difference(
+                self.latest_time.saturating_add(self.accumulator()),
+                self.presented_time,
+            );
+        }
+        let shown = self.shown(start_time);
         FrameReport {
             strategy: self.strategy,
             frame_time,
-            used,
-            owed,
+            used: stepped.used,
+            owed: stepped.owed,
             steps,
-            alpha,
-            drawn,
+            alpha: self.fraction,
+            drawn: shown.view,
             latest_time: self.latest_time,
-            shown_time,
+            shown_time: shown.time,
             presented_time: self.presented_time,
-            dropped,
+            dropped: stepped.dropped,
             accumulator: self.accumulator(),
         }
     }
-    /// The lab's strategies: the frame time used, the time owed, the steps and the time
-    /// dropped.
-    fn advance_strategy(&mut self, frame_time: Nanos) -> (Nanos, Nanos, StepPlan, Nanos) {
-        let dt = self.config.dt.get();
-        let used = match self.config.max_frame_time {
-            Some(max) => frame_time.min(max.get()),
-            None => frame_time,
-        };
-        let mut dropped = frame_time - used;
-        let max_steps = self
-            .config
-            .max_steps
-            .map_or(u64::MAX, |n| u64::from(n.get()));
 
-        let owed;
-        let steps = match self.strategy {
-            Strategy::Fixed => {
-                // Ignores real time: the carried accumulator waits for a strategy that uses it.
-                owed = used;
-                if used > 0 {
-                    self.lead = self
-                        .lead
-                        .saturating_add(signed(dt))
-                        .saturating_sub(signed(used));
-                    StepPlan::uniform(1, dt)
-                } else {
-                    StepPlan::NONE
-                }
-            }
-            Strategy::Variable => {
-                owed = self.accumulator.saturating_add(used);
-                self.accumulator = 0;
-                StepPlan::single(owed)
-            }
-            Strategy::SemiFixed => {
-                owed = self.accumulator.saturating_add(used);
-                self.accumulator = 0;
-                let (whole, remainder) = (owed / dt, owed % dt);
-                if whole >= max_steps {
-                    dropped += owed - max_steps * dt;
-                    StepPlan::uniform(max_steps, dt)
-                } else if whole + u64::from(remainder > 0) > max_steps {
-                    // The cap leaves no room for the remainder step: drop it.
-                    dropped += remainder;
-                    StepPlan::uniform(whole, dt)
-                } else {
-                    StepPlan {
-                        count: whole,
-                        size: dt,
-                        tail: remainder,
-                    }
-                }
-            }
-            Strategy::Accumulator
-            | Strategy::Interpolated
-            | Strategy::Extrapolated
-            | Strategy::VelocityExtrapolated
-            | Strategy::Hermite => {
-                owed = self.accumulator.saturating_add(used);
-                // Drop the whole steps beyond the cap; the fraction stays so alpha stays smooth.
-                let stepped = accumulate(owed, dt, max_steps);
-                self.accumulator = stepped.carried;
-                dropped += stepped.dropped;
-                stepped.steps
-            }
-            Strategy::EqualSubsteps => {
-                owed = self.accumulator.saturating_add(used);
-                let stepped = equal_substeps(owed, dt, max_steps);
-                self.accumulator = stepped.carried;
-                dropped += stepped.dropped;
-                stepped.steps
-            }
-            // A preset's frames go to its own rule (`advance`); nothing to do here.
-            Strategy::Preset(_) => {
-                owed = self.accumulator;
-                dropped = 0;
-                StepPlan::NONE
-            }
-        };
-        (used, owed, steps, dropped)
-    }
-
-    /// Alpha, the state to draw and the simulated time it shows, after this frame's steps
-    /// (the lab's strategies).
-    fn drawn(&self, dt: Nanos) -> (f64, Drawn, Nanos) {
-        let alpha = if self.strategy.carries_accumulator() {
-            self.accumulator as f64 / dt as f64
-        } else {
-            0.0
-        };
-        match self.strategy {
-            Strategy::Interpolated | Strategy::Hermite if self.last_step > 0 => {
-                // The state shown is one dt behind real time. Normally the last step was dt
-                // and the blend factor is alpha; right after a switch from a strategy with
-                // other step sizes the target may fall before the previous state: clamp.
-                let h = self.last_step;
-                let into_step = (self.accumulator + h).saturating_sub(dt).min(h);
-                let previous_time = self.latest_time - h;
-                let t = into_step as f64 / h as f64;
-                let drawn = if self.strategy == Strategy::Hermite {
-                    Drawn::Hermite(t)
-                } else {
-                    Drawn::Blend(t)
-                };
-                (alpha, drawn, previous_time + into_step)
-            }
-            Strategy::Extrapolated if self.accumulator > 0 => (
-                alpha,
-                Drawn::Extrapolate(self.accumulator),
-                self.latest_time + self.accumulator,
-            ),
-            Strategy::VelocityExtrapolated => (
-                alpha,
-                Drawn::Velocity(self.accumulator),
-                self.latest_time + self.accumulator,
-            ),
-            _ => (alpha, Drawn::Latest, self.latest_time),
+    /// An engine preset's frame: the time handed over from another strategy arrives with
+    /// its first frame, and a paused frame does not reach its rule (it draws what the last
+    /// one did).
+    fn step_preset(&mut self, frame_time: Nanos) -> Stepped {
+        if frame_time == 0 {
+            return Stepped::paused(self.accumulator, self.fraction);
         }
+        let given = std::mem::take(&mut self.handed_to_preset);
+        let mut stepped = self
+            .rule
+            .step(self.accumulator, frame_time.saturating_add(given));
+        // A rule that throws its accumulator away (Glaiel's resync) can throw time another
+        // preset invented and handed over; only real time can be dropped, and what it threw
+        // beyond that was lead, which the ledger takes out of the lead.
+        stepped.dropped = stepped
+            .dropped
+            .min(self.presented_time.saturating_add(frame_time));
+        stepped
     }
 
-    /// Alpha, the state to draw and the simulated time it shows, after an engine preset's
+    /// The state to draw after this frame's steps and the simulated time it shows, for a
     /// frame that started at simulated time `start_time`.
-    fn preset_drawn(&self, preset: EnginePreset, start_time: Nanos) -> (f64, Drawn, Nanos) {
-        let fraction = self.preset_fraction;
-        let t = if fraction.is_nan() {
-            0.0
-        } else {
-            fraction.clamp(0.0, 1.0)
-        };
-        let into = |h: Nanos| ((h as f64 * t).round() as Nanos).min(h);
+    fn shown(&self, start_time: Nanos) -> Shown {
         let latest = self.latest_time;
-        let (drawn, shown) = match preset.view() {
-            PresetView::Latest => (Drawn::Latest, latest),
-            PresetView::Interpolate if self.last_step > 0 => {
+        let kind = self.strategy.view();
+        let (view, time) = match kind {
+            View::Latest => (View::Latest, latest),
+            View::Blend(()) | View::Hermite(()) if self.last_step > 0 => {
                 let h = self.last_step;
-                (Drawn::Blend(t), latest - h + into(h))
+                let point = self.point_in_step(h);
+                let view = if kind == View::Hermite(()) {
+                    View::Hermite(point.t)
+                } else {
+                    View::Blend(point.t)
+                };
+                (view, latest - h + point.time)
             }
-            PresetView::Interpolate => (Drawn::Latest, latest),
-            PresetView::Extrapolate => {
-                (Drawn::Velocity(self.accumulator), latest + self.accumulator)
-            }
-            PresetView::TwoStepsBehind if self.step_before_last > 0 => {
+            View::Blend(()) | View::Hermite(()) => (View::Latest, latest),
+            View::Extrapolate(()) if self.accumulator > 0 => (
+                View::Extrapolate(self.accumulator),
+                latest + self.accumulator,
+            ),
+            View::Extrapolate(()) => (View::Latest, latest),
+            View::Velocity(()) => (View::Velocity(self.accumulator), latest + self.accumulator),
+            View::BlendOlder(()) if self.step_before_last > 0 => {
                 let h = self.step_before_last;
-                (Drawn::BlendOlder(t), latest - self.last_step - h + into(h))
+                let point = self.point_in_step(h);
+                (
+                    View::BlendOlder(point.t),
+                    latest - self.last_step - h + point.time,
+                )
             }
             // Fewer than two steps: both states behind are the start.
-            PresetView::TwoStepsBehind => (Drawn::BlendOlder(0.0), latest - self.last_step),
-            PresetView::FrameStart => (Drawn::FrameStart, start_time),
+            View::BlendOlder(()) => (View::BlendOlder(0.0), latest - self.last_step),
+            View::FrameStart => (View::FrameStart, start_time),
         };
-        (fraction, drawn, shown)
+        Shown { view, time }
+    }
+
+    /// Where in a step of `h` the drawn state lies. The lab's strategies draw exactly one
+    /// `dt` behind real time, in whole nanoseconds; right after a switch from a strategy
+    /// with other step sizes that point may fall before the step, and is clamped to it. An
+    /// engine preset draws at its own fraction of a step, as it computes it (Bevy's in
+    /// `f32`).
+    fn point_in_step(&self, h: Nanos) -> PointInStep {
+        if self.strategy.preset().is_none() {
+            let time = (self.accumulator + h).saturating_sub(self.rule.dt()).min(h);
+            return PointInStep {
+                t: time as f64 / h as f64,
+                time,
+            };
+        }
+        let t = if self.fraction.is_nan() {
+            0.0
+        } else {
+            self.fraction.clamp(0.0, 1.0)
+        };
+        PointInStep {
+            t,
+            time: ((h as f64 * t).round() as Nanos).min(h),
+        }
     }
 }
 
@@ -546,9 +483,4 @@ impl Engine {
 fn signed_difference(a: Nanos, b: Nanos) -> i64 {
     let difference = i128::from(a) - i128::from(b);
     i64::try_from(difference).unwrap_or(if difference < 0 { i64::MIN } else { i64::MAX })
-}
-
-/// Nanoseconds as a signed value, saturating (only past 292 years).
-fn signed(ns: Nanos) -> i64 {
-    i64::try_from(ns).unwrap_or(i64::MAX)
 }

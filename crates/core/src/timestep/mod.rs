@@ -35,6 +35,17 @@
 //! Unreal, Fiedler's article, Glaiel's frame timer, Matter.js), each with its own step,
 //! guards and drawing; a [`Strategy::Preset`] runs one through the same [`Engine`].
 //!
+//! The shape: a strategy is a stepping rule plus a view. Its [`StepRule`] turns a frame's
+//! time into steps (fixed, variable, semi-fixed, the clamped accumulator, equal substeps,
+//! or an engine's own loop); its [`View`] says which state is drawn (the latest, a blend
+//! of the last two, an extrapolation, ...). The clamped accumulator is written once
+//! (`rules.rs`) and serves the five accumulator strategies under the configured
+//! [`StepLimits`] and the Bevy, Unity and Fiedler presets under their engines' constants.
+//! Every fact about a strategy (id, name, number key, [`Family`], known problem, rule,
+//! view) is one row of the strategy table ([`Strategy::facts`]). The [`Engine`] runs the
+//! rule and keeps the ledger: the accumulator, the simulated and presented time, what was
+//! dropped and the lead.
+//!
 //! All time is integer nanoseconds ([`Nanos`]); nothing is accumulated in floats, so
 //! `steps * dt + accumulator + dropped == total frame time` holds exactly for the accumulator
 //! family (and the engines' own rules keep `steps + accumulator + dropped == total + lead`).
@@ -60,13 +71,14 @@ pub use config::{
     MIN_RATE_HZ, NANOS_PER_SECOND, RATE_PRESETS_HZ, RangeError, TimestepConfig, ms_from_ns,
     ns_from_ms, secs_from_ns,
 };
-pub use engine::{Drawn, Engine, FrameReport, StepPlan};
+pub use engine::{Engine, FrameReport, StepPlan, View, ViewKind};
 pub use filter::{
     AverageFilter, DEFAULT_SNAP_TOLERANCE, FILTER_SPECS, FilterSpec, FrameFilters,
     MAX_AVERAGE_FRAMES, MAX_SNAP_TOLERANCE_MS, SNAP_TOLERANCE_FRACTION, SnapFilter,
 };
-pub use preset::{EnginePreset, PresetView, UnknownEnginePreset};
-pub use strategy::{Strategy, UnknownStrategy};
+pub use preset::{EngineLoop, EnginePreset, UnknownEnginePreset};
+pub use rules::{Alpha, StepLimits, StepRule};
+pub use strategy::{Family, Strategy, StrategyFacts, UnknownStrategy};
 
 /// A time or duration in whole nanoseconds.
 pub type Nanos = u64;

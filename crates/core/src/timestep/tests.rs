@@ -126,7 +126,7 @@ fn accumulator_lag_varies_but_interpolated_lag_is_exactly_dt() {
         lags.push(a.presented_time - a.shown_time);
         if interpolated.steps() > 0 {
             assert_eq!(i.presented_time - i.shown_time, dt);
-            assert_eq!(i.drawn, Drawn::Blend(i.alpha));
+            assert_eq!(i.drawn, View::Blend(i.alpha));
         }
     }
     lags.sort_unstable();
@@ -143,7 +143,7 @@ fn extrapolated_shows_real_time_with_a_throwaway_step_of_the_leftover() {
     let mut engine = Engine::new(Strategy::Extrapolated, config(20 * MS));
     let report = engine.advance(FRAME_60);
     assert_eq!(report.steps.len(), 0);
-    assert_eq!(report.drawn, Drawn::Extrapolate(FRAME_60));
+    assert_eq!(report.drawn, View::Extrapolate(FRAME_60));
     for _ in 0..20 {
         let report = engine.advance(FRAME_60);
         assert_eq!(report.shown_time, report.presented_time);
@@ -167,11 +167,11 @@ fn velocity_extrapolated_shows_real_time_and_hermite_one_dt_behind() {
             (a.steps, a.steps),
             "same steps, other views"
         );
-        assert_eq!(v.drawn, Drawn::Velocity(v.accumulator));
+        assert_eq!(v.drawn, View::Velocity(v.accumulator));
         assert_eq!(v.shown_time, v.presented_time);
         if hermite.steps() > 0 {
             assert_eq!(h.presented_time - h.shown_time, dt);
-            assert_eq!(h.drawn, Drawn::Hermite(h.alpha));
+            assert_eq!(h.drawn, View::Hermite(h.alpha));
         }
     }
 }
@@ -191,7 +191,7 @@ fn equal_substeps_split_each_frame_evenly_and_carry_nothing_but_nanoseconds() {
     let report = engine.advance(50 * MS);
     assert_eq!(report.steps, StepPlan::uniform(3, 16_666_666));
     assert_eq!(report.accumulator, 2);
-    assert_eq!(report.drawn, Drawn::Latest);
+    assert_eq!(report.drawn, View::Latest);
     // With a cap the excess is dropped: 100 ms under a 3-step cap is 3 × 20 ms.
     cfg.max_steps = NonZeroU32::new(3);
     let mut engine = Engine::new(Strategy::EqualSubsteps, cfg);
@@ -301,7 +301,7 @@ fn switching_strategies_carries_the_accumulator() {
     engine.set_strategy(Strategy::Interpolated);
     let report = engine.advance(10 * MS);
     // Last step was 25 ms: the target (real time - dt) lies inside it, 15 ms after its start.
-    assert_eq!(report.drawn, Drawn::Blend(15.0 / 25.0));
+    assert_eq!(report.drawn, View::Blend(15.0 / 25.0));
     // Steps: 20 (accumulator) + 20 (fixed) + 25 (variable); shown at 40 + 15 ms.
     assert_eq!(report.latest_time, 65 * MS);
     assert_eq!(report.shown_time, 55 * MS);
@@ -390,7 +390,7 @@ proptest! {
                 i128::from(engine.presented_time()) + i128::from(engine.lead())
             );
             prop_assert!(report.shown_time <= report.latest_time + report.accumulator);
-            if let Drawn::Blend(t) = report.drawn {
+            if let View::Blend(t) = report.drawn {
                 prop_assert!((0.0..=1.0).contains(&t));
             }
         }

@@ -11,8 +11,8 @@
 //! physics_in_fixed_timestep.rs:404-406`), with the fraction in `f32`
 //! (`fixed.rs:205-207`).
 
-use super::{Nanos, PresetFrame};
-use crate::timestep::rules::accumulate;
+use super::Nanos;
+use crate::timestep::rules::{Alpha, StepLimits, StepRule};
 
 /// `Time<Fixed>::DEFAULT_TIMESTEP`: 64 Hz, chosen by Bevy because 15.625 ms is exact in
 /// binary floating point and does not beat against 60 Hz as 2-steps-then-0 would
@@ -24,40 +24,23 @@ pub const DEFAULT_TIMESTEP: Nanos = 15_625_000;
 /// (`virt.rs:86`).
 pub const DEFAULT_MAX_DELTA: Nanos = 250_000_000;
 
-/// `Time<Fixed>`'s overstep: virtual time received and not yet stepped.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct FixedTime {
-    /// Time left over after the last whole step, `< DEFAULT_TIMESTEP`.
-    overstep: Nanos,
-}
-
-impl FixedTime {
-    /// One update: the virtual clock's clamp, then as many fixed steps as fit.
-    pub fn advance(&mut self, raw: Nanos) -> PresetFrame {
-        let delta = raw.min(DEFAULT_MAX_DELTA);
-        let stepped = accumulate(self.overstep + delta, DEFAULT_TIMESTEP, u64::MAX);
-        self.overstep = stepped.carried;
-        PresetFrame {
-            used: delta,
-            dropped: raw - delta,
-            steps: stepped.steps,
-            accumulator: self.overstep,
-            fraction: overstep_fraction(self.overstep),
-        }
-    }
-}
-
-/// `Time<Fixed>::overstep_fraction()`: `overstep.as_secs_f32() / timestep.as_secs_f32()`.
-fn overstep_fraction(overstep: Nanos) -> f64 {
-    let seconds = |ns: Nanos| std::time::Duration::from_nanos(ns).as_secs_f32();
-    f64::from(seconds(overstep) / seconds(DEFAULT_TIMESTEP))
-}
+/// `Time<Virtual>`'s clamp, then `Time<Fixed>`'s accumulator: the clamped accumulator
+/// with Bevy's constants and no cap on steps, reporting the overstep fraction in `f32` as
+/// `Time<Fixed>::overstep_fraction()` does. The overstep is the engine's accumulator.
+pub const RULE: StepRule = StepRule::ClampedAccumulator {
+    limits: StepLimits {
+        dt: DEFAULT_TIMESTEP,
+        max_frame_time: Some(DEFAULT_MAX_DELTA),
+        max_steps: None,
+    },
+    alpha: Alpha::SecondsF32,
+};
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{Run, exact_60hz};
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset};
+    use crate::timestep::{EnginePreset, View};
 
     /// docs/engines.md B1: 60 Hz display (`t_k = floor(k·1e9/60)`), frame 0 has Δ = 0.
     #[test]
@@ -89,7 +72,7 @@ mod tests {
         assert!(
             reports
                 .iter()
-                .all(|r| r.dropped == 0 && r.drawn == Drawn::Latest)
+                .all(|r| r.dropped == 0 && r.drawn == View::Latest)
         );
     }
 
@@ -136,7 +119,7 @@ mod tests {
         let mut run = Run::new(EnginePreset::BevyInterpolated);
         let report = run.frames(&[16_666_666])[0];
         let fraction = f64::from(1_041_666f32 / 1e9f32 / 0.015625f32);
-        assert_eq!(report.drawn, Drawn::Blend(fraction));
+        assert_eq!(report.drawn, View::Blend(fraction));
         assert_ne!(fraction, 1_041_666.0 / 15_625_000.0);
         // The shown state is one step behind: the previous step's time plus the overstep.
         assert_eq!(

@@ -3,8 +3,8 @@
 //! 0.25 s, integrate whole `dt = 0.01` steps from the accumulator, and draw
 //! `currentState*alpha + previousState*(1-alpha)` with `alpha = accumulator/dt`.
 
-use super::{Nanos, PresetFrame};
-use crate::timestep::rules::accumulate;
+use super::Nanos;
+use crate::timestep::rules::{Alpha, StepLimits, StepRule};
 
 /// `const double dt = 0.01`: 100 Hz.
 pub const DT: Nanos = 10_000_000;
@@ -12,34 +12,22 @@ pub const DT: Nanos = 10_000_000;
 /// `if (frameTime > 0.25) frameTime = 0.25; // note: max frame time to avoid spiral of death`.
 pub const MAX_FRAME_TIME: Nanos = 250_000_000;
 
-/// The loop's accumulator.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct FinalLoop {
-    /// Time not yet integrated, `< DT`.
-    accumulator: Nanos,
-}
-
-impl FinalLoop {
-    /// One pass of the `while (!quit)` loop.
-    pub fn advance(&mut self, raw: Nanos) -> PresetFrame {
-        let frame_time = raw.min(MAX_FRAME_TIME);
-        let stepped = accumulate(self.accumulator + frame_time, DT, u64::MAX);
-        self.accumulator = stepped.carried;
-        PresetFrame {
-            used: frame_time,
-            dropped: raw - frame_time,
-            steps: stepped.steps,
-            accumulator: self.accumulator,
-            fraction: self.accumulator as f64 / DT as f64,
-        }
-    }
-}
+/// One pass of the `while (!quit)` loop: the clamped accumulator with the article's
+/// constants and no cap on steps, `alpha = accumulator / dt`.
+pub const RULE: StepRule = StepRule::ClampedAccumulator {
+    limits: StepLimits {
+        dt: DT,
+        max_frame_time: Some(MAX_FRAME_TIME),
+        max_steps: None,
+    },
+    alpha: Alpha::Exact,
+};
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{Run, exact_60hz};
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset};
+    use crate::timestep::{EnginePreset, View};
 
     /// docs/engines.md F1: 60 Hz: steps 1,2,2 repeating, α .6667 .3333 0.
     #[test]
@@ -52,7 +40,7 @@ mod tests {
         {
             assert_eq!(report.steps.len(), *steps);
             assert!((report.alpha - alpha).abs() < 1e-4);
-            assert_eq!(report.drawn, Drawn::Blend(report.alpha));
+            assert_eq!(report.drawn, View::Blend(report.alpha));
             assert_eq!(report.presented_time - report.shown_time, DT);
         }
     }

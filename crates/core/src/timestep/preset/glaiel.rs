@@ -15,8 +15,8 @@
 //! the file snapped to fixed 60, 30, 20, 15 and 120 Hz periods and had no averager
 //! remainder; this is the version docs/engines.md §7 cites, `ed335bb29162`.)
 
-use super::{Nanos, PresetFrame};
-use crate::timestep::StepPlan;
+use super::{EngineLoop, LoopState, Nanos, PresetFrame};
+use crate::timestep::{StepPlan, StepRule};
 
 /// Ticks of the performance counter per second.
 const CLOCKS_PER_SECOND: i64 = 1_000_000_000;
@@ -34,6 +34,11 @@ const VSYNC_MAXERROR: i64 = (CLOCKS_PER_SECOND as f64 * 0.0002) as i64;
 const SNAP_HZ: i64 = 60;
 /// `time_history_count`: deltas averaged.
 const TIME_HISTORY_COUNT: usize = 4;
+
+/// The frame timer from its start.
+pub(crate) fn rule() -> StepRule {
+    EngineLoop::rule(FIXED_DELTATIME, LoopState::Glaiel(FrameTimer::default()))
+}
 
 /// The timer's state.
 #[derive(Clone, Debug)]
@@ -121,7 +126,7 @@ impl FrameTimer {
 mod tests {
     use super::super::tests::Run;
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset};
+    use crate::timestep::{EnginePreset, View};
 
     const D: Nanos = DESIRED_FRAMETIME as Nanos;
 
@@ -142,7 +147,7 @@ mod tests {
         for report in &reports[1..] {
             assert_eq!(report.steps, StepPlan::uniform(1, FIXED_DELTATIME));
             assert_eq!(report.alpha, 0.0);
-            assert_eq!(report.drawn, Drawn::Blend(0.0));
+            assert_eq!(report.drawn, View::Blend(0.0));
         }
     }
 

@@ -14,8 +14,8 @@
 //! The delta smoother runs as in a default project (vsync enabled, `delta_smoothing` on);
 //! it only acts once it has measured the refresh rate (about 180 frames).
 
-use super::{Nanos, PresetFrame, ns_from_secs_f64};
-use crate::timestep::StepPlan;
+use super::{EngineLoop, LoopState, Nanos, PresetFrame, ns_from_secs_f64};
+use crate::timestep::{StepPlan, StepRule};
 
 /// `physics/common/physics_ticks_per_second`'s default.
 const PHYSICS_TICKS_PER_SECOND: i32 = 60;
@@ -29,6 +29,14 @@ pub const PHYSICS_JITTER_FIX: f64 = 0.5;
 /// `MainTimerSync::CONTROL_STEPS`: frames of tick history (12 makes 144 Hz on 60 Hz ticks
 /// behave, says the header).
 const CONTROL_STEPS: usize = 12;
+
+/// Godot's loop from its start, with `physics_jitter_fix` at `jitter_fix`.
+pub(crate) fn rule(jitter_fix: f64) -> StepRule {
+    EngineLoop::rule(
+        TICK,
+        LoopState::Godot(Box::new(MainTimerSync::new(jitter_fix))),
+    )
+}
 
 /// `MainTimerSync`: the clock, the smoother and the tick hysteresis.
 #[derive(Clone, Debug)]
@@ -437,7 +445,7 @@ impl DeltaSmoother {
 mod tests {
     use super::super::tests::{Run, exact_hz};
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset};
+    use crate::timestep::{EnginePreset, View};
 
     /// The lab's frame times for a display whose frames end at `t_k = k·period_ns`.
     fn every(period_ns: u64, count: usize) -> Vec<Nanos> {
@@ -445,8 +453,8 @@ mod tests {
     }
 
     fn timer(run: &Run) -> &MainTimerSync {
-        match run.engine.preset_loop() {
-            Some(super::super::PresetLoop::Godot(timer)) => timer,
+        match run.engine.engine_loop().map(EngineLoop::state) {
+            Some(LoopState::Godot(timer)) => timer,
             other => panic!("not Godot: {other:?}"),
         }
     }
@@ -474,7 +482,7 @@ mod tests {
                 k + 1,
                 timer.time_deficit * 1e6
             );
-            assert_eq!(report.drawn, Drawn::Latest);
+            assert_eq!(report.drawn, View::Latest);
         }
     }
 
@@ -497,7 +505,7 @@ mod tests {
                     "frame {}: {drawn_ticks}",
                     k + 1
                 );
-                assert!(matches!(report.drawn, Drawn::Blend(_)));
+                assert!(matches!(report.drawn, View::Blend(_)));
             }
         }
     }

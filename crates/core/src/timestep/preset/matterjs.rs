@@ -22,13 +22,23 @@
 //! 0.19 (`Runner.tick`, 0.19.0 :108-158): the delta is the minimum of the last 60 raw
 //! deltas, clamped to `[1000/60, 1000/30]` ms, and one `Engine.update` of it runs.
 
-use super::{Nanos, PresetFrame, ns_from_ms_f64};
-use crate::timestep::StepPlan;
+use super::{EngineLoop, LoopState, Nanos, PresetFrame, ns_from_ms_f64};
+use crate::timestep::{StepPlan, StepRule};
 
 /// `runner.delta` (0.20) and the 0.19 step at 60 Hz, 1000/60 ms to the nearest nanosecond.
 pub const DELTA: Nanos = 16_666_667;
 /// 0.19's largest step, `deltaMax` = 1000/30 ms to the nearest nanosecond.
 pub const MAX_DELTA: Nanos = 33_333_333;
+/// 0.20's runner from its start: steps of [`DELTA`].
+pub(crate) fn rule_0_20() -> StepRule {
+    EngineLoop::rule(DELTA, LoopState::Matterjs(Box::new(Runner::v0_20())))
+}
+
+/// 0.19's runner from its start: one step a frame, at most [`MAX_DELTA`].
+pub(crate) fn rule_0_19() -> StepRule {
+    EngineLoop::rule(MAX_DELTA, LoopState::Matterjs(Box::new(Runner::v0_19())))
+}
+
 /// The page's clock at the start of the lab's first frame: the first callback comes 1000
 /// ms after the time origin plus that frame.
 const PAGE_ORIGIN: Nanos = 1_000_000_000;
@@ -258,7 +268,7 @@ fn js_round(x: f64) -> f64 {
 mod tests {
     use super::super::tests::{Run, exact_hz};
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset, FrameReport};
+    use crate::timestep::{EnginePreset, FrameReport, View};
 
     /// The lab's frames for the M cases of docs/engines.md §7b.4:
     /// `t_k = t_1 + floor((k-1)·1e9/hz)`; the first frame takes the page from its origin to
@@ -295,7 +305,7 @@ mod tests {
         assert_eq!(steps(&reports), [1; 10]);
         for (k, report) in reports.iter().enumerate() {
             assert_eq!(report.accumulator, DELTA, "frame {}", k + 1);
-            assert_eq!(report.drawn, Drawn::FrameStart);
+            assert_eq!(report.drawn, View::FrameStart);
             assert_eq!(
                 report.shown_time,
                 k as Nanos * DELTA,

@@ -5,8 +5,11 @@
 //! bevy_transform_interpolation, Glaiel's FrameTimingControl, Matter.js) or, for the
 //! closed engines, the vendor documentation (Unity, Unreal; see each file for which parts
 //! are documented and which are the lab's model). A preset is data (constants named after
-//! the engine's own settings, with their defaults) and a small rule: [`PresetLoop`] keeps
-//! the rule's state and turns one frame time into a [`PresetFrame`].
+//! the engine's own settings, with their defaults) and a rule: the clamped accumulator with
+//! those constants (Bevy, Unity, Fiedler), or a loop of its own (Godot, Unreal, Glaiel,
+//! Matter.js) that an [`EngineLoop`] runs, keeping its state and turning one frame time
+//! into a [`PresetFrame`]. What each preset is called, draws and gets wrong is its row of
+//! the strategy table ([`super::Strategy::facts`]).
 //!
 //! Time stays integer nanoseconds wherever the engine's rule allows it (Bevy, Unity,
 //! Unreal, Fiedler, Glaiel). Godot and Matter.js compute in `f64` (seconds, milliseconds);
@@ -16,15 +19,15 @@
 //! rule invents or loses by snapping, smoothing or filtering frame times is the
 //! [`super::Engine`]'s lead.
 
-mod bevy;
-mod fiedler;
-mod glaiel;
-mod godot;
-mod matterjs;
-mod unity;
-mod unreal;
+pub(super) mod bevy;
+pub(super) mod fiedler;
+pub(super) mod glaiel;
+pub(super) mod godot;
+pub(super) mod matterjs;
+pub(super) mod unity;
+pub(super) mod unreal;
 
-use super::{Nanos, StepPlan};
+use super::{Nanos, StepPlan, StepRule, Strategy, StrategyFacts};
 
 /// An engine's own loop, as the lab runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,158 +94,36 @@ impl EnginePreset {
         EnginePreset::Matterjs019,
     ];
 
+    /// The preset's row of the strategy table.
+    pub fn facts(self) -> &'static StrategyFacts {
+        Strategy::Preset(self).facts()
+    }
+
     /// The stable id used on the command line and in reports.
     pub fn id(self) -> &'static str {
-        match self {
-            EnginePreset::Godot => "godot",
-            EnginePreset::GodotInterpolated => "godot-interpolated",
-            EnginePreset::Bevy => "bevy",
-            EnginePreset::BevyInterpolated => "bevy-interpolated",
-            EnginePreset::Unity => "unity",
-            EnginePreset::UnityInterpolate => "unity-interpolate",
-            EnginePreset::UnityExtrapolate => "unity-extrapolate",
-            EnginePreset::UnrealSubstep => "unreal-substep",
-            EnginePreset::Unreal => "unreal",
-            EnginePreset::UnrealAsync => "unreal-async",
-            EnginePreset::Fiedler => "fiedler",
-            EnginePreset::Glaiel => "glaiel",
-            EnginePreset::Matterjs => "matterjs",
-            EnginePreset::Matterjs019 => "matterjs-0.19",
-        }
+        self.facts().id
     }
 
     /// A short human name.
     pub fn name(self) -> &'static str {
-        match self {
-            EnginePreset::Godot => "Godot 4 (jitter fix 0.5)",
-            EnginePreset::GodotInterpolated => "Godot 4, physics interpolation",
-            EnginePreset::Bevy => "Bevy fixed timestep",
-            EnginePreset::BevyInterpolated => "Bevy, interpolated by overstep",
-            EnginePreset::Unity => "Unity FixedUpdate",
-            EnginePreset::UnityInterpolate => "Unity, Rigidbody Interpolate",
-            EnginePreset::UnityExtrapolate => "Unity, Rigidbody Extrapolate",
-            EnginePreset::UnrealSubstep => "Unreal, physics substepping",
-            EnginePreset::Unreal => "Unreal, one step per frame",
-            EnginePreset::UnrealAsync => "Unreal, async physics",
-            EnginePreset::Fiedler => "Fix Your Timestep! (Fiedler)",
-            EnginePreset::Glaiel => "Glaiel's frame timer",
-            EnginePreset::Matterjs => "Matter.js 0.20 Runner",
-            EnginePreset::Matterjs019 => "Matter.js 0.19 Runner",
-        }
+        self.facts().name
     }
 
     /// The preset's known weakness, in one line.
     pub fn known_problem(self) -> &'static str {
-        match self {
-            EnginePreset::Godot => {
-                "hysteresis evens out steps but the last tick is drawn: stutter off 60 Hz"
-            }
-            EnginePreset::GodotInterpolated => "one tick behind; tick counts per frame vary",
-            EnginePreset::Bevy => "the last fixed step is drawn: 64 Hz on 60 Hz stutters",
-            EnginePreset::BevyInterpolated => "one 15.625 ms step behind real time",
-            EnginePreset::Unity => "the last physics pose is drawn: 50 Hz on 60 Hz stutters",
-            EnginePreset::UnityInterpolate => "one fixedDeltaTime (20 ms) behind",
-            EnginePreset::UnityExtrapolate => "overshoots where the motion curves or is hit",
-            EnginePreset::UnrealSubstep => "frame-sized substeps: not deterministic",
-            EnginePreset::Unreal => "one variable step: physics follows the frame rate",
-            EnginePreset::UnrealAsync => "two async steps (66.7 ms) behind",
-            EnginePreset::Fiedler => "one 10 ms step behind real time",
-            EnginePreset::Glaiel => "snapping and averaging invent or lose time",
-            EnginePreset::Matterjs => {
-                "no interpolation, drawn a frame late; 2 updates a frame at most"
-            }
-            EnginePreset::Matterjs019 => {
-                "simulation speed follows the display above 60 Hz (clamped up to 16.7 ms)"
-            }
-        }
-    }
-
-    /// Whether the preset keeps real time it has not simulated yet for later frames.
-    pub fn carries_accumulator(self) -> bool {
-        !matches!(
-            self,
-            EnginePreset::UnrealSubstep | EnginePreset::Unreal | EnginePreset::Matterjs019
-        )
-    }
-
-    /// The preset's step: its fixed step, or (for the variable-step presets: Unreal's and
-    /// Matter.js 0.19's) the largest step it takes.
-    pub fn dt(self) -> Nanos {
-        match self {
-            EnginePreset::Godot | EnginePreset::GodotInterpolated => godot::TICK,
-            EnginePreset::Bevy | EnginePreset::BevyInterpolated => bevy::DEFAULT_TIMESTEP,
-            EnginePreset::Unity
-            | EnginePreset::UnityInterpolate
-            | EnginePreset::UnityExtrapolate => unity::FIXED_DELTA_TIME,
-            EnginePreset::UnrealSubstep => unreal::MAX_SUBSTEP_DELTA_TIME,
-            EnginePreset::Unreal => unreal::MAX_PHYSICS_DELTA_TIME,
-            EnginePreset::UnrealAsync => unreal::ASYNC_FIXED_TIME_STEP,
-            EnginePreset::Fiedler => fiedler::DT,
-            EnginePreset::Glaiel => glaiel::FIXED_DELTATIME,
-            EnginePreset::Matterjs => matterjs::DELTA,
-            EnginePreset::Matterjs019 => matterjs::MAX_DELTA,
-        }
-    }
-
-    /// What the preset draws.
-    pub fn view(self) -> PresetView {
-        match self {
-            EnginePreset::Godot
-            | EnginePreset::Bevy
-            | EnginePreset::Unity
-            | EnginePreset::UnrealSubstep
-            | EnginePreset::Unreal => PresetView::Latest,
-            EnginePreset::GodotInterpolated
-            | EnginePreset::BevyInterpolated
-            | EnginePreset::UnityInterpolate
-            | EnginePreset::Fiedler
-            | EnginePreset::Glaiel => PresetView::Interpolate,
-            EnginePreset::UnityExtrapolate => PresetView::Extrapolate,
-            EnginePreset::UnrealAsync => PresetView::TwoStepsBehind,
-            EnginePreset::Matterjs | EnginePreset::Matterjs019 => PresetView::FrameStart,
-        }
+        self.facts().known_problem
     }
 
     /// Where the rule comes from: `source` (read in the engine's code), `documented` (vendor
     /// documentation) or, for parts of closed engines, `model` (the lab's reading).
     pub fn provenance(self) -> &'static str {
-        match self {
-            EnginePreset::Godot
-            | EnginePreset::GodotInterpolated
-            | EnginePreset::Bevy
-            | EnginePreset::BevyInterpolated
-            | EnginePreset::Glaiel
-            | EnginePreset::Matterjs
-            | EnginePreset::Matterjs019 => "source",
-            EnginePreset::Fiedler => "published code",
-            EnginePreset::Unity
-            | EnginePreset::UnityInterpolate
-            | EnginePreset::UnityExtrapolate => "documented limits, lab's model of the loop",
-            EnginePreset::UnrealSubstep | EnginePreset::Unreal | EnginePreset::UnrealAsync => {
-                "documented substepping, third-party copies of the code, lab's model"
-            }
-        }
+        self.facts().provenance.unwrap_or("")
     }
 }
 
 crate::id::stable_ids!(EnginePreset, UnknownEnginePreset, "engine preset");
 
-/// Which state a preset draws, after its steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PresetView {
-    /// The state after the last step.
-    Latest,
-    /// `lerp(previous, current, fraction)`: one step behind.
-    Interpolate,
-    /// The last state moved along its velocity for the carried time (`S_N + α·h·v_N`).
-    Extrapolate,
-    /// Between the states two and one steps back, at the carried time: two steps behind.
-    TwoStepsBehind,
-    /// The state as it was before this frame's steps (the renderer drew first).
-    FrameStart,
-}
-
-/// What a preset did with one frame's time.
+/// What an engine's own loop did with one frame's time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PresetFrame {
     /// The frame time after the preset's own clamp on it (what it took in).
@@ -253,71 +134,59 @@ pub struct PresetFrame {
     pub steps: StepPlan,
     /// Real time the preset carries to the next frame, ns.
     pub accumulator: Nanos,
-    /// The preset's own fraction of a step (Godot's physics interpolation fraction, Bevy's
-    /// overstep fraction, Unity's and Fiedler's alpha, ...); 0 where it has none.
+    /// The preset's own fraction of a step (Godot's physics interpolation fraction,
+    /// Glaiel's and Unreal's async alpha, ...); 0 where it has none.
     pub fraction: f64,
 }
 
-/// A preset's rule with its state.
+/// An engine's own loop (Godot, Unreal, Glaiel, Matter.js): its step and the state it keeps
+/// between frames. The engines whose loop is the clamped accumulator (Bevy, Unity, Fiedler)
+/// need none: [`StepRule::ClampedAccumulator`] with their constants.
 #[derive(Clone, Debug)]
-pub(crate) enum PresetLoop {
+pub struct EngineLoop {
+    /// Its step, or the largest step it takes.
+    dt: Nanos,
+    /// The rule and its state.
+    state: LoopState,
+}
+
+/// An engine loop's rule and state.
+#[derive(Clone, Debug)]
+pub(crate) enum LoopState {
     /// Godot's `MainTimerSync`.
     Godot(Box<godot::MainTimerSync>),
-    /// Bevy's `Time<Virtual>` and `Time<Fixed>`.
-    Bevy(bevy::FixedTime),
-    /// Unity's fixed-update catch-up.
-    Unity(unity::FixedUpdates),
     /// Unreal's physics tick (sync or async).
     Unreal(unreal::PhysicsTick),
-    /// Fiedler's final loop.
-    Fiedler(fiedler::FinalLoop),
     /// Glaiel's frame timer.
     Glaiel(glaiel::FrameTimer),
     /// Matter.js's runner (0.20 or 0.19).
     Matterjs(Box<matterjs::Runner>),
 }
 
-impl PresetLoop {
-    /// The rule at its start.
-    pub fn new(preset: EnginePreset) -> Self {
-        match preset {
-            EnginePreset::Godot => Self::Godot(Box::new(godot::MainTimerSync::new(
-                godot::PHYSICS_JITTER_FIX,
-            ))),
-            // Turning physics interpolation on sets the jitter fix to 0 (SceneTree).
-            EnginePreset::GodotInterpolated => {
-                Self::Godot(Box::new(godot::MainTimerSync::new(0.0)))
-            }
-            EnginePreset::Bevy | EnginePreset::BevyInterpolated => {
-                Self::Bevy(bevy::FixedTime::default())
-            }
-            EnginePreset::Unity
-            | EnginePreset::UnityInterpolate
-            | EnginePreset::UnityExtrapolate => Self::Unity(unity::FixedUpdates::default()),
-            EnginePreset::UnrealSubstep => {
-                Self::Unreal(unreal::PhysicsTick::Substepping { carry: 0 })
-            }
-            EnginePreset::Unreal => Self::Unreal(unreal::PhysicsTick::SingleStep),
-            EnginePreset::UnrealAsync => {
-                Self::Unreal(unreal::PhysicsTick::Async { accumulator: 0 })
-            }
-            EnginePreset::Fiedler => Self::Fiedler(fiedler::FinalLoop::default()),
-            EnginePreset::Glaiel => Self::Glaiel(glaiel::FrameTimer::default()),
-            EnginePreset::Matterjs => Self::Matterjs(Box::new(matterjs::Runner::v0_20())),
-            EnginePreset::Matterjs019 => Self::Matterjs(Box::new(matterjs::Runner::v0_19())),
-        }
+impl EngineLoop {
+    /// The loop at its start, with its step, as a stepping rule.
+    fn rule(dt: Nanos, state: LoopState) -> StepRule {
+        StepRule::EngineLoop(Self { dt, state })
+    }
+
+    /// Its step, or the largest step it takes.
+    pub fn dt(&self) -> Nanos {
+        self.dt
+    }
+
+    /// The rule and its state.
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> &LoopState {
+        &self.state
     }
 
     /// Takes one frame of `frame_time` (never 0: a paused frame does not reach a preset).
-    pub fn advance(&mut self, frame_time: Nanos) -> PresetFrame {
-        match self {
-            Self::Godot(timer) => timer.advance(frame_time),
-            Self::Bevy(time) => time.advance(frame_time),
-            Self::Unity(updates) => updates.advance(frame_time),
-            Self::Unreal(tick) => tick.advance(frame_time),
-            Self::Fiedler(final_loop) => final_loop.advance(frame_time),
-            Self::Glaiel(timer) => timer.advance(frame_time),
-            Self::Matterjs(runner) => runner.advance(frame_time),
+    pub(crate) fn advance(&mut self, frame_time: Nanos) -> PresetFrame {
+        match &mut self.state {
+            LoopState::Godot(timer) => timer.advance(frame_time),
+            LoopState::Unreal(tick) => tick.advance(frame_time),
+            LoopState::Glaiel(timer) => timer.advance(frame_time),
+            LoopState::Matterjs(runner) => runner.advance(frame_time),
         }
     }
 }

@@ -15,8 +15,8 @@
 //! published: whether the loop is `F + fdt <= T` or `F <= T`, the first frame, and Unity's
 //! exact alpha.
 
-use super::{Nanos, PresetFrame};
-use crate::timestep::rules::accumulate;
+use super::Nanos;
+use crate::timestep::rules::{Alpha, StepLimits, StepRule};
 
 /// `Time.fixedDeltaTime`'s default, 0.02 s (Project Settings > Time > Fixed Timestep). The
 /// `float` 0.02 is 19_999_999.55 ns; the lab takes the 20 ms it stands for.
@@ -26,34 +26,24 @@ pub const FIXED_DELTA_TIME: Nanos = 20_000_000;
 /// Timestep"): at most 16 or 17 fixed updates a frame.
 pub const MAXIMUM_DELTA_TIME: Nanos = 333_333_343;
 
-/// `Time.time - Time.fixedTime`: game time not yet caught up by fixed updates.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct FixedUpdates {
-    /// `T - F`, `< FIXED_DELTA_TIME`.
-    behind: Nanos,
-}
-
-impl FixedUpdates {
-    /// One frame: `Time.deltaTime` clamped, then the fixed updates that fit.
-    pub fn advance(&mut self, raw: Nanos) -> PresetFrame {
-        let delta = raw.min(MAXIMUM_DELTA_TIME);
-        let stepped = accumulate(self.behind + delta, FIXED_DELTA_TIME, u64::MAX);
-        self.behind = stepped.carried;
-        PresetFrame {
-            used: delta,
-            dropped: raw - delta,
-            steps: stepped.steps,
-            accumulator: self.behind,
-            fraction: self.behind as f64 / FIXED_DELTA_TIME as f64,
-        }
-    }
-}
+/// `Time.deltaTime` clamped to `maximumDeltaTime`, then the fixed updates that fit: the
+/// clamped accumulator with Unity's constants and no cap of its own (the clamp bounds the
+/// updates a frame). `T - F`, the game time not yet caught up, is the engine's accumulator;
+/// `α = (T - F) / fdt`.
+pub const RULE: StepRule = StepRule::ClampedAccumulator {
+    limits: StepLimits {
+        dt: FIXED_DELTA_TIME,
+        max_frame_time: Some(MAXIMUM_DELTA_TIME),
+        max_steps: None,
+    },
+    alpha: Alpha::Exact,
+};
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{Run, exact_60hz, exact_hz};
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset};
+    use crate::timestep::{EnginePreset, View};
 
     /// docs/engines.md U1: 60 Hz (`t_k = floor(k·1e9/60)`): steps 0,1,1,1,1,1 repeating from
     /// frame 1 (frame 0, Δ = 0, takes none); α .8333 .6667 .5 .3333 .1667 0.
@@ -119,7 +109,7 @@ mod tests {
             .iter()
             .zip([2.0 / 3.0, 1.0 / 3.0, 0.0].iter().cycle())
         {
-            let Drawn::Blend(t) = report.drawn else {
+            let View::Blend(t) = report.drawn else {
                 panic!("{:?}", report.drawn)
             };
             assert!((t - alpha).abs() < 1e-6, "{t}");
@@ -135,7 +125,7 @@ mod tests {
         let mut run = Run::new(EnginePreset::UnityExtrapolate);
         let reports = run.frames(&exact_60hz(12));
         for report in &reports {
-            assert_eq!(report.drawn, Drawn::Velocity(report.accumulator));
+            assert_eq!(report.drawn, View::Velocity(report.accumulator));
             assert_eq!(report.shown_time, report.latest_time + report.accumulator);
             assert_eq!(report.shown_time, report.presented_time);
         }

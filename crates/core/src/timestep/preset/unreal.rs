@@ -23,9 +23,9 @@
 //! Equal substeps that do not divide a frame's nanoseconds evenly carry the few left (fewer
 //! than the substeps) to the next frame, where Unreal's float arithmetic rounds them away.
 
-use super::{Nanos, PresetFrame};
-use crate::timestep::StepPlan;
+use super::{EngineLoop, LoopState, Nanos, PresetFrame};
 use crate::timestep::rules::{accumulate, equal_substeps};
+use crate::timestep::{StepPlan, StepRule};
 
 /// `MinUndilatedFrameTime`: a frame counts at least 0.5 ms.
 pub const MIN_UNDILATED_FRAME_TIME: Nanos = 500_000;
@@ -40,6 +40,26 @@ pub const MAX_SUBSTEPS: u64 = 6;
 pub const MAX_PHYSICS_DELTA_TIME: Nanos = 33_333_333;
 /// `AsyncFixedTimeStepSize`, 1/30 s, as docs/engines.md E2 has it.
 pub const ASYNC_FIXED_TIME_STEP: Nanos = 33_333_333;
+
+/// Substepping on, from its start: equal substeps of at most [`MAX_SUBSTEP_DELTA_TIME`].
+pub(crate) fn substepping_rule() -> StepRule {
+    let tick = PhysicsTick::Substepping { carry: 0 };
+    EngineLoop::rule(MAX_SUBSTEP_DELTA_TIME, LoopState::Unreal(tick))
+}
+
+/// The default: one step a frame, at most [`MAX_PHYSICS_DELTA_TIME`].
+pub(crate) fn single_step_rule() -> StepRule {
+    EngineLoop::rule(
+        MAX_PHYSICS_DELTA_TIME,
+        LoopState::Unreal(PhysicsTick::SingleStep),
+    )
+}
+
+/// Async physics, from its start: steps of [`ASYNC_FIXED_TIME_STEP`].
+pub(crate) fn async_rule() -> StepRule {
+    let tick = PhysicsTick::Async { accumulator: 0 };
+    EngineLoop::rule(ASYNC_FIXED_TIME_STEP, LoopState::Unreal(tick))
+}
 
 /// The physics tick mode and its state.
 #[derive(Clone, Debug)]
@@ -103,7 +123,7 @@ impl PhysicsTick {
 mod tests {
     use super::super::tests::Run;
     use super::*;
-    use crate::timestep::{Drawn, EnginePreset};
+    use crate::timestep::{EnginePreset, View};
 
     /// docs/engines.md E1, substepping on, each frame on its own (no carry between them).
     #[test]
@@ -124,7 +144,7 @@ mod tests {
             let report = run.frames(&[frame])[0];
             assert_eq!(report.steps, StepPlan::uniform(substeps, size), "{frame}");
             assert_eq!(report.dropped, dropped, "{frame}");
-            assert_eq!(report.drawn, Drawn::Latest);
+            assert_eq!(report.drawn, View::Latest);
         }
         // Substepping off: one step of at most 33.3 ms; a 300 ms frame drops 266.7 ms.
         let mut run = Run::new(EnginePreset::Unreal);
@@ -186,7 +206,7 @@ mod tests {
                 report.presented_time - report.shown_time,
                 2 * ASYNC_FIXED_TIME_STEP
             );
-            let Drawn::BlendOlder(t) = report.drawn else {
+            let View::BlendOlder(t) = report.drawn else {
                 panic!("{:?}", report.drawn)
             };
             assert!((t - report.alpha).abs() < 1e-12);
