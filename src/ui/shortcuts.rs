@@ -1,0 +1,80 @@
+//! The keyboard shortcuts: numbers pick a strategy or focus a pane, C compares, T the
+//! timeline, P pauses, `.` steps, Space kicks, R resets, F11 fullscreen, ? or F1 the help
+//! overlay, H the panel, Esc closes what is open and then quits.
+
+use egui::Key;
+
+use super::panel::{Edits, PanelState};
+use crate::live::Readouts;
+use crate::timestep::Strategy;
+
+/// The keyboard shortcuts.
+pub(super) fn keys_ui(
+    ui: &mut egui::Ui,
+    state: &mut PanelState,
+    edits: &mut Edits,
+    readouts: &Readouts,
+) {
+    // Typing a value into a field (a slider's number) is not a shortcut.
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    let numbers = [
+        Key::Num1,
+        Key::Num2,
+        Key::Num3,
+        Key::Num4,
+        Key::Num5,
+        Key::Num6,
+        Key::Num7,
+        Key::Num8,
+        Key::Num9,
+    ];
+    let popup_open = egui::Popup::is_any_open(ui.ctx());
+    ui.input(|input| {
+        // A key held down repeats; a shortcut acts once per press.
+        let pressed = |wanted: Key| {
+            input.events.iter().any(|event| {
+                matches!(
+                    event,
+                    egui::Event::Key { key, pressed: true, repeat: false, .. } if *key == wanted
+                )
+            })
+        };
+        for (i, (key, strategy)) in numbers.into_iter().zip(Strategy::ALL).enumerate() {
+            if pressed(key) {
+                // Comparing, a number focuses that pane; otherwise it picks the strategy.
+                if !edits.settings.compare {
+                    edits.settings.strategy = strategy;
+                } else if i < readouts.pane_count {
+                    edits.settings.focus = i;
+                }
+            }
+        }
+        if pressed(Key::C) {
+            let compare = !edits.settings.compare;
+            edits.settings.set_compare(compare);
+        }
+        if pressed(Key::T) {
+            state.timeline = !state.timeline;
+        }
+        let actions = &mut edits.actions;
+        actions.toggle_pause |= pressed(Key::P);
+        actions.single_step |= pressed(Key::Period);
+        actions.kick |= pressed(Key::Space);
+        actions.reset |= pressed(Key::R);
+        actions.toggle_fullscreen |= pressed(Key::F11);
+        if pressed(Key::F1) || pressed(Key::Questionmark) {
+            state.help = !state.help;
+        }
+        // Esc first closes an open drop-down or the overlay; only then does it quit.
+        let escape = pressed(Key::Escape);
+        actions.quit |= escape && !popup_open && !state.help;
+        if escape && !popup_open {
+            state.help = false;
+        }
+        if pressed(Key::H) {
+            state.visible = !state.visible;
+        }
+    });
+}
