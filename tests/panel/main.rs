@@ -1,6 +1,7 @@
 //! The egui panel, driven like a person would: a snapshot of it after a scripted run, and
 //! its buttons and keys doing what they say.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use egui_kittest::Harness;

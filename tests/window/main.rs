@@ -2,6 +2,7 @@
 //! its own screenshot checked; present modes switched live; the spiral and its guard; and
 //! a Wayland window under a headless Weston compositor.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::io::{BufRead as _, BufReader};
