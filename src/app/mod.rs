@@ -1,16 +1,31 @@
 //! The window (the shell): a winit application that drives the live loop and draws it,
 //! and the headless commands that draw through the same code.
+//!
+//! The window is `window` (winit ↔ live loop ↔ present) with `active` (the window's
+//! GPU side) and `surface`; the person's keys and mouse are `hands`. Recording and
+//! replay control (`recording`, `replay_control`) and the exit report (`summary`)
+//! name no window or GPU type: they are the live loop's side. `automation` is what tests
+//! and scripts ask of a run, and `os_errors` puts the window system's errors in words.
 
+mod active;
+mod automation;
 mod compose;
+mod hands;
 mod headless;
 mod layout;
+mod os_errors;
 mod png;
 mod present_mode;
+mod recording;
+mod replay_control;
+mod summary;
+mod surface;
 mod ui_pass;
 mod window;
 
 pub use compose::{FrameComposer, UiFrame};
 pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};
 pub use layout::{grid_viewports, pane_viewports, scene_area};
+pub use summary::WindowSummary;
 pub use ui_pass::{UiPass, snapshot_panes};
-pub use window::{WindowSummary, run_window};
+pub use window::run_window;

@@ -8,12 +8,19 @@
 //! window: what it shows of the display comes in as a [`DisplayStatus`].
 
 mod banner;
+mod display;
 mod frame_stats;
 mod hands;
 mod help;
+mod load;
+mod pane_labels;
 mod panel;
 mod plots;
+mod readouts;
+mod scene;
 mod session;
+mod shortcuts;
+mod strategy;
 pub mod timeline;
 
 pub use help::{CONCEPTS, KEYS};

@@ -18,7 +18,7 @@
 //! - **screen**: each refresh of the modeled screen (the display model in force, named in
 //!   the caption and on hovering the label; nothing here is measured), lasting until the
 //!   next. Refreshes are on the stopwatch; they are placed on the axis piecewise-linearly
-//!   between the frames' `(wall_i, T_i)` (see `model.rs`). A new image is a filled cell, a
+//!   between the frames' `(wall_i, T_i)` (see `refreshes.rs`). A new image is a filled cell, a
 //!   repeat an outlined one, both in the shade of the shown frame's sequence number, so a
 //!   frame held on screen reads as a run of one shade; a torn refresh is an orange zigzag.
 //!   A line joins each frame's `T_i` to the refresh that first showed its image. Without
@@ -37,9 +37,10 @@
 //! The files divide the work so that the numbers can be tested without egui:
 //!
 //! - `model.rs` is the pure model, in integer nanoseconds with no egui import: the frames in
-//!   the window, hitches, shades, the axis' ends, the stopwatch-to-axis mapping and the
-//!   refreshes in the window, where each step ends, and where a pane lies off the axis.
-//!   Most tests live there and run headless.
+//!   the window, hitches, shades and the axis' ends; with `refreshes.rs` (the
+//!   stopwatch-to-axis mapping and the refreshes in the window) and `steps.rs` (where each
+//!   step ends, and where a pane lies off the axis), as pure. Most tests are theirs, in
+//!   `tests/`, and run headless.
 //! - `layout.rs` is the geometry: `Axis` maps axis time to x and back, `Rows` places each
 //!   row, and the sizes and margins in points.
 //! - `paint.rs` draws with the two: colours, fonts, one function per row, and the tooltip.
@@ -53,6 +54,10 @@
 mod layout;
 mod model;
 mod paint;
+mod refreshes;
+mod steps;
+#[cfg(test)]
+mod tests;
 
 use egui::{Align2, Sense, Vec2};
 
@@ -62,11 +67,12 @@ use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
 
 use layout::{Axis, LABEL_WIDTH, MIN_STRIP_WIDTH, Rows};
-use model::{TimelineModel, screen_label};
+use model::TimelineModel;
 use paint::{
     CAPTION, LABEL_FONT, PaintContext, SCREEN_HELP, STRIP_BACKGROUND, frame_tooltip_ui,
     paint_timeline,
 };
+use refreshes::screen_label;
 
 /// One pane's history for the timeline.
 pub struct TimelinePane<'a> {

@@ -9,10 +9,9 @@ use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
 use super::TimelinePane;
 use super::layout::{Axis, Rows, SCREEN_GAP, clip_segment_x};
-use super::model::{
-    HITCH_FACTOR, PaneOffset, TimelineFrame, TimelineModel, TimelineRefresh, duration_text,
-    screen_label, step_ends, window_frames,
-};
+use super::model::{HITCH_FACTOR, TimelineFrame, TimelineModel, window_frames};
+use super::refreshes::{TimelineRefresh, screen_label};
+use super::steps::{PaneOffset, duration_text, step_ends};
 
 /// Frames narrower than this are merged with their neighbours into one box, points.
 const MIN_FRAME_WIDTH: f32 = 1.5;

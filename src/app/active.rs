@@ -1,0 +1,191 @@
+//! What exists only while the window does: the window, the GPU, its surface, the frame
+//! composer and egui's window integration, created together when the application resumes;
+//! and drawing one frame's picture into the surface or into a screenshot.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, anyhow};
+use winit::dpi::PhysicalSize;
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+use super::automation::write_screenshot;
+use super::compose::{FrameComposer, UiFrame};
+use super::os_errors::without_source_location;
+use super::surface::WindowSurface;
+use crate::live::PresentModeId;
+use crate::render::{GpuContext, Pane, request_adapter};
+
+/// Everything that exists only while the window does. The application drops it when the
+/// event loop exits, while the loop and its connection to the display still exist.
+pub struct Active {
+    /// egui's window integration. It owns the clipboard, which on Wayland runs a thread
+    /// holding objects on the event loop's display connection; first field, so it goes
+    /// first.
+    pub egui_state: egui_winit::State,
+    /// The window.
+    pub window: Arc<Window>,
+    /// Instance, adapter, device, queue.
+    pub gpu: GpuContext,
+    /// The window's surface and its configuration.
+    pub surface: WindowSurface,
+    /// Draws scene and panel.
+    composer: FrameComposer,
+    /// egui's context.
+    pub egui_ctx: egui::Context,
+    /// Whether the window is fully hidden (nothing it draws would be seen).
+    pub occluded: bool,
+    /// The refresh rate of the monitor the window is on, Hz, as the window system
+    /// reports it (updated when the window moves).
+    pub monitor_hz: Option<f64>,
+}
+
+/// One frame's picture: the scene panes and the panel's triangles over them.
+pub struct Picture<'a> {
+    /// The panes, each in its viewport.
+    pub panes: &'a [Pane<'a>],
+    /// The panel, tessellated.
+    pub primitives: &'a [egui::ClippedPrimitive],
+    /// Physical pixels per egui point.
+    pub pixels_per_point: f32,
+}
+
+impl Active {
+    /// Creates a window of `size` (physical pixels), the GPU context and the surface (not
+    /// configured yet; `requested` is the present mode to start from), and a composer
+    /// drawing the scene with `msaa` samples.
+    pub fn new(
+        event_loop: &ActiveEventLoop,
+        (width, height): (u32, u32),
+        msaa: u32,
+        requested: PresentModeId,
+    ) -> anyhow::Result<Self> {
+        let attributes = Window::default_attributes()
+            .with_title("timestep-lab")
+            .with_inner_size(PhysicalSize::new(width.max(1), height.max(1)));
+        let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
+            anyhow!(
+                "cannot create the window: {}",
+                without_source_location(&error.to_string())
+            )
+        })?);
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
+        let surface = instance
+            .create_surface(window.clone())
+            .context("cannot create a drawing surface for the window")?;
+        let adapter = pollster::block_on(request_adapter(&instance, Some(&surface)))?;
+        let gpu = pollster::block_on(GpuContext::with_adapter(instance, adapter))?;
+        let surface = WindowSurface::new(window.clone(), surface, &gpu, requested)?;
+        let composer = FrameComposer::new(&gpu.device, surface.format(), surface.size(), msaa);
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            event_loop,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        Ok(Self {
+            egui_state,
+            monitor_hz: monitor_refresh_hz(&window),
+            window,
+            gpu,
+            surface,
+            composer,
+            egui_ctx,
+            occluded: false,
+        })
+    }
+
+    /// Whether there is nothing to draw into.
+    pub fn is_minimised(&self) -> bool {
+        let size = self.window.inner_size();
+        size.width == 0 || size.height == 0 || self.window.is_minimized() == Some(true)
+    }
+
+    /// Asks the window system again for the refresh rate of the window's monitor (after the
+    /// window moved).
+    pub fn update_monitor_hz(&mut self) {
+        self.monitor_hz = monitor_refresh_hz(&self.window);
+    }
+
+    /// Acquires a frame from the surface, draws `picture` into it and presents it. Returns
+    /// how long acquiring blocked when a frame reached the display; the surface answers
+    /// every other outcome.
+    pub fn present(
+        &mut self,
+        pending_textures: &mut egui::TexturesDelta,
+        picture: &Picture<'_>,
+    ) -> Option<Duration> {
+        let frame = self.surface.acquire(&self.gpu)?;
+        let size = self.surface.size();
+        let view = frame.view();
+        draw(
+            &mut self.composer,
+            &self.gpu,
+            size,
+            pending_textures,
+            &view,
+            picture,
+        );
+        Some(self.surface.present(&self.gpu, frame))
+    }
+
+    /// Draws `picture` into an offscreen texture of the surface's size and format and
+    /// writes it to `path`. Texture uploads are applied here; the window's frame then finds
+    /// them in place.
+    pub fn screenshot(
+        &mut self,
+        pending_textures: &mut egui::TexturesDelta,
+        picture: &Picture<'_>,
+        path: &Path,
+    ) -> anyhow::Result<()> {
+        let size = self.surface.size();
+        write_screenshot(&self.gpu, size, self.surface.format(), path, |view| {
+            draw(
+                &mut self.composer,
+                &self.gpu,
+                size,
+                pending_textures,
+                view,
+                picture,
+            );
+        })
+    }
+}
+
+/// Draws `picture` into `target` (`size`, the surface's), uploading the pending egui
+/// textures.
+fn draw(
+    composer: &mut FrameComposer,
+    gpu: &GpuContext,
+    size: (u32, u32),
+    pending_textures: &mut egui::TexturesDelta,
+    target: &wgpu::TextureView,
+    picture: &Picture<'_>,
+) {
+    composer.render(
+        &gpu.device,
+        &gpu.queue,
+        target,
+        size,
+        picture.panes,
+        Some(UiFrame {
+            primitives: picture.primitives,
+            textures: std::mem::take(pending_textures),
+            pixels_per_point: picture.pixels_per_point,
+        }),
+    );
+}
+
+/// The refresh rate of the monitor `window` is on, Hz, if the window system says.
+fn monitor_refresh_hz(window: &Window) -> Option<f64> {
+    let millihertz = window.current_monitor()?.refresh_rate_millihertz()?;
+    Some(f64::from(millihertz) / 1000.0)
+}

@@ -1,0 +1,120 @@
+//! The exit summary of a window run: what it did, printed for people and read by the
+//! window tests (`frames: 120`, `present modes configured: ...`). No window type here.
+
+use std::path::PathBuf;
+
+use crate::live::{LiveLoop, PresentModeId, SlowLoop, Stopwatch};
+use crate::timestep::Strategy;
+
+/// What a window run did, printed on exit for people and tests.
+#[derive(Clone, Debug, Default)]
+pub struct WindowSummary {
+    /// Frames drawn.
+    pub frames: u64,
+    /// Present modes the surface reported.
+    pub offered: Vec<PresentModeId>,
+    /// Every present mode the surface was configured with, in order.
+    pub configured: Vec<PresentModeId>,
+    /// Errors reported while configuring the surface.
+    pub configure_errors: Vec<String>,
+    /// The adapter.
+    pub adapter: String,
+    /// The strategy of each pane at the end, in pane order.
+    pub panes: Vec<Strategy>,
+    /// Whether the spiral banner was up at the end.
+    pub spiral: bool,
+    /// The screenshot written, if any.
+    pub screenshot: Option<PathBuf>,
+    /// Where the settings were saved on closing, if they were.
+    pub saved: Option<PathBuf>,
+    /// The last slow-loop offer the panel made (see [`SlowLoop`]), if it made one.
+    pub slow_loop: Option<SlowLoop>,
+    /// Recordings written: the file and its frames.
+    pub recorded: Vec<(PathBuf, u64)>,
+    /// The replay at the end: frames run and frames in it.
+    pub replayed: Option<(usize, usize)>,
+    /// The final `state_hash` of each pane, in pane order.
+    pub state_hashes: Vec<u64>,
+    /// Movement key presses and releases sent to the loop.
+    pub key_inputs: u64,
+    /// Mouse turns sent to the loop.
+    pub look_inputs: u64,
+    /// The focused pane's player at the end: yaw and pitch (degrees), where it stands.
+    pub player: Option<(f64, f64, glam::DVec3)>,
+}
+
+impl std::fmt::Display for WindowSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids =
+            |modes: &[PresentModeId]| modes.iter().map(|m| m.id()).collect::<Vec<_>>().join(",");
+        writeln!(f, "adapter: {}", self.adapter)?;
+        writeln!(f, "frames: {}", self.frames)?;
+        writeln!(f, "present modes offered: {}", ids(&self.offered))?;
+        writeln!(f, "present modes configured: {}", ids(&self.configured))?;
+        writeln!(f, "configure errors: {}", self.configure_errors.len())?;
+        for error in &self.configure_errors {
+            writeln!(f, "  {error}")?;
+        }
+        let panes: Vec<&str> = self.panes.iter().map(|s| s.id()).collect();
+        writeln!(f, "panes: {}", panes.join(","))?;
+        writeln!(f, "spiral: {}", if self.spiral { "yes" } else { "no" })?;
+        match self.slow_loop {
+            Some(offer) => writeln!(
+                f,
+                "slow renderer offer: {:.1} fps, time scale {:.3}",
+                offer.fps, offer.time_scale
+            )?,
+            None => writeln!(f, "slow renderer offer: none")?,
+        }
+        if let Some(path) = &self.screenshot {
+            writeln!(f, "screenshot: {}", path.display())?;
+        }
+        if let Some(path) = &self.saved {
+            writeln!(f, "settings saved: {}", path.display())?;
+        }
+        for (path, frames) in &self.recorded {
+            writeln!(f, "recorded: {frames} frames to {}", path.display())?;
+        }
+        if let Some((frame, frames)) = self.replayed {
+            writeln!(f, "replayed: {frame} of {frames} frames")?;
+        }
+        let hashes: Vec<String> = self
+            .state_hashes
+            .iter()
+            .map(|hash| format!("{hash:016x}"))
+            .collect();
+        writeln!(f, "state hashes: {}", hashes.join(","))?;
+        writeln!(
+            f,
+            "inputs: {} key presses and releases, {} mouse turns",
+            self.key_inputs, self.look_inputs
+        )?;
+        if let Some((yaw, pitch, eye)) = self.player {
+            writeln!(
+                f,
+                "player: yaw {yaw:.1} deg, pitch {pitch:.1} deg, at x {:.3} z {:.3} m",
+                eye.x, eye.z
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl WindowSummary {
+    /// Takes the loop's state at the end of the run: each pane's strategy and state hash,
+    /// and where the focused pane's player stands.
+    pub fn take_end_state<S: Stopwatch>(&mut self, live: &LiveLoop<S>) {
+        self.panes = live.panes().iter().map(|pane| pane.strategy()).collect();
+        self.state_hashes = live
+            .panes()
+            .iter()
+            .map(|pane| pane.run_metrics().state_hash)
+            .collect();
+        let player = live.sim().scene().current().player;
+        self.player = Some((
+            player.look.yaw.to_degrees(),
+            player.look.pitch.to_degrees(),
+            player.eye,
+        ));
+    }
+}

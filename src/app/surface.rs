@@ -1,0 +1,265 @@
+//! The window's wgpu surface in one small wrapper: its format and the present modes it
+//! offers, configured inside an error scope and never at a zero size, every outcome of
+//! acquiring a frame answered (a lost surface is recreated), and the configuration errors
+//! kept for the exit report.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, anyhow};
+use winit::dpi::PhysicalSize;
+use winit::window::Window;
+
+use super::present_mode::WgpuPresentMode as _;
+use crate::live::PresentModeId;
+use crate::render::{DeviceError, GpuContext, adapter_summary, catch_errors};
+
+/// How long to wait between checks while the window is minimised, hidden or its surface
+/// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
+pub const MINIMISED_POLL: Duration = Duration::from_millis(100);
+
+/// Configuration errors kept for the exit report (each one is also printed when it happens).
+const MAX_RECORDED_ERRORS: usize = 32;
+
+/// The window's surface and how it is configured.
+pub struct WindowSurface {
+    /// The window the surface draws into.
+    window: Arc<Window>,
+    /// The surface.
+    surface: wgpu::Surface<'static>,
+    /// How the surface is configured (or is to be, while it is not).
+    config: wgpu::SurfaceConfiguration,
+    /// Present modes the surface supports.
+    offered: Vec<PresentModeId>,
+    /// Whether the surface is configured now (acquiring from one that is not panics).
+    configured: bool,
+    /// No frame before this instant (after an occluded acquire or a failed configure).
+    idle_until: Option<Instant>,
+    /// Every surface configuration that failed, the first [`MAX_RECORDED_ERRORS`].
+    configure_errors: Vec<String>,
+}
+
+/// A frame acquired from the surface, to draw into and then [`WindowSurface::present`].
+pub struct AcquiredFrame {
+    /// The surface's texture.
+    texture: wgpu::SurfaceTexture,
+    /// Whether the surface no longer matches the window exactly (drawn all the same).
+    suboptimal: bool,
+    /// How long acquiring it blocked.
+    wait: Duration,
+}
+
+impl AcquiredFrame {
+    /// A view of the texture to draw into.
+    pub fn view(&self) -> wgpu::TextureView {
+        self.texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default())
+    }
+}
+
+impl WindowSurface {
+    /// Wraps `surface`, made for `window` on `gpu`'s adapter: an sRGB format if it offers
+    /// one, the present mode `requested` resolves to. Not configured yet.
+    pub fn new(
+        window: Arc<Window>,
+        surface: wgpu::Surface<'static>,
+        gpu: &GpuContext,
+        requested: PresentModeId,
+    ) -> anyhow::Result<Self> {
+        let capabilities = surface.get_capabilities(&gpu.adapter);
+        let format = capabilities
+            .formats
+            .iter()
+            .copied()
+            .find(wgpu::TextureFormat::is_srgb)
+            .or_else(|| capabilities.formats.first().copied())
+            .ok_or_else(|| {
+                anyhow!(
+                    "the surface of adapter {} reports no texture format it can present",
+                    adapter_summary(&gpu.adapter.get_info())
+                )
+            })?;
+        let offered: Vec<PresentModeId> = capabilities
+            .present_modes
+            .iter()
+            .map(|&mode| PresentModeId::from_wgpu(mode))
+            .collect();
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: requested.resolve(&offered).to_wgpu(),
+            desired_maximum_frame_latency: 2,
+            alpha_mode: capabilities
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+            color_space: Default::default(),
+        };
+        Ok(Self {
+            window,
+            surface,
+            config,
+            offered,
+            configured: false,
+            idle_until: None,
+            configure_errors: Vec::new(),
+        })
+    }
+
+    /// Present modes the surface supports.
+    pub fn offered(&self) -> &[PresentModeId] {
+        &self.offered
+    }
+
+    /// The texture format frames are drawn in.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.config.format
+    }
+
+    /// The size the surface is configured at, physical pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.config.width, self.config.height)
+    }
+
+    /// Whether the surface is configured now.
+    pub fn is_configured(&self) -> bool {
+        self.configured
+    }
+
+    /// No frame before this instant, if one is set (after an occluded acquire or a failed
+    /// configure).
+    pub fn idle_until(&self) -> Option<Instant> {
+        self.idle_until
+    }
+
+    /// Every surface configuration that failed, the first [`MAX_RECORDED_ERRORS`].
+    pub fn configure_errors(&self) -> &[String] {
+        &self.configure_errors
+    }
+
+    /// Follows a new window size; a zero size is never configured.
+    pub fn resize(&mut self, gpu: &GpuContext, size: PhysicalSize<u32>) {
+        if size.width == 0 || size.height == 0 {
+            return;
+        }
+        // Outcome recorded by `configure`.
+        let _ = self.configure(gpu);
+    }
+
+    /// Configures the surface with present mode `mode`. On failure the mode in force before
+    /// stays in the configuration, and this returns `false`.
+    pub fn configure_mode(&mut self, gpu: &GpuContext, mode: PresentModeId) -> bool {
+        let previous = self.config.present_mode;
+        self.config.present_mode = mode.to_wgpu();
+        let configured = self.configure(gpu).is_ok();
+        if !configured {
+            self.config.present_mode = previous;
+        }
+        configured
+    }
+
+    /// Configures the surface at the window's current size, catching its errors.
+    /// A failure is printed, recorded for the exit report, and leaves the surface marked
+    /// unconfigured so that no frame is acquired from it until a retry succeeds.
+    fn configure(&mut self, gpu: &GpuContext) -> Result<(), DeviceError> {
+        let size = self.window.inner_size();
+        if size.width > 0 && size.height > 0 {
+            self.config.width = size.width;
+            self.config.height = size.height;
+        }
+        let outcome = catch_errors(&gpu.device, || {
+            self.surface.configure(&gpu.device, &self.config);
+        });
+        self.configured = outcome.is_ok();
+        if let Err(error) = &outcome {
+            let mode = PresentModeId::from_wgpu(self.config.present_mode);
+            let text = format!(
+                "{mode} at {}x{}: {error}",
+                self.config.width, self.config.height
+            );
+            eprintln!("timestep-lab: configuring the surface failed: {text}");
+            if self.configure_errors.len() < MAX_RECORDED_ERRORS {
+                self.configure_errors.push(text);
+            }
+            self.idle_until = Some(Instant::now() + MINIMISED_POLL);
+        }
+        outcome
+    }
+
+    /// Makes a new surface for the window after the old one was lost, and configures it
+    /// (a configuration failure is recorded by [`Self::configure`]).
+    fn recreate(&mut self, gpu: &GpuContext) -> anyhow::Result<()> {
+        match gpu.instance.create_surface(self.window.clone()) {
+            Ok(surface) => {
+                self.surface = surface;
+                self.configured = false;
+                let _ = self.configure(gpu);
+                Ok(())
+            }
+            Err(error) => {
+                self.idle_until = Some(Instant::now() + MINIMISED_POLL);
+                Err(error).context("cannot recreate the lost surface")
+            }
+        }
+    }
+
+    /// Acquires the next frame to draw. Every other outcome is handled here and gives
+    /// `None`: a timeout is tried again next frame, an occluded window waits, an outdated
+    /// surface is reconfigured and a lost one recreated.
+    pub fn acquire(&mut self, gpu: &GpuContext) -> Option<AcquiredFrame> {
+        // Under FIFO, acquiring blocks while every image waits for the display: the one
+        // present timing wgpu lets the lab measure.
+        let acquiring = Instant::now();
+        let acquired = self.surface.get_current_texture();
+        let wait = acquiring.elapsed();
+        let (texture, suboptimal) = match acquired {
+            wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
+            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
+            // The acquire itself waited; try again next frame.
+            wgpu::CurrentSurfaceTexture::Timeout => return None,
+            wgpu::CurrentSurfaceTexture::Occluded => {
+                self.idle_until = Some(Instant::now() + MINIMISED_POLL);
+                return None;
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                // Outcome recorded by `configure`.
+                let _ = self.configure(gpu);
+                return None;
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                if let Err(error) = self.recreate(gpu) {
+                    eprintln!("timestep-lab: {error:#}");
+                }
+                return None;
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                eprintln!("timestep-lab: acquiring the frame failed validation; skipping it");
+                return None;
+            }
+        };
+        Some(AcquiredFrame {
+            texture,
+            suboptimal,
+            wait,
+        })
+    }
+
+    /// Presents `frame`, drawn, and returns how long acquiring it blocked. A suboptimal
+    /// surface whose size no longer matches the window is then reconfigured.
+    pub fn present(&mut self, gpu: &GpuContext, frame: AcquiredFrame) -> Duration {
+        self.window.pre_present_notify();
+        gpu.queue.present(frame.texture);
+        let size = self.window.inner_size();
+        if frame.suboptimal && (size.width, size.height) != self.size() {
+            // Outcome recorded by `configure`.
+            let _ = self.configure(gpu);
+        }
+        frame.wait
+    }
+}

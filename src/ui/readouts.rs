@@ -1,0 +1,167 @@
+//! The live numbers: a row per readout, each explaining itself on hover, and what the
+//! modeled screen behind the starred ones is.
+
+use super::panel::ms;
+use crate::display::DisplaySpec;
+use crate::live::{Readouts, RefreshSource, ScreenReadouts};
+
+/// The live numbers.
+pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
+    let w = &r.window;
+    egui::Grid::new("readouts")
+        .num_columns(2)
+        .spacing([12.0, 2.0])
+        .show(ui, |ui| {
+            let mut row = |name: &str, value: String, help: &str| {
+                ui.label(name).on_hover_text(help);
+                ui.monospace(value).on_hover_text(help);
+                ui.end_row();
+            };
+            row(
+                "fps / presents",
+                format!("{:.1} / {:.1} Hz", w.fps, r.present_rate_hz),
+                "Render frames per second over the last second, and frames handed to the \
+                 display per second (measured).",
+            );
+            row(
+                "frame p50 / p99",
+                format!(
+                    "{} / {} ms",
+                    ms(w.frame_time_p50_ms),
+                    ms(w.frame_time_p99_ms)
+                ),
+                "Median and 99th-percentile real frame time over the last second.",
+            );
+            row(
+                "steps now / mean / max",
+                format!(
+                    "{} / {:.2} / {}",
+                    r.steps_this_frame, w.steps_mean, w.steps_max
+                ),
+                "Physics steps the last frame took, and their mean and maximum per frame \
+                 over the last second.",
+            );
+            row(
+                "alpha",
+                format!("{:.3}", r.alpha),
+                "Carried time over dt after the last frame's steps: how far between its \
+                 last two states interpolation draws (0 for strategies without an \
+                 accumulator).",
+            );
+            row(
+                "sim speed",
+                format!("{:.3}x", w.sim_speed),
+                "Simulated time advanced over real time elapsed in the last second. Below 1 \
+                 the game runs slow: a step cap or the frame-time clamp dropping time, or \
+                 the time scale.",
+            );
+            row(
+                "simulated / presented",
+                format!("{:.2} / {:.2} s", r.sim_time_s, r.real_time_s),
+                "Simulated time of the latest state, and the real time presented so far \
+                 (frame times after the guards; dropped time excluded).",
+            );
+            row(
+                "owed / carried",
+                format!("{} / {} ms", ms(r.owed_ms), ms(r.accumulator_ms)),
+                "Time the last frame had to simulate (carried time plus its frame time), \
+                 and the time left over for the next frame (the accumulator).",
+            );
+            row(
+                "dropped / resynced",
+                format!("{:.3} / {:+.3} s", r.dropped_total_s, r.resynced_s),
+                "Real time thrown away by the spiral guards since the start; and how far \
+                 real time was moved to meet the simulation on leaving fixed (negative: \
+                 fixed had fallen behind and that time was let go), so the strategy switched \
+                 to starts in step instead of inheriting fixed's drift.",
+            );
+            row(
+                "latency",
+                format!("{:.2} ms", w.latency_ms),
+                "Mean T - S over the last second: how far the drawn state is behind real \
+                 time on the CPU's clock. Interpolation adds one dt.",
+            );
+            row(
+                "judder",
+                format!("{:.3} ms", w.judder_ms),
+                "RMS of (S_i - S_i-1) - (T_i - T_i-1): how unevenly the drawn motion advances \
+                 against the frame times. 0 is even motion; this is the stutter.",
+            );
+            row(
+                "screen latency*",
+                format!("{:.2} ms", w.display_latency_ms),
+                "Mean D - S over frames shown on the modeled screen: how old the drawn state \
+                 is when its image reaches the screen.",
+            );
+            row(
+                "screen judder*",
+                format!("{:.3} ms", w.display_judder_ms),
+                "RMS animation error (S_i - S_j) - (D_i - D_j) over frames shown, j the \
+                 previous shown one: PresentMon's MsAnimationError. Vsync wobble shows here \
+                 and not in the judder above.",
+            );
+            let screen = &r.screen;
+            row(
+                "new / repeated*",
+                format!(
+                    "{:.1} / {:.0} per s",
+                    screen.shown_fps, screen.repeated_per_s
+                ),
+                "New images and refreshes that showed the previous image again, per second, \
+                 on the modeled screen.",
+            );
+            // Rows never come and go: the ones below stay under the cursor.
+            row(
+                "dropped / torn*",
+                format!("{} / {:.0} per s", w.dropped_frames, screen.torn_per_s),
+                "Frames rendered but replaced before a refresh showed them (mailbox), and \
+                 refreshes torn by an image arriving mid-scan (immediate).",
+            );
+            row(
+                "energy drift",
+                format!("{:+.4}", r.energy_drift),
+                "(E - E_true) / E_0 of the spring: positive gains energy (explicit Euler \
+                 explodes this way), negative loses it.",
+            );
+            row(
+                "load carried",
+                format!("{:.1} ms", r.carried_load_ms),
+                "Artificial load beyond what one frame busy-waits (250 ms), added to the \
+                 next frame's time so the window stays responsive.",
+            );
+        });
+    ui.small(format!(
+        "* at the screen, modeled: {} ({}). wgpu reports no present times.",
+        screen_model(&r.screen),
+        refresh_source(r.screen.refresh_source)
+    ));
+}
+
+/// The screen model in words, e.g. "FIFO 60 Hz, 2 queued".
+pub(super) fn screen_model(screen: &ScreenReadouts) -> String {
+    match screen.model {
+        DisplaySpec::Fifo { refresh, queue } => {
+            format!("FIFO {} Hz, {queue} in flight", trim_hz(refresh.hz()))
+        }
+        DisplaySpec::Mailbox { refresh } => format!("mailbox {} Hz", trim_hz(refresh.hz())),
+        DisplaySpec::Immediate { refresh } => {
+            format!("immediate on {} Hz", trim_hz(refresh.hz()))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Where the modeled refresh rate comes from, in words.
+pub(super) fn refresh_source(source: RefreshSource) -> &'static str {
+    match source {
+        RefreshSource::Monitor => "the monitor's rate",
+        RefreshSource::Override => "rate set in Display",
+        RefreshSource::Assumed => "assumed: the monitor reports no rate",
+    }
+}
+
+/// A refresh rate without needless decimals.
+fn trim_hz(hz: f64) -> String {
+    let text = format!("{hz:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
