@@ -2,10 +2,10 @@
 //! and the headless commands that draw through the same code.
 //!
 //! The window is `window` (winit ↔ live loop ↔ present) with `active` (the window's
-//! GPU side) and `surface`; the person's keys and mouse are `hands`. Recording and
-//! replay control (`recording`, `replay_control`) and the exit report (`summary`)
-//! name no window or GPU type: they are the live loop's side. `automation` is what tests
-//! and scripts ask of a run, and `os_errors` puts the window system's errors in words.
+//! GPU side) and `surface`; the person's keys and mouse are `hands`. `recording` names
+//! and creates recording files (the live loop writes them); replay control is the live
+//! loop's own (`live::ReplayControl`). The exit report is `summary`, `automation` is what
+//! tests and scripts ask of a run, and `os_errors` puts the window system's errors in words.
 
 mod active;
 mod automation;
@@ -17,7 +17,6 @@ mod os_errors;
 mod png;
 mod present_mode;
 mod recording;
-mod replay_control;
 mod summary;
 mod surface;
 mod ui_pass;

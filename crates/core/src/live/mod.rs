@@ -28,6 +28,7 @@ mod readouts;
 mod recording;
 mod remedy;
 mod replay;
+mod replay_control;
 mod screen;
 mod settings;
 mod slow;
@@ -47,6 +48,7 @@ pub use readouts::{PaneReadout, Readouts};
 pub use recording::{Recording, RecordingSink, SessionEvent, SessionHeader, SessionRow};
 pub use remedy::{Remedies, STABILITY_MARGIN};
 pub use replay::{MAX_FRAMES_PER_ADVANCE, REPLAY_SPEEDS, Replay, ReplayStatus, replay_all};
+pub use replay_control::ReplayControl;
 pub use screen::{
     ASSUMED_REFRESH_HZ, LiveScreen, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
     ScreenFacts, ScreenReadouts,
