@@ -1,8 +1,8 @@
 //! The winit application: one window whose redraws run the live loop, build the panel and
 //! present the frame. What the window does besides is elsewhere: its GPU side in `active`
-//! and `surface`, the keyboard and mouse in `hands`, recording and replay control in
-//! `recording` and `replay_control`, automation for tests in `automation`, the exit report
-//! in `summary` and the window system's errors in words in `os_errors`.
+//! and `surface`, the keyboard and mouse in `hands`, recording files in `recording`, replay
+//! control in the live loop (`live::ReplayControl`), automation for tests in `automation`,
+//! the exit report in `summary` and the window system's errors in words in `os_errors`.
 
 use std::time::Instant;
 
