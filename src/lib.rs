@@ -20,6 +20,5 @@ pub mod ui;
 
 pub use timestep_lab_bench::{bench, recording, trace};
 pub use timestep_lab_core::{
-    display, input, layout, live, metrics, ring, run, scene, sim, stats, text, timestep, view,
-    world,
+    display, grid, input, live, metrics, ring, run, scene, sim, stats, text, timestep, view, world,
 };

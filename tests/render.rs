@@ -13,7 +13,8 @@ use image::{Rgba, RgbaImage};
 use timestep_lab::app::{grid_viewports, render_grid};
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::render::{
-    BACKGROUND, GpuContext, MASS_COLOR, Pane, Renderer, Viewport, clip_from_world, render_scene_png,
+    BACKGROUND, GpuContext, MASS_COLOR, PlacedView, Renderer, Viewport, clip_from_world,
+    render_scene_png,
 };
 use timestep_lab::scene::{SceneConfig, ShownScene};
 use timestep_lab::sim::Simulation;
@@ -103,7 +104,7 @@ fn known_state_draws_sphere_spring_and_background_where_expected() {
     let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
     let (width, height) = (320, 240);
     let viewport = Viewport::full(width, height);
-    let image = render_scene_png(&ctx, &[Pane { viewport, view }], width, height).unwrap();
+    let image = render_scene_png(&ctx, &[PlacedView { viewport, view }], width, height).unwrap();
 
     let centre = project(&view, viewport, view.sphere_center);
     assert!(centre.x > 0.0 && centre.x < 320.0 && centre.y > 0.0 && centre.y < 240.0);
@@ -173,7 +174,7 @@ fn known_state_matches_snapshot() {
     let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
     let image = render_scene_png(
         &ctx,
-        &[Pane {
+        &[PlacedView {
             viewport: Viewport::full(320, 240),
             view,
         }],
@@ -293,11 +294,11 @@ fn two_panes_each_draw_their_own_sphere_in_their_own_half() {
     };
     let right = Viewport { x: 240.0, ..left };
     let panes = [
-        Pane {
+        PlacedView {
             viewport: left,
             view: view_a,
         },
-        Pane {
+        PlacedView {
             viewport: right,
             view: view_b,
         },
@@ -327,7 +328,7 @@ fn exploded_spring_turns_alarm_red() {
     };
     let viewport = Viewport::full(320, 240);
     for (view, red) in [(calm, false), (exploded, true)] {
-        let image = render_scene_png(&ctx, &[Pane { viewport, view }], 320, 240).unwrap();
+        let image = render_scene_png(&ctx, &[PlacedView { viewport, view }], 320, 240).unwrap();
         let [r, g, b, _] = pixel(&image, project(&view, viewport, view.spring_mass)).0;
         let is_red = u16::from(r) > 2 * u16::from(g.max(b)) && r > 120;
         assert_eq!(is_red, red, "mass pixel {:?} (exploded: {red})", [r, g, b]);
@@ -363,7 +364,7 @@ fn empty_viewports_and_tiny_targets_do_not_panic() {
 
     let image = render_scene_png(
         &ctx,
-        &[Pane {
+        &[PlacedView {
             viewport: empty,
             view,
         }],
@@ -381,7 +382,8 @@ fn empty_viewports_and_tiny_targets_do_not_panic() {
         (outside, (64, 64), (64, 64)),
     ];
     for (viewport, (width, height), expected) in cases {
-        let image = render_scene_png(&ctx, &[Pane { viewport, view }], width, height).unwrap();
+        let image =
+            render_scene_png(&ctx, &[PlacedView { viewport, view }], width, height).unwrap();
         assert_eq!(image.dimensions(), expected);
     }
 
@@ -399,7 +401,7 @@ fn render_big_image_for_inspection() {
     let view = PaneView::new(&shown, sim.scene().config(), sim.scene().exploded(), &trail);
     let image = render_scene_png(
         &ctx,
-        &[Pane {
+        &[PlacedView {
             viewport: Viewport::full(1280, 720),
             view,
         }],
@@ -415,10 +417,10 @@ fn render_big_image_for_inspection() {
         .map(|&strategy| run(strategy, 30))
         .collect();
     let (width, height) = (1280.0, 720.0);
-    let panes: Vec<Pane> = runs
+    let panes: Vec<PlacedView> = runs
         .iter()
         .enumerate()
-        .map(|(i, (sim, shown, trail))| Pane {
+        .map(|(i, (sim, shown, trail))| PlacedView {
             viewport: Viewport {
                 x: (i % 3) as f32 * width / 3.0,
                 y: (i / 3) as f32 * height / 2.0,

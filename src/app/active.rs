@@ -16,7 +16,7 @@ use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
 use super::surface::WindowSurface;
 use crate::live::PresentModeId;
-use crate::render::{GpuContext, Pane, request_adapter};
+use crate::render::{GpuContext, PlacedView, request_adapter};
 
 /// Everything that exists only while the window does. The application drops it when the
 /// event loop exits, while the loop and its connection to the display still exist.
@@ -45,7 +45,7 @@ pub struct Active {
 /// One frame's picture: the scene panes and the panel's triangles over them.
 pub struct Picture<'a> {
     /// The panes, each in its viewport.
-    pub panes: &'a [Pane<'a>],
+    pub panes: &'a [PlacedView<'a>],
     /// The panel, tessellated.
     pub primitives: &'a [egui::ClippedPrimitive],
     /// Physical pixels per egui point.

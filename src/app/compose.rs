@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::render::{BACKGROUND, Pane, RenderTargets, Renderer};
+use crate::render::{BACKGROUND, PlacedView, RenderTargets, Renderer};
 
 /// The egui output of one frame, tessellated.
 pub struct UiFrame<'a> {
@@ -50,7 +50,7 @@ impl FrameComposer {
         queue: &wgpu::Queue,
         target: &wgpu::TextureView,
         (width, height): (u32, u32),
-        panes: &[Pane<'_>],
+        panes: &[PlacedView<'_>],
         ui: Option<UiFrame<'_>>,
     ) -> std::time::Duration {
         let start = Instant::now();

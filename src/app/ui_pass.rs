@@ -1,9 +1,9 @@
 //! One frame's UI pass, shared by the window and the headless commands: run the panel on
 //! the loop's snapshot, tessellate, and place the panes it laid out on the target.
 
-use super::layout::pane_viewports;
+use super::viewports::pane_viewports;
 use crate::live::Snapshot;
-use crate::render::{Pane, Viewport};
+use crate::render::{PlacedView, Viewport};
 use crate::ui::{DisplayStatus, PanelState, UiOutput, lab_ui};
 
 /// What the UI pass produced: egui's triangles and texture changes, where each pane's
@@ -61,10 +61,10 @@ impl UiPass {
 }
 
 /// The panes to draw: each pane of `snapshot` that has run a frame, in its viewport.
-pub fn snapshot_panes<'a>(snapshot: &Snapshot<'a>, viewports: &[Viewport]) -> Vec<Pane<'a>> {
+pub fn snapshot_panes<'a>(snapshot: &Snapshot<'a>, viewports: &[Viewport]) -> Vec<PlacedView<'a>> {
     snapshot
         .panes()
         .zip(viewports)
-        .filter_map(|(pane, &viewport)| pane.view.map(|view| Pane { viewport, view }))
+        .filter_map(|(pane, &viewport)| pane.view.map(|view| PlacedView { viewport, view }))
         .collect()
 }

@@ -192,7 +192,7 @@ pub(super) fn run_bench_session(
     .with_costs_ms(start.load.step_cost_ms, start.load.render_cost_ms)
     .map_err(flagged)?;
     let results = bench::run_recording(&recording, strategies).map_err(flagged)?;
-    let mut screen = crate::live::LiveScreen::new(start.refresh_override_hz);
+    let mut screen = crate::live::LiveDisplay::new(start.refresh_override_hz);
     screen.set(header.screen, start.refresh_override_hz);
     recorded.display = screen.spec();
     notes.push(format!(

@@ -19,6 +19,6 @@ pub use gpu::{
 pub use readback::{Offscreen, ReadbackError, render_scene_png};
 pub use renderer::{
     ALARM_COLOR, BACKGROUND, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA, GHOST_COLOR,
-    GRID_COLOR, MASS_COLOR, PIVOT_COLOR, Pane, RenderTargets, Renderer, SPHERE_COLOR,
+    GRID_COLOR, MASS_COLOR, PIVOT_COLOR, PlacedView, RenderTargets, Renderer, SPHERE_COLOR,
     SPHERE_STRIPE_COLOR, SPRING_COLOR, TRAIL_COLOR, Viewport, clip_from_world,
 };

@@ -2,7 +2,7 @@
 //! `render` command.
 
 use super::gpu::GpuContext;
-use super::renderer::{BACKGROUND, DEFAULT_SAMPLE_COUNT, Pane, RenderTargets, Renderer};
+use super::renderer::{BACKGROUND, DEFAULT_SAMPLE_COUNT, PlacedView, RenderTargets, Renderer};
 
 /// Bytes per row of a texture-to-buffer copy must be a multiple of this.
 const ROW_ALIGNMENT: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
@@ -162,7 +162,7 @@ impl Offscreen {
 /// renders, not for frame loops.
 pub fn render_scene_png(
     ctx: &GpuContext,
-    panes: &[Pane<'_>],
+    panes: &[PlacedView<'_>],
     width: u32,
     height: u32,
 ) -> Result<image::RgbaImage, ReadbackError> {

@@ -9,7 +9,7 @@ use egui_plot::{Bar, BarChart, HLine, Line, Plot, PlotPoints, VLine};
 
 use super::panel::ms;
 use crate::live::{
-    FrameStatsReadouts, RECENT_FRAMES, RECENT_FULL_FPS, StatsWindow, WindowFrameStats, WindowFrames,
+    FrameStatsReadouts, RECENT_FRAMES, RECENT_FULL_FPS, SpanFrameStats, SpanFrames, StatsSpan,
 };
 use crate::metrics::{FrameBins, FrameStats, HITCH_FACTOR, percentile_curve};
 use crate::timestep::{Nanos, ms_from_ns, secs_from_ns};
@@ -44,12 +44,12 @@ const SESSION: &str = "Session: every frame since the start or the last reset, k
 /// nothing below moves when the window or the numbers change.
 pub(super) fn frame_stats_ui(
     ui: &mut egui::Ui,
-    selected: &mut StatsWindow,
+    selected: &mut StatsSpan,
     readouts: &FrameStatsReadouts,
 ) {
     ui.horizontal(|ui| {
         ui.label("window");
-        for window in StatsWindow::ALL {
+        for window in StatsSpan::ALL {
             if ui
                 .selectable_label(*selected == window, window.label())
                 .on_hover_text(window_help(window))
@@ -62,7 +62,7 @@ pub(super) fn frame_stats_ui(
     let window = *selected;
     let shown = readouts.get(window);
     let stats = shown.stats;
-    let session = if window == StatsWindow::Session {
+    let session = if window == StatsSpan::Session {
         SESSION
     } else {
         ""
@@ -135,28 +135,28 @@ pub(super) fn frame_stats_ui(
 }
 
 /// What `window` holds, for its selector's hover text.
-fn window_help(window: StatsWindow) -> String {
+fn window_help(window: StatsSpan) -> String {
     match window {
-        StatsWindow::OneSecond => "The frames that started within the last second, exactly \
+        StatsSpan::OneSecond => "The frames that started within the last second, exactly \
                                    (the other readouts' window)."
             .to_owned(),
-        StatsWindow::TenSeconds => format!(
+        StatsSpan::TenSeconds => format!(
             "The frames that started within the last ten seconds, exactly; at over \
              {RECENT_FULL_FPS} fps, the newest {RECENT_FRAMES} frames."
         ),
-        StatsWindow::Session => SESSION.to_owned(),
+        StatsSpan::Session => SESSION.to_owned(),
     }
 }
 
 /// One line on what the statistics cover.
-fn coverage(window: StatsWindow, shown: &WindowFrameStats) -> String {
+fn coverage(window: StatsSpan, shown: &SpanFrameStats) -> String {
     match window {
         _ if shown.truncated => {
             format!("over {RECENT_FULL_FPS} fps: the newest {RECENT_FRAMES} frames only, exact")
         }
-        StatsWindow::OneSecond => "the frames that started in the last second, exact".into(),
-        StatsWindow::TenSeconds => "the frames that started in the last 10 s, exact".into(),
-        StatsWindow::Session => "since the start or reset; percentiles and lows within 0.1%".into(),
+        StatsSpan::OneSecond => "the frames that started in the last second, exact".into(),
+        StatsSpan::TenSeconds => "the frames that started in the last 10 s, exact".into(),
+        StatsSpan::Session => "since the start or reset; percentiles and lows within 0.1%".into(),
     }
 }
 
@@ -193,12 +193,12 @@ fn hitches(stats: FrameStats) -> String {
 /// threshold of its statistics.
 pub(super) fn frame_distribution_ui(
     ui: &mut egui::Ui,
-    window: StatsWindow,
-    frames: &WindowFrames<'_>,
-    stats: &WindowFrameStats,
+    window: StatsSpan,
+    frames: &SpanFrames<'_>,
+    stats: &SpanFrameStats,
 ) {
     let threshold_ms = stats.stats.and_then(|s| s.hitch_threshold).map(ms_from_ns);
-    let approximate = if window == StatsWindow::Session {
+    let approximate = if window == StatsSpan::Session {
         " The session's frames are read from its histogram: within 0.1%."
     } else {
         ""

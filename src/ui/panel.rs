@@ -19,8 +19,8 @@ use super::session::session_ui;
 use super::shortcuts::keys_ui;
 use super::strategy::{compare_ui, strategy_ui};
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
-use crate::layout::pane_grid;
-use crate::live::{LiveSettings, MAX_PANES, PresentModeId, Readouts, Snapshot, StatsWindow};
+use crate::grid::pane_grid;
+use crate::live::{LiveSettings, MAX_PANES, PresentModeId, Readouts, Snapshot, StatsSpan};
 
 /// Width of the side panel at start, points.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -48,7 +48,7 @@ pub struct PanelState {
     /// Whether the key and concept overlay is open (? or F1 toggles).
     pub help: bool,
     /// The window the frame statistics and their plots are over.
-    pub stats_window: StatsWindow,
+    pub stats_window: StatsSpan,
 }
 
 impl Default for PanelState {
@@ -58,7 +58,7 @@ impl Default for PanelState {
             timeline: true,
             slow_offer_dismissed: false,
             help: false,
-            stats_window: StatsWindow::default(),
+            stats_window: StatsSpan::default(),
         }
     }
 }
@@ -117,7 +117,7 @@ impl UiOutput {
     }
 }
 
-/// The pane grid of [`crate::layout::pane_grid`] over `area`, in egui points.
+/// The pane grid of [`crate::grid::pane_grid`] over `area`, in egui points.
 pub fn grid_rects(count: usize, area: egui::Rect) -> impl Iterator<Item = egui::Rect> {
     pane_grid(count, [area.min.x, area.min.y, area.width(), area.height()])
         .map(|[x, y, w, h]| egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(w, h)))
@@ -320,7 +320,7 @@ fn panel_contents_ui(
                 frame_distribution_ui(
                     ui,
                     window,
-                    &snapshot.frame_windows.frames(window),
+                    &snapshot.frame_spans.frames(window),
                     readouts.frame_stats.get(window),
                 );
             });

@@ -2,7 +2,7 @@
 //! each explained, and the windows they are over.
 
 use egui_kittest::kittest::Queryable as _;
-use timestep_lab::live::StatsWindow;
+use timestep_lab::live::StatsSpan;
 
 use super::{harness, scripted_state, sixty_then_thirty_hz};
 
@@ -114,7 +114,7 @@ fn frame_statistics_show_the_window_picked() {
     harness.run();
     assert_eq!(
         harness.state().model.panel.stats_window,
-        StatsWindow::TenSeconds
+        StatsSpan::TenSeconds
     );
     // The last ten seconds: 540 frames at 60 Hz and the 30 at 30 Hz; P95 is a 30 Hz frame,
     // the slowest 1% (6 frames) too.

@@ -12,9 +12,9 @@
 //! the scene, [`stats`] the medians and percentiles every summary uses.
 
 pub mod display;
+pub mod grid;
 mod id;
 pub mod input;
-pub mod layout;
 pub mod live;
 pub mod metrics;
 pub mod ring;

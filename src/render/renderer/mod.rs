@@ -19,7 +19,7 @@
 //!
 //! The files divide the work:
 //! - `mod.rs`: [`Renderer`], its per-frame `prepare` and `draw`.
-//! - `viewport.rs`: [`Viewport`] and [`Pane`], where each pane goes in the target.
+//! - `viewport.rs`: [`Viewport`] and [`PlacedView`], where each pane goes in the target.
 //! - `instances.rs`: what one pane draws as data: the camera uniform ([`clip_from_world`]),
 //!   the instances, and the colours.
 //! - `pipelines.rs`: shaders, the camera bind group and its layout, the render pipelines.
@@ -44,7 +44,7 @@ pub use instances::{
     SPHERE_COLOR, SPHERE_STRIPE_COLOR, SPRING_COLOR, TRAIL_COLOR, clip_from_world,
 };
 pub use targets::{DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, RenderTargets};
-pub use viewport::{Pane, Viewport};
+pub use viewport::{PlacedView, Viewport};
 
 use super::mesh::{MeshRange, MeshSet};
 use crate::world::{GRID_HALF_EXTENT_M, GRID_SPACING_M};
@@ -167,7 +167,12 @@ impl Renderer {
 
     /// Uploads the cameras and instances of `panes`, replacing the previous frame's. Panes
     /// with an empty viewport are skipped. Buffers grow when needed and are otherwise reused.
-    pub fn prepare(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, panes: &[Pane<'_>]) {
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        panes: &[PlacedView<'_>],
+    ) {
         self.instances.clear();
         self.camera_bytes.clear();
         self.pane_draws.clear();

@@ -1,4 +1,4 @@
-//! Where a pane goes in the render target: [`Viewport`] and [`Pane`].
+//! Where a pane goes in the render target: [`Viewport`] and [`PlacedView`].
 
 use crate::view::PaneView;
 
@@ -56,9 +56,9 @@ impl Viewport {
     }
 }
 
-/// One pane: where it goes in the target and what it shows.
+/// A pane's view placed in the target: where it goes and what it shows.
 #[derive(Clone, Copy, Debug)]
-pub struct Pane<'a> {
+pub struct PlacedView<'a> {
     /// Rectangle of the target the pane fills.
     pub viewport: Viewport,
     /// The scene to draw.

@@ -51,7 +51,7 @@
 //! the focus pane and the screen's refreshes (keeping its buffers in egui's memory between
 //! frames) and paints.
 
-mod layout;
+mod geometry;
 mod model;
 mod paint;
 mod refreshes;
@@ -66,7 +66,7 @@ use crate::live::{History, RefreshMark};
 use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
 
-use layout::{Axis, LABEL_WIDTH, MIN_STRIP_WIDTH, Rows};
+use geometry::{Axis, LABEL_WIDTH, MIN_STRIP_WIDTH, Rows};
 use model::TimelineModel;
 use paint::{
     CAPTION, LABEL_FONT, PaintContext, SCREEN_HELP, STRIP_BACKGROUND, frame_tooltip_ui,

@@ -8,7 +8,7 @@ use crate::display::DisplaySpec;
 use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
 use super::TimelinePane;
-use super::layout::{Axis, Rows, SCREEN_GAP, clip_segment_x};
+use super::geometry::{Axis, Rows, SCREEN_GAP, clip_segment_x};
 use super::model::{HITCH_FACTOR, TimelineFrame, TimelineModel, window_frames};
 use super::refreshes::{TimelineRefresh, screen_label};
 use super::steps::{PaneOffset, duration_text, step_ends};

@@ -9,7 +9,7 @@ use crate::timestep::{Nanos, ms_from_ns};
 pub const HISTORY_CAPACITY: usize = 8192;
 
 /// Length of the sliding window the live readouts average over.
-pub const READOUT_WINDOW: Nanos = 1_000_000_000;
+pub const READOUT_SPAN: Nanos = 1_000_000_000;
 
 /// What became of a frame's image on the (modeled) screen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,9 +107,9 @@ impl History {
 
     /// Readouts over the frames of the last `window`. `scratch` holds frame times for the
     /// percentiles; it is reused so the readouts do not allocate once it has grown.
-    pub fn stats(&self, window: Nanos, scratch: &mut Vec<Nanos>) -> WindowStats {
+    pub fn stats(&self, window: Nanos, scratch: &mut Vec<Nanos>) -> SpanStats {
         scratch.clear();
-        let mut stats = WindowStats::default();
+        let mut stats = SpanStats::default();
         let mut steps_sum = 0u64;
         let mut smoothness = Smoothness::default();
         let mut screen = Smoothness::default();
@@ -166,7 +166,7 @@ impl History {
 
 /// The live readouts over a sliding window.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WindowStats {
+pub struct SpanStats {
     /// Frames in the window.
     pub frames: u64,
     /// Frames per second.
@@ -221,7 +221,7 @@ mod tests {
             history.push(sample(i * 10 * MS, 10 * MS));
         }
         let mut scratch = Vec::new();
-        let stats = history.stats(READOUT_WINDOW, &mut scratch);
+        let stats = history.stats(READOUT_SPAN, &mut scratch);
         // Frames at 1.99 s .. 2.99 s inclusive.
         assert_eq!(stats.frames, 101);
         assert!((stats.fps - 100.0).abs() < 1e-9);
@@ -242,7 +242,7 @@ mod tests {
             wall += frame;
             history.push(sample(wall, frame));
         }
-        let stats = history.stats(10 * READOUT_WINDOW, &mut Vec::new());
+        let stats = history.stats(10 * READOUT_SPAN, &mut Vec::new());
         assert_eq!(stats.frame_time_p50_ms, 10.0);
         assert_eq!(stats.frame_time_p99_ms, 80.0);
     }
@@ -261,7 +261,7 @@ mod tests {
                 ..FrameSample::default()
             });
         }
-        let stats = history.stats(READOUT_WINDOW, &mut Vec::new());
+        let stats = history.stats(READOUT_SPAN, &mut Vec::new());
         assert!((stats.judder_ms - 10.0).abs() < 1e-9, "{}", stats.judder_ms);
     }
 
@@ -288,7 +288,7 @@ mod tests {
                 ..FrameSample::default()
             });
         }
-        let stats = history.stats(READOUT_WINDOW, &mut Vec::new());
+        let stats = history.stats(READOUT_SPAN, &mut Vec::new());
         assert_eq!(stats.judder_ms, 0.0);
         assert_eq!(stats.display_judder_ms, 0.0);
         // Latency is each frame's own `T - S`: 3 s for the five before, 0 after.
@@ -315,6 +315,6 @@ mod tests {
         );
         history.clear();
         assert!(history.is_empty());
-        assert_eq!(history.stats(READOUT_WINDOW, &mut Vec::new()).frames, 0);
+        assert_eq!(history.stats(READOUT_SPAN, &mut Vec::new()).frames, 0);
     }
 }

@@ -2,13 +2,13 @@
 //! load spent once, readouts kept. The window drives it once per redraw and draws the
 //! [`Snapshot`] it ends each frame with.
 
-use super::frame_windows::FrameWindows;
-use super::history::{HISTORY_CAPACITY, History, WindowStats};
+use super::frame_spans::FrameSpans;
+use super::history::{HISTORY_CAPACITY, History, SpanStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
 use super::readouts::Readouts;
 use super::recording::{RecordingSink, SessionEvent, SessionHeader, SessionRow};
-use super::screen::{LiveScreen, ScreenFacts};
+use super::screen::{LiveDisplay, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
@@ -49,7 +49,7 @@ pub struct LiveLoop<S: Stopwatch> {
     /// Times of recent presents.
     presents: Ring<Nanos>,
     /// The modeled screen.
-    screen: LiveScreen,
+    screen: LiveDisplay,
     /// The frame-time filters, built for the screen's refresh period.
     filters: FrameFilters,
     /// The refresh period the filters were built for.
@@ -59,7 +59,7 @@ pub struct LiveLoop<S: Stopwatch> {
     /// Scratch for percentiles.
     scratch: Vec<Nanos>,
     /// The real frame times over the frame statistics' windows.
-    frame_windows: FrameWindows,
+    frame_spans: FrameSpans,
     /// The recording being written, if one is.
     journal: Option<Journal>,
     /// Why the recording stopped, until the shell takes it.
@@ -131,12 +131,12 @@ impl<S: Stopwatch> LiveLoop<S> {
             panes,
             last_frame_start: None,
             presents: Ring::new(PRESENT_RING),
-            screen: LiveScreen::new(settings.refresh_override_hz),
+            screen: LiveDisplay::new(settings.refresh_override_hz),
             filters: FrameFilters::default(),
             filters_period: 0,
             unpresented: false,
             scratch: Vec::with_capacity(HISTORY_CAPACITY),
-            frame_windows: FrameWindows::new(),
+            frame_spans: FrameSpans::new(),
             journal: None,
             recording_error: None,
             replay_clock: None,
@@ -280,7 +280,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         // through the filters (which would pay out what they hold) nor scrolls the history.
         let idle = self.clock.paused() && ticked == 0;
         if !idle {
-            self.frame_windows.record(now, real_frame);
+            self.frame_spans.record(now, real_frame);
         }
         let frame_time = if idle { 0 } else { self.filters.apply(ticked) };
         let display = DisplayTiming {
@@ -419,7 +419,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// The screen model from scratch, with what the window said last.
     fn restart_screen(&mut self) {
         let facts = self.screen.facts();
-        self.screen = LiveScreen::new(self.settings.refresh_override_hz);
+        self.screen = LiveDisplay::new(self.settings.refresh_override_hz);
         self.screen.set(facts, self.settings.refresh_override_hz);
         self.unpresented = false;
         self.rebuild_filters();
@@ -454,7 +454,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// The modeled screen.
-    pub fn screen(&self) -> &LiveScreen {
+    pub fn screen(&self) -> &LiveDisplay {
         &self.screen
     }
 
@@ -510,7 +510,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             pane.reset();
         }
         self.load.reset();
-        self.frame_windows.clear();
+        self.frame_spans.clear();
         self.screen.clear_marks();
         self.rebuild_filters();
     }
@@ -626,12 +626,12 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// The focused pane's readouts over the last second.
-    pub fn window_stats(&self) -> WindowStats {
+    pub fn window_stats(&self) -> SpanStats {
         self.focus().window_stats()
     }
 
     /// Pane `index`'s readouts over the last second (default stats past the last pane).
-    pub fn pane_stats(&self, index: usize) -> WindowStats {
+    pub fn pane_stats(&self, index: usize) -> SpanStats {
         self.panes
             .get(index)
             .map(Pane::window_stats)
@@ -639,8 +639,8 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// The real frame times over the last second, ten seconds and the session.
-    pub fn frame_windows(&self) -> &FrameWindows {
-        &self.frame_windows
+    pub fn frame_spans(&self) -> &FrameSpans {
+        &self.frame_spans
     }
 
     /// What to draw for the focused pane's last frame; `None` before the first frame or
@@ -666,7 +666,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             readouts: Readouts::gather(self),
             panes,
             refreshes: self.screen.marks(),
-            frame_windows: &self.frame_windows,
+            frame_spans: &self.frame_spans,
         }
     }
 }

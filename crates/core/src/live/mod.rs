@@ -18,7 +18,7 @@
 //! [`MAX_BUSY_WAIT_PER_FRAME`]; the rest is added to the next frame's time, which the loop
 //! cannot tell from waiting. Tests drive the same loop with a [`VirtualStopwatch`].
 
-mod frame_windows;
+mod frame_spans;
 mod history;
 mod live_loop;
 mod load;
@@ -35,11 +35,11 @@ mod slow;
 mod snapshot;
 mod stopwatch;
 
-pub use frame_windows::{
-    FRAME_WINDOWS_BYTES, FrameStatsReadouts, FrameWindows, RECENT_FRAMES, RECENT_FULL_FPS,
-    StatsWindow, WindowFrameStats, WindowFrames,
+pub use frame_spans::{
+    FRAME_SPANS_BYTES, FrameSpans, FrameStatsReadouts, RECENT_FRAMES, RECENT_FULL_FPS,
+    SpanFrameStats, SpanFrames, StatsSpan,
 };
-pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_WINDOW, WindowStats};
+pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_SPAN, SpanStats};
 pub use live_loop::{LiveLoop, RecordingStatus};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
@@ -50,7 +50,7 @@ pub use remedy::{Remedies, STABILITY_MARGIN};
 pub use replay::{MAX_FRAMES_PER_ADVANCE, REPLAY_SPEEDS, Replay, ReplayStatus, replay_all};
 pub use replay_control::ReplayControl;
 pub use screen::{
-    ASSUMED_REFRESH_HZ, LiveScreen, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
+    ASSUMED_REFRESH_HZ, LiveDisplay, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
     ScreenFacts, ScreenReadouts,
 };
 pub use settings::{

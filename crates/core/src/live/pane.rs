@@ -1,7 +1,7 @@
 //! One pane of the live loop: a [`PaneRun`] (the same unit `bench` runs) with what the
 //! window shows of it: the trail, the recent frames and their readouts.
 
-use super::history::{FrameSample, History, OnScreen, READOUT_WINDOW, WindowStats};
+use super::history::{FrameSample, History, OnScreen, READOUT_SPAN, SpanStats};
 use super::load::LoadSpent;
 use crate::display::DisplayEvent;
 use crate::input::{InputEvent, InputStats};
@@ -51,8 +51,8 @@ pub struct Pane {
     trail: Trail,
     /// Recent frames.
     history: History,
-    /// Readouts over the last [`READOUT_WINDOW`], as of the last frame.
-    stats: WindowStats,
+    /// Readouts over the last [`READOUT_SPAN`], as of the last frame.
+    stats: SpanStats,
     /// The last frame's outcome.
     last: Option<LiveFrame>,
     /// A resync's shift of `T` not yet recorded in the history (see
@@ -67,7 +67,7 @@ impl Pane {
             run: PaneRun::new(strategy, timestep, scene),
             trail: Trail::default(),
             history: History::default(),
-            stats: WindowStats::default(),
+            stats: SpanStats::default(),
             last: None,
             rebase: 0,
         }
@@ -125,7 +125,7 @@ impl Pane {
                 screen: OnScreen::Pending,
                 rebase: std::mem::take(&mut self.rebase),
             });
-            self.stats = self.history.stats(READOUT_WINDOW, scratch);
+            self.stats = self.history.stats(READOUT_SPAN, scratch);
         }
         self.last = Some(LiveFrame {
             report,
@@ -169,7 +169,7 @@ impl Pane {
         self.run.reset();
         self.trail.clear();
         self.history.clear();
-        self.stats = WindowStats::default();
+        self.stats = SpanStats::default();
         self.last = None;
         self.rebase = 0;
     }
@@ -232,7 +232,7 @@ impl Pane {
     }
 
     /// Readouts over the last second, as of the last frame.
-    pub fn window_stats(&self) -> WindowStats {
+    pub fn window_stats(&self) -> SpanStats {
         self.stats
     }
 

@@ -1,7 +1,7 @@
 //! The numbers the panel shows, gathered from the live loop once per frame.
 
-use super::frame_windows::FrameStatsReadouts;
-use super::history::WindowStats;
+use super::frame_spans::FrameStatsReadouts;
+use super::history::SpanStats;
 use super::live_loop::LiveLoop;
 use super::remedy::Remedies;
 use super::screen::ScreenReadouts;
@@ -40,7 +40,7 @@ pub struct Readouts {
     /// The strategy that ran the last frame.
     pub strategy: Option<Strategy>,
     /// Readouts over the last second (fps, frame-time percentiles, steps, latency, judder).
-    pub window: WindowStats,
+    pub window: SpanStats,
     /// Presents per second, measured.
     pub present_rate_hz: f64,
     /// The modeled screen over the last second.
@@ -96,7 +96,7 @@ impl Readouts {
     /// Gathers the readouts of `live` after its last frame.
     pub fn gather<S: Stopwatch>(live: &LiveLoop<S>) -> Self {
         let focus = live.settings().focus_index();
-        let mut window = WindowStats::default();
+        let mut window = SpanStats::default();
         let mut panes = [PaneReadout::default(); MAX_PANES];
         for (i, (slot, pane)) in panes.iter_mut().zip(live.panes()).enumerate() {
             let stats = pane.window_stats();
@@ -120,7 +120,7 @@ impl Readouts {
             strategy: Some(engine.strategy()),
             window,
             present_rate_hz: live.present_rate_hz(),
-            frame_stats: live.frame_windows().readouts(),
+            frame_stats: live.frame_spans().readouts(),
             screen: live
                 .screen()
                 .readouts(live.last().map_or(0, |_| live.now())),

@@ -86,7 +86,7 @@ pub struct ScreenReadouts {
 
 /// The screen model and its recent refreshes.
 #[derive(Debug)]
-pub struct LiveScreen {
+pub struct LiveDisplay {
     /// What the window said.
     facts: ScreenFacts,
     /// The person's refresh rate, Hz; 0 = the monitor's.
@@ -105,7 +105,7 @@ pub struct LiveScreen {
     presents: Ring<(Nanos, Nanos)>,
 }
 
-impl LiveScreen {
+impl LiveDisplay {
     /// A screen with nothing known yet: FIFO at [`ASSUMED_REFRESH_HZ`].
     pub fn new(override_hz: f64) -> Self {
         let mut screen = Self {

@@ -2,7 +2,7 @@
 //! each frame in a [`Snapshot`]; the panel reads it and the renderer draws its panes. The
 //! shell asks for changes by returning values (settings, actions), never by editing it.
 
-use super::frame_windows::FrameWindows;
+use super::frame_spans::FrameSpans;
 use super::history::History;
 use super::readouts::Readouts;
 use super::screen::RefreshMark;
@@ -36,7 +36,7 @@ pub struct Snapshot<'a> {
     /// The modeled screen's recent refreshes, oldest first (the timeline's refresh row).
     pub refreshes: &'a Ring<RefreshMark>,
     /// The loop's real frame times over the frame statistics' windows (their plots).
-    pub frame_windows: &'a FrameWindows,
+    pub frame_spans: &'a FrameSpans,
 }
 
 impl<'a> Snapshot<'a> {

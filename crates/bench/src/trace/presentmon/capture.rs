@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use super::layout::{Layout, Measured, Reference};
+use super::columns::{Layout, Measured, Reference};
 use super::{MAX_SWAP_CHAINS, NEVER_SHOWN};
 use crate::trace::TraceError;
 use crate::trace::csv::Records;

@@ -24,14 +24,14 @@
 //! `MsUntilDisplayed` 0 for dropped frames, so `Dropped` wins).
 
 mod capture;
-mod layout;
+mod columns;
 #[cfg(test)]
 mod tests;
 
 use std::io::BufRead;
 
 use self::capture::{Capture, choose_swap_chain};
-use self::layout::{Layout, Reference};
+use self::columns::{Layout, Reference};
 use super::csv::{Header, Records};
 use super::error::{Place, shown, shown_within};
 use super::{FrameTrace, LoadOptions, TraceError};

@@ -1,11 +1,11 @@
 //! Where the panes the UI laid out go on the render target, in physical pixels.
 
-use crate::layout::pane_grid;
+use crate::grid::pane_grid;
 use crate::render::Viewport;
 use crate::ui::UiOutput;
 
 /// `count` equal panes in a grid filling `area`, row by row (see
-/// [`crate::layout::pane_grid`]).
+/// [`crate::grid::pane_grid`]).
 pub fn grid_viewports(count: usize, area: Viewport) -> Vec<Viewport> {
     pane_grid(count, [area.x, area.y, area.width, area.height])
         .map(|[x, y, width, height]| Viewport {

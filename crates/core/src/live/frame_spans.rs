@@ -9,11 +9,11 @@
 //! loop. A frame is in a window when it started within the window's length of the newest
 //! frame's start, as in [`super::History::recent`].
 //!
-//! Memory is fixed at creation ([`FRAME_WINDOWS_BYTES`], 2.1 MiB):
+//! Memory is fixed at creation ([`FRAME_SPANS_BYTES`], 2.1 MiB):
 //! - the 1 s and 10 s windows keep their frames exactly, sorted as they arrive (no frame
 //!   sorts a window again), up to [`RECENT_FRAMES`] frames: ten seconds at
 //!   [`RECENT_FULL_FPS`]; a faster loop's windows hold its newest [`RECENT_FRAMES`] frames
-//!   and say so ([`WindowFrameStats::truncated`]);
+//!   and say so ([`SpanFrameStats::truncated`]);
 //! - the session is a [`FrameHistogram`]: exact frame count, total time, average fps and
 //!   longest frame, the percentiles and lows within 1/1024 (see its module), however long
 //!   the session (a whole session exactly would grow by 8 bytes a frame, 29 MB an hour at
@@ -34,14 +34,14 @@ pub const RECENT_FULL_FPS: usize = 4000;
 /// Frames the 1 s and 10 s windows hold at most: ten seconds at [`RECENT_FULL_FPS`].
 pub const RECENT_FRAMES: usize = 10 * RECENT_FULL_FPS;
 
-/// Memory [`FrameWindows`] holds, however long the session: the recent frames (start and
+/// Memory [`FrameSpans`] holds, however long the session: the recent frames (start and
 /// frame time), the two windows' sorted frame times, and the session's histogram.
-pub const FRAME_WINDOWS_BYTES: usize =
+pub const FRAME_SPANS_BYTES: usize =
     RECENT_FRAMES * (size_of::<RecentFrame>() + 2 * size_of::<Nanos>()) + HISTOGRAM_BYTES;
 
 /// A window the frame statistics are taken over.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum StatsWindow {
+pub enum StatsSpan {
     /// The frames that started within the last second (the other readouts' window).
     #[default]
     OneSecond,
@@ -51,7 +51,7 @@ pub enum StatsWindow {
     Session,
 }
 
-impl StatsWindow {
+impl StatsSpan {
     /// Every window, shortest first.
     pub const ALL: [Self; 3] = [Self::OneSecond, Self::TenSeconds, Self::Session];
 
@@ -86,14 +86,14 @@ struct RecentFrame {
 /// A window's frame times, for [`FrameStats`] and the plots: sorted (the 1 s and 10 s
 /// windows, exact) or the session's histogram.
 #[derive(Clone, Copy, Debug)]
-pub enum WindowFrames<'a> {
+pub enum SpanFrames<'a> {
     /// The window's frame times, ascending.
     Sorted(SortedFrames<'a>),
     /// The session's frame times.
     Histogram(&'a FrameHistogram),
 }
 
-impl AscendingFrames for WindowFrames<'_> {
+impl AscendingFrames for SpanFrames<'_> {
     fn all(&self) -> FrameSum {
         match self {
             Self::Sorted(frames) => frames.all(),
@@ -132,7 +132,7 @@ impl AscendingFrames for WindowFrames<'_> {
 
 /// The frame statistics over one window.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WindowFrameStats {
+pub struct SpanFrameStats {
     /// The statistics; `None` before the first frame.
     pub stats: Option<FrameStats>,
     /// Whether frames of the window were let go for room (a loop faster than
@@ -144,28 +144,28 @@ pub struct WindowFrameStats {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStatsReadouts {
     /// Over the last second.
-    pub one_second: WindowFrameStats,
+    pub one_second: SpanFrameStats,
     /// Over the last ten seconds.
-    pub ten_seconds: WindowFrameStats,
+    pub ten_seconds: SpanFrameStats,
     /// Over the session (percentiles and lows within 1/1024).
-    pub session: WindowFrameStats,
+    pub session: SpanFrameStats,
 }
 
 impl FrameStatsReadouts {
     /// The statistics over `window`.
-    pub fn get(&self, window: StatsWindow) -> &WindowFrameStats {
+    pub fn get(&self, window: StatsSpan) -> &SpanFrameStats {
         match window {
-            StatsWindow::OneSecond => &self.one_second,
-            StatsWindow::TenSeconds => &self.ten_seconds,
-            StatsWindow::Session => &self.session,
+            StatsSpan::OneSecond => &self.one_second,
+            StatsSpan::TenSeconds => &self.ten_seconds,
+            StatsSpan::Session => &self.session,
         }
     }
 }
 
 /// The loop's frame times over the last second, the last ten seconds and the session, in
-/// [`FRAME_WINDOWS_BYTES`] allocated at creation. Recording a frame never allocates.
+/// [`FRAME_SPANS_BYTES`] allocated at creation. Recording a frame never allocates.
 #[derive(Clone, Debug)]
-pub struct FrameWindows {
+pub struct FrameSpans {
     /// The frames of the 10 s window, oldest first.
     recent: VecDeque<RecentFrame>,
     /// How many of the newest `recent` frames are in the 1 s window.
@@ -180,13 +180,13 @@ pub struct FrameWindows {
     let_go: Option<Nanos>,
 }
 
-impl Default for FrameWindows {
+impl Default for FrameSpans {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl FrameWindows {
+impl FrameSpans {
     /// Empty windows.
     pub fn new() -> Self {
         Self {
@@ -251,22 +251,22 @@ impl FrameWindows {
     }
 
     /// The frame times of `window`.
-    pub fn frames(&self, window: StatsWindow) -> WindowFrames<'_> {
+    pub fn frames(&self, window: StatsSpan) -> SpanFrames<'_> {
         match window {
-            StatsWindow::OneSecond => WindowFrames::Sorted(SortedFrames::new(&self.one_second)),
-            StatsWindow::TenSeconds => WindowFrames::Sorted(SortedFrames::new(&self.ten_seconds)),
-            StatsWindow::Session => WindowFrames::Histogram(&self.session),
+            StatsSpan::OneSecond => SpanFrames::Sorted(SortedFrames::new(&self.one_second)),
+            StatsSpan::TenSeconds => SpanFrames::Sorted(SortedFrames::new(&self.ten_seconds)),
+            StatsSpan::Session => SpanFrames::Histogram(&self.session),
         }
     }
 
     /// The frame statistics over `window`.
-    pub fn stats(&self, window: StatsWindow) -> WindowFrameStats {
+    pub fn stats(&self, window: StatsSpan) -> SpanFrameStats {
         let newest = self.recent.back().map_or(0, |frame| frame.wall);
         let truncated = match (window.length(), self.let_go) {
             (Some(length), Some(wall)) => wall >= newest.saturating_sub(length),
             _ => false,
         };
-        WindowFrameStats {
+        SpanFrameStats {
             stats: FrameStats::from_ascending(&self.frames(window)),
             truncated,
         }
@@ -275,13 +275,13 @@ impl FrameWindows {
     /// The frame statistics over every window.
     pub fn readouts(&self) -> FrameStatsReadouts {
         FrameStatsReadouts {
-            one_second: self.stats(StatsWindow::OneSecond),
-            ten_seconds: self.stats(StatsWindow::TenSeconds),
-            session: self.stats(StatsWindow::Session),
+            one_second: self.stats(StatsSpan::OneSecond),
+            ten_seconds: self.stats(StatsSpan::TenSeconds),
+            session: self.stats(StatsSpan::Session),
         }
     }
 
-    /// The memory held, bytes: [`FRAME_WINDOWS_BYTES`] (or a little more, as the
+    /// The memory held, bytes: [`FRAME_SPANS_BYTES`] (or a little more, as the
     /// allocator rounds), the same after any number of frames.
     pub fn memory_bytes(&self) -> usize {
         self.recent.capacity() * size_of::<RecentFrame>()
@@ -314,7 +314,7 @@ mod tests {
 
     /// Windows after `frames` frames of `frame` each, back to back from `start`; returns
     /// where the next frame starts.
-    fn run(windows: &mut FrameWindows, start: Nanos, frames: u64, frame: Nanos) -> Nanos {
+    fn run(windows: &mut FrameSpans, start: Nanos, frames: u64, frame: Nanos) -> Nanos {
         let mut wall = start;
         for _ in 0..frames {
             wall += frame;
@@ -328,7 +328,7 @@ mod tests {
         // 10 s of 60 Hz frames (600 of 16.666667 ms), then 1 s of 30 Hz frames (30 of
         // 33.333333 ms). A frame's start is the previous one's plus its time.
         let (fast, slow) = (16_666_667, 33_333_333);
-        let mut windows = FrameWindows::new();
+        let mut windows = FrameSpans::new();
         let end = run(&mut windows, 0, 600, fast);
         let end = run(&mut windows, end, 30, slow);
         let stats = |window| windows.stats(window).stats.expect("frames");
@@ -336,7 +336,7 @@ mod tests {
         // The last second: the newest frame started at `end`; the 30 slow frames started
         // within 0.97 s of it, and the fast frame before them 1.0 s before it exactly
         // (30 * 33.333333 ms = 999.99999 ms): 31 frames, one of them fast.
-        let second = stats(StatsWindow::OneSecond);
+        let second = stats(StatsSpan::OneSecond);
         assert_eq!(second.all.frames, 31);
         assert_eq!(second.all.time, fast + 30 * slow);
         assert_eq!((second.p50, second.max), (slow, slow));
@@ -347,7 +347,7 @@ mod tests {
         // The last ten seconds: frames starting at end - 10 s = 1000.00019 ms or later.
         // Fast frame i starts at i * 16.666667 ms: the 60th at 1000.00002 ms is out, the
         // 61st to the 600th are in.
-        let ten = stats(StatsWindow::TenSeconds);
+        let ten = stats(StatsSpan::TenSeconds);
         assert_eq!(end - 10_000 * MS, 1_000_000_190);
         assert_eq!(ten.all.frames, 540 + 30);
         assert_eq!(ten.all.time, 540 * fast + 30 * slow);
@@ -363,7 +363,7 @@ mod tests {
 
         // The session: all 630 frames, read through the histogram (each bucket holds
         // equal frames: exact).
-        let session = stats(StatsWindow::Session);
+        let session = stats(StatsSpan::Session);
         assert_eq!(session.all.frames, 630);
         assert_eq!(session.all.time, 600 * fast + 30 * slow);
         // Ranks 1 to 600 are fast: P95 (rank 599) too, P99 (rank 624) is slow.
@@ -376,7 +376,7 @@ mod tests {
             )
             .expect("frames")
         );
-        for window in StatsWindow::ALL {
+        for window in StatsSpan::ALL {
             assert!(!windows.stats(window).truncated);
         }
     }
@@ -418,7 +418,7 @@ mod tests {
             live.frame();
         }
         assert_eq!(
-            live.frame_windows().stats(StatsWindow::Session).stats,
+            live.frame_spans().stats(StatsSpan::Session).stats,
             bench(&frames)
         );
         live.reset();
@@ -430,34 +430,34 @@ mod tests {
 
     #[test]
     fn a_hitch_leaves_the_short_windows_but_stays_in_the_session() {
-        let mut windows = FrameWindows::new();
+        let mut windows = FrameSpans::new();
         let end = run(&mut windows, 0, 60, 16 * MS);
         let end = run(&mut windows, end, 1, 500 * MS);
-        let max = |windows: &FrameWindows, window| windows.stats(window).stats.expect("frames").max;
-        assert_eq!(max(&windows, StatsWindow::OneSecond), 500 * MS);
+        let max = |windows: &FrameSpans, window| windows.stats(window).stats.expect("frames").max;
+        assert_eq!(max(&windows, StatsSpan::OneSecond), 500 * MS);
         // 1.5 s later the hitch has left the 1 s window only; 10 s later, the 10 s one.
         let end = run(&mut windows, end, 94, 16 * MS);
-        assert_eq!(max(&windows, StatsWindow::OneSecond), 16 * MS);
-        assert_eq!(max(&windows, StatsWindow::TenSeconds), 500 * MS);
+        assert_eq!(max(&windows, StatsSpan::OneSecond), 16 * MS);
+        assert_eq!(max(&windows, StatsSpan::TenSeconds), 500 * MS);
         run(&mut windows, end, 625, 16 * MS);
-        assert_eq!(max(&windows, StatsWindow::TenSeconds), 16 * MS);
-        assert_eq!(max(&windows, StatsWindow::Session), 500 * MS);
-        let session = windows.stats(StatsWindow::Session).stats.expect("frames");
+        assert_eq!(max(&windows, StatsSpan::TenSeconds), 16 * MS);
+        assert_eq!(max(&windows, StatsSpan::Session), 500 * MS);
+        let session = windows.stats(StatsSpan::Session).stats.expect("frames");
         assert_eq!(session.all.frames, 60 + 1 + 94 + 625);
         assert_eq!(session.hitches.frames, 1);
         windows.clear();
-        for window in StatsWindow::ALL {
-            assert_eq!(windows.stats(window), WindowFrameStats::default());
+        for window in StatsSpan::ALL {
+            assert_eq!(windows.stats(window), SpanFrameStats::default());
         }
     }
 
     #[test]
     fn memory_stays_as_allocated_however_fast_and_long_the_loop() {
-        let mut windows = FrameWindows::new();
+        let mut windows = FrameSpans::new();
         let start = windows.memory_bytes();
-        assert!(start >= FRAME_WINDOWS_BYTES);
+        assert!(start >= FRAME_SPANS_BYTES);
         assert!(
-            start < FRAME_WINDOWS_BYTES + FRAME_WINDOWS_BYTES / 8,
+            start < FRAME_SPANS_BYTES + FRAME_SPANS_BYTES / 8,
             "{start} bytes"
         );
         // 30 s at 10 kHz: 300 000 frames, far more than the windows hold.
@@ -465,18 +465,18 @@ mod tests {
         assert_eq!(windows.memory_bytes(), start);
         // The 10 s window holds the newest 40 000 frames (4 s) and says so; so does the
         // 1 s window, which holds its 10 000 frames whole but shares the ring.
-        let ten = windows.stats(StatsWindow::TenSeconds);
+        let ten = windows.stats(StatsSpan::TenSeconds);
         assert!(ten.truncated);
         assert_eq!(ten.stats.expect("frames").all.frames, RECENT_FRAMES as u64);
-        let second = windows.stats(StatsWindow::OneSecond);
+        let second = windows.stats(StatsSpan::OneSecond);
         assert!(!second.truncated);
         assert_eq!(second.stats.expect("frames").all.frames, 10_001);
-        let session = windows.stats(StatsWindow::Session);
+        let session = windows.stats(StatsSpan::Session);
         assert!(!session.truncated);
         assert_eq!(session.stats.expect("frames").all.frames, 300_000);
         // Back at 60 Hz, once ten seconds have passed the window is whole again.
         run(&mut windows, end, 601, 16_666_667);
-        assert!(!windows.stats(StatsWindow::TenSeconds).truncated);
+        assert!(!windows.stats(StatsSpan::TenSeconds).truncated);
         assert_eq!(windows.memory_bytes(), start);
     }
 }
