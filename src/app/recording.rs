@@ -10,7 +10,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use crate::live::{LiveLoop, Stopwatch};
-use crate::recording::SessionWriter;
+use crate::recording::RecordingWriter;
 
 /// Most numbered file names tried before giving up: far more recordings than anyone keeps
 /// in one directory, and a bound on the search.
@@ -72,7 +72,7 @@ impl Recorder {
         let (path, file) = create_recording_file(path, Path::new(""));
         let started = file.and_then(|file| {
             live.start_recording(adapter, |header| {
-                let writer = SessionWriter::new(std::io::BufWriter::new(file), header)?;
+                let writer = RecordingWriter::new(std::io::BufWriter::new(file), header)?;
                 Ok(Box::new(writer))
             })
         });

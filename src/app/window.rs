@@ -25,7 +25,7 @@ use crate::live::{LiveLoop, PresentModeId, RealStopwatch, Replay, ReplayControl,
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
-use crate::ui::{DisplayStatus, PanelState, SessionRequest, SessionStatus, UiOutput};
+use crate::ui::{DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, UiOutput};
 
 /// Opens the window and runs until it is closed (or `frames` have run).
 pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
@@ -229,7 +229,7 @@ impl App {
         self.tick(active);
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = active.surface.size();
-        self.display.session = self.session_status();
+        self.display.session = self.record_replay_status();
         let snapshot = self.live.snapshot();
         if let Some(offer) = snapshot.readouts.slow_loop {
             self.summary.slow_loop = Some(offer);
@@ -317,8 +317,8 @@ impl App {
     }
 
     /// What the panel's session row shows.
-    fn session_status(&self) -> SessionStatus {
-        SessionStatus {
+    fn record_replay_status(&self) -> RecordReplayStatus {
+        RecordReplayStatus {
             recording: self.recorder.status(&self.live),
             replay: self.replay.status(),
             notice: self.recorder.notice().map(str::to_owned),
@@ -326,18 +326,18 @@ impl App {
     }
 
     /// Takes a recording or replay request from the panel.
-    fn session_request(&mut self, request: SessionRequest) {
+    fn record_replay_request(&mut self, request: RecordReplayRequest) {
         let live = &mut self.live;
         match request {
-            SessionRequest::StartRecording => {
+            RecordReplayRequest::StartRecording => {
                 self.recorder.start(live, None, &self.display.adapter)
             }
-            SessionRequest::StopRecording => self.recorder.stop(live),
-            SessionRequest::StopReplay => self.replay.stop(live),
-            SessionRequest::Play(playing) => self.replay.set_playing(playing),
-            SessionRequest::Speed(speed) => self.replay.set_speed(speed),
-            SessionRequest::Loop(looping) => self.replay.set_looping(looping),
-            SessionRequest::Seek(frame) => {
+            RecordReplayRequest::StopRecording => self.recorder.stop(live),
+            RecordReplayRequest::StopReplay => self.replay.stop(live),
+            RecordReplayRequest::Play(playing) => self.replay.set_playing(playing),
+            RecordReplayRequest::Speed(speed) => self.replay.set_speed(speed),
+            RecordReplayRequest::Loop(looping) => self.replay.set_looping(looping),
+            RecordReplayRequest::Seek(frame) => {
                 if let Err(error) = self.replay.seek(live, frame) {
                     self.error = Some(anyhow!(error).context("the replay's settings"));
                 }
@@ -348,7 +348,7 @@ impl App {
     /// Applies what the person asked for after a frame, then what automation asks for.
     fn apply(&mut self, active: &mut Active, output: &UiOutput) {
         if let Some(request) = output.session {
-            self.session_request(request);
+            self.record_replay_request(request);
         }
         let mut actions = output.actions;
         // While replaying, pause and single step work the replay's time.

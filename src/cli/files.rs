@@ -90,8 +90,8 @@ pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()
 
 /// Reads what `--replay` plays: a session recording, or any trace the bench reads.
 pub fn load_recording(path: &std::path::Path) -> anyhow::Result<crate::live::Recording> {
-    if trace::is_session(path) {
-        Ok(read_recording(trace::load_session(path)?)?)
+    if trace::is_recording(path) {
+        Ok(read_recording(trace::load_recording_file(path)?)?)
     } else {
         let trace = trace::load(path, &LoadOptions::default())?;
         for note in &trace.notes {

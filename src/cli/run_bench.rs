@@ -37,9 +37,9 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     let (strategies, settings) = args.check()?;
     if let Some(path) = &args.trace
         && !args.as_trace
-        && trace::is_session(path)
+        && trace::is_recording(path)
     {
-        return run_bench_session(args, path, &settings, &strategies, notes);
+        return run_bench_recording(args, path, &settings, &strategies, notes);
     }
     if args.plot.is_some() {
         plot::load_font(&font_path())?;
@@ -144,7 +144,7 @@ pub(super) fn report_text(args: &BenchArgs, report: &BenchReport) -> String {
 
 /// `bench` over a recorded session: replayed as recorded, once per strategy (see
 /// [`bench::run_recording`]).
-pub(super) fn run_bench_session(
+pub(super) fn run_bench_recording(
     args: &BenchArgs,
     path: &std::path::Path,
     settings: &BenchSettings,
@@ -174,7 +174,7 @@ pub(super) fn run_bench_session(
             );
         }
     }
-    let file = trace::load_session(path)?;
+    let file = trace::load_recording_file(path)?;
     let recording = std::sync::Arc::new(read_recording(file)?);
     let header = recording
         .header

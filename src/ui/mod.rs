@@ -17,8 +17,8 @@ mod pane_labels;
 mod panel;
 mod plots;
 mod readouts;
+mod record_replay;
 mod scene;
-mod session;
 mod shortcuts;
 mod strategy;
 pub mod timeline;
@@ -28,5 +28,5 @@ pub use panel::{
     DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
 };
 pub use plots::PLOT_SPAN_S;
-pub use session::{SessionRequest, SessionStatus};
+pub use record_replay::{RecordReplayRequest, RecordReplayStatus};
 pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

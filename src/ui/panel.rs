@@ -14,8 +14,8 @@ use super::load::{guards_ui, load_ui};
 use super::pane_labels::pane_labels_ui;
 use super::plots::plots_ui;
 use super::readouts::readouts_ui;
+use super::record_replay::record_replay_ui;
 use super::scene::{physics_ui, scene_ui};
-use super::session::session_ui;
 use super::shortcuts::keys_ui;
 use super::strategy::{compare_ui, strategy_ui};
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
@@ -76,7 +76,7 @@ pub struct DisplayStatus {
     /// The mode the surface is configured with now.
     pub active: Option<PresentModeId>,
     /// The recording or replay the window runs.
-    pub session: super::SessionStatus,
+    pub session: super::RecordReplayStatus,
 }
 
 impl Default for DisplayStatus {
@@ -86,7 +86,7 @@ impl Default for DisplayStatus {
             offered: vec![PresentModeId::Fifo],
             requested: PresentModeId::default(),
             active: None,
-            session: super::SessionStatus::default(),
+            session: super::RecordReplayStatus::default(),
         }
     }
 }
@@ -107,7 +107,7 @@ pub struct UiOutput {
     /// Panes laid out.
     pub pane_count: usize,
     /// A recording or replay request, when the person made one.
-    pub session: Option<super::SessionRequest>,
+    pub session: Option<super::RecordReplayRequest>,
 }
 
 impl UiOutput {
@@ -162,7 +162,7 @@ pub(super) struct Edits {
     /// Actions.
     pub(super) actions: PanelActions,
     /// A recording or replay request.
-    pub(super) session: Option<super::SessionRequest>,
+    pub(super) session: Option<super::RecordReplayRequest>,
 }
 
 /// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
@@ -294,7 +294,7 @@ fn panel_contents_ui(
     });
     ui.separator();
     time_ui(ui, settings, readouts, &mut edits.actions);
-    session_ui(ui, &display.session, &mut edits.session);
+    record_replay_ui(ui, &display.session, &mut edits.session);
     // What people do first: the load that makes the stutter and the spiral, and the guards
     // that stop it; then the numbers, then the plots and the rest.
     let settings = &mut edits.settings;

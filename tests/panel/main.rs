@@ -18,7 +18,7 @@ mod strategies;
 use egui_kittest::Harness;
 use timestep_lab::live::{LiveLoop, LiveSettings, PresentModeId, Readouts, VirtualStopwatch};
 use timestep_lab::ui::{
-    DisplayStatus, PanelActions, PanelState as UiState, SessionRequest, lab_ui,
+    DisplayStatus, PanelActions, PanelState as UiState, RecordReplayRequest, lab_ui,
 };
 
 /// What the harness plays: the loop after a scripted run, and the window's side of the
@@ -34,7 +34,7 @@ struct PanelState {
     /// Every action asked for so far.
     actions: PanelActions,
     /// Every recording or replay request so far.
-    requests: Vec<SessionRequest>,
+    requests: Vec<RecordReplayRequest>,
 }
 
 /// The window's side of the panel, as the harness plays it.

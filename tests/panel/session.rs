@@ -2,7 +2,7 @@
 
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::live::ReplayStatus;
-use timestep_lab::ui::{SessionRequest, SessionStatus};
+use timestep_lab::ui::{RecordReplayRequest, RecordReplayStatus};
 
 use super::{harness, scripted_state};
 
@@ -12,10 +12,13 @@ fn the_session_row_records_and_controls_a_replay() {
     harness.run();
     harness.get_by_label("Record").click();
     harness.run();
-    assert_eq!(harness.state().requests, [SessionRequest::StartRecording]);
-    harness.state_mut().model.display.session = SessionStatus {
+    assert_eq!(
+        harness.state().requests,
+        [RecordReplayRequest::StartRecording]
+    );
+    harness.state_mut().model.display.session = RecordReplayStatus {
         recording: Some(("rec.csv".into(), 42)),
-        ..SessionStatus::default()
+        ..RecordReplayStatus::default()
     };
     harness.run();
     harness.get_by_label_contains("42 frames to rec.csv");
@@ -23,7 +26,7 @@ fn the_session_row_records_and_controls_a_replay() {
     harness.run();
     assert_eq!(
         harness.state().requests[1..],
-        [SessionRequest::StopRecording]
+        [RecordReplayRequest::StopRecording]
     );
     // A replay: progress, pause, loop, stop.
     let replay = ReplayStatus {
@@ -37,9 +40,9 @@ fn the_session_row_records_and_controls_a_replay() {
         finished: false,
     };
     harness.state_mut().requests.clear();
-    harness.state_mut().model.display.session = SessionStatus {
+    harness.state_mut().model.display.session = RecordReplayStatus {
         replay: Some(("capture.csv".into(), replay)),
-        ..SessionStatus::default()
+        ..RecordReplayStatus::default()
     };
     harness.run();
     harness.get_by_label("Replaying capture.csv");
@@ -53,9 +56,9 @@ fn the_session_row_records_and_controls_a_replay() {
     assert_eq!(
         harness.state().requests,
         [
-            SessionRequest::Play(false),
-            SessionRequest::Loop(true),
-            SessionRequest::StopReplay
+            RecordReplayRequest::Play(false),
+            RecordReplayRequest::Loop(true),
+            RecordReplayRequest::StopReplay
         ]
     );
     // At the end, one click replays it from the start.
@@ -72,5 +75,5 @@ fn the_session_row_records_and_controls_a_replay() {
     harness.run();
     harness.get_by_label("Replay again").click();
     harness.run();
-    assert_eq!(harness.state().requests, [SessionRequest::Seek(0)]);
+    assert_eq!(harness.state().requests, [RecordReplayRequest::Seek(0)]);
 }

@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use timestep_lab_bench::recording::{SessionWriter, read_recording, recording_from_trace};
-use timestep_lab_bench::trace::read_session;
+use timestep_lab_bench::recording::{RecordingWriter, read_recording, recording_from_trace};
+use timestep_lab_bench::trace::read_recording_file;
 use timestep_lab_core::live::*;
 use timestep_lab_core::metrics::Metrics;
 use timestep_lab_core::timestep::{FrameReport, Nanos, Strategy};
@@ -54,7 +54,7 @@ fn pane_reports(live: &LiveLoop<impl Stopwatch>) -> Vec<FrameReport> {
 /// carried into frames), presents at uneven offsets, kicks, a pause with a single step, a
 /// new physics rate, a strategy switch (`switch`) and a change of screen. Returns the
 /// recording's bytes and what the live loop did.
-fn scripted_session(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, Outcome) {
+fn scripted_recording(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, Outcome) {
     let mut live = LiveLoop::new(VirtualStopwatch::default(), start).expect("valid");
     live.set_screen(ScreenFacts {
         present_mode: Some(PresentModeId::Fifo),
@@ -68,7 +68,7 @@ fn scripted_session(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, 
     }
     let out = Shared::default();
     live.start_recording("virtual adapter", |header| {
-        Ok(Box::new(SessionWriter::new(out.clone(), header)?))
+        Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
     })
     .expect("header written");
     let mut reports = Vec::new();
@@ -114,7 +114,7 @@ fn scripted_session(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, 
 }
 
 fn read_back(bytes: &[u8]) -> Arc<Recording> {
-    let file = read_session(bytes, "session.csv").expect("a recording");
+    let file = read_recording_file(bytes, "session.csv").expect("a recording");
     Arc::new(read_recording(file).expect("understood"))
 }
 
@@ -139,7 +139,7 @@ fn a_replayed_recording_runs_the_same_frames_to_the_same_state() {
         strategy: Strategy::Accumulator,
         ..LiveSettings::default()
     };
-    let (bytes, live) = scripted_session(start, Some(Strategy::Interpolated));
+    let (bytes, live) = scripted_recording(start, Some(Strategy::Interpolated));
     let recording = read_back(&bytes);
     assert_eq!(recording.frames.len(), 600);
     assert!(recording.events.len() >= 9, "{:?}", recording.events);
@@ -158,7 +158,7 @@ fn comparison_panes_replay_too() {
         compare: true,
         ..LiveSettings::default()
     };
-    let (bytes, live) = scripted_session(start, None);
+    let (bytes, live) = scripted_recording(start, None);
     let replay = replayed(&read_back(&bytes));
     assert_eq!(live.metrics.len(), 6);
     assert_eq!(replay, live);
@@ -170,7 +170,7 @@ fn bench_replay_of_a_recording_gives_the_live_metrics_exactly() {
         strategy: Strategy::Extrapolated,
         ..LiveSettings::default()
     };
-    let (bytes, live) = scripted_session(start, None);
+    let (bytes, live) = scripted_recording(start, None);
     let recording = read_back(&bytes);
     let bench = replay_all(&recording, Some(Strategy::Extrapolated)).expect("valid");
     assert_eq!(bench.run_metrics(), live.metrics[0]);
@@ -194,7 +194,7 @@ fn a_write_error_stops_the_recording_and_says_why() {
     let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
     // The header goes through a buffer; the failure shows when it is written out.
     let started = live.start_recording("a", |header| {
-        Ok(Box::new(SessionWriter::new(
+        Ok(Box::new(RecordingWriter::new(
             std::io::BufWriter::new(Full),
             header,
         )?))

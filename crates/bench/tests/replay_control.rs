@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use std::time::Instant;
 
-use timestep_lab_bench::recording::{SessionWriter, read_recording};
-use timestep_lab_bench::trace::read_session;
+use timestep_lab_bench::recording::{RecordingWriter, read_recording};
+use timestep_lab_bench::trace::read_recording_file;
 use timestep_lab_core::live::{
     LiveLoop, LiveSettings, Recording, Replay, ReplayControl, VirtualStopwatch,
 };
@@ -41,7 +41,7 @@ fn recording() -> Arc<Recording> {
         .expect("valid settings");
     let out = Shared::default();
     live.start_recording("test adapter", |header| {
-        Ok(Box::new(SessionWriter::new(out.clone(), header)?))
+        Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
     })
     .expect("header written");
     for _ in 0..FRAMES {
@@ -50,7 +50,7 @@ fn recording() -> Arc<Recording> {
     }
     live.stop_recording().expect("written");
     let bytes = out.0.lock().expect("not poisoned").clone();
-    let file = read_session(&bytes[..], "session.csv").expect("a recording");
+    let file = read_recording_file(&bytes[..], "session.csv").expect("a recording");
     Arc::new(read_recording(file).expect("understood"))
 }
 

@@ -21,15 +21,15 @@ mod frame_csv;
 mod observe;
 pub mod plot;
 mod progress;
+mod replay;
 mod report;
-mod session;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
 pub use plot::PlotRecorder;
 pub use progress::{PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, progress_delay, shows_progress};
+pub use replay::run_recording;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
-pub use session::run_recording;
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
 use crate::input::{InputScript, InputStats, ScriptCursor};

@@ -13,21 +13,21 @@ use std::io::Write;
 
 use timestep_lab_core::input::{InputEvent, InputKind, MoveKey};
 use timestep_lab_core::live::{
-    LiveSettings, PresentModeId, Recording, RecordingSink, ScreenFacts, SessionEvent,
-    SessionHeader, SessionRow,
+    LiveSettings, PresentModeId, RecordedEvent, RecordedFrame, Recording, RecordingHeader,
+    RecordingSink, ScreenFacts,
 };
 use timestep_lab_core::text::escape;
 
 use crate::trace::{
-    FrameTrace, SESSION_COLUMNS, SESSION_MARK, SessionFile, TraceError, exact_ns, ms_text,
+    FrameTrace, RECORDING_COLUMNS, RECORDING_MARK, RecordingFile, TraceError, exact_ns, ms_text,
 };
 use settings::{apply_settings_table, settings_table};
 
 /// A recording read from its file: the header and events understood, or the first problem,
 /// naming its line.
-pub fn read_recording(file: SessionFile) -> Result<Recording, TraceError> {
+pub fn read_recording(file: RecordingFile) -> Result<Recording, TraceError> {
     let origin = file.origin.as_str();
-    let bad = |line: usize, message: String| TraceError::Session {
+    let bad = |line: usize, message: String| TraceError::Recording {
         origin: origin.to_owned(),
         line,
         message,
@@ -55,7 +55,7 @@ pub fn read_recording(file: SessionFile) -> Result<Recording, TraceError> {
         Some((line, _, value)) => parse_screen(value).map_err(|why| bad(*line, why))?,
     };
     let text = |key: &str| field(key).map_or_else(String::new, |(_, _, v)| v.clone());
-    let header = SessionHeader {
+    let header = RecordingHeader {
         version: text("version"),
         adapter: text("adapter"),
         settings,
@@ -86,7 +86,7 @@ pub fn recording_from_trace(trace: &FrameTrace) -> Recording {
 /// Writes a session as it runs: the header first, then one row per frame with the requests
 /// taken before it. Settings are written as what changed.
 #[derive(Debug)]
-pub struct SessionWriter<W: Write> {
+pub struct RecordingWriter<W: Write> {
     /// The CSV writer.
     csv: csv::Writer<W>,
     /// The settings as of the last row written.
@@ -95,11 +95,11 @@ pub struct SessionWriter<W: Write> {
     frames: u64,
 }
 
-impl<W: Write> SessionWriter<W> {
+impl<W: Write> RecordingWriter<W> {
     /// Writes the header to `out`.
-    pub fn new(mut out: W, header: &SessionHeader) -> std::io::Result<Self> {
+    pub fn new(mut out: W, header: &RecordingHeader) -> std::io::Result<Self> {
         let mut text = String::new();
-        let _ = writeln!(text, "{SESSION_MARK}");
+        let _ = writeln!(text, "{RECORDING_MARK}");
         let _ = writeln!(text, "# version: {}", clean(&header.version));
         let _ = writeln!(text, "# adapter: {}", clean(&header.adapter));
         let _ = writeln!(text, "# screen: {}", screen_text(header.screen));
@@ -115,7 +115,7 @@ impl<W: Write> SessionWriter<W> {
         );
         out.write_all(text.as_bytes())?;
         let mut csv = csv::Writer::from_writer(out);
-        csv.write_record(SESSION_COLUMNS)?;
+        csv.write_record(RECORDING_COLUMNS)?;
         Ok(Self {
             csv,
             settings: header.settings,
@@ -126,13 +126,13 @@ impl<W: Write> SessionWriter<W> {
     /// Writes one frame with the requests taken before it.
     pub fn write_frame(
         &mut self,
-        row: &SessionRow,
-        events: &[SessionEvent],
+        row: &RecordedFrame,
+        events: &[RecordedEvent],
     ) -> std::io::Result<()> {
         let mut text = String::new();
         for event in events {
             let piece = match event {
-                SessionEvent::Settings(settings) => {
+                RecordedEvent::Settings(settings) => {
                     let before = settings_table(&self.settings);
                     let changed: toml::Table = settings_table(settings)
                         .into_iter()
@@ -144,13 +144,13 @@ impl<W: Write> SessionWriter<W> {
                     }
                     format!("set {}", toml::Value::Table(changed))
                 }
-                SessionEvent::Reset => "reset".to_owned(),
-                SessionEvent::Kick => "kick".to_owned(),
-                SessionEvent::Pause => "pause".to_owned(),
-                SessionEvent::Resume => "resume".to_owned(),
-                SessionEvent::SingleStep => "step".to_owned(),
-                SessionEvent::Screen(facts) => format!("screen {}", screen_text(*facts)),
-                SessionEvent::Input(event) => input_text(event),
+                RecordedEvent::Reset => "reset".to_owned(),
+                RecordedEvent::Kick => "kick".to_owned(),
+                RecordedEvent::Pause => "pause".to_owned(),
+                RecordedEvent::Resume => "resume".to_owned(),
+                RecordedEvent::SingleStep => "step".to_owned(),
+                RecordedEvent::Screen(facts) => format!("screen {}", screen_text(*facts)),
+                RecordedEvent::Input(event) => input_text(event),
             };
             if !text.is_empty() {
                 text.push_str("; ");
@@ -189,8 +189,8 @@ impl<W: Write> SessionWriter<W> {
     }
 }
 
-impl<W: Write + Send> RecordingSink for SessionWriter<W> {
-    fn frame(&mut self, row: &SessionRow, events: &[SessionEvent]) -> std::io::Result<()> {
+impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
+    fn frame(&mut self, row: &RecordedFrame, events: &[RecordedEvent]) -> std::io::Result<()> {
         self.write_frame(row, events)
     }
 
@@ -199,7 +199,7 @@ impl<W: Write + Send> RecordingSink for SessionWriter<W> {
     }
 
     fn finish(self: Box<Self>) -> std::io::Result<()> {
-        SessionWriter::finish(*self)?.flush()
+        RecordingWriter::finish(*self)?.flush()
     }
 }
 
@@ -335,7 +335,7 @@ fn shortened(text: &str) -> String {
 
 /// Reads one row's events (`kick; set {...}; pause`), applying setting changes to
 /// `settings`, which holds the settings as of the row before.
-fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEvent>, String> {
+fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedEvent>, String> {
     let mut events = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
@@ -353,19 +353,19 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
         };
         let piece = piece.trim();
         let event = match piece.split_once(' ').map_or((piece, ""), |(a, b)| (a, b)) {
-            ("kick", "") => SessionEvent::Kick,
-            ("reset", "") => SessionEvent::Reset,
-            ("pause", "") => SessionEvent::Pause,
-            ("resume", "") => SessionEvent::Resume,
-            ("step", "") => SessionEvent::SingleStep,
-            ("screen", facts) => SessionEvent::Screen(parse_screen(facts)?),
+            ("kick", "") => RecordedEvent::Kick,
+            ("reset", "") => RecordedEvent::Reset,
+            ("pause", "") => RecordedEvent::Pause,
+            ("resume", "") => RecordedEvent::Resume,
+            ("step", "") => RecordedEvent::SingleStep,
+            ("screen", facts) => RecordedEvent::Screen(parse_screen(facts)?),
             (verb @ ("press" | "release" | "look"), rest) => {
-                SessionEvent::Input(parse_input(verb, rest)?)
+                RecordedEvent::Input(parse_input(verb, rest)?)
             }
             ("set", table) => {
                 let table = parse_table(table.trim())?;
                 apply_settings_table(settings, &table)?;
-                SessionEvent::Settings(*settings)
+                RecordedEvent::Settings(*settings)
             }
             _ => {
                 return Err(format!(
@@ -385,11 +385,11 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<SessionEv
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::read_session;
+    use crate::trace::read_recording_file;
     use timestep_lab_core::timestep::Strategy;
 
-    fn header() -> SessionHeader {
-        SessionHeader {
+    fn header() -> RecordingHeader {
+        RecordingHeader {
             version: "0.1.0".into(),
             adapter: "llvmpipe\n(LLVM)\u{1b}[31m".into(),
             settings: LiveSettings::default(),
@@ -404,13 +404,13 @@ mod tests {
     #[test]
     fn events_and_header_are_read_back_as_written() {
         let header = header();
-        let mut writer = SessionWriter::new(Vec::new(), &header).unwrap();
+        let mut writer = RecordingWriter::new(Vec::new(), &header).unwrap();
         let faster = LiveSettings {
             rate_hz: 100.0,
             strategy: Strategy::Accumulator,
             ..header.settings
         };
-        let row = |i: u64| SessionRow {
+        let row = |i: u64| RecordedFrame {
             time: i * 16_666_667,
             frame_time: 16_666_667,
             load: i,
@@ -420,25 +420,25 @@ mod tests {
         };
         let events = [
             vec![],
-            vec![SessionEvent::Kick, SessionEvent::Settings(faster)],
+            vec![RecordedEvent::Kick, RecordedEvent::Settings(faster)],
             vec![
-                SessionEvent::Pause,
-                SessionEvent::SingleStep,
-                SessionEvent::Resume,
-                SessionEvent::Reset,
-                SessionEvent::Screen(ScreenFacts::default()),
-                SessionEvent::Input(InputEvent {
+                RecordedEvent::Pause,
+                RecordedEvent::SingleStep,
+                RecordedEvent::Resume,
+                RecordedEvent::Reset,
+                RecordedEvent::Screen(ScreenFacts::default()),
+                RecordedEvent::Input(InputEvent {
                     at: 1_234_567_891,
                     kind: InputKind::Press(MoveKey::Left),
                 }),
-                SessionEvent::Input(InputEvent {
+                RecordedEvent::Input(InputEvent {
                     at: 1_234_567_892,
                     kind: InputKind::Look {
                         yaw_rad: 0.1 + 0.2,
                         pitch_rad: -1e-17,
                     },
                 }),
-                SessionEvent::Input(InputEvent {
+                RecordedEvent::Input(InputEvent {
                     at: 2_000_000_000,
                     kind: InputKind::Release(MoveKey::Left),
                 }),
@@ -457,20 +457,21 @@ mod tests {
             text.contains("\"kick; set { rate_hz = 100.0, strategy = \"\"accumulator\"\" }\""),
             "{text}"
         );
-        let recording = read_recording(read_session(bytes.as_slice(), "rec.csv").unwrap()).unwrap();
+        let recording =
+            read_recording(read_recording_file(bytes.as_slice(), "rec.csv").unwrap()).unwrap();
         let read = recording.header.clone().unwrap();
         assert_eq!(read.settings, header.settings);
         assert_eq!(read.screen, header.screen);
         assert!(read.paused);
         assert_eq!(read.version, "0.1.0");
-        let expected: Vec<(usize, SessionEvent)> = events
+        let expected: Vec<(usize, RecordedEvent)> = events
             .iter()
             .enumerate()
             .flat_map(|(i, events)| events.iter().map(move |&e| (i, e)))
             .collect();
         assert_eq!(recording.events, expected);
         for (i, frame) in recording.frames.iter().enumerate() {
-            assert_eq!(SessionRow { line: 0, ..*frame }, row(i as u64));
+            assert_eq!(RecordedFrame { line: 0, ..*frame }, row(i as u64));
         }
     }
 
@@ -499,13 +500,14 @@ mod tests {
         ];
         for (row, message) in cases {
             let text = format!("{head}{row}\n");
-            let error = read_recording(read_session(text.as_bytes(), "rec.csv").unwrap())
+            let error = read_recording(read_recording_file(text.as_bytes(), "rec.csv").unwrap())
                 .unwrap_err()
                 .to_string();
             assert!(error.starts_with(message), "{error}");
         }
         let no_settings = "# timestep-lab session recording\nframe,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n0,0,0,0,0,,,\n";
-        let error = read_recording(read_session(no_settings.as_bytes(), "r").unwrap()).unwrap_err();
+        let error =
+            read_recording(read_recording_file(no_settings.as_bytes(), "r").unwrap()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "r:1: the header has no \"# settings:\" line"

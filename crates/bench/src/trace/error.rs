@@ -334,9 +334,9 @@ pub enum TraceError {
         limit: u64,
     },
 
-    /// A recorded session whose content is not what the lab writes.
+    /// A recording whose content is not what the lab writes.
     #[error("{origin}:{line}: {message}")]
-    Session {
+    Recording {
         /// The file path or other source name.
         origin: String,
         /// 1-based line number.

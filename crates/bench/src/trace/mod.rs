@@ -41,7 +41,7 @@ mod input;
 mod mangohud;
 mod plain;
 mod presentmon;
-mod session;
+mod recording_file;
 mod source;
 
 use std::fs::File;
@@ -57,9 +57,9 @@ pub use generate::{
     DEFAULT_DURATION_S, DEFAULT_JITTER_SEED, GENERATORS, GeneratedFrames, GeneratedTrace,
     MAX_DURATION_S, MAX_GENERATED_FRAMES, generate,
 };
-pub use session::{
-    MAX_RECORDED_FRAME_MS, SESSION_COLUMNS, SESSION_MARK, SessionFile, exact_ns, is_session,
-    load_session, ms_text, read_session,
+pub use recording_file::{
+    MAX_RECORDED_FRAME_MS, RECORDING_COLUMNS, RECORDING_MARK, RecordingFile, exact_ns,
+    is_recording, load_recording_file, ms_text, read_recording_file,
 };
 pub use source::FrameSource;
 pub use timestep_lab_core::rng::Rng;

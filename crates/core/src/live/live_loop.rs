@@ -7,7 +7,7 @@ use super::history::{HISTORY_CAPACITY, History, SpanStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
 use super::readouts::Readouts;
-use super::recording::{RecordingSink, SessionEvent, SessionHeader, SessionRow};
+use super::recording::{RecordedEvent, RecordedFrame, RecordingHeader, RecordingSink};
 use super::screen::{LiveDisplay, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
@@ -76,10 +76,10 @@ struct Journal {
     /// Where the frames go.
     writer: Box<dyn RecordingSink>,
     /// Requests taken since the last frame started.
-    pending: Vec<SessionEvent>,
+    pending: Vec<RecordedEvent>,
     /// The last frame and the requests before it, written when the next one starts (its
     /// present comes after it ran).
-    current: Option<(SessionRow, Vec<SessionEvent>)>,
+    current: Option<(RecordedFrame, Vec<RecordedEvent>)>,
 }
 
 impl std::fmt::Debug for Journal {
@@ -159,7 +159,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// refresh rate); the screen model starts over when it changed.
     pub fn set_screen(&mut self, facts: ScreenFacts) {
         if facts != self.screen.facts() {
-            self.note(SessionEvent::Screen(facts));
+            self.note(RecordedEvent::Screen(facts));
         }
         self.screen.set(facts, self.settings.refresh_override_hz);
         if self.screen.refresh_period() != self.filters_period {
@@ -209,7 +209,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         if filter_changed || self.screen.refresh_period() != self.filters_period {
             self.rebuild_filters();
         }
-        self.note(SessionEvent::Settings(settings));
+        self.note(RecordedEvent::Settings(settings));
         if restart {
             self.reset_panes();
         }
@@ -251,11 +251,11 @@ impl<S: Stopwatch> LiveLoop<S> {
             let written = journal.flush();
             let events = std::mem::take(&mut journal.pending);
             journal.current = Some((
-                SessionRow {
+                RecordedFrame {
                     time: now,
                     frame_time: real_frame,
                     carried,
-                    ..SessionRow::default()
+                    ..RecordedFrame::default()
                 },
                 events,
             ));
@@ -358,10 +358,10 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn start_recording(
         &mut self,
         adapter: &str,
-        open: impl FnOnce(&SessionHeader) -> std::io::Result<Box<dyn RecordingSink>>,
+        open: impl FnOnce(&RecordingHeader) -> std::io::Result<Box<dyn RecordingSink>>,
     ) -> std::io::Result<()> {
         self.stop_recording()?;
-        let header = SessionHeader {
+        let header = RecordingHeader {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             adapter: adapter.to_owned(),
             settings: self.settings,
@@ -410,7 +410,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Notes a request for the recording, if one is running.
-    fn note(&mut self, event: SessionEvent) {
+    fn note(&mut self, event: RecordedEvent) {
         if let Some(journal) = &mut self.journal {
             journal.pending.push(event);
         }
@@ -499,7 +499,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// carried load; the previous states are forgotten so nothing is smeared across the
     /// jump. Settings and pause stay.
     pub fn reset(&mut self) {
-        self.note(SessionEvent::Reset);
+        self.note(RecordedEvent::Reset);
         self.reset_panes();
     }
 
@@ -527,7 +527,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// reads it.
     pub fn input_at(&mut self, at: Nanos, kind: InputKind) {
         let event = InputEvent { at, kind };
-        self.note(SessionEvent::Input(event));
+        self.note(RecordedEvent::Input(event));
         if let Some(last) = self.inputs.last_mut()
             && let Some(merged) = last.kind.merged(kind)
         {
@@ -539,7 +539,7 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Buffers a kick for the next step of every pane.
     pub fn kick(&mut self) {
-        self.note(SessionEvent::Kick);
+        self.note(RecordedEvent::Kick);
         for pane in &mut self.panes {
             pane.kick();
         }
@@ -554,9 +554,9 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn set_paused(&mut self, paused: bool) {
         if paused != self.clock.paused() {
             self.note(if paused {
-                SessionEvent::Pause
+                RecordedEvent::Pause
             } else {
-                SessionEvent::Resume
+                RecordedEvent::Resume
             });
         }
         self.clock.set_paused(paused);
@@ -565,7 +565,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// Pauses and advances every pane exactly one frame of the single-step length on the
     /// next frame.
     pub fn single_step(&mut self) {
-        self.note(SessionEvent::SingleStep);
+        self.note(RecordedEvent::SingleStep);
         self.clock.single_step();
     }
 

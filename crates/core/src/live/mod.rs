@@ -45,7 +45,7 @@ pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
 pub use readouts::{PaneReadout, Readouts};
-pub use recording::{Recording, RecordingSink, SessionEvent, SessionHeader, SessionRow};
+pub use recording::{RecordedEvent, RecordedFrame, Recording, RecordingHeader, RecordingSink};
 pub use remedy::{Remedies, STABILITY_MARGIN};
 pub use replay::{MAX_FRAMES_PER_ADVANCE, REPLAY_SPEEDS, Replay, ReplayStatus, replay_all};
 pub use replay_control::ReplayControl;

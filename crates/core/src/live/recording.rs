@@ -1,10 +1,10 @@
-//! Recorded sessions: what the live loop was given, frame by frame, so that it can be run
+//! Recordings: what the live loop was given, frame by frame, so that it can be run
 //! again exactly — in the window ([`Replay`], paced in real time) or by `bench`.
 //!
 //! A recording holds every input of the loop: each frame's start on the stopwatch and the
 //! frame time it ran (measured, plus the load carried in), when the window presented it and
 //! how long acquiring its image blocked, and, between frames, every request that changed
-//! something ([`SessionEvent`]: settings, kicks, resets, pause, single steps, a new present
+//! something ([`RecordedEvent`]: settings, kicks, resets, pause, single steps, a new present
 //! mode or refresh rate, a key pressed or released, the view turned). Recording starts from
 //! a reset, with the settings, pause state and screen in a header, so a replay that starts from the same header and is given the same
 //! inputs runs the very same frames: the same reports, metrics and `state_hash`.
@@ -20,7 +20,7 @@ use crate::timestep::Nanos;
 
 /// One request the live loop took between two frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SessionEvent {
+pub enum RecordedEvent {
     /// New settings (written as the settings that changed).
     Settings(LiveSettings),
     /// Back to time zero.
@@ -41,7 +41,7 @@ pub enum SessionEvent {
 
 /// What a recording starts from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SessionHeader {
+pub struct RecordingHeader {
     /// The version of the lab that recorded it.
     pub version: String,
     /// The GPU adapter it ran on, as the window named it.
@@ -54,23 +54,23 @@ pub struct SessionHeader {
     pub screen: ScreenFacts,
 }
 
-/// A session to replay: frames, the requests between them, and what it starts from.
+/// A recording to replay: frames, the requests between them, and what it starts from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recording {
     /// Where it came from, for messages and the panel.
     pub source: String,
     /// What the recording starts from; `None` for a trace that is not a recording (its
     /// frames replay under the settings in force).
-    pub header: Option<SessionHeader>,
+    pub header: Option<RecordingHeader>,
     /// The frames, in order.
-    pub frames: Vec<SessionRow>,
+    pub frames: Vec<RecordedFrame>,
     /// The requests, each before the frame whose index it carries, in order.
-    pub events: Vec<(usize, SessionEvent)>,
+    pub events: Vec<(usize, RecordedEvent)>,
 }
 
 /// One frame of a recording.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SessionRow {
+pub struct RecordedFrame {
     /// 1-based line of the row in its file (0 for a frame not read from a file).
     pub line: usize,
     /// Stopwatch time at which the frame started, ns.
@@ -93,10 +93,10 @@ impl Recording {
         let frames = frame_times
             .iter()
             .map(|&frame_time| {
-                let row = SessionRow {
+                let row = RecordedFrame {
                     time,
                     frame_time,
-                    ..SessionRow::default()
+                    ..RecordedFrame::default()
                 };
                 time = time.saturating_add(frame_time);
                 row
@@ -119,10 +119,10 @@ impl Recording {
 }
 
 /// Where the live loop writes a recording as it runs: the shell opens one (the bench crate's
-/// `SessionWriter` writes the lab's file) and hands it to [`super::LiveLoop::start_recording`].
+/// `RecordingWriter` writes the lab's file) and hands it to [`super::LiveLoop::start_recording`].
 pub trait RecordingSink: Send {
     /// Writes one frame with the requests taken before it.
-    fn frame(&mut self, row: &SessionRow, events: &[SessionEvent]) -> std::io::Result<()>;
+    fn frame(&mut self, row: &RecordedFrame, events: &[RecordedEvent]) -> std::io::Result<()>;
 
     /// Frames written so far.
     fn frames(&self) -> u64;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::live_loop::LiveLoop;
 use super::pane::LiveFrame;
-use super::recording::{Recording, SessionEvent};
+use super::recording::{RecordedEvent, Recording};
 use super::settings::LiveSettings;
 use super::stopwatch::{Stopwatch, VirtualStopwatch};
 use crate::timestep::{Nanos, RangeError, Strategy};
@@ -120,9 +120,9 @@ impl Replay {
     }
 
     /// One recorded request, as the live loop took it.
-    fn apply<S: Stopwatch>(&self, live: &mut LiveLoop<S>, event: SessionEvent) {
+    fn apply<S: Stopwatch>(&self, live: &mut LiveLoop<S>, event: RecordedEvent) {
         match event {
-            SessionEvent::Settings(mut settings) => {
+            RecordedEvent::Settings(mut settings) => {
                 if let Some(own) = self.own_strategies {
                     keep_strategies(&mut settings, &own);
                 }
@@ -130,13 +130,13 @@ impl Replay {
                 // let through and the loop refuses leaves the settings in force.
                 let _ = live.apply(settings);
             }
-            SessionEvent::Reset => live.reset(),
-            SessionEvent::Kick => live.kick(),
-            SessionEvent::Pause => live.set_paused(true),
-            SessionEvent::Resume => live.set_paused(false),
-            SessionEvent::SingleStep => live.single_step(),
-            SessionEvent::Screen(facts) => live.set_screen(facts),
-            SessionEvent::Input(input) => live.input_at(input.at, input.kind),
+            RecordedEvent::Reset => live.reset(),
+            RecordedEvent::Kick => live.kick(),
+            RecordedEvent::Pause => live.set_paused(true),
+            RecordedEvent::Resume => live.set_paused(false),
+            RecordedEvent::SingleStep => live.single_step(),
+            RecordedEvent::Screen(facts) => live.set_screen(facts),
+            RecordedEvent::Input(input) => live.input_at(input.at, input.kind),
         }
     }
 

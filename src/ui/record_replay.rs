@@ -1,6 +1,6 @@
-//! The panel's session row: record the live session to a file, or control a replay
+//! The panel's record and replay row: record the live loop to a file, or control a replay
 //! (pause, speed, loop, progress and seek). The window owns the recording and the replay;
-//! it passes their state down as a [`SessionStatus`] and takes a [`SessionRequest`] back.
+//! it passes their state down as a [`RecordReplayStatus`] and takes a [`RecordReplayRequest`] back.
 
 use egui::RichText;
 
@@ -8,7 +8,7 @@ use crate::live::{REPLAY_SPEEDS, ReplayStatus};
 
 /// What the window says about recording and replaying.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct SessionStatus {
+pub struct RecordReplayStatus {
     /// The recording running: the file (as shown) and the frames written.
     pub recording: Option<(String, u64)>,
     /// The replay running: what is replayed (as shown) and where it is.
@@ -19,7 +19,7 @@ pub struct SessionStatus {
 
 /// What the person asked for in the session row.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SessionRequest {
+pub enum RecordReplayRequest {
     /// Start recording (from a reset).
     StartRecording,
     /// Finish the recording.
@@ -37,10 +37,10 @@ pub enum SessionRequest {
 }
 
 /// The session row.
-pub(super) fn session_ui(
+pub(super) fn record_replay_ui(
     ui: &mut egui::Ui,
-    status: &SessionStatus,
-    request: &mut Option<SessionRequest>,
+    status: &RecordReplayStatus,
+    request: &mut Option<RecordReplayRequest>,
 ) {
     match &status.replay {
         Some((source, replay)) => replay_ui(ui, source, replay, request),
@@ -55,7 +55,7 @@ pub(super) fn session_ui(
 fn record_ui(
     ui: &mut egui::Ui,
     recording: Option<&(String, u64)>,
-    request: &mut Option<SessionRequest>,
+    request: &mut Option<RecordReplayRequest>,
 ) {
     ui.horizontal(|ui| match recording {
         Some((path, frames)) => {
@@ -64,7 +64,7 @@ fn record_ui(
                 .on_hover_text("Finish the file; bench --trace FILE replays it")
                 .clicked()
             {
-                *request = Some(SessionRequest::StopRecording);
+                *request = Some(RecordReplayRequest::StopRecording);
             }
             ui.label(format!("{frames} frames to {path}"));
         }
@@ -78,7 +78,7 @@ fn record_ui(
                 )
                 .clicked()
             {
-                *request = Some(SessionRequest::StartRecording);
+                *request = Some(RecordReplayRequest::StartRecording);
             }
             ui.small("the session to a file");
         }
@@ -90,7 +90,7 @@ fn replay_ui(
     ui: &mut egui::Ui,
     source: &str,
     replay: &ReplayStatus,
-    request: &mut Option<SessionRequest>,
+    request: &mut Option<RecordReplayRequest>,
 ) {
     ui.label(RichText::new(format!("Replaying {source}")).strong());
     let last = replay.frames.saturating_sub(1);
@@ -104,7 +104,7 @@ fn replay_ui(
             .clamping(egui::SliderClamping::Always),
     );
     if seek.changed() {
-        *request = Some(SessionRequest::Seek(frame));
+        *request = Some(RecordReplayRequest::Seek(frame));
     }
     let fraction = if replay.frames == 0 {
         0.0
@@ -122,21 +122,21 @@ fn replay_ui(
         };
         if ui.button(label).on_hover_text(hover).clicked() {
             *request = Some(if replay.finished {
-                SessionRequest::Seek(0)
+                RecordReplayRequest::Seek(0)
             } else {
-                SessionRequest::Play(!replay.playing)
+                RecordReplayRequest::Play(!replay.playing)
             });
         }
         let mut looping = replay.looping;
         if ui.checkbox(&mut looping, "loop").changed() {
-            *request = Some(SessionRequest::Loop(looping));
+            *request = Some(RecordReplayRequest::Loop(looping));
         }
         if ui
             .button("Stop replay")
             .on_hover_text("Back to the live clock, from a reset")
             .clicked()
         {
-            *request = Some(SessionRequest::StopReplay);
+            *request = Some(RecordReplayRequest::StopReplay);
         }
     });
     let mut speed = replay.speed;
@@ -150,6 +150,6 @@ fn replay_ui(
         .on_hover_text("Recorded time per real time: below 1 is slow motion")
         .changed();
     if changed {
-        *request = Some(SessionRequest::Speed(speed));
+        *request = Some(RecordReplayRequest::Speed(speed));
     }
 }

@@ -1,4 +1,4 @@
-//! `bench` over a recorded session: the recording replayed through the live loop itself
+//! `bench` over a recording: the recording replayed through the live loop itself
 //! ([`replay_all`]), once per strategy, so each row is what the window would have measured
 //! had it run that strategy on the very same frames, requests and presents — and the row of
 //! the strategy the window ran is what it measured, to the last bit.

@@ -14,14 +14,14 @@ use super::csv::{Dialect, Header, Records};
 use super::error::{Column, shown};
 use super::input::{self, FirstRead, Normalised, from_io};
 use super::{FRAME_TIME_COLUMN, MAX_LINE_BYTES, TraceError};
-use crate::live::SessionRow;
+use crate::live::RecordedFrame;
 use crate::timestep::Nanos;
 
 /// The first line of every recording: how a recording is told from a plain trace.
-pub const SESSION_MARK: &str = "# timestep-lab session recording";
+pub const RECORDING_MARK: &str = "# timestep-lab session recording";
 
 /// The columns of a recording, in the order they are written.
-pub const SESSION_COLUMNS: [&str; 8] = [
+pub const RECORDING_COLUMNS: [&str; 8] = [
     "frame",
     "time_ms",
     FRAME_TIME_COLUMN,
@@ -38,37 +38,37 @@ pub const MAX_RECORDED_FRAME_MS: u64 = 3_600_000;
 
 /// A recording as the file holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SessionFile {
+pub struct RecordingFile {
     /// The file, fit for messages.
     pub origin: String,
     /// The `# key: value` lines of the header: line, key, value (after the mark).
     pub header: Vec<(usize, String, String)>,
     /// The frames, in order.
-    pub rows: Vec<SessionRow>,
+    pub rows: Vec<RecordedFrame>,
     /// The rows that carry events: row index, line, the events' text.
     pub events: Vec<(usize, usize, String)>,
 }
 
-/// Whether the file at `path` starts with [`SESSION_MARK`] (a recording, not a plain trace).
+/// Whether the file at `path` starts with [`RECORDING_MARK`] (a recording, not a plain trace).
 /// Only a regular file can be one: opening a named pipe would block until a writer comes,
 /// before the trace reader could say it waits. A file that cannot be read is not one;
 /// reading it as a trace then says why.
-pub fn is_session(path: &Path) -> bool {
+pub fn is_recording(path: &Path) -> bool {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return false;
     }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
-    let mut first = Vec::with_capacity(SESSION_MARK.len() + 2);
+    let mut first = Vec::with_capacity(RECORDING_MARK.len() + 2);
     let read = BufReader::new(file)
-        .take(SESSION_MARK.len() as u64 + 2)
+        .take(RECORDING_MARK.len() as u64 + 2)
         .read_until(b'\n', &mut first);
-    read.is_ok() && first.trim_ascii_end() == SESSION_MARK.as_bytes()
+    read.is_ok() && first.trim_ascii_end() == RECORDING_MARK.as_bytes()
 }
 
 /// Reads the recording at `path`.
-pub fn load_session(path: &Path) -> Result<SessionFile, TraceError> {
+pub fn load_recording_file(path: &Path) -> Result<RecordingFile, TraceError> {
     let origin = input::origin_of(path);
     let file = FirstRead::open(|| std::fs::File::open(path), || {}).map_err(|source| {
         TraceError::Read {
@@ -76,20 +76,20 @@ pub fn load_session(path: &Path) -> Result<SessionFile, TraceError> {
             source,
         }
     })?;
-    read_session_from(file, &origin)
+    read_recording_file_from(file, &origin)
 }
 
 /// Reads a recording from `reader`; `source` names it in messages.
-pub fn read_session(reader: impl Read, source: &str) -> Result<SessionFile, TraceError> {
-    read_session_from(reader, &super::error::escape(source))
+pub fn read_recording_file(reader: impl Read, source: &str) -> Result<RecordingFile, TraceError> {
+    read_recording_file_from(reader, &super::error::escape(source))
 }
 
-fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, TraceError> {
+fn read_recording_file_from(reader: impl Read, origin: &str) -> Result<RecordingFile, TraceError> {
     let (text, _) = input::decode(reader, origin)?;
     let mut text = BufReader::with_capacity(64 * 1024, Normalised::new(text, origin));
-    let mut session = SessionFile {
+    let mut session = RecordingFile {
         origin: origin.to_owned(),
-        ..SessionFile::default()
+        ..RecordingFile::default()
     };
     // The header's comment lines, up to the first line that is not one.
     let mut line = 0;
@@ -114,11 +114,11 @@ fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, Tra
             });
         }
         let content = String::from_utf8_lossy(buffer.trim_ascii());
-        if line == 1 && content != SESSION_MARK {
+        if line == 1 && content != RECORDING_MARK {
             return Err(invalid(
                 origin,
                 1,
-                format!("not a recording: the first line is not \"{SESSION_MARK}\""),
+                format!("not a recording: the first line is not \"{RECORDING_MARK}\""),
             ));
         }
         if content.is_empty() {
@@ -143,15 +143,15 @@ fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, Tra
         });
     }
     let header = Header::read(&records);
-    let mut columns = [0; SESSION_COLUMNS.len()];
-    for (slot, name) in columns.iter_mut().zip(SESSION_COLUMNS) {
+    let mut columns = [0; RECORDING_COLUMNS.len()];
+    for (slot, name) in columns.iter_mut().zip(RECORDING_COLUMNS) {
         *slot = header.find(&[name])?.ok_or_else(|| {
             invalid(
                 origin,
                 header.line,
                 format!(
                     "the recording's header has no \"{name}\" column (expected {})",
-                    SESSION_COLUMNS.join(",")
+                    RECORDING_COLUMNS.join(",")
                 ),
             )
         })?;
@@ -213,7 +213,7 @@ fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, Tra
                 ),
             ));
         }
-        let row = SessionRow {
+        let row = RecordedFrame {
             line,
             time: required(time, u64::MAX / 1_000_000)?,
             frame_time: required(frame_time, MAX_RECORDED_FRAME_MS)?,
@@ -257,7 +257,7 @@ fn read_session_from(reader: impl Read, origin: &str) -> Result<SessionFile, Tra
 
 /// A problem with a recording, at `line`.
 fn invalid(origin: &str, line: usize, message: String) -> TraceError {
-    TraceError::Session {
+    TraceError::Recording {
         origin: origin.to_owned(),
         line,
         message,
@@ -301,8 +301,8 @@ mod tests {
         }
     }
 
-    fn read(text: &str) -> Result<SessionFile, TraceError> {
-        read_session(text.as_bytes(), "rec.csv")
+    fn read(text: &str) -> Result<RecordingFile, TraceError> {
+        read_recording_file(text.as_bytes(), "rec.csv")
     }
 
     const HEAD: &str = "# timestep-lab session recording\n# version: 0.1.0\n\
