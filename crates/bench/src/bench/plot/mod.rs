@@ -5,7 +5,7 @@
 //!
 //! [`PlotRecorder`] watches the run (a [`FrameObserver`]) and keeps each series at a
 //! bounded size ([`Envelope`]), whatever the trace's length. Drawing is plotters' bitmap
-//! backend into a buffer, encoded with the `png` crate (the core does not use `image`).
+//! backend into a buffer, encoded by [`crate::png_file`] like every PNG the lab writes.
 
 mod draw;
 mod font;
@@ -21,6 +21,7 @@ pub use series::Envelope;
 use super::{BenchFrame, BenchResult, FrameObserver};
 use crate::display::DisplaySpec;
 use crate::metrics::ScreenFrame;
+use crate::png_file::{self, Channels, PngError};
 use crate::timestep::{Nanos, Strategy, secs_from_ns};
 use crate::trace::FrameSource;
 
@@ -154,14 +155,11 @@ impl PlotRecorder {
 
     /// Draws the plot, headed by `title`, and writes it to `out` as a PNG.
     pub fn write_png(&self, title: &str, out: impl Write) -> Result<(), PlotError> {
-        let (width, height) = self.size;
         let (rgb, _) = self.draw_rgb(title)?;
-        let mut encoder = png::Encoder::new(out, width, height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(encode_error)?;
-        writer.write_image_data(&rgb).map_err(encode_error)?;
-        writer.finish().map_err(encode_error)
+        png_file::write_png(out, self.size, Channels::Rgb, &rgb).map_err(|error| match error {
+            PngError::Write(error) => PlotError::Write(error),
+            PngError::Encode(why) => PlotError::Encode(why),
+        })
     }
 }
 
@@ -211,15 +209,6 @@ impl FrameObserver for PlotRecorder {
 /// Nanoseconds to milliseconds.
 fn ms(ns: f64) -> f64 {
     ns / 1e6
-}
-
-/// A PNG encoder's error: an I/O error stays one, so its cause reaches the user as the
-/// system said it.
-fn encode_error(error: png::EncodingError) -> PlotError {
-    match error {
-        png::EncodingError::IoError(error) => PlotError::Write(error),
-        other => PlotError::Encode(other.to_string()),
-    }
 }
 
 #[cfg(test)]
