@@ -41,8 +41,10 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
     {
         return run_bench_recording(args, path, &settings, &strategies, notes);
     }
-    if args.plot.is_some() {
-        plot::load_font(&font_path())?;
+    if args.plot.is_some()
+        && let Some(path) = font_override()
+    {
+        plot::load_font(&path)?;
     }
     let trace = bench_trace(args)?;
     notes.extend(trace.notes().iter().cloned());
@@ -224,12 +226,12 @@ pub(super) fn run_bench_recording(
     ))
 }
 
-/// The font file the plot's text uses: `TIMESTEP_LAB_FONT`, else DejaVu Sans where Debian
-/// puts it.
-pub(super) fn font_path() -> PathBuf {
+/// The font file `TIMESTEP_LAB_FONT` names for the plot's text, if any (else the plot uses
+/// its embedded font).
+fn font_override() -> Option<PathBuf> {
     std::env::var_os(plot::FONT_ENV)
         .filter(|path| !path.is_empty())
-        .map_or_else(|| PathBuf::from(plot::DEFAULT_FONT_PATH), PathBuf::from)
+        .map(PathBuf::from)
 }
 
 /// The plot's title: the trace and what it ran under.

@@ -234,7 +234,7 @@ fn a_report_that_cannot_be_written_fails_naming_the_file_and_the_cause() {
 }
 
 #[test]
-fn a_missing_font_names_the_file_and_the_package() {
+fn a_missing_font_names_the_file_and_the_variable() {
     let dir = scratch("no-font");
     let plot = dir.join("bench.png");
     let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
@@ -245,7 +245,7 @@ fn a_missing_font_names_the_file_and_the_package() {
     assert_eq!(output.status.code(), Some(1));
     let message = stderr(&output);
     assert!(
-        message.contains("missing.ttf") && message.contains("fonts-dejavu-core"),
+        message.contains("missing.ttf") && message.contains("TIMESTEP_LAB_FONT"),
         "{message}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

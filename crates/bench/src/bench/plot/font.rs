@@ -1,6 +1,9 @@
-//! The plot's font: a TrueType file read at run time and handed to plotters' pure-Rust
-//! text renderer (ab_glyph). Nothing is built against the system's font libraries, and no
-//! font ships in the repository.
+//! The plot's font: Ubuntu Light, embedded in the binary from the `epaint_default_fonts`
+//! crate (egui's own text font, so the plot's text reads like the window's panel), drawn by
+//! plotters' pure-Rust text renderer (ab_glyph). The plot needs no system font, nothing is
+//! built against the system's font libraries, and no font file is kept in the repository.
+//! `TIMESTEP_LAB_FONT` may name another TrueType or OpenType file, for text the embedded
+//! font has no glyphs for.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -9,11 +12,8 @@ use plotters::style::{FontStyle, register_font};
 
 use super::PlotError;
 
-/// Where Debian and Ubuntu's `fonts-dejavu-core` puts DejaVu Sans, the plot's default font.
-pub const DEFAULT_FONT_PATH: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
-/// The Debian package that installs [`DEFAULT_FONT_PATH`].
-pub const FONT_PACKAGE: &str = "fonts-dejavu-core";
+/// The plot's font unless [`FONT_ENV`] names another: Ubuntu Light (a TrueType file).
+pub const EMBEDDED_FONT: &[u8] = epaint_default_fonts::UBUNTU_LIGHT;
 
 /// The environment variable that names another font file (the command line reads it).
 pub const FONT_ENV: &str = "TIMESTEP_LAB_FONT";
@@ -21,17 +21,29 @@ pub const FONT_ENV: &str = "TIMESTEP_LAB_FONT";
 /// The family name the charts ask plotters for.
 pub const FAMILY: &str = "sans-serif";
 
-/// The font file registered, once per process.
-static REGISTERED: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// The font registered in this process, if any.
+#[derive(Debug, PartialEq)]
+enum Registered {
+    /// None yet.
+    Nothing,
+    /// [`EMBEDDED_FONT`].
+    Embedded,
+    /// The file at this path.
+    File(PathBuf),
+}
 
-/// Reads the font at `path` and makes it the plot's font. Only the first font loaded in a
-/// process is used: plotters keeps registered fonts for the whole process, so the file is
-/// read once and its bytes live as long as the process.
+/// The font registered: plotters keeps registered fonts for the whole process.
+static REGISTERED: Mutex<Registered> = Mutex::new(Registered::Nothing);
+
+/// Makes the TrueType or OpenType file at `path` the plot's font instead of the embedded
+/// one, from the next plot drawn on. The file is read once (loading it again does nothing)
+/// and its bytes live as long as the process, as plotters needs; a file that cannot be
+/// read or is not a font is an error naming it, and the font stays as it was.
 pub fn load_font(path: &Path) -> Result<(), PlotError> {
     let mut registered = REGISTERED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if registered.is_some() {
+    if matches!(&*registered, Registered::File(loaded) if loaded == path) {
         return Ok(());
     }
     let bytes = std::fs::read(path).map_err(|error| PlotError::FontMissing {
@@ -42,6 +54,19 @@ pub fn load_font(path: &Path) -> Result<(), PlotError> {
     register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| PlotError::FontInvalid {
         path: path.to_owned(),
     })?;
-    *registered = Some(path.to_owned());
+    *registered = Registered::File(path.to_owned());
+    Ok(())
+}
+
+/// Registers [`EMBEDDED_FONT`] unless a font already is.
+pub(super) fn ensure_font() -> Result<(), PlotError> {
+    let mut registered = REGISTERED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if *registered == Registered::Nothing {
+        register_font(FAMILY, FontStyle::Normal, EMBEDDED_FONT)
+            .map_err(|_| PlotError::Draw("the embedded font is not a font".to_owned()))?;
+        *registered = Registered::Embedded;
+    }
     Ok(())
 }

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 pub use draw::{ChartArea, ChartAreas, PixelRect};
-pub use font::{DEFAULT_FONT_PATH, FONT_ENV, FONT_PACKAGE, load_font};
+pub use font::{EMBEDDED_FONT, FONT_ENV, load_font};
 pub use series::Envelope;
 
 use super::{BenchFrame, BenchResult, FrameObserver};
@@ -37,11 +37,10 @@ pub const DEFAULT_SIZE: (u32, u32) = (1600, 1200);
 /// Why a plot could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum PlotError {
-    /// The font file could not be read.
+    /// The font file that [`FONT_ENV`] names could not be read.
     #[error(
-        "the plot's text needs a font, and {path} cannot be read: {error}. Install it \
-         (Debian and Ubuntu: apt-get install {FONT_PACKAGE}) or name another TrueType \
-         font file in {FONT_ENV}"
+        "{FONT_ENV} names {path} as the plot's font, and it cannot be read: {error}. Name \
+         a TrueType or OpenType font file there, or unset it for the embedded font"
     )]
     FontMissing {
         /// The font file.
@@ -49,8 +48,11 @@ pub enum PlotError {
         /// Why it could not be read.
         error: std::io::Error,
     },
-    /// The font file is not a font.
-    #[error("{path} is not a TrueType or OpenType font; name one in {FONT_ENV}")]
+    /// The font file that [`FONT_ENV`] names is not a font.
+    #[error(
+        "{path} is not a TrueType or OpenType font; name one in {FONT_ENV}, or unset it for \
+         the embedded font"
+    )]
     FontInvalid {
         /// The font file.
         path: PathBuf,
@@ -147,6 +149,7 @@ impl PlotRecorder {
     /// Draws the plot, headed by `title`: its pixels (RGB, 3 bytes a pixel, row by row)
     /// and where each chart is among them.
     pub fn draw_rgb(&self, title: &str) -> Result<(Vec<u8>, ChartAreas), PlotError> {
+        font::ensure_font()?;
         let (width, height) = self.size;
         let mut rgb = vec![0u8; width as usize * height as usize * 3];
         let areas = draw::draw(self, title, &mut rgb)?;

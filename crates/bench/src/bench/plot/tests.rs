@@ -26,8 +26,6 @@ fn rgb_of(color: plotters::style::RGBColor) -> [u8; 3] {
 
 /// The recorder after every strategy ran over `frames` on `display`.
 fn recorded(frames: &[Nanos], display: &str, size: (u32, u32)) -> PlotRecorder {
-    load_font(std::path::Path::new(DEFAULT_FONT_PATH))
-        .expect("the plot's font: install fonts-dejavu-core (.ci/run does), which the plot needs");
     let settings = BenchSettings {
         display: DisplaySpec::parse(display).unwrap(),
         ..BenchSettings::default()
@@ -152,7 +150,6 @@ fn a_long_downsampled_series_stays_inside_its_chart() {
         .unwrap()
         .frame_times_ns;
     let size = (1000, 760);
-    load_font(std::path::Path::new(DEFAULT_FONT_PATH)).expect("the plot's font");
     let settings = BenchSettings {
         display: DisplaySpec::parse("fifo:144").unwrap(),
         ..BenchSettings::default()
@@ -188,15 +185,25 @@ fn no_frames_still_draw() {
 }
 
 #[test]
-fn a_missing_font_names_the_file_and_the_package() {
-    let error = PlotError::FontMissing {
-        path: "/nowhere/font.ttf".into(),
-        error: std::io::Error::from(std::io::ErrorKind::NotFound),
-    };
+fn a_missing_font_names_the_file_and_the_variable() {
+    let error = load_font(std::path::Path::new("/nowhere/font.ttf")).expect_err("no such file");
+    assert!(matches!(error, PlotError::FontMissing { .. }), "{error:?}");
     let text = error.to_string();
-    assert!(
-        text.contains("/nowhere/font.ttf") && text.contains(FONT_PACKAGE),
-        "{text}"
-    );
+    assert!(text.contains("/nowhere/font.ttf"), "{text}");
     assert!(text.contains(FONT_ENV), "{text}");
+}
+
+#[test]
+fn the_embedded_font_draws_the_title_with_no_system_font() {
+    // Nothing registers a font first: drawing takes the embedded one.
+    let recorder = recorded(&[], "cpu", (960, 720));
+    let (rgb, areas) = recorder.draw_rgb("a title in the embedded font").unwrap();
+    // The title and the key lie above the trace's chart, and their text is the only dark
+    // grey there (the key's swatches are blue and orange).
+    let text = (0..areas.trace.panel.1.start)
+        .flat_map(|y| (0..960).map(move |x| (x, y)))
+        .filter(|&(x, y)| pixel(&rgb, 960, x, y).iter().all(|&c| c < 128))
+        .count();
+    assert!(text > 500, "{text} pixels of text above the charts");
+    assert!(EMBEDDED_FONT.len() > 100_000, "a whole TrueType file");
 }
