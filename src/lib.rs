@@ -20,5 +20,6 @@ pub mod ui;
 
 pub use timestep_lab_bench::{bench, png_file, recording, trace};
 pub use timestep_lab_core::{
-    display, grid, input, live, metrics, ring, run, scene, sim, stats, text, timestep, view, world,
+    display, grid, input, live, metrics, ring, run, scene, setting, sim, stats, text, timestep,
+    view, world,
 };

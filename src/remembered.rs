@@ -8,15 +8,23 @@
 //! exists), and each setting that is missing a value, has the wrong type or lies out of range
 //! takes its default with a warning that names it. A file that does not parse at all
 //! (corrupt, truncated) gives every setting its default, with the parser's line and column.
+//!
+//! The file is [`Remembered`] as serde's derive writes it: the live loop's settings (their
+//! keys, types and defaults are [`LiveSettings`]' derive), then the window's own, plus a
+//! `version`. It is read key by key as recordings are
+//! ([`timestep_lab_bench::recording::settings`]): each value is taken only if the settings
+//! then deserialise and validate, so a bad one costs only its own setting.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
 
-use timestep_lab_bench::recording::settings;
+use timestep_lab_bench::recording::settings::{self, FieldReader};
 
 use crate::live::{LiveSettings, PresentModeId};
+use crate::setting;
 
 /// The version of the file's layout this build writes and reads.
 pub const SETTINGS_VERSION: i64 = 1;
@@ -28,16 +36,21 @@ pub const SETTINGS_FILE: &str = "settings.toml";
 /// is not one, and is not read into memory.
 pub const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
 
-/// Everything the window remembers between runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Everything the window remembers between runs; in the file, one key per setting (read in
+/// this order).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Remembered {
     /// The live loop's settings.
+    #[serde(flatten)]
     pub settings: LiveSettings,
     /// The present mode asked for.
     pub present_mode: PresentModeId,
     /// Whether the side panel is shown.
+    #[serde(deserialize_with = "setting::boolean")]
     pub panel: bool,
     /// Whether the frame timeline is shown.
+    #[serde(deserialize_with = "setting::boolean")]
     pub timeline: bool,
 }
 
@@ -164,11 +177,8 @@ pub fn to_toml(remembered: &Remembered) -> String {
          # Options on the command line override them; --no-config ignores this file.\n\
          # Delete it (or press \"Restore defaults\" in the panel) to start from the defaults.\n",
     );
-    let mut table = toml::Table::new();
+    let mut table = settings::to_table(remembered);
     table.insert("version".into(), toml::Value::Integer(SETTINGS_VERSION));
-    for field in fields() {
-        table.insert(field.key().into(), field.get(remembered));
-    }
     // A table of plain values always serialises.
     let _ = write!(text, "{}", toml::to_string(&table).unwrap_or_default());
     text
@@ -195,7 +205,8 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             );
         }
     };
-    if !fields().any(|field| table.contains_key(field.key())) {
+    let keys = keys();
+    if !keys.iter().any(|key| table.contains_key(key)) {
         // Empty (truncated to nothing) or not ours: one warning, not one per setting.
         return (
             Remembered::default(),
@@ -204,7 +215,7 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             )],
         );
     }
-    let mut remembered = Remembered::default();
+    let mut reader = FieldReader::new(Remembered::default());
     let mut warnings = Vec::new();
     match table.get("version") {
         Some(toml::Value::Integer(SETTINGS_VERSION)) => {}
@@ -216,120 +227,39 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
             "{source}: no version: the settings it has are read as version {SETTINGS_VERSION}"
         )),
     }
-    for field in fields() {
-        let Some(value) = table.get(field.key()) else {
+    for key in keys {
+        let Some(value) = table.get(key) else {
             warnings.push(format!(
-                "{source}: `{}` is missing; it takes its default",
-                field.key()
+                "{source}: `{key}` is missing; it takes its default"
             ));
             continue;
         };
-        let mut candidate = remembered;
-        let outcome = field.set(&mut candidate, value).and_then(|()| {
-            candidate
-                .settings
-                .validate()
-                .map_err(|error| error.to_string())
-        });
-        match outcome {
-            Ok(()) => remembered = candidate,
-            Err(why) => warnings.push(format!(
-                "{source}: `{}` = {value}: {why}; it takes its default",
-                field.key()
-            )),
+        let checked = |read: &Remembered| {
+            settings::check_key(key, &read.settings)?;
+            read.settings.validate().map_err(|error| error.to_string())
+        };
+        if let Err(why) = reader.set(key, value, checked) {
+            warnings.push(format!(
+                "{source}: `{key}` = {value}: {why}; it takes its default"
+            ));
         }
     }
     for key in table.keys() {
-        if key != "version" && !fields().any(|field| field.key() == key) {
+        if key != "version" && !keys.contains(key) {
             warnings.push(format!(
                 "{source}: unknown setting `{}` (ignored)",
                 key.escape_debug()
             ));
         }
     }
-    (remembered, warnings)
+    (reader.into_settings(), warnings)
 }
 
-/// One of the window's own settings (not the live loop's): its key, and how it is read and
-/// written.
-struct WindowField {
-    /// The TOML key.
-    key: &'static str,
-    /// Reads the value, or says why it cannot.
-    set: fn(&mut Remembered, &toml::Value) -> Result<(), String>,
-    /// The value to write.
-    get: fn(&Remembered) -> toml::Value,
-}
-
-/// The window's own settings, written after the live loop's.
-const WINDOW_FIELDS: [WindowField; 3] = [
-    WindowField {
-        key: "present_mode",
-        set: |r, v| {
-            r.present_mode = settings::parse_id(v)?;
-            Ok(())
-        },
-        get: |r| toml::Value::String(r.present_mode.to_string()),
-    },
-    WindowField {
-        key: "panel",
-        set: |r, v| {
-            r.panel = settings::boolean(v)?;
-            Ok(())
-        },
-        get: |r| toml::Value::Boolean(r.panel),
-    },
-    WindowField {
-        key: "timeline",
-        set: |r, v| {
-            r.timeline = settings::boolean(v)?;
-            Ok(())
-        },
-        get: |r| toml::Value::Boolean(r.timeline),
-    },
-];
-
-/// One setting in the file: the live loop's or the window's.
-#[derive(Clone, Copy)]
-enum Field {
-    /// A live-loop setting, shared with recordings.
-    Live(&'static settings::Field),
-    /// One of the window's own.
-    Window(&'static WindowField),
-}
-
-impl Field {
-    /// The TOML key.
-    fn key(self) -> &'static str {
-        match self {
-            Self::Live(field) => field.key,
-            Self::Window(field) => field.key,
-        }
-    }
-
-    /// Reads the value into `remembered`, or says why it cannot.
-    fn set(self, remembered: &mut Remembered, value: &toml::Value) -> Result<(), String> {
-        match self {
-            Self::Live(field) => (field.set)(&mut remembered.settings, value),
-            Self::Window(field) => (field.set)(remembered, value),
-        }
-    }
-
-    /// The value to write.
-    fn get(self, remembered: &Remembered) -> toml::Value {
-        match self {
-            Self::Live(field) => (field.get)(&remembered.settings),
-            Self::Window(field) => (field.get)(remembered),
-        }
-    }
-}
-
-/// Every setting the file holds, in the order it is written.
-fn fields() -> impl Iterator<Item = Field> {
-    settings::FIELDS
-        .iter()
-        .map(Field::Live)
-        .chain(WINDOW_FIELDS.iter().map(Field::Window))
+/// Every setting the file holds, in the order it is read: the live loop's, then the
+/// window's own.
+fn keys() -> &'static [String] {
+    static KEYS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| settings::keys_in_order(&Remembered::default()))
 }
 
 /// 1-based line and column of byte `offset` in `text`.

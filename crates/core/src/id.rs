@@ -1,9 +1,11 @@
-//! Stable string ids for the lab's choice enums (strategy, integrator, camera driver).
+//! Stable string ids for the lab's choice enums (strategy, integrator, camera driver): how
+//! they print, parse and (de)serialise.
 
 /// Gives an enum with `const ALL: [Self; N]` and `fn id(self) -> &'static str` a `Display`
-/// that prints the id, a `FromStr` that parses it, and an error type that lists the allowed
-/// ids when parsing fails. A fourth argument names another list of every parseable value
-/// (for an enum whose `ALL` is not all of them).
+/// that prints the id, a `FromStr` that parses it, an error type that lists the allowed
+/// ids when parsing fails, and serde's `Serialize` and `Deserialize` as the id (a value that
+/// is not one is named as `FromStr` names it). A fourth argument names another list of
+/// every parseable value (for an enum whose `ALL` is not all of them).
 macro_rules! stable_ids {
     ($ty:ident, $error:ident, $what:literal) => {
         $crate::id::stable_ids!($ty, $error, $what, $ty::ALL);
@@ -39,6 +41,18 @@ macro_rules! stable_ids {
                 $all.into_iter()
                     .find(|value| value.id() == s)
                     .ok_or_else(|| $error(s.to_owned()))
+            }
+        }
+
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.id())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::setting::read(deserializer, $crate::setting::Value::id)
             }
         }
     };

@@ -9,7 +9,8 @@
 //! detection): the bench runs one per strategy over a trace, the [`live`] loop one per pane
 //! from a clock, ending each frame in a [`live::Snapshot`]. [`view`] says what one pane
 //! draws as plain data, [`world`] how big everything drawn is, [`layout`] how the panes tile
-//! the scene, [`stats`] the medians and percentiles every summary uses.
+//! the scene, [`stats`] the medians and percentiles every summary uses, [`setting`] how a
+//! settings file's value is read through serde.
 
 pub mod display;
 pub mod grid;
@@ -21,6 +22,7 @@ pub mod ring;
 pub mod rng;
 pub mod run;
 pub mod scene;
+pub mod setting;
 pub mod sim;
 pub mod stats;
 pub mod text;

@@ -1,191 +1,254 @@
-//! The live loop's settings as TOML: the keys, types and ranges shared by a recording's
-//! header and its setting changes and by the window's remembered settings file.
+//! The live loop's settings as TOML: the table a recording's header and its setting changes
+//! hold, and the window's remembered settings file around it.
+//!
+//! Serde's derive on [`LiveSettings`] (in the core) gives every setting its key, its type,
+//! its default and the words for a bad value; this module adds what a file needs on top.
+//! A table is written as serde writes it ([`settings_table`]): a `toml::Table` sorts its
+//! keys, so files and recordings read as they always have. A table is read one key at a
+//! time ([`FieldReader`]), not deserialised whole, because serde stops at the first bad
+//! value and a file must lose only the setting that is bad: each key's value is put over
+//! the settings read so far, the whole is deserialised and checked, and a value that fails
+//! is named with its key and why, the setting keeping what it had. Keys are read in the
+//! fields' order ([`keys_in_order`]): `panes` before `focus_pane`, whose range they set, and
+//! each problem is reported in that order.
 
-use timestep_lab_core::live::{LiveSettings, Panes};
-use timestep_lab_core::timestep::{FilterSpec, Strategy};
+use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use timestep_lab_core::live::LiveSettings;
 
-/// One setting in the file: its key, and how it is read and written.
-pub struct Field {
-    /// The TOML key.
-    pub key: &'static str,
-    /// Reads the value into the settings, or says why it cannot.
-    pub set: fn(&mut LiveSettings, &toml::Value) -> Result<(), String>,
-    /// The value to write.
-    pub get: fn(&LiveSettings) -> toml::Value,
+/// The key of [`LiveSettings::focus`], the one setting checked against another (the
+/// panes).
+pub const FOCUS_KEY: &str = "focus_pane";
+
+/// The live loop's settings' keys, in the order they are read ([`keys_in_order`]).
+pub fn live_keys() -> &'static [String] {
+    static KEYS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| keys_in_order(&LiveSettings::default()))
 }
 
-/// A [`Field`] for the setting at `PATH`, read with `read` and written with
-/// `write`.
-macro_rules! field {
-    ($key:literal, $($path:ident).+, $read:expr, $write:expr) => {
-        Field {
-            key: $key,
-            set: |r, v| {
-                r.$($path).+ = $read(v)?;
-                Ok(())
-            },
-            get: |r| $write(r.$($path).+),
-        }
-    };
-}
-
-/// A number setting.
-macro_rules! number_field {
-    ($key:literal, $($path:ident).+) => {
-        field!($key, $($path).+, number, toml::Value::Float)
-    };
-}
-
-/// A setting that is one of a choice's ids.
-macro_rules! id_field {
-    ($key:literal, $($path:ident).+) => {
-        field!($key, $($path).+, parse_id, |id| toml::Value::String(format!("{id}")))
-    };
-}
-
-/// A true-or-false setting.
-macro_rules! bool_field {
-    ($key:literal, $($path:ident).+) => {
-        field!($key, $($path).+, boolean, toml::Value::Boolean)
-    };
-}
-
-/// Every live-loop setting, in the order it is written.
-pub const FIELDS: [Field; 22] = [
-    id_field!("strategy", strategy),
-    bool_field!("compare", compare),
-    Field {
-        key: "panes",
-        set: |r, v| {
-            let toml::Value::Array(items) = v else {
-                return Err("not a list of strategies".into());
-            };
-            let strategies = items
-                .iter()
-                .map(parse_id::<Strategy>)
-                .collect::<Result<Vec<_>, _>>()?;
-            r.panes = Panes::new(&strategies).map_err(|error| error.to_string())?;
-            Ok(())
-        },
-        get: |r| {
-            toml::Value::Array(
-                r.panes
-                    .as_slice()
-                    .iter()
-                    .map(|s| toml::Value::String(s.id().to_owned()))
-                    .collect(),
-            )
-        },
-    },
-    Field {
-        key: "focus_pane",
-        set: |r, v| {
-            let pane = integer(v, 1, r.panes.len() as i64)?;
-            r.focus = (pane - 1) as usize;
-            Ok(())
-        },
-        get: |r| toml::Value::Integer(r.focus as i64 + 1),
-    },
-    number_field!("rate_hz", rate_hz),
-    number_field!("max_frame_time_ms", max_frame_time_ms),
-    field!(
-        "max_steps",
-        max_steps,
-        |v| integer(v, 0, i64::from(u32::MAX)).map(|n| n as u32),
-        |n| toml::Value::Integer(i64::from(n))
-    ),
-    id_field!("integrator", integrator),
-    number_field!("spring_hz", spring_hz),
-    number_field!("damping", damping),
-    id_field!("camera", camera),
-    id_field!("view", view),
-    id_field!("input_policy", input_policy),
-    number_field!("time_scale", time_scale),
-    number_field!("step_cost_ms", load.step_cost_ms),
-    number_field!("render_cost_ms", load.render_cost_ms),
-    number_field!("jitter_ms", load.jitter_ms),
-    number_field!("hitch_ms", load.hitch_ms),
-    number_field!("hitch_every_s", load.hitch_every_s),
-    number_field!("frame_cap_hz", frame_cap_hz),
-    field!(
-        "filter",
-        filter,
-        |v| string(v).and_then(FilterSpec::parse),
-        |spec: FilterSpec| toml::Value::String(spec.to_string())
-    ),
-    number_field!("refresh_hz", refresh_override_hz),
-];
-
-/// The live loop's settings as a TOML table, in [`FIELDS`]' order.
+/// The live loop's settings as a TOML table.
 pub fn settings_table(settings: &LiveSettings) -> toml::Table {
-    FIELDS
-        .iter()
-        .map(|field| (field.key.to_owned(), (field.get)(settings)))
-        .collect()
+    to_table(settings)
+}
+
+/// `value` as a TOML table, as serde's derive writes it.
+pub fn to_table<T: Serialize>(value: &T) -> toml::Table {
+    // Plain values (numbers, text, lists of text) in a struct always make a table.
+    toml::Table::try_from(value).expect("settings serialise to a TOML table")
+}
+
+/// The keys `value` is written with, in the order serde writes them: its fields' order.
+/// (The order a `toml::Table` keeps is alphabetical, so serde_json's text, written field by
+/// field, is where the order is read.)
+pub fn keys_in_order<T: Serialize>(value: &T) -> Vec<String> {
+    serde_json::to_string(value)
+        .and_then(|json| serde_json::from_str::<Keys>(&json))
+        .map(|keys| keys.0)
+        .unwrap_or_default()
+}
+
+/// A map's keys, in the order they come.
+struct Keys(Vec<String>);
+
+impl<'de> Deserialize<'de> for Keys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// Collects the keys, skipping the values.
+        struct KeysVisitor;
+
+        impl<'de> Visitor<'de> for KeysVisitor {
+            type Value = Keys;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some((key, IgnoredAny)) = map.next_entry::<String, IgnoredAny>()? {
+                    keys.push(key);
+                }
+                Ok(Keys(keys))
+            }
+        }
+
+        deserializer.deserialize_map(KeysVisitor)
+    }
+}
+
+/// Settings read from a table one key at a time (see the module doc): each key that reads
+/// is taken, each that does not leaves the settings as they were.
+#[derive(Clone, Debug)]
+pub struct FieldReader<T> {
+    /// The settings read so far.
+    settings: T,
+    /// The same as a table: every key, each value one that reads.
+    table: toml::Table,
+}
+
+impl<T: Serialize + DeserializeOwned> FieldReader<T> {
+    /// Starts from `base`, which must read back as itself (any settings the loop took do).
+    pub fn new(base: T) -> Self {
+        Self {
+            table: to_table(&base),
+            settings: base,
+        }
+    }
+
+    /// Takes `value` for `key` if the settings then deserialise and pass `check`;
+    /// otherwise says why and changes nothing.
+    pub fn set(
+        &mut self,
+        key: &str,
+        value: &toml::Value,
+        check: impl FnOnce(&T) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut table = self.table.clone();
+        table.insert(key.to_owned(), value.clone());
+        let settings = T::deserialize(table.clone()).map_err(|error| error.message().to_owned())?;
+        check(&settings)?;
+        self.settings = settings;
+        self.table = table;
+        Ok(())
+    }
+
+    /// The settings read, taken.
+    pub fn into_settings(self) -> T {
+        self.settings
+    }
+}
+
+/// The check between settings that serde's derive cannot make, for the value of `key` just
+/// read: the focused pane is one of the panes.
+pub fn check_key(key: &str, settings: &LiveSettings) -> Result<(), String> {
+    let panes = settings.panes.len();
+    if key == FOCUS_KEY && settings.focus >= panes {
+        return Err(format!("out of range (allowed 1 to {panes})"));
+    }
+    Ok(())
 }
 
 /// Applies the settings in `table` (keys as [`settings_table`] writes them) over
-/// `settings`, in [`FIELDS`]' order, then checks them. An unknown key, a value of the wrong
+/// `settings`, in the fields' order, then checks them. An unknown key, a value of the wrong
 /// type or out of range is an error that names it; `settings` is then unchanged.
 pub fn apply_settings_table(
     settings: &mut LiveSettings,
     table: &toml::Table,
 ) -> Result<(), String> {
-    if let Some(key) = table
-        .keys()
-        .find(|key| !FIELDS.iter().any(|f| f.key == *key))
-    {
+    let keys = live_keys();
+    if let Some(key) = table.keys().find(|key| !keys.contains(key)) {
         return Err(format!("unknown setting `{}`", key.escape_debug()));
     }
-    let mut changed = *settings;
-    for field in &FIELDS {
-        if let Some(value) = table.get(field.key) {
-            (field.set)(&mut changed, value)
-                .map_err(|why| format!("`{}` = {value}: {why}", field.key))?;
+    let mut reader = FieldReader::new(*settings);
+    for key in keys {
+        if let Some(value) = table.get(key) {
+            reader
+                .set(key, value, |read| check_key(key, read))
+                .map_err(|why| format!("`{key}` = {value}: {why}"))?;
         }
     }
+    let changed = reader.into_settings();
     changed.validate().map_err(|error| error.to_string())?;
     *settings = changed;
     Ok(())
 }
 
-/// The value as a string.
-pub fn string(value: &toml::Value) -> Result<&str, String> {
-    value.as_str().ok_or_else(|| "not a string".to_owned())
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The value as one of a choice's ids.
-pub fn parse_id<T>(value: &toml::Value) -> Result<T, String>
-where
-    T: std::str::FromStr,
-    T::Err: std::fmt::Display,
-{
-    string(value)?
-        .parse()
-        .map_err(|error: T::Err| error.to_string())
-}
-
-/// The value as a number (an integer is taken as one).
-pub fn number(value: &toml::Value) -> Result<f64, String> {
-    match value {
-        toml::Value::Float(x) => Ok(*x),
-        toml::Value::Integer(n) => Ok(*n as f64),
-        _ => Err("not a number".into()),
+    #[test]
+    fn the_keys_are_the_fields_in_order_and_every_key_written() {
+        let settings = LiveSettings::default();
+        let keys = live_keys();
+        assert_eq!(
+            keys,
+            [
+                "strategy",
+                "compare",
+                "panes",
+                "focus_pane",
+                "rate_hz",
+                "max_frame_time_ms",
+                "max_steps",
+                "integrator",
+                "spring_hz",
+                "damping",
+                "camera",
+                "view",
+                "input_policy",
+                "time_scale",
+                "step_cost_ms",
+                "render_cost_ms",
+                "jitter_ms",
+                "hitch_ms",
+                "hitch_every_s",
+                "frame_cap_hz",
+                "filter",
+                "refresh_hz",
+            ]
+        );
+        let written: Vec<String> = settings_table(&settings).keys().cloned().collect();
+        let mut sorted = keys.to_vec();
+        sorted.sort();
+        assert_eq!(written, sorted, "a table's keys are sorted");
     }
-}
 
-/// The value as a whole number in `low..=high`.
-pub fn integer(value: &toml::Value, low: i64, high: i64) -> Result<i64, String> {
-    match value {
-        toml::Value::Integer(n) if (low..=high).contains(n) => Ok(*n),
-        toml::Value::Integer(_) => Err(format!("out of range (allowed {low} to {high})")),
-        _ => Err("not a whole number".into()),
+    #[test]
+    fn the_table_is_written_as_before() {
+        // The text of a recording's header: keys sorted, numbers as floats, ids as text.
+        let text = toml::Value::Table(settings_table(&LiveSettings::default())).to_string();
+        assert_eq!(
+            text,
+            "{ camera = \"smoothed\", compare = false, damping = 0.0, filter = \"none\", \
+             focus_pane = 1, frame_cap_hz = 0.0, hitch_every_s = 2.0, hitch_ms = 0.0, \
+             input_policy = \"buffered\", integrator = \"semi-implicit-euler\", jitter_ms = 0.0, \
+             max_frame_time_ms = 250.0, max_steps = 0, panes = [\"fixed\", \"variable\", \
+             \"semi-fixed\", \"accumulator\", \"interpolated\", \"extrapolated\"], \
+             rate_hz = 50.0, refresh_hz = 0.0, render_cost_ms = 0.0, spring_hz = 1.0, \
+             step_cost_ms = 0.0, strategy = \"interpolated\", time_scale = 1.0, \
+             view = \"orbit\" }"
+        );
     }
-}
 
-/// The value as true or false.
-pub fn boolean(value: &toml::Value) -> Result<bool, String> {
-    value
-        .as_bool()
-        .ok_or_else(|| "not true or false".to_owned())
+    #[test]
+    fn each_bad_value_is_named_and_leaves_its_setting_alone() {
+        let table: toml::Table = toml::from_str(
+            "rate_hz = 60\nmax_steps = -1\npanes = [\"fixed\", \"warp\"]\nfocus_pane = 7\n\
+             compare = \"yes\"\nfilter = 3\ncamera = \"drone\"",
+        )
+        .expect("TOML");
+        let mut reader = FieldReader::new(LiveSettings::default());
+        let mut problems = Vec::new();
+        for key in live_keys() {
+            if let Some(value) = table.get(key)
+                && let Err(why) = reader.set(key, value, |read| check_key(key, read))
+            {
+                problems.push(format!("{key}: {why}"));
+            }
+        }
+        let expected = [
+            "compare: not true or false",
+            "panes: unknown strategy \"warp\" (allowed: fixed, variable, ",
+            "focus_pane: out of range (allowed 1 to 6)",
+            "max_steps: out of range (allowed 0 to 4294967295)",
+            "camera: unknown camera driver \"drone\" (allowed: ",
+            "filter: not a string",
+        ];
+        assert_eq!(problems.len(), expected.len(), "{problems:#?}");
+        for (problem, start) in problems.iter().zip(expected) {
+            assert!(
+                problem.starts_with(start),
+                "{problem:?} is not {start:?}..."
+            );
+        }
+        let read = reader.into_settings();
+        assert_eq!(read.rate_hz, 60.0, "a whole number is a number");
+        assert_eq!(
+            LiveSettings {
+                rate_hz: 50.0,
+                ..read
+            },
+            LiveSettings::default()
+        );
+    }
 }

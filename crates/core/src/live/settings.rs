@@ -1,8 +1,17 @@
 //! Everything a person can set in the live loop, in the units they think in.
+//!
+//! Serde's derive gives each setting its key in a settings file or a recording (the field's
+//! name unless renamed), its type and its default (`#[serde(default)]`); the readers of
+//! [`crate::setting`] name a bad value in the lab's words. Reading a file setting by setting,
+//! so that one bad value costs only itself, is the file layer's work (the bench crate's
+//! `recording::settings`).
+
+use serde::{Deserialize, Serialize};
 
 use crate::display::{MAX_REFRESH_HZ, MIN_REFRESH_HZ};
 use crate::input::InputPolicy;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
+use crate::setting::{self, Value};
 use crate::timestep::{
     DEFAULT_RATE_HZ, FilterSpec, MAX_AVERAGE_FRAMES, MAX_TIME_SCALE, MIN_TIME_SCALE, RangeError,
     Strategy, TimestepConfig, ms_from_ns,
@@ -115,6 +124,29 @@ impl Panes {
     }
 }
 
+/// Written as the list of the panes' strategy ids.
+impl Serialize for Panes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
+}
+
+/// Read from a list of strategy ids, [`MIN_COMPARE_PANES`] to [`MAX_PANES`] of them.
+impl<'de> Deserialize<'de> for Panes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        setting::read(deserializer, |value| {
+            let Value::List(items) = value else {
+                return Err("not a list of strategies".into());
+            };
+            let strategies = items
+                .iter()
+                .map(Value::id::<Strategy>)
+                .collect::<Result<Vec<_>, _>>()?;
+            Panes::new(&strategies).map_err(|error| error.to_string())
+        })
+    }
+}
+
 /// Settings that together stage one well-known effect, with what to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScenePreset {
@@ -201,17 +233,23 @@ impl ScenePreset {
 crate::id::stable_ids!(ScenePreset, UnknownScenePreset, "scene preset");
 
 /// The artificial load: what makes frames long and steps expensive.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LoadSettings {
     /// Real time each physics step costs, ms (busy-waited). Above `dt` the loop spirals.
+    #[serde(deserialize_with = "setting::number")]
     pub step_cost_ms: f64,
     /// Real time each render frame costs, ms.
+    #[serde(deserialize_with = "setting::number")]
     pub render_cost_ms: f64,
     /// Standard deviation of a random extra cost per frame, ms (half-normal).
+    #[serde(deserialize_with = "setting::number")]
     pub jitter_ms: f64,
     /// Length of a periodic hitch, ms; 0 = none.
+    #[serde(deserialize_with = "setting::number")]
     pub hitch_ms: f64,
     /// Time between hitches, seconds.
+    #[serde(deserialize_with = "setting::number")]
     pub hitch_every_s: f64,
 }
 
@@ -229,28 +267,40 @@ impl Default for LoadSettings {
 
 /// The live loop's settings. Every value is checked by [`LiveSettings::validate`] before
 /// the loop takes it, so a bad value from the command line is named, never used.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// In a settings file or a recording, one key per field, the load's among them (flattened),
+/// `focus` as `focus_pane` (from 1) and `refresh_override_hz` as `refresh_hz`; a file is
+/// read in the fields' order.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LiveSettings {
     /// The timestep strategy of the single pane.
     pub strategy: Strategy,
     /// Whether the window shows comparison panes instead of the single one.
+    #[serde(deserialize_with = "setting::boolean")]
     pub compare: bool,
     /// The comparison panes' strategies.
     pub panes: Panes,
     /// The pane whose steps the per-step load costs, whose numbers the readouts and plots
     /// show and which the timeline details (comparison only; clamped to the panes).
+    #[serde(rename = "focus_pane", with = "pane_number")]
     pub focus: usize,
     /// Physics rate, Hz (1 to 1000).
+    #[serde(deserialize_with = "setting::number")]
     pub rate_hz: f64,
     /// Frame-time clamp, ms; 0 = off.
+    #[serde(deserialize_with = "setting::number")]
     pub max_frame_time_ms: f64,
     /// Steps-per-frame cap; 0 = off.
+    #[serde(deserialize_with = "setting::count")]
     pub max_steps: u32,
     /// Spring integrator.
     pub integrator: Integrator,
     /// Spring natural frequency, Hz.
+    #[serde(deserialize_with = "setting::number")]
     pub spring_hz: f64,
     /// Spring damping ratio.
+    #[serde(deserialize_with = "setting::number")]
     pub damping: f64,
     /// What moves the camera.
     pub camera: CameraDriver,
@@ -259,14 +309,19 @@ pub struct LiveSettings {
     /// How the person's inputs reach the steps that move the player.
     pub input_policy: InputPolicy,
     /// Multiplier on real time (slow motion below 1).
+    #[serde(deserialize_with = "setting::number")]
     pub time_scale: f64,
     /// The artificial load.
+    #[serde(flatten)]
     pub load: LoadSettings,
     /// Frame cap for non-vsync present modes, fps; 0 = off.
+    #[serde(deserialize_with = "setting::number")]
     pub frame_cap_hz: f64,
     /// Frame-time filter between the clock and the strategies.
+    #[serde(serialize_with = "setting::display", deserialize_with = "filter_spec")]
     pub filter: FilterSpec,
     /// Refresh rate the screen model and the snap filter use, Hz; 0 = the monitor's.
+    #[serde(rename = "refresh_hz", deserialize_with = "setting::number")]
     pub refresh_override_hz: f64,
 }
 
@@ -407,6 +462,39 @@ impl LiveSettings {
             })?;
         }
         Ok(())
+    }
+}
+
+/// Reads a [`FilterSpec`] from its text.
+fn filter_spec<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<FilterSpec, D::Error> {
+    setting::read(deserializer, |value| FilterSpec::parse(value.text()?))
+}
+
+/// [`LiveSettings::focus`] as a file holds it: the pane's number, from 1.
+mod pane_number {
+    use crate::setting;
+
+    /// Writes the pane's number.
+    pub fn serialize<S: serde::Serializer>(
+        focus: &usize,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(*focus as i64 + 1)
+    }
+
+    /// Reads any whole number as a pane's; one below 1 reads as `usize::MAX`, no pane. The
+    /// file layer checks the number against the panes read (the core clamps the focus to
+    /// the panes there are), so its message can say how many there are.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<usize, D::Error> {
+        setting::read(deserializer, |value| {
+            let number = value.whole(i64::MIN, i64::MAX)?;
+            Ok(number
+                .checked_sub(1)
+                .and_then(|index| usize::try_from(index).ok())
+                .unwrap_or(usize::MAX))
+        })
     }
 }
 
