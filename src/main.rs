@@ -4,8 +4,8 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _};
-use timestep_lab::bench::plot::PlotError;
-use timestep_lab::cli::{Cli, Command, WindowArgs, WriteError, run_bench};
+use timestep_lab::bench::BenchError;
+use timestep_lab::cli::{Cli, Command, WindowArgs, run_bench};
 use timestep_lab::options::WindowOptions;
 use timestep_lab::remembered::{restore, settings_path};
 
@@ -30,7 +30,13 @@ fn main() -> ExitCode {
             // A report that could not be written or drawn (no font) failed while running;
             // anything else was a bad value.
             let code = match &outcome {
-                Err(error) if error.is::<WriteError>() || error.is::<PlotError>() => EXIT_FAILURE,
+                Err(error)
+                    if error
+                        .downcast_ref::<BenchError>()
+                        .is_some_and(BenchError::failed_while_running) =>
+                {
+                    EXIT_FAILURE
+                }
                 _ => EXIT_BAD_INPUT,
             };
             finish(outcome, code)

@@ -1,15 +1,15 @@
-//! `bench`'s options and the trace they choose.
+//! `bench`'s options, and the request they make of the bench crate.
 
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::bench::{self, BenchSettings};
+use crate::bench::{self, BenchRequest, BenchSettings, PlotRequest, ReportFormat, TraceChoice};
 use crate::display::DisplaySpec;
 use crate::input::{InputPolicy, InputScript};
 use crate::timestep::{EnginePreset, FilterSpec, Strategy};
-use crate::trace::{self, FrameSource, FrameTrace, GeneratedFrames, GeneratedTrace, LoadOptions};
+use crate::trace::LoadOptions;
 
 use super::*;
 
@@ -157,113 +157,41 @@ impl BenchArgs {
         check_report_paths(self)?;
         Ok((strategies, settings))
     }
-}
 
-/// The trace `bench` runs over: read from a file, its frames held in memory, or generated,
-/// its frames made anew on each pass and never all held.
-#[derive(Clone, Debug)]
-pub enum BenchTrace {
-    /// Read from `--trace`.
-    Read(FrameTrace),
-    /// Made by `--generate` (by default `steady:60`).
-    Generated(GeneratedTrace),
-}
-
-impl BenchTrace {
-    /// Where the frames came from: the file, or the spec with its duration.
-    pub fn source(&self) -> &str {
-        match self {
-            Self::Read(trace) => &trace.source,
-            Self::Generated(trace) => trace.source(),
-        }
-    }
-
-    /// What the reader or the generator wants the user to know.
-    pub fn notes(&self) -> &[String] {
-        match self {
-            Self::Read(trace) => &trace.notes,
-            Self::Generated(trace) => trace.notes(),
-        }
-    }
-
-    /// The capture's display times, when it has them (see [`FrameTrace::display_ns`]).
-    pub fn display_ns(&self) -> Option<&[Option<u64>]> {
-        match self {
-            Self::Read(trace) => trace.display_ns.as_deref(),
-            Self::Generated(_) => None,
-        }
-    }
-
-    /// Sum of the frame times in seconds.
-    pub fn wall_time_s(&self) -> f64 {
-        match self {
-            Self::Read(trace) => trace.wall_time_s(),
-            Self::Generated(trace) => trace.wall_time_s(),
-        }
-    }
-}
-
-impl FrameSource for BenchTrace {
-    fn frame_count(&self) -> u64 {
-        match self {
-            Self::Read(trace) => trace.len() as u64,
-            Self::Generated(trace) => trace.len(),
-        }
-    }
-
-    fn frame_times(&self) -> impl Iterator<Item = u64> + '_ {
-        match self {
-            Self::Read(trace) => BenchFrames::Read(trace.frame_times_ns.iter().copied()),
-            Self::Generated(trace) => BenchFrames::Generated(trace.frames()),
-        }
-    }
-}
-
-/// A pass over a [`BenchTrace`]'s frames.
-pub(super) enum BenchFrames<'a> {
-    /// Over the frames in memory.
-    Read(std::iter::Copied<std::slice::Iter<'a, u64>>),
-    /// Making the frames.
-    Generated(GeneratedFrames),
-}
-
-impl Iterator for BenchFrames<'_> {
-    type Item = u64;
-
-    fn next(&mut self) -> Option<u64> {
-        match self {
-            Self::Read(frames) => frames.next(),
-            Self::Generated(frames) => frames.next(),
-        }
-    }
-}
-
-/// The trace `bench` runs over: the file, or the generator (default `steady:60`).
-pub fn bench_trace(args: &BenchArgs) -> anyhow::Result<BenchTrace> {
-    match &args.trace {
-        Some(path) => {
-            let options = LoadOptions {
-                process: args.process.clone(),
-                swap_chain: args.swap_chain.clone(),
-            };
-            // A named pipe with no writer blocks the read; say why nothing happens.
-            let waiting = |path: &str| eprintln!("note: waiting for data on {path} …");
-            Ok(BenchTrace::Read(trace::load_with_wait_notice(
-                path, &options, waiting,
-            )?))
-        }
-        None => {
-            let spec = args.generate.as_deref().unwrap_or("steady:60");
-            if !(args.duration > 0.0 && args.duration <= trace::MAX_DURATION_S) {
-                anyhow::bail!(
-                    "--duration {} s is out of range (allowed more than 0 up to {} s)",
-                    args.duration,
-                    trace::MAX_DURATION_S
-                );
-            }
-            let generated = GeneratedTrace::new(spec, args.duration).context("--generate")?;
-            Ok(BenchTrace::Generated(generated))
-        }
+    /// What `bench` is asked to do, [checked](Self::check), for the bench crate to run: the
+    /// trace is the `--trace` file or the `--generate` spec (by default `steady:60`).
+    pub fn request(&self) -> anyhow::Result<BenchRequest> {
+        let (strategies, settings) = self.check()?;
+        let trace = match &self.trace {
+            Some(path) => TraceChoice::File {
+                path: path.clone(),
+                options: LoadOptions {
+                    process: self.process.clone(),
+                    swap_chain: self.swap_chain.clone(),
+                },
+                as_trace: self.as_trace,
+            },
+            None => TraceChoice::Generated {
+                spec: self.generate.as_deref().unwrap_or("steady:60").to_owned(),
+                duration_s: self.duration,
+            },
+        };
+        Ok(BenchRequest {
+            strategies,
+            settings,
+            trace,
+            format: if self.json {
+                ReportFormat::Json
+            } else {
+                ReportFormat::Table
+            },
+            csv: self.csv.clone(),
+            plot: self.plot.clone().map(|path| PlotRequest {
+                path,
+                size: self.plot_size,
+                font: font_override(),
+            }),
+        })
     }
 }
 

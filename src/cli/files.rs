@@ -1,8 +1,9 @@
-//! The files the commands read and write: checked before anything runs, created new, and
-//! write errors said with the path.
+//! The files the commands read and write, checked before anything runs (the bench crate
+//! creates `bench`'s and says its write errors).
 
 use anyhow::Context as _;
 
+use crate::bench::same_file;
 use crate::recording::{read_recording, recording_from_trace};
 use crate::trace::{self, LoadOptions};
 
@@ -98,40 +99,6 @@ pub fn load_recording(path: &std::path::Path) -> anyhow::Result<crate::live::Rec
             eprintln!("note: {note}");
         }
         Ok(recording_from_trace(&trace))
-    }
-}
-
-/// Whether two paths name one existing file.
-pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Creates (or truncates) the output file `option` names.
-pub(super) fn create(
-    option: &'static str,
-    path: &std::path::Path,
-) -> Result<std::fs::File, WriteError> {
-    std::fs::File::create(path).map_err(|error| WriteError {
-        option,
-        path: path.to_owned(),
-        error,
-    })
-}
-
-/// A CSV writer's error as a [`WriteError`] (one that is not the system's cannot happen
-/// with the rows written here, and is reported as an I/O error all the same).
-pub(super) fn write_error(path: &std::path::Path, kind: csv::ErrorKind) -> WriteError {
-    let error = match kind {
-        csv::ErrorKind::Io(error) => error,
-        other => std::io::Error::other(format!("{other:?}")),
-    };
-    WriteError {
-        option: "--csv",
-        path: path.to_owned(),
-        error,
     }
 }
 

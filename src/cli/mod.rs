@@ -12,12 +12,13 @@ use clap::{Parser, Subcommand};
 use crate::bench::plot::{self};
 use crate::timestep::RangeError;
 
-pub use bench_args::{BenchArgs, BenchTrace, bench_trace};
+pub use bench_args::BenchArgs;
 pub use files::{check_new_file, check_png_path, load_recording};
-pub use run_bench::{WriteError, run_bench};
+pub use run_bench::run_bench;
 pub use window_args::{BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs};
 
-use files::{check_report_paths, create, same_file, write_error};
+use files::check_report_paths;
+use run_bench::font_override;
 
 /// See, measure and understand game-loop timesteps.
 #[derive(Debug, Parser)]

@@ -16,20 +16,30 @@
 //! ([`FrameObserver`]): [`FrameCsv`] streams one row per frame (`--csv`), [`PlotRecorder`]
 //! keeps a bounded sketch of each series for a PNG (`--plot`), [`Progress`] draws a long
 //! run's progress on a terminal.
+//!
+//! [`BenchRequest`] is the whole `bench` command as plain values (the strategies, the
+//! settings, the trace, the report and its files): the app builds one from its command line
+//! and prints what [`BenchRequest::run`] returns.
 
 mod frame_csv;
 mod observe;
+mod output;
 pub mod plot;
 mod progress;
 mod replay;
 mod report;
+mod runner;
+mod trace_choice;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
+pub use output::{WriteError, same_file};
 pub use plot::PlotRecorder;
 pub use progress::{PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, progress_delay, shows_progress};
 pub use replay::run_recording;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
+pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
+pub use trace_choice::{BenchTrace, TraceChoice};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
 use crate::input::{InputScript, InputStats, ScriptCursor};

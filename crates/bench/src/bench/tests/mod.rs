@@ -423,3 +423,4 @@ fn costs_out_of_range_are_rejected() {
 mod display;
 mod input;
 mod reports;
+mod runner;

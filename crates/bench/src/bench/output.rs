@@ -1,0 +1,48 @@
+//! The files a bench run writes (`--csv`, `--plot`): created new, and write errors said with
+//! the path.
+
+use std::path::{Path, PathBuf};
+
+/// An output file that could not be created or written: the command ran and failed (exit
+/// status 1, where a bad value given is 2). Says the path and what the system said.
+#[derive(Debug, thiserror::Error)]
+#[error("{option} {}: {error}", path.display())]
+pub struct WriteError {
+    /// The option that named it (`--csv`, `--plot`).
+    pub option: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// What the system said.
+    pub error: std::io::Error,
+}
+
+/// Whether two paths name one existing file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Creates (or truncates) the output file `option` names.
+pub(super) fn create(option: &'static str, path: &Path) -> Result<std::fs::File, WriteError> {
+    std::fs::File::create(path).map_err(|error| WriteError {
+        option,
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// A CSV writer's error as a [`WriteError`] (one that is not the system's cannot happen
+/// with the rows written here, and is reported as an I/O error all the same).
+pub(super) fn csv_write_error(path: &Path, kind: csv::ErrorKind) -> WriteError {
+    let error = match kind {
+        csv::ErrorKind::Io(error) => error,
+        other => std::io::Error::other(format!("{other:?}")),
+    };
+    WriteError {
+        option: "--csv",
+        path: path.to_owned(),
+        error,
+    }
+}

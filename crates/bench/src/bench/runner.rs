@@ -1,0 +1,349 @@
+//! Running `bench` as asked: the trace (or a recorded session replayed), the runs, the report
+//! and the `--csv` and `--plot` files. The app turns its command line into a
+//! [`BenchRequest`] and prints what [`BenchRequest::run`] returns.
+
+use std::path::PathBuf;
+
+use super::output::{create, csv_write_error};
+use super::plot::{self, PlotError};
+use super::{
+    BenchReport, BenchSettings, BenchTrace, FrameCsv, FrameStatsJson, PlotRecorder, Progress,
+    TraceChoice, TraceJson, WriteError, same_file,
+};
+use crate::display::DisplaySpec;
+use crate::metrics::FrameStats;
+use crate::recording::read_recording;
+use crate::timestep::{RangeError, Strategy};
+use crate::trace::{self, FrameSource, LoadOptions, TraceError};
+
+/// What a recorded session's errors suggest instead.
+const AS_TRACE: &str = "add --as-trace to run its frame times through the bench's model instead";
+
+/// One `bench` command: what to run, over which trace, and what to report and write.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchRequest {
+    /// The strategies (and engine presets) to run, one row each, in order.
+    pub strategies: Vec<Strategy>,
+    /// The model they run under (checked: every value within its range).
+    pub settings: BenchSettings,
+    /// The trace they run over.
+    pub trace: TraceChoice,
+    /// How the report is printed.
+    pub format: ReportFormat,
+    /// Where to write one CSV row per frame and strategy (`--csv`), if anywhere.
+    pub csv: Option<PathBuf>,
+    /// The PNG to draw (`--plot`), if any.
+    pub plot: Option<PlotRequest>,
+}
+
+/// How a bench report is printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// The table.
+    #[default]
+    Table,
+    /// One JSON object (`--json`).
+    Json,
+}
+
+/// The PNG a bench run draws (`--plot`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlotRequest {
+    /// The file to write.
+    pub path: PathBuf,
+    /// Its size, pixels (within [`plot::MIN_SIZE`] and [`plot::MAX_SIZE`]).
+    pub size: (u32, u32),
+    /// A TrueType or OpenType file its text uses instead of the embedded font.
+    pub font: Option<PathBuf>,
+}
+
+/// Why a bench run failed. The messages are the command's own: they name its options.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The trace or the recorded session could not be read.
+    #[error(transparent)]
+    Trace(#[from] TraceError),
+    /// The generator spec is not one.
+    #[error("--generate")]
+    Generate(#[source] TraceError),
+    /// A generated trace's length is out of range.
+    #[error(
+        "--duration {duration_s} s is out of range (allowed more than 0 up to {max} s)",
+        max = trace::MAX_DURATION_S
+    )]
+    Duration {
+        /// The length asked for, seconds.
+        duration_s: f64,
+    },
+    /// `--display trace` over a trace without display times.
+    #[error(
+        "--display trace needs a capture with display times (PresentMon's MsUntilDisplayed \
+         or DisplayLatency column); {trace} has none: use a modeled display such as \
+         --display fifo:60"
+    )]
+    NoDisplayTimes {
+        /// The trace, as its report names it.
+        trace: String,
+    },
+    /// A report file is the trace being read.
+    #[error("{option} {} is the trace being read; name another file", path.display())]
+    OutputIsTrace {
+        /// The option that named it (`--csv`, `--plot`).
+        option: &'static str,
+        /// The file.
+        path: PathBuf,
+    },
+    /// Model settings other than the defaults for a recorded session, which replays with
+    /// its own.
+    #[error(
+        "{shown} is a recorded session: it replays with the settings, requests and \
+         presents it recorded, so the bench's model options (--hz, --max-frame-time, \
+         --max-steps, --integrator, --spring-hz, --damping, --step-cost, --render-cost, \
+         --display, --gpu-cost, --filter, --input, --input-policy) do not apply; its \
+         own inputs replay; {AS_TRACE}"
+    )]
+    RecordingModelOptions {
+        /// The recording's path, escaped for the terminal.
+        shown: String,
+    },
+    /// An option that a replayed session cannot take.
+    #[error("{option} does not apply to a replayed session such as {shown}; {AS_TRACE}")]
+    RecordingOption {
+        /// The option (`--csv`, `--plot`, `--process`, `--swap-chain`).
+        option: &'static str,
+        /// The recording's path, escaped for the terminal.
+        shown: String,
+    },
+    /// A recorded session read without its header.
+    #[error("a session recording has a header")]
+    RecordingWithoutHeader,
+    /// A value out of range: a recorded session's settings. The message does not name the
+    /// option that sets it; the command line can.
+    #[error(transparent)]
+    Range(#[from] RangeError),
+    /// A report file could not be created or written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// The plot could not be started: no font, or a size out of range.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// The plot could not be drawn or encoded.
+    #[error("--plot {}", path.display())]
+    DrawPlot {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        error: PlotError,
+    },
+}
+
+impl BenchError {
+    /// Whether the run was asked for well and failed while running (a report it could not
+    /// write or draw), rather than asked for something it cannot do.
+    pub fn failed_while_running(&self) -> bool {
+        matches!(self, Self::Write(_) | Self::Plot(_) | Self::DrawPlot { .. })
+    }
+}
+
+impl BenchRequest {
+    /// Runs the bench and returns the report as printed (notes about the trace go to
+    /// `notes`; `on_wait` is told a trace file's path when it has given no data for a
+    /// second). The `--csv` and `--plot` files are written before it returns. A progress bar
+    /// shows on stderr, if it is a terminal, while a long run works.
+    pub fn run(
+        &self,
+        notes: &mut Vec<String>,
+        on_wait: impl FnOnce(&str) + Send + 'static,
+    ) -> Result<String, BenchError> {
+        if let TraceChoice::File {
+            path,
+            options,
+            as_trace: false,
+        } = &self.trace
+            && trace::is_recording(path)
+        {
+            return self.replay_recording(path, options, notes);
+        }
+        if let Some(font) = self.plot.as_ref().and_then(|plot| plot.font.as_deref()) {
+            plot::load_font(font)?;
+        }
+        let trace = self.trace.load(on_wait)?;
+        notes.extend(trace.notes().iter().cloned());
+        let settings = &self.settings;
+        if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
+            return Err(BenchError::NoDisplayTimes {
+                trace: trace.source().to_owned(),
+            });
+        }
+        let plot_path = self.plot.as_ref().map(|plot| &plot.path);
+        if let TraceChoice::File { path: input, .. } = &self.trace {
+            for (option, output) in [("--csv", self.csv.as_ref()), ("--plot", plot_path)] {
+                if let Some(output) = output
+                    && same_file(output, input)
+                {
+                    return Err(BenchError::OutputIsTrace {
+                        option,
+                        path: output.clone(),
+                    });
+                }
+            }
+        }
+        // Both files are created before the runs, so a file that cannot be is known at once.
+        let csv = self
+            .csv
+            .as_deref()
+            .map(|path| {
+                create("--csv", path).map(|file| FrameCsv::new(std::io::BufWriter::new(file)))
+            })
+            .transpose()?;
+        let plot_file = plot_path.map(|path| create("--plot", path)).transpose()?;
+        let recorder = self
+            .plot
+            .as_ref()
+            .map(|plot| PlotRecorder::new(&trace, settings.display, plot.size))
+            .transpose()?;
+        let progress = Progress::on_stderr(trace.frame_count(), self.strategies.len() as u64);
+        let mut observers = ((csv, recorder), progress);
+        let results = super::run_observed(
+            &trace,
+            trace.display_ns(),
+            &self.strategies,
+            settings,
+            &mut observers,
+        );
+        // The bar, if shown, stays until the report is ready and is cleared when dropped.
+        let ((csv, recorder), progress) = observers;
+        if let (Some(csv), Some(path)) = (csv, &self.csv) {
+            let written = csv.close().and_then(|out| {
+                out.into_inner()
+                    .map_err(|error| csv::Error::from(error.into_error()))
+            });
+            written.map_err(|error| csv_write_error(path, error.into_kind()))?;
+        }
+        if let (Some(recorder), Some(file), Some(path)) = (recorder, plot_file, plot_path) {
+            progress.working_on("plot");
+            let title = plot_title(trace.source(), trace.frame_count(), settings);
+            recorder
+                .write_png(&title, std::io::BufWriter::new(file))
+                .map_err(|error| match error {
+                    PlotError::Write(error) => BenchError::Write(WriteError {
+                        option: "--plot",
+                        path: path.clone(),
+                        error,
+                    }),
+                    error => BenchError::DrawPlot {
+                        path: path.clone(),
+                        error,
+                    },
+                })?;
+        }
+        // Passes over the trace, not a sorted copy: a long trace is never held twice, and a
+        // generated one not even once.
+        progress.working_on("statistics");
+        let stats = FrameStats::from_passes(|| trace.frame_times());
+        drop(progress);
+        Ok(self.report_text(&BenchReport::new(
+            trace_json(&trace, stats.as_ref()),
+            settings,
+            &results,
+        )))
+    }
+
+    /// What `bench` prints of `report`: JSON, or the table.
+    fn report_text(&self, report: &BenchReport) -> String {
+        match self.format {
+            ReportFormat::Json => {
+                let mut json = report.to_json();
+                json.push('\n');
+                json
+            }
+            ReportFormat::Table => report.table(),
+        }
+    }
+
+    /// `bench` over a recorded session: replayed as recorded, once per strategy (see
+    /// [`run_recording`](super::run_recording)).
+    fn replay_recording(
+        &self,
+        path: &std::path::Path,
+        options: &LoadOptions,
+        notes: &mut Vec<String>,
+    ) -> Result<String, BenchError> {
+        let shown = trace::escaped(&path.display().to_string());
+        if self.settings != BenchSettings::default() {
+            return Err(BenchError::RecordingModelOptions { shown });
+        }
+        for (option, given) in [
+            ("--csv", self.csv.is_some()),
+            ("--plot", self.plot.is_some()),
+            ("--process", options.process.is_some()),
+            ("--swap-chain", options.swap_chain.is_some()),
+        ] {
+            if given {
+                return Err(BenchError::RecordingOption { option, shown });
+            }
+        }
+        let file = trace::load_recording_file(path)?;
+        let recording = std::sync::Arc::new(read_recording(file)?);
+        let header = recording
+            .header
+            .as_ref()
+            .ok_or(BenchError::RecordingWithoutHeader)?;
+        let start = header.settings;
+        let mut recorded = BenchSettings {
+            timestep: start.timestep()?,
+            scene: start.scene(&crate::scene::SceneConfig::new())?,
+            filter: start.filter,
+            ..BenchSettings::default()
+        }
+        .with_costs_ms(start.load.step_cost_ms, start.load.render_cost_ms)?;
+        let results = super::run_recording(&recording, &self.strategies)?;
+        let mut screen = crate::live::LiveDisplay::new(start.refresh_override_hz);
+        screen.set(header.screen, start.refresh_override_hz);
+        recorded.display = screen.spec();
+        notes.push(format!(
+            "{}: a recorded session ({} on {}), replayed as recorded: {} request{} at their \
+             frames, its presents on a modeled {} screen; each row runs one strategy throughout",
+            recording.source,
+            trace::escaped(&header.version),
+            trace::escaped(&header.adapter),
+            recording.events.len(),
+            if recording.events.len() == 1 { "" } else { "s" },
+            recorded.display,
+        ));
+        let mut frame_times: Vec<_> = recording.frames.iter().map(|f| f.frame_time).collect();
+        let frames = frame_times.len();
+        let wall_time_s = frame_times.iter().sum::<u64>() as f64 / 1e9;
+        let stats = FrameStats::from_frame_times_in_place(&mut frame_times);
+        Ok(self.report_text(&BenchReport::new(
+            TraceJson {
+                source: recording.source.clone(),
+                frames,
+                wall_time_s,
+                stats: stats.as_ref().map(FrameStatsJson::from),
+            },
+            &recorded,
+            &results,
+        )))
+    }
+}
+
+/// The report's account of the trace.
+fn trace_json(trace: &BenchTrace, stats: Option<&FrameStats>) -> TraceJson {
+    TraceJson {
+        source: trace.source().to_owned(),
+        frames: usize::try_from(trace.frame_count()).unwrap_or(usize::MAX),
+        wall_time_s: trace.wall_time_s(),
+        stats: stats.map(FrameStatsJson::from),
+    }
+}
+
+/// The plot's title: the trace and what it ran under.
+fn plot_title(source: &str, frames: u64, settings: &BenchSettings) -> String {
+    let dt_ms = crate::timestep::ms_from_ns(settings.timestep.dt_ns());
+    format!(
+        "timestep-lab bench: {source}, {frames} frames | dt {dt_ms} ms | display {} | filter {}",
+        settings.display, settings.filter
+    )
+}
