@@ -15,7 +15,7 @@
 set -euo pipefail
 
 fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-all_targets=(lab_csv plain mangohud presentmon detect generator_spec options)
+all_targets=(lab_csv plain mangohud presentmon detect generator_spec options recording)
 
 usage() {
     echo "usage: $0 [-t SECONDS] [TARGET...]   (targets: ${all_targets[*]})" >&2
@@ -57,7 +57,7 @@ cargo +nightly fuzz --version >/dev/null 2>&1 || {
 # inputs run many times faster and reach the same parsing code.
 settings() {
     case "$1" in
-        lab_csv | plain | mangohud | presentmon | detect) echo "16384 trace.dict" ;;
+        lab_csv | plain | mangohud | presentmon | detect | recording) echo "16384 trace.dict" ;;
         generator_spec) echo "128 generator.dict" ;;
         options) echo "512 options.dict" ;;
     esac
