@@ -240,7 +240,8 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
         };
         if let Err(why) = reader.set(key, value, checked) {
             warnings.push(format!(
-                "{source}: `{key}` = {value}: {why}; it takes its default"
+                "{source}: `{key}` = {}: {why}; it takes its default",
+                settings::shown_value(value)
             ));
         }
     }

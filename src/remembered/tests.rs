@@ -201,3 +201,17 @@ fn an_empty_or_huge_file_is_one_warning_and_the_defaults() {
     assert!(restored.safe_to_save(), "kept as a backup first");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bad_value_is_named_escaped() {
+    // A right-to-left override or an escape inside a value never reaches the terminal raw.
+    let text = to_toml(&unusual()).replace("camera = \"per-frame\"", "camera = \"x\u{202e}y\"");
+    let (restored, warnings) = from_toml(&text, "settings.toml");
+    assert_eq!(restored.settings.camera, LiveSettings::default().camera);
+    let warning = warnings
+        .iter()
+        .find(|w| w.contains("`camera`"))
+        .expect("the camera is named");
+    assert!(!warning.contains('\u{202e}'), "raw in {warning:?}");
+    assert!(warning.contains("x\\u{202e}y"), "escaped: {warning}");
+}

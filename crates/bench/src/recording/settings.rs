@@ -127,6 +127,13 @@ pub fn check_key(key: &str, settings: &LiveSettings) -> Result<(), String> {
     Ok(())
 }
 
+/// A setting's value as a message quotes it: its TOML text with every control character and
+/// every character that reorders text escaped (a recording or settings file is text from
+/// outside).
+pub fn shown_value(value: &toml::Value) -> String {
+    timestep_lab_core::text::escape(&value.to_string())
+}
+
 /// Applies the settings in `table` (keys as [`settings_table`] writes them) over
 /// `settings`, in the fields' order, then checks them. An unknown key, a value of the wrong
 /// type or out of range is an error that names it; `settings` is then unchanged.
@@ -143,7 +150,7 @@ pub fn apply_settings_table(
         if let Some(value) = table.get(key) {
             reader
                 .set(key, value, |read| check_key(key, read))
-                .map_err(|why| format!("`{key}` = {value}: {why}"))?;
+                .map_err(|why| format!("`{key}` = {}: {why}", shown_value(value)))?;
         }
     }
     let changed = reader.into_settings();
@@ -155,6 +162,29 @@ pub fn apply_settings_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_value_is_quoted_escaped() {
+        // Found by the `recording` fuzz target: a right-to-left override inside a value
+        // reached the message raw (TOML writes it as it is), reordering the line on screen.
+        let mut table = toml::Table::new();
+        table.insert(
+            "camera".into(),
+            toml::Value::String("a\u{202e}b\u{1b}[2J".into()),
+        );
+        let mut settings = LiveSettings::default();
+        let error = apply_settings_table(&mut settings, &table).expect_err("not a camera");
+        assert!(error.starts_with("`camera` = "), "{error}");
+        assert!(
+            !error.contains('\u{202e}') && !error.contains('\u{1b}'),
+            "raw characters in {error:?}"
+        );
+        assert!(
+            error.contains("a\\u{202e}b"),
+            "the value is shown escaped: {error}"
+        );
+        assert_eq!(settings, LiveSettings::default(), "nothing applied");
+    }
 
     #[test]
     fn the_keys_are_the_fields_in_order_and_every_key_written() {
