@@ -203,15 +203,12 @@ pub(super) fn parse_input_script(spec: &str) -> Result<InputScript, String> {
 /// What `bench` runs, in order: the `--strategy` list (all strategies when neither it nor
 /// `--preset` is given), then each `--preset` not already in it.
 pub(super) fn bench_strategies(args: &BenchArgs) -> anyhow::Result<Vec<Strategy>> {
-    let list = match (&args.strategy, args.presets.is_empty()) {
-        (Some(list), _) => list.as_str(),
-        (None, true) => "all",
-        (None, false) => "",
-    };
-    let mut strategies = if list.is_empty() {
-        Vec::new()
-    } else {
-        Strategy::parse_list(list).context("--strategy")?
+    // A list given is always read, so an empty one is refused naming the ids, like any
+    // unknown one.
+    let mut strategies = match (&args.strategy, args.presets.is_empty()) {
+        (Some(list), _) => Strategy::parse_list(list).context("--strategy")?,
+        (None, true) => Strategy::ALL.to_vec(),
+        (None, false) => Vec::new(),
     };
     for &preset in &args.presets {
         let strategy = Strategy::Preset(preset);

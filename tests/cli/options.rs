@@ -15,6 +15,17 @@ fn an_unknown_preset_is_refused_with_the_valid_ids() {
              matterjs-0.19",
         ],
     );
+    // An empty list is no list of strategies: refused, not an empty table.
+    for empty in ["", " "] {
+        fails_with(
+            &["bench", "--strategy", empty],
+            &[
+                "--strategy",
+                "unknown strategy \"\"",
+                "allowed: fixed, variable",
+            ],
+        );
+    }
     fails_with(
         &["bench", "--strategy", "godot,warp"],
         &[
