@@ -16,10 +16,16 @@ use super::*;
 /// Arguments of `timestep-lab bench`.
 #[derive(Debug, Clone, Args)]
 pub struct BenchArgs {
-    /// Strategies to run: `all` (the default unless --preset is given), or a comma list of
-    /// fixed, variable, semi-fixed, accumulator, interpolated, extrapolated,
-    /// velocity-extrapolated, hermite, equal-substeps (or engine preset ids).
-    #[arg(long, value_name = "LIST")]
+    /// Strategies to run: `all` or a comma list (the ids come from the strategy table).
+    #[arg(
+        long,
+        value_name = "LIST",
+        help = format!(
+            "Strategies to run: `all` (the default unless --preset is given), or a comma list \
+             of {} (or engine preset ids)",
+            strategy_ids()
+        )
+    )]
     pub strategy: Option<String>,
     /// An engine's own loop, run as its own row after the strategies (repeatable): godot,
     /// godot-interpolated, bevy, bevy-interpolated, unity, unity-interpolate,

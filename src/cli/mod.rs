@@ -10,7 +10,7 @@ mod window_args;
 use clap::{Parser, Subcommand};
 
 use crate::bench::plot::{self};
-use crate::timestep::RangeError;
+use crate::timestep::{EnginePreset, RangeError, Strategy};
 
 pub use bench_args::BenchArgs;
 pub use files::{check_new_file, check_png_path, load_recording};
@@ -128,4 +128,14 @@ pub(super) fn parse_resize(value: &str) -> Result<(u64, (u32, u32)), String> {
             number(height).ok_or_else(bad)?,
         ),
     ))
+}
+
+/// The lab's strategy ids as the parser knows them, for help text: one table, no copy.
+fn strategy_ids() -> String {
+    Strategy::ALL.map(|strategy| strategy.id()).join(", ")
+}
+
+/// The engine preset ids as the parser knows them, for help text.
+fn preset_ids() -> String {
+    EnginePreset::ALL.map(|preset| preset.id()).join(", ")
 }

@@ -8,7 +8,9 @@ use clap::Args;
 
 use crate::bench::BenchSettings;
 use crate::input::InputPolicy;
-use crate::live::{LiveSettings, LoadSettings, Panes, PresentModeId, ScenePreset};
+use crate::live::{
+    LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, ScenePreset,
+};
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
@@ -19,13 +21,29 @@ use super::*;
 /// Scene and loop settings the window and `render` share (besides [`SimArgs`]).
 #[derive(Debug, Clone, Args)]
 pub struct LiveArgs {
-    /// Timestep strategy: fixed, variable, semi-fixed, accumulator, interpolated or
-    /// extrapolated.
-    #[arg(long, default_value = "interpolated", value_name = "ID")]
+    /// Timestep strategy: one of the lab's, or an engine preset (the ids come from the
+    /// strategy table).
+    #[arg(
+        long,
+        default_value = "interpolated",
+        value_name = "ID",
+        help = format!(
+            "Timestep strategy: {}; or an engine's own loop: {}",
+            strategy_ids(),
+            preset_ids()
+        )
+    )]
     pub strategy: Strategy,
-    /// Start in comparison mode, one pane per strategy: `all`, or 2 to 6 comma-separated
-    /// strategy ids (e.g. fixed,accumulator,interpolated). All panes get the same frames.
-    #[arg(long, value_name = "LIST")]
+    /// Start in comparison mode, one pane per strategy (the bounds come from the live loop).
+    #[arg(
+        long,
+        value_name = "LIST",
+        help = format!(
+            "Start in comparison mode, one pane per strategy: `all` (the lab's {MAX_PANES}), or \
+             {MIN_COMPARE_PANES} to {MAX_PANES} comma-separated strategy or engine preset ids \
+             (e.g. fixed,accumulator,interpolated). All panes get the same frames."
+        )
+    )]
     pub compare: Option<String>,
     /// With --compare: the focused pane, 1 to the number of panes (its steps carry the
     /// per-step load; the readouts, plots and timeline show it). Default: the accumulator's

@@ -303,3 +303,38 @@ fn a_bad_input_script_is_refused_naming_the_flag_and_the_range() {
         &["recorded session", "--input", "--as-trace"],
     );
 }
+
+#[test]
+fn help_lists_every_strategy_and_the_comparison_bounds_from_the_tables() {
+    use timestep_lab::live::{MAX_PANES, MIN_COMPARE_PANES};
+    use timestep_lab::timestep::{EnginePreset, Strategy};
+    let line_of = |help: &str, flag: &str| -> String {
+        help.lines()
+            .find(|line| line.trim_start().starts_with(flag))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("{flag} missing from:\n{help}"))
+    };
+    for command in [&["--help"][..], &["render", "--help"]] {
+        let help = stdout(&lab(command));
+        let strategy = line_of(&help, "--strategy <ID>");
+        for id in Strategy::ALL
+            .map(|s| s.id())
+            .into_iter()
+            .chain(EnginePreset::ALL.map(|p| p.id()))
+        {
+            assert!(
+                strategy.contains(id),
+                "{command:?}: {id} missing from {strategy}"
+            );
+        }
+        let compare = line_of(&help, "--compare <LIST>");
+        let bounds = format!("{MIN_COMPARE_PANES} to {MAX_PANES} comma-separated");
+        assert!(compare.contains(&bounds), "{command:?}: {compare}");
+    }
+    let bench = stdout(&lab(&["bench", "--help"]));
+    let at = bench.find("--strategy <LIST>").expect("bench --strategy");
+    let text = &bench[at..at + 400];
+    for id in Strategy::ALL.map(|s| s.id()) {
+        assert!(text.contains(id), "bench --help: {id} missing from {text}");
+    }
+}
