@@ -50,6 +50,32 @@ fn render_writes_the_requested_frame() {
 }
 
 #[test]
+fn render_prints_a_file_name_with_an_escape_sequence_escaped() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    // The name typed on the command line holds ESC [31m: the report line shows it escaped.
+    let name = format!("timestep-lab-{}-\u{1b}[31m.png", std::process::id());
+    let path = std::env::temp_dir().join(&name);
+    let output = lab(&[
+        "render",
+        "--out",
+        path.to_str().expect("utf-8 path"),
+        "--width",
+        "64",
+        "--height",
+        "64",
+    ]);
+    let written = path.exists();
+    let _ = std::fs::remove_file(&path);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(written, "the file is written under the name given");
+    let report = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(!report.contains('\u{1b}'), "raw ESC in {report:?}");
+    assert!(report.contains("\\u{1b}[31m.png: 64x64"), "{report}");
+}
+
+#[test]
 fn render_compare_draws_the_grid_of_panes() {
     if common::gpu_or_skip().is_none() {
         return;

@@ -63,12 +63,12 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     let strategies: Vec<&str> = settings.pane_strategies().iter().map(|s| s.id()).collect();
     Ok(format!(
         "{}: {}x{} {} at {:.3} s on {}\n",
-        options.out.display(),
+        super::recording::shown_path(&options.out),
         width,
         height,
         strategies.join(","),
         options.time_s,
-        adapter_summary(&gpu.adapter.get_info())
+        crate::text::escape(&adapter_summary(&gpu.adapter.get_info()))
     ))
 }
 

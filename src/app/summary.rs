@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::recording::shown_path;
 use crate::live::{LiveLoop, PresentModeId, SlowLoop, Stopwatch};
 use crate::timestep::Strategy;
 
@@ -47,7 +48,7 @@ impl std::fmt::Display for WindowSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ids =
             |modes: &[PresentModeId]| modes.iter().map(|m| m.id()).collect::<Vec<_>>().join(",");
-        writeln!(f, "adapter: {}", self.adapter)?;
+        writeln!(f, "adapter: {}", crate::text::escape(&self.adapter))?;
         writeln!(f, "frames: {}", self.frames)?;
         writeln!(f, "present modes offered: {}", ids(&self.offered))?;
         writeln!(f, "present modes configured: {}", ids(&self.configured))?;
@@ -67,13 +68,13 @@ impl std::fmt::Display for WindowSummary {
             None => writeln!(f, "slow renderer offer: none")?,
         }
         if let Some(path) = &self.screenshot {
-            writeln!(f, "screenshot: {}", path.display())?;
+            writeln!(f, "screenshot: {}", shown_path(path))?;
         }
         if let Some(path) = &self.saved {
-            writeln!(f, "settings saved: {}", path.display())?;
+            writeln!(f, "settings saved: {}", shown_path(path))?;
         }
         for (path, frames) in &self.recorded {
-            writeln!(f, "recorded: {frames} frames to {}", path.display())?;
+            writeln!(f, "recorded: {frames} frames to {}", shown_path(path))?;
         }
         if let Some((frame, frames)) = self.replayed {
             writeln!(f, "replayed: {frame} of {frames} frames")?;
@@ -116,5 +117,33 @@ impl WindowSummary {
             player.look.pitch.to_degrees(),
             player.eye,
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_the_adapter_are_printed_escaped() {
+        // A file name typed on the command line may hold an escape sequence: the summary
+        // goes to a terminal, so it is shown escaped, never sent raw.
+        let summary = WindowSummary {
+            adapter: "gpu\u{1b}]0;title\u{7}".into(),
+            screenshot: Some(PathBuf::from("shot\u{1b}[31m.png")),
+            saved: Some(PathBuf::from("set\u{202e}tings.toml")),
+            recorded: vec![(PathBuf::from("rec\u{1b}[2J.csv"), 3)],
+            ..WindowSummary::default()
+        };
+        let text = summary.to_string();
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "raw characters in {text:?}"
+        );
+        assert!(text.contains("screenshot: shot\\u{1b}[31m.png"), "{text}");
+        assert!(
+            text.contains("recorded: 3 frames to rec\\u{1b}[2J.csv"),
+            "{text}"
+        );
     }
 }
