@@ -181,7 +181,7 @@ fn explain_wayland_noise() {
 fn printable(message: &str) -> String {
     message
         .split('\n')
-        .map(timestep_lab::trace::escaped)
+        .map(timestep_lab::text::escape)
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -14,7 +14,7 @@ pub const SOURCE: &str = "fuzz.csv";
 pub const MAX_FRAME_NS: u64 = (MAX_FRAME_TIME_MS * 1e6) as u64;
 
 /// Whether `ch` is one the project escapes in every message: a control character or one
-/// that reorders text on screen (the same set as `src/trace/error.rs`).
+/// that reorders text on screen (the same set as `crates/core/src/text.rs`).
 pub fn is_unsafe(ch: char) -> bool {
     ch.is_control()
         || matches!(

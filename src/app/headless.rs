@@ -63,7 +63,7 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     let strategies: Vec<&str> = settings.pane_strategies().iter().map(|s| s.id()).collect();
     Ok(format!(
         "{}: {}x{} {} at {:.3} s on {}\n",
-        super::recording::shown_path(&options.out),
+        crate::text::escape_path(&options.out),
         width,
         height,
         strategies.join(","),

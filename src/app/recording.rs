@@ -11,15 +11,11 @@ use std::path::{Path, PathBuf};
 
 use crate::live::{LiveLoop, Stopwatch};
 use crate::recording::RecordingWriter;
+use crate::text::escape_path;
 
 /// Most numbered file names tried before giving up: far more recordings than anyone keeps
 /// in one directory, and a bound on the search.
 const MAX_NUMBERED_RECORDINGS: u32 = 10_000;
-
-/// `path` as messages show it: control characters escaped.
-pub fn shown_path(path: &Path) -> String {
-    crate::trace::escaped(&path.display().to_string())
-}
 
 /// Creates the file to record to: `path` when given, else the first free
 /// `timestep-lab-recording-N.csv` in `dir` (N from 1; an empty `dir` is the current
@@ -82,7 +78,7 @@ impl Recorder {
                 self.path = Some(path);
             }
             Err(error) => {
-                self.failed(format!("cannot record to {}: {error}", shown_path(&path)));
+                self.failed(format!("cannot record to {}: {error}", escape_path(&path)));
             }
         }
     }
@@ -94,13 +90,16 @@ impl Recorder {
         };
         match live.stop_recording() {
             Ok(frames) => {
-                self.notice = Some(format!("recorded {frames} frames to {}", shown_path(&path)));
+                self.notice = Some(format!(
+                    "recorded {frames} frames to {}",
+                    escape_path(&path)
+                ));
                 self.recorded.push((path, frames));
             }
             Err(error) => {
                 self.failed(format!(
                     "the recording to {} failed: {error}",
-                    shown_path(&path)
+                    escape_path(&path)
                 ));
             }
         }
@@ -131,7 +130,7 @@ impl Recorder {
     pub fn status<S: Stopwatch>(&self, live: &LiveLoop<S>) -> Option<(String, u64)> {
         live.recording()
             .zip(self.path.as_ref())
-            .map(|(status, path)| (shown_path(path), status.frames))
+            .map(|(status, path)| (escape_path(path), status.frames))
     }
 
     /// The last thing to tell the person: a recording written, or why one stopped.

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use super::recording::shown_path;
 use crate::live::{LiveLoop, PresentModeId, SlowLoop, Stopwatch};
+use crate::text::escape_path;
 use crate::timestep::Strategy;
 
 /// What a window run did, printed on exit for people and tests.
@@ -68,13 +68,13 @@ impl std::fmt::Display for WindowSummary {
             None => writeln!(f, "slow renderer offer: none")?,
         }
         if let Some(path) = &self.screenshot {
-            writeln!(f, "screenshot: {}", shown_path(path))?;
+            writeln!(f, "screenshot: {}", escape_path(path))?;
         }
         if let Some(path) = &self.saved {
-            writeln!(f, "settings saved: {}", shown_path(path))?;
+            writeln!(f, "settings saved: {}", escape_path(path))?;
         }
         for (path, frames) in &self.recorded {
-            writeln!(f, "recorded: {frames} frames to {}", shown_path(path))?;
+            writeln!(f, "recorded: {frames} frames to {}", escape_path(path))?;
         }
         if let Some((frame, frames)) = self.replayed {
             writeln!(f, "replayed: {frame} of {frames} frames")?;

@@ -15,6 +15,7 @@ use crate::metrics::FrameStats;
 use crate::recording::read_recording;
 use crate::timestep::{RangeError, Strategy};
 use crate::trace::{self, FrameSource, LoadOptions, TraceError};
+use timestep_lab_core::text::{escape, escape_path};
 
 /// What a recorded session's errors suggest instead.
 const AS_TRACE: &str = "add --as-trace to run its frame times through the bench's model instead";
@@ -270,7 +271,7 @@ impl BenchRequest {
         options: &LoadOptions,
         notes: &mut Vec<String>,
     ) -> Result<String, BenchError> {
-        let shown = trace::escaped(&path.display().to_string());
+        let shown = escape_path(path);
         if self.settings != BenchSettings::default() {
             return Err(BenchError::RecordingModelOptions { shown });
         }
@@ -306,8 +307,8 @@ impl BenchRequest {
             "{}: a recorded session ({} on {}), replayed as recorded: {} request{} at their \
              frames, its presents on a modeled {} screen; each row runs one strategy throughout",
             recording.source,
-            trace::escaped(&header.version),
-            trace::escaped(&header.adapter),
+            escape(&header.version),
+            escape(&header.adapter),
             recording.events.len(),
             if recording.events.len() == 1 { "" } else { "s" },
             recorded.display,

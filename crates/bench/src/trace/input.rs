@@ -11,7 +11,6 @@ use std::ops::Range;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::error::escape;
 use super::{MAX_LINE_BYTES, TraceError};
 
 /// Bytes looked at to tell the encoding: enough for a few characters of UTF-16.
@@ -477,11 +476,6 @@ pub(super) fn encoding_note(encoding: Encoding, origin: &str) -> Option<String> 
         )),
         _ => None,
     }
-}
-
-/// `origin` as it appears in messages: a path with its control characters escaped.
-pub(super) fn origin_of(path: &std::path::Path) -> String {
-    escape(&path.display().to_string())
 }
 
 #[cfg(test)]

@@ -63,7 +63,6 @@ pub use recording_file::{
 };
 pub use source::FrameSource;
 pub use timestep_lab_core::rng::Rng;
-pub use timestep_lab_core::text::escape as escaped;
 
 /// Longest frame time accepted, in milliseconds. A minute is far beyond any real hitch, so a
 /// larger value almost always means a unit mistake (µs or ns where ms were expected).
@@ -177,7 +176,7 @@ pub fn load_with_wait_notice(
     options: &LoadOptions,
     on_wait: impl FnOnce(&str) + Send + 'static,
 ) -> Result<FrameTrace, TraceError> {
-    let origin = input::origin_of(path);
+    let origin = timestep_lab_core::text::escape_path(path);
     let shown = origin.clone();
     let file = FirstRead::open(|| File::open(path), move || on_wait(&shown)).map_err(|source| {
         TraceError::Read {

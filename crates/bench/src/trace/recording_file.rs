@@ -69,7 +69,7 @@ pub fn is_recording(path: &Path) -> bool {
 
 /// Reads the recording at `path`.
 pub fn load_recording_file(path: &Path) -> Result<RecordingFile, TraceError> {
-    let origin = input::origin_of(path);
+    let origin = timestep_lab_core::text::escape_path(path);
     let file = FirstRead::open(|| std::fs::File::open(path), || {}).map_err(|source| {
         TraceError::Read {
             path: origin.clone(),
