@@ -123,12 +123,16 @@ impl<W: Write> RecordingWriter<W> {
         })
     }
 
-    /// Writes one frame with the requests taken before it.
-    pub fn write_frame(
-        &mut self,
-        row: &RecordedFrame,
-        events: &[RecordedEvent],
-    ) -> std::io::Result<()> {
+    /// Flushes everything written and gives the output back.
+    pub fn finish(self) -> std::io::Result<W> {
+        self.csv
+            .into_inner()
+            .map_err(|error| std::io::Error::other(error.into_error()))
+    }
+}
+
+impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
+    fn frame(&mut self, row: &RecordedFrame, events: &[RecordedEvent]) -> std::io::Result<()> {
         let mut text = String::new();
         for event in events {
             let piece = match event {
@@ -176,26 +180,8 @@ impl<W: Write> RecordingWriter<W> {
         Ok(())
     }
 
-    /// Rows written so far.
-    pub fn written(&self) -> u64 {
-        self.frames
-    }
-
-    /// Flushes everything written and gives the output back.
-    pub fn finish(self) -> std::io::Result<W> {
-        self.csv
-            .into_inner()
-            .map_err(|error| std::io::Error::other(error.into_error()))
-    }
-}
-
-impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
-    fn frame(&mut self, row: &RecordedFrame, events: &[RecordedEvent]) -> std::io::Result<()> {
-        self.write_frame(row, events)
-    }
-
     fn frames(&self) -> u64 {
-        self.written()
+        self.frames
     }
 
     fn finish(self: Box<Self>) -> std::io::Result<()> {
@@ -445,7 +431,7 @@ mod tests {
             ],
         ];
         for (i, events) in events.iter().enumerate() {
-            writer.write_frame(&row(i as u64), events).unwrap();
+            writer.frame(&row(i as u64), events).unwrap();
         }
         let bytes = writer.finish().unwrap();
         let text = String::from_utf8(bytes.clone()).unwrap();
