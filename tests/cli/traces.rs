@@ -55,6 +55,59 @@ fn a_malformed_trace_names_the_file_line_and_value() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A NUL byte inside a trace is refused with its line and column: it used to be deleted
+/// (`1<NUL>6` read as 16 ms, `99<NUL>999` as 99999 ms), or the whole file called binary for a
+/// NUL in its first bytes.
+#[test]
+fn a_nul_byte_in_a_trace_is_refused_with_its_line() {
+    let mut late = "16.7\n".repeat(13).into_bytes();
+    late.extend(b"1\x006\n16.7\n");
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        ("late.txt", late, ":14: a NUL byte (0x00) at column 2"),
+        (
+            "early.txt",
+            b"16.7\n16\x00.6\n".to_vec(),
+            ":2: a NUL byte (0x00) at column 3",
+        ),
+        (
+            "alone.txt",
+            b"16.7\n\x00\n16.7\n".to_vec(),
+            ":2: a NUL byte (0x00) at column 1",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let trace = TempTrace::new(name, &bytes);
+        fails_with(
+            &["bench", "--trace", &trace.arg()],
+            &[&format!("{}{message}", trace.arg())],
+        );
+    }
+}
+
+/// The window's `--replay` takes `--process` and `--swap-chain`, as the note about a
+/// PresentMon capture with several applications advises (it had neither).
+#[test]
+fn replay_chooses_a_presentmon_application_as_bench_does() {
+    let trace = TempTrace::new(
+        "pm-replay.csv",
+        b"Application,ProcessID,CPUStartTime,FrameTime,CPUBusy\n\
+          Game.exe,1,0,16.7,5\n\
+          dwm.exe,2,0,1000,1\n",
+    );
+    fails_with(
+        &["--replay", &trace.arg(), "--process", "nosuch.exe"],
+        &[
+            "--replay",
+            "no PresentMon rows for application \"nosuch.exe\"",
+        ],
+    );
+    fails_with(
+        &["--replay", &trace.arg(), "--swap-chain", "0x1"],
+        &["--replay", "0x1"],
+    );
+    fails_with(&["--process", "game"], &["--replay"]);
+}
+
 /// A trace file of a test's own in the temporary folder, removed when dropped.
 struct TempTrace(PathBuf);
 
@@ -181,25 +234,29 @@ fn dev_zero_is_refused_at_once() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
-/// A named pipe whose writer comes late: the bench says it is waiting, then reads the trace.
+/// What became of a run on a named pipe whose writer came only once the run said it was
+/// waiting: its exit status, stderr and stdout. `None` where `mkfifo` is missing.
 #[cfg(unix)]
-#[test]
-fn a_pipe_without_a_writer_says_it_is_waiting() {
+fn run_on_a_late_pipe(
+    name: &str,
+    args: &[&str],
+    written: &str,
+) -> Option<(std::process::ExitStatus, String, String, PathBuf)> {
     use std::io::{BufRead as _, Read as _, Write as _};
     use std::process::Stdio;
     use std::time::Duration;
 
-    let dir = std::env::temp_dir().join(format!("timestep-lab-fifo-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("timestep-lab-fifo-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("trace.fifo");
     let _ = std::fs::remove_file(&fifo);
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|status| status.success()) {
         eprintln!("skipped: mkfifo is not available");
-        return;
+        return None;
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
-        .args(["bench", "--json", "--trace"])
+        .args(args)
         .arg(&fifo)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -226,7 +283,7 @@ fn a_pipe_without_a_writer_says_it_is_waiting() {
         }
     }
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
-    writer.write_all("16.7\n".repeat(100).as_bytes()).unwrap();
+    writer.write_all(written.as_bytes()).unwrap();
     drop(writer);
     let mut stdout = String::new();
     child
@@ -238,7 +295,21 @@ fn a_pipe_without_a_writer_says_it_is_waiting() {
     let status = child.wait().unwrap();
     reader.join().unwrap();
     message.extend(received.try_iter());
-    let message = message.join("\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+    Some((status, message.join("\n"), stdout, fifo))
+}
+
+/// A named pipe whose writer comes late: the bench says it is waiting, then reads the trace.
+#[cfg(unix)]
+#[test]
+fn a_pipe_without_a_writer_says_it_is_waiting() {
+    let Some((status, message, stdout, fifo)) = run_on_a_late_pipe(
+        "bench",
+        &["bench", "--json", "--trace"],
+        &"16.7\n".repeat(100),
+    ) else {
+        return;
+    };
     assert!(status.success(), "{message}");
     assert_eq!(
         message.lines().next(),
@@ -246,5 +317,28 @@ fn a_pipe_without_a_writer_says_it_is_waiting() {
         "{message}"
     );
     assert!(stdout.contains("\"frames\":100"), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The window's `--replay` of a pipe says it waits as the bench does (it read on in silence
+/// for ever), and reads what then comes before any window opens: here a bad value, so the
+/// run ends with the trace's error and needs no display.
+#[cfg(unix)]
+#[test]
+fn replay_of_a_pipe_without_a_writer_says_it_is_waiting() {
+    let Some((status, message, _, fifo)) =
+        run_on_a_late_pipe("replay", &["--replay"], "16.7\nfast\n")
+    else {
+        return;
+    };
+    assert_eq!(status.code(), Some(2), "{message}");
+    let shown = fifo.display();
+    assert_eq!(
+        message.lines().next(),
+        Some(format!("note: waiting for data on {shown} …").as_str()),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("{shown}:2: frame time \"fast\" is not a number")),
+        "{message}"
+    );
 }

@@ -19,13 +19,27 @@ pub enum TraceError {
         source: std::io::Error,
     },
 
-    /// A file that is not text: it starts with NUL bytes that are not UTF-16.
+    /// A file that is not text: it starts with a NUL byte and is not UTF-16.
     #[error(
         "{origin}: not a text trace: it starts with NUL bytes, as binary files (or /dev/zero) do"
     )]
     NotText {
         /// The file path or other source name.
         origin: String,
+    },
+
+    /// A NUL byte inside the text (its first bytes were text).
+    #[error(
+        "{origin}:{line}: a NUL byte (0x00) at column {column}: no text trace holds one; is the \
+         file binary, or cut short by a crash?"
+    )]
+    NulByte {
+        /// The file path or other source name.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// 1-based byte of the line.
+        column: usize,
     },
 
     /// A line longer than [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES).

@@ -94,8 +94,9 @@ pub(super) enum Encoding {
 /// Reads the first bytes of `reader`, decides its encoding, and returns a reader of the text
 /// as UTF-8 (byte-order mark removed) with the encoding found.
 ///
-/// A file that starts with NUL bytes that are not UTF-16 (a binary file, `/dev/zero`) is
-/// refused here, before anything else is read.
+/// A file that starts with a NUL byte and is not UTF-16 (a binary file, `/dev/zero`) is
+/// refused here, before anything else is read; a NUL further on is refused by
+/// [`Normalised`], which knows its line.
 pub(super) fn decode<'a>(
     mut reader: impl Read + 'a,
     origin: &str,
@@ -159,6 +160,9 @@ fn sniff(sample: &[u8]) -> Option<Encoding> {
     if !sample.contains(&0) {
         return Some(Encoding::Utf8);
     }
+    if sample.len() < 2 {
+        return None;
+    }
     let pairs = sample.len() / 2;
     let zeros = |offset: usize| {
         sample
@@ -180,8 +184,11 @@ fn sniff(sample: &[u8]) -> Option<Encoding> {
             big_endian: true,
             bom: false,
         })
-    } else {
+    } else if sample[0] == 0 {
         None
+    } else {
+        // Text with a stray NUL: read as UTF-8, so the NUL is refused with its line.
+        Some(Encoding::Utf8)
     }
 }
 
@@ -292,6 +299,10 @@ impl<R: Read> Read for Utf16Reader<R> {
 /// UTF-8 text with every line ending (`\r\n`, `\n`, and a lone `\r` as old Mac tools write)
 /// turned into `\n`, each line at most [`MAX_LINE_BYTES`] long, and a final `\n` added where
 /// the file lacks one, so every record the CSV reader sees ends with one.
+///
+/// A NUL byte is refused with its line and column: no text format the lab reads holds one,
+/// and a parser further on would split a number at it or drop it, reading `1<NUL>6` as 1
+/// or 16 without a word.
 pub(super) struct Normalised<R> {
     /// The decoded text.
     inner: R,
@@ -335,6 +346,16 @@ impl<R: Read> Normalised<R> {
                 b'\n' if self.after_cr => {
                     self.after_cr = false;
                     continue;
+                }
+                0 => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        TraceError::NulByte {
+                            origin: self.origin.clone(),
+                            line: self.line,
+                            column: self.line_bytes + 1,
+                        },
+                    ));
                 }
                 other => {
                     self.after_cr = false;
@@ -567,7 +588,55 @@ mod tests {
             "/dev/zero: not a text trace: it starts with NUL bytes, as binary files (or \
              /dev/zero) do"
         );
-        assert!(decode(&b"16.7\n\0\0\x01\x02"[..], "x").is_err());
+        assert!(decode(&b"\0\x01\x02\x03"[..], "x").is_err());
+    }
+
+    #[test]
+    fn a_nul_byte_inside_text_is_refused_with_its_line_and_column() {
+        // Thirteen good lines first, so the NUL lies past the bytes the encoding is told from.
+        let mut text = "16.7\n".repeat(13).into_bytes();
+        text.extend(b"1\x006\n16.7\n");
+        let (reader, encoding) = decode(&text[..], "t.txt").unwrap();
+        assert_eq!(encoding, Encoding::Utf8);
+        let mut out = Vec::new();
+        let err = Normalised::new(reader, "t.txt")
+            .read_to_end(&mut out)
+            .unwrap_err();
+        assert_eq!(
+            from_io(err, "t.txt").to_string(),
+            "t.txt:14: a NUL byte (0x00) at column 2: no text trace holds one; is the file \
+             binary, or cut short by a crash?"
+        );
+        // A NUL in the first bytes, after text: the text's line, not "starts with NUL".
+        assert!(matches!(
+            normalised(b"16.7\n16\0.6\n"),
+            Err(TraceError::NulByte {
+                line: 2,
+                column: 3,
+                ..
+            })
+        ));
+        // A line holding only NUL, and a UTF-16 text with a NUL character in it.
+        assert!(matches!(
+            normalised(b"1\n\0\n2\n"),
+            Err(TraceError::NulByte {
+                line: 2,
+                column: 1,
+                ..
+            })
+        ));
+        let bytes = utf16("16.7\r\n1\06\r\n", false, true);
+        let (mut reader, _) = decode(&bytes[..], "t").unwrap();
+        let mut decoded = Vec::new();
+        reader.read_to_end(&mut decoded).unwrap();
+        assert!(matches!(
+            normalised(&decoded),
+            Err(TraceError::NulByte {
+                line: 2,
+                column: 2,
+                ..
+            })
+        ));
     }
 
     #[test]
