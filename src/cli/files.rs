@@ -89,17 +89,28 @@ pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()
     check_parent_directory(path).with_context(|| option.to_owned())
 }
 
-/// Reads what `--replay` plays: a session recording, or any trace the bench reads.
-pub fn load_recording(path: &std::path::Path) -> anyhow::Result<crate::live::Recording> {
+/// Reads what `--replay` plays: a session recording, or any trace the bench reads
+/// (`options` choose a PresentMon capture's rows). A named pipe that gives nothing for a
+/// second gets the same notice as in `bench`.
+pub fn load_recording(
+    path: &std::path::Path,
+    options: &LoadOptions,
+) -> anyhow::Result<crate::live::Recording> {
     if trace::is_recording(path) {
         Ok(read_recording(trace::load_recording_file(path)?)?)
     } else {
-        let trace = trace::load(path, &LoadOptions::default())?;
+        let trace = trace::load_with_wait_notice(path, options, wait_notice)?;
         for note in &trace.notes {
             eprintln!("note: {note}");
         }
         Ok(recording_from_trace(&trace))
     }
+}
+
+/// Says why nothing happens while a file keeps us waiting: a named pipe with no writer
+/// blocks the read. `path` is shown as messages show it (escaped).
+pub(super) fn wait_notice(path: &str) {
+    eprintln!("note: waiting for data on {path} …");
 }
 
 /// Checks that an output path names a PNG file in a directory that exists, before any

@@ -15,12 +15,12 @@ use super::*;
 /// which [`BenchError::failed_while_running`] holds; anything else was a bad value.
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let request = args.request()?;
-    // A named pipe with no writer blocks the read; say why nothing happens.
-    let waiting = |path: &str| eprintln!("note: waiting for data on {path} …");
-    request.run(notes, waiting).map_err(|error| match error {
-        BenchError::Range(error) => flagged(error),
-        error => error.into(),
-    })
+    request
+        .run(notes, files::wait_notice)
+        .map_err(|error| match error {
+            BenchError::Range(error) => flagged(error),
+            error => error.into(),
+        })
 }
 
 /// The font file `TIMESTEP_LAB_FONT` names for the plot's text, if any (else the plot uses

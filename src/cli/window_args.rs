@@ -201,6 +201,14 @@ pub struct WindowArgs {
     /// CSV, PresentMon, MangoHud, plain). The file is read once, before the window opens.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
+    /// PresentMon replay: the application whose rows to use (default: the one with most
+    /// rows). An error for other kinds of trace.
+    #[arg(long, value_name = "NAME", requires = "replay")]
+    pub process: Option<String>,
+    /// PresentMon replay: the swap chain of that application whose rows to use, by its
+    /// SwapChainAddress (default: the one with most rows). An error for other kinds of trace.
+    #[arg(long, value_name = "ADDR", requires = "replay")]
+    pub swap_chain: Option<String>,
     /// Replay speed: recorded time per real time, 0.05 to 8 (below 1 is slow motion).
     #[arg(long, value_name = "X", default_value_t = 1.0, requires = "replay")]
     pub replay_speed: f64,
@@ -241,7 +249,13 @@ impl WindowArgs {
         let replay = self
             .replay
             .as_deref()
-            .map(load_recording)
+            .map(|path| {
+                let options = crate::trace::LoadOptions {
+                    process: self.process.clone(),
+                    swap_chain: self.swap_chain.clone(),
+                };
+                load_recording(path, &options)
+            })
             .transpose()
             .context("--replay")?
             .map(std::sync::Arc::new);

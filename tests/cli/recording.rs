@@ -45,6 +45,36 @@ fn a_shipped_recording_replays_in_bench_to_the_recorded_state() {
     );
 }
 
+/// A recording saved with a UTF-8 byte-order mark, or as UTF-16, is still a recording: it
+/// used to run as a plain trace, its settings, requests and presents dropped.
+#[test]
+fn a_recording_in_another_encoding_replays_as_recorded() {
+    let text = std::fs::read_to_string(asset("lab-session.csv")).unwrap();
+    let dir = std::env::temp_dir().join(format!("timestep-lab-enc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(text.as_bytes());
+    let mut utf16 = vec![0xFE, 0xFF];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    for (name, bytes) in [("bom.csv", bom), ("utf16.csv", utf16)] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let report = bench_json(&[
+            "--trace",
+            path.to_str().unwrap(),
+            "--strategy",
+            "accumulator",
+        ]);
+        assert_eq!(
+            result(&report, "accumulator")["state_hash"],
+            "5c2f606a79e09a51",
+            "{name}"
+        );
+        assert_eq!(report["trace"]["frames"], 240, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_recording_refuses_the_bench_model_options_and_names_the_way_out() {
     for extra in [

@@ -63,6 +63,21 @@ fn a_recorded_session_replays_in_the_window_and_in_bench_to_the_same_state() {
         format!("{frames} of {frames} frames")
     );
     assert_eq!(summary_value(&replayed, "state hashes"), hashes);
+    // Saved again as UTF-16 with a byte-order mark (as an editor on Windows may), it is still
+    // a recording: it used to replay as a plain trace, its settings and requests dropped.
+    let text = std::fs::read_to_string(&file).expect("the recording reads back");
+    let utf16 = file.with_extension("utf16.csv");
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(&utf16, bytes).expect("the temporary folder is writable");
+    args[args
+        .iter()
+        .position(|arg| *arg == path)
+        .expect("the replay path")] = utf16.to_str().expect("a UTF-8 temp path");
+    let again = lab(&display, &args);
+    assert_success(&again);
+    assert_eq!(summary_value(&again, "state hashes"), hashes);
+    let _ = std::fs::remove_file(&utf16);
     // bench replays it per strategy: the accumulator's row ends in the first pane's state.
     let bench = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args([

@@ -59,7 +59,7 @@ pub use generate::{
 };
 pub use recording_file::{
     MAX_RECORDED_FRAME_MS, RECORDING_COLUMNS, RECORDING_MARK, RecordingFile, exact_ns,
-    is_recording, load_recording_file, ms_text, read_recording_file,
+    is_recording, load_recording_file, ms_text, read_recording_file, starts_with_recording_mark,
 };
 pub use source::FrameSource;
 pub use timestep_lab_core::rng::Rng;

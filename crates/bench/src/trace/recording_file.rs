@@ -49,19 +49,28 @@ pub struct RecordingFile {
     pub events: Vec<(usize, usize, String)>,
 }
 
-/// Whether the file at `path` starts with [`RECORDING_MARK`] (a recording, not a plain trace).
-/// Only a regular file can be one: opening a named pipe would block until a writer comes,
-/// before the trace reader could say it waits. A file that cannot be read is not one;
-/// reading it as a trace then says why.
+/// Whether the file at `path` starts with [`RECORDING_MARK`] (a recording, not a plain trace),
+/// in any encoding the trace reader takes: UTF-8 with or without a byte-order mark, or UTF-16
+/// (an editor on Windows may have saved it so). Only a regular file can be one: opening a
+/// named pipe would block until a writer comes, before the trace reader could say it waits.
+/// A file that cannot be read is not one; reading it as a trace then says why.
 pub fn is_recording(path: &Path) -> bool {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return false;
     }
-    let Ok(file) = std::fs::File::open(path) else {
+    std::fs::File::open(path).is_ok_and(starts_with_recording_mark)
+}
+
+/// Whether the text `reader` holds starts with the line [`RECORDING_MARK`], in UTF-8 (with or
+/// without a byte-order mark) or UTF-16; reads a few dozen bytes at most.
+pub fn starts_with_recording_mark(reader: impl Read) -> bool {
+    // UTF-16 takes two bytes a character, and a byte-order mark before them.
+    let most = 2 * (RECORDING_MARK.len() as u64 + 3);
+    let Ok((text, _)) = input::decode(reader.take(most), "") else {
         return false;
     };
     let mut first = Vec::with_capacity(RECORDING_MARK.len() + 2);
-    let read = BufReader::new(file)
+    let read = BufReader::new(text)
         .take(RECORDING_MARK.len() as u64 + 2)
         .read_until(b'\n', &mut first);
     read.is_ok() && first.trim_ascii_end() == RECORDING_MARK.as_bytes()
@@ -327,6 +336,60 @@ mod tests {
             session.events,
             [(1, 5, "kick; set {rate_hz = 100.0}".to_owned())]
         );
+    }
+
+    #[test]
+    fn a_recording_is_told_by_its_first_line_in_every_encoding_the_reader_takes() {
+        let text = format!("{HEAD}0,5.000000,0.000000,0.000000,0.000000,,,\n");
+        let utf16 = |big_endian: bool, bom: bool| {
+            let mut bytes = Vec::new();
+            if bom {
+                bytes.extend(if big_endian {
+                    [0xFE, 0xFF]
+                } else {
+                    [0xFF, 0xFE]
+                });
+            }
+            for unit in text.replace('\n', "\r\n").encode_utf16() {
+                bytes.extend(if big_endian {
+                    unit.to_be_bytes()
+                } else {
+                    unit.to_le_bytes()
+                });
+            }
+            bytes
+        };
+        let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+        with_bom.extend(text.as_bytes());
+        let encodings = [
+            text.as_bytes().to_vec(),
+            text.replace('\n', "\r\n").into_bytes(),
+            with_bom,
+            utf16(false, true),
+            utf16(true, true),
+            utf16(false, false),
+            utf16(true, false),
+        ];
+        for bytes in encodings {
+            assert!(starts_with_recording_mark(&bytes[..]), "{bytes:?}");
+            // What is told a recording reads as one.
+            assert_eq!(
+                read_recording_file(&bytes[..], "rec.csv")
+                    .unwrap()
+                    .rows
+                    .len(),
+                1
+            );
+        }
+        for other in [
+            &b"16.7\n"[..],
+            b"",
+            b"# timestep-lab session recording, or not\n",
+            b"\0\0\0",
+            b"#",
+        ] {
+            assert!(!starts_with_recording_mark(other), "{other:?}");
+        }
     }
 
     #[test]
