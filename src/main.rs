@@ -79,11 +79,18 @@ fn window_options(args: &WindowArgs, matches: &clap::ArgMatches) -> anyhow::Resu
     if let Some(backup) = &restored.backup {
         eprintln!(
             "note: the settings file as it was is kept as {}",
-            backup.display()
+            timestep_lab::text::escape_path(backup)
         );
     }
     let mut options = args.options_over(matches, &restored.remembered)?;
     options.remember = restored.safe_to_save().then_some(path);
+    if options.remember.is_none() {
+        // Saving over what could not be read (and could not be copied) might lose it.
+        eprintln!(
+            "note: the settings will not be saved when the window closes, so that the file \
+             stays as it is"
+        );
+    }
     Ok(options)
 }
 

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use timestep_lab_bench::recording::settings::{self, FieldReader};
 
 use crate::live::{LiveSettings, PresentModeId};
-use crate::setting;
+use crate::{setting, text};
 
 /// The version of the file's layout this build writes and reads.
 pub const SETTINGS_VERSION: i64 = 1;
@@ -94,44 +94,52 @@ pub fn settings_path() -> Option<PathBuf> {
 
 /// Reads the settings at `path`. A missing file gives the defaults silently; a file with
 /// problems gives what it can, warnings, and a backup copy. Never fails: a file that cannot
-/// be read is a warning and the defaults.
+/// be read is a warning and the defaults. Never reads more than [`MAX_SETTINGS_BYTES`] and
+/// one, whatever size the file claims, and never blocks on a named pipe.
 pub fn restore(path: &Path) -> Restored {
-    let oversized = std::fs::metadata(path).is_ok_and(|meta| meta.len() > MAX_SETTINGS_BYTES);
-    if oversized {
-        let mut restored = Restored {
-            warnings: vec![format!(
-                "{}: larger than a settings file can be ({MAX_SETTINGS_BYTES} bytes); every \
-                 setting takes its default",
-                path.display()
-            )],
-            ..Restored::default()
-        };
-        match back_up(path) {
-            Ok(copy) => restored.backup = Some(copy),
-            Err(error) => restored.warnings.push(format!("{error:#}")),
-        }
-        return restored;
-    }
-    let text = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Restored::default(),
-        Err(error) => {
+    let shown = text::escape_path(path);
+    let text = match read_bounded(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Restored::default(),
+        Err(Unreadable::NotRegular(kind)) => {
+            // Nothing to keep a copy of (copying /dev/zero never ends), and nothing is
+            // saved over it.
             return Restored {
                 warnings: vec![format!(
-                    "{}: cannot be read ({error}); every setting takes its default",
-                    path.display()
+                    "{shown}: not a regular file ({kind}); every setting takes its default"
+                )],
+                ..Restored::default()
+            };
+        }
+        Err(Unreadable::TooLarge) => {
+            let mut restored = Restored {
+                warnings: vec![format!(
+                    "{shown}: larger than a settings file can be ({MAX_SETTINGS_BYTES} bytes); \
+                     every setting takes its default"
+                )],
+                ..Restored::default()
+            };
+            match back_up(path) {
+                Ok(copy) => restored.backup = Some(copy),
+                Err(error) => restored.warnings.push(format!("{error:#}")),
+            }
+            return restored;
+        }
+        Err(Unreadable::Io(error)) => {
+            return Restored {
+                warnings: vec![format!(
+                    "{shown}: cannot be read ({error}); every setting takes its default"
                 )],
                 ..Restored::default()
             };
         }
     };
-    let source = path.display().to_string();
     let (remembered, mut warnings) = match std::str::from_utf8(&text) {
-        Ok(text) => from_toml(text, &source),
+        Ok(text) => from_toml(text, &shown),
         Err(error) => (
             Remembered::default(),
             vec![format!(
-                "{source}: not UTF-8 text (byte {}); every setting takes its default",
+                "{shown}: not UTF-8 text (byte {}); every setting takes its default",
                 error.valid_up_to() + 1
             )],
         ),
@@ -150,22 +158,99 @@ pub fn restore(path: &Path) -> Restored {
     }
 }
 
+/// Why the settings file could not be read.
+#[derive(Debug)]
+enum Unreadable {
+    /// Something other than a regular file is there (what it is, in words).
+    NotRegular(&'static str),
+    /// More than [`MAX_SETTINGS_BYTES`].
+    TooLarge,
+    /// The system refused.
+    Io(std::io::Error),
+}
+
+/// The bytes of the regular file at `path` (`None` if there is none), at most
+/// [`MAX_SETTINGS_BYTES`]. The file is opened without blocking, so a named pipe there is told
+/// apart by its handle (no race between a look and the open), and read through a limit, so a
+/// device that claims no size (`/dev/zero`) or a file that grows costs nothing.
+fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, Unreadable> {
+    use std::io::Read as _;
+
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(Unreadable::Io(error)),
+    };
+    let kind = file.metadata().map_err(Unreadable::Io)?.file_type();
+    if !kind.is_file() {
+        return Err(Unreadable::NotRegular(file_kind(kind)));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SETTINGS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Unreadable::Io)?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(Unreadable::TooLarge);
+    }
+    Ok(Some(bytes))
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
 /// Writes `remembered` to `path`, creating its directory; written beside it first and then
 /// renamed over it, so a failed write never leaves half a file.
 pub fn save(path: &Path, remembered: &Remembered) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the settings directory {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| {
+            format!(
+                "cannot create the settings directory {}",
+                text::escape_path(dir)
+            )
+        })?;
     }
     let temporary = sibling(path, ".tmp");
     let text = to_toml(remembered);
-    std::fs::write(&temporary, text)
-        .with_context(|| format!("cannot write the settings to {}", temporary.display()))?;
+    std::fs::write(&temporary, text).with_context(|| {
+        format!(
+            "cannot write the settings to {}",
+            text::escape_path(&temporary)
+        )
+    })?;
     std::fs::rename(&temporary, path).with_context(|| {
         format!(
             "cannot move the settings from {} to {}",
-            temporary.display(),
-            path.display()
+            text::escape_path(&temporary),
+            text::escape_path(path)
         )
     })
 }
@@ -289,8 +374,8 @@ fn back_up(path: &Path) -> anyhow::Result<PathBuf> {
     std::fs::copy(path, &copy).with_context(|| {
         format!(
             "cannot keep a copy of {} as {} (it stays as it is)",
-            path.display(),
-            copy.display()
+            text::escape_path(path),
+            text::escape_path(&copy)
         )
     })?;
     Ok(copy)

@@ -215,3 +215,41 @@ fn a_bad_value_is_named_escaped() {
     assert!(!warning.contains('\u{202e}'), "raw in {warning:?}");
     assert!(warning.contains("x\\u{202e}y"), "escaped: {warning}");
 }
+
+/// A settings file that is a link to `/dev/zero`, a named pipe or a directory: one warning
+/// naming it and the defaults, at once, without a backup (copying `/dev/zero` never ends) and
+/// without saving over it. The window used to grow until the OOM killer came (`/dev/zero`)
+/// or hang for ever (a pipe with no writer).
+#[cfg(unix)]
+#[test]
+fn a_settings_file_that_is_not_a_regular_file_is_one_warning_and_never_blocks() {
+    let dir = temp_dir("special");
+    let link = dir.join("zero.toml");
+    std::os::unix::fs::symlink("/dev/zero", &link).expect("a symlink");
+    let fifo = dir.join("pipe.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut cases = vec![(link, "a character device"), (dir.clone(), "a directory")];
+    if made.is_ok_and(|status| status.success()) {
+        cases.push((fifo, "a named pipe"));
+    }
+    for (path, kind) in cases {
+        // On a thread, so a read that blocks fails the test instead of hanging it.
+        let (sent, received) = std::sync::mpsc::channel();
+        let shown = path.clone();
+        std::thread::spawn(move || sent.send(restore(&shown)));
+        let restored = received
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("{} blocked", path.display()));
+        assert_eq!(restored.remembered, Remembered::default());
+        assert_eq!(
+            restored.warnings,
+            [format!(
+                "{}: not a regular file ({kind}); every setting takes its default",
+                path.display()
+            )]
+        );
+        assert_eq!(restored.backup, None);
+        assert!(!restored.safe_to_save(), "nothing is saved over {kind}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

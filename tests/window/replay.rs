@@ -70,10 +70,11 @@ fn a_recorded_session_replays_in_the_window_and_in_bench_to_the_same_state() {
     let mut bytes = vec![0xFF, 0xFE];
     bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
     std::fs::write(&utf16, bytes).expect("the temporary folder is writable");
-    args[args
+    let at = args
         .iter()
         .position(|arg| *arg == path)
-        .expect("the replay path")] = utf16.to_str().expect("a UTF-8 temp path");
+        .expect("the replay path");
+    args[at] = utf16.to_str().expect("a UTF-8 temp path");
     let again = lab(&display, &args);
     assert_success(&again);
     assert_eq!(summary_value(&again, "state hashes"), hashes);

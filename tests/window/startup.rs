@@ -71,5 +71,24 @@ fn settings_are_remembered_between_runs_and_a_bad_file_is_kept_and_explained() {
     let backup = file.with_file_name("settings.toml.bak");
     assert_eq!(std::fs::read_to_string(&backup).expect("kept"), broken);
     assert_eq!(summary_value(&recovered, "panes"), "accumulator");
+    // A link to /dev/zero in its place: a warning naming it, the defaults, the window opens
+    // (it used to read until the OOM killer came), and nothing is saved over it.
+    std::fs::remove_file(&file).expect("removed");
+    std::os::unix::fs::symlink("/dev/zero", &file).expect("a symlink");
+    let zero = run(&[]);
+    let stderr = String::from_utf8_lossy(&zero.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "warning: {}: not a regular file (a character device)",
+            file.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the settings will not be saved"),
+        "{stderr}"
+    );
+    assert_eq!(summary_value(&zero, "panes"), "interpolated");
+    assert!(file.is_symlink(), "the link is left as it was");
     let _ = std::fs::remove_dir_all(&config_home);
 }
