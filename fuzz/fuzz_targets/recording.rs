@@ -1,27 +1,34 @@
-//! Fuzzes the reading of a recording: any bytes through the file layer
-//! (`trace::read_recording_file`) and then its meaning (`recording::read_recording`: the
-//! header's settings, screen and pause state, and every request between frames, the settings
-//! read key by key through serde). Never a panic; an error names its problem printably, with
-//! a 1-based line; a recording understood starts from valid settings, and every request sits
-//! before a frame it has.
+//! Fuzzes the reading of a recording: any bytes through the file layer and its meaning
+//! (`recording::read_recording`: the header's settings, screen and pause state, and every row
+//! and request between frames, the settings read key by key through serde), then a replay's
+//! pass over the frames. Never a panic; an error names its problem printably, with a 1-based
+//! line; a recording understood starts from valid settings, a pass gives as many frames and
+//! requests as the check counted, every requested setting is valid; and whatever
+//! `is_recording`'s test (`starts_with_recording_mark`) calls a recording is read as one, in
+//! any encoding.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use timestep_lab::live::RecordedEvent;
 use timestep_lab::recording::read_recording;
-use timestep_lab::trace::read_recording_file;
+use timestep_lab::trace::starts_with_recording_mark;
 use timestep_lab_fuzz::{SOURCE, assert_printable, check_error};
 
 fuzz_target!(|data: &[u8]| {
-    let file = match read_recording_file(data, SOURCE) {
-        Ok(file) => file,
-        Err(error) => return check_error(&error),
-    };
-    let recording = match read_recording(file) {
+    let marked = starts_with_recording_mark(data);
+    let recording = match read_recording(data, SOURCE) {
         Ok(recording) => recording,
-        Err(error) => return check_error(&error),
+        Err(error) => {
+            let message = error.to_string();
+            assert!(
+                !(marked && message.contains("not a recording")),
+                "told a recording, then refused as none: {message}"
+            );
+            return check_error(&error);
+        }
     };
+    assert!(marked, "read as a recording without its mark");
     assert_printable("a recording's source", &recording.source);
     let header = recording
         .header
@@ -31,20 +38,23 @@ fuzz_target!(|data: &[u8]| {
         header.settings.validate().is_ok(),
         "the header's settings are valid: {header:?}"
     );
-    let frames = recording.frames.len();
-    let mut last = 0;
-    for (index, event) in &recording.events {
-        assert!(
-            *index <= frames,
-            "request {event:?} at frame {index} of {frames}"
-        );
-        assert!(*index >= last, "requests in frame order");
-        last = *index;
-        if let RecordedEvent::Settings(settings) = event {
-            assert!(
-                settings.validate().is_ok(),
-                "requested settings are valid: {settings:?}"
-            );
+    let mut reader = recording.frames.open().expect("a checked recording opens again");
+    let (mut frames, mut requests, mut events) = (0, 0, Vec::new());
+    while let Some(_frame) = reader
+        .next_frame(&mut events)
+        .expect("a checked recording reads again")
+    {
+        frames += 1;
+        requests += events.len();
+        for event in &events {
+            if let RecordedEvent::Settings(settings) = event {
+                assert!(
+                    settings.validate().is_ok(),
+                    "requested settings are valid: {settings:?}"
+                );
+            }
         }
     }
+    assert_eq!(frames, recording.summary.frames, "frames counted");
+    assert_eq!(requests, recording.summary.events, "requests counted");
 });

@@ -34,6 +34,8 @@ pub struct WindowSummary {
     pub recorded: Vec<(PathBuf, u64)>,
     /// The replay at the end: frames run and frames in it.
     pub replayed: Option<(usize, usize)>,
+    /// Why the replay stopped before its last frame, if it did (escaped).
+    pub replay_error: Option<String>,
     /// The final `state_hash` of each pane, in pane order.
     pub state_hashes: Vec<u64>,
     /// Movement key presses and releases sent to the loop.
@@ -78,6 +80,9 @@ impl std::fmt::Display for WindowSummary {
         }
         if let Some((frame, frames)) = self.replayed {
             writeln!(f, "replayed: {frame} of {frames} frames")?;
+        }
+        if let Some(error) = &self.replay_error {
+            writeln!(f, "{error}")?;
         }
         let hashes: Vec<String> = self
             .state_hashes

@@ -65,6 +65,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     app.pending_textures.clear();
     app.summary.take_end_state(&app.live);
     app.summary.replayed = app.replay.progress();
+    app.summary.replay_error = app.replay.error();
     app.summary.key_inputs = app.hands.key_inputs();
     app.summary.look_inputs = app.hands.look_inputs();
     // The recording running at the end is finished (the last frame, the flush).
@@ -321,7 +322,10 @@ impl App {
         RecordReplayStatus {
             recording: self.recorder.status(&self.live),
             replay: self.replay.status(),
-            notice: self.recorder.notice().map(str::to_owned),
+            notice: self
+                .replay
+                .error()
+                .or_else(|| self.recorder.notice().map(str::to_owned)),
         }
     }
 

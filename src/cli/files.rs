@@ -4,7 +4,7 @@
 use anyhow::Context as _;
 
 use crate::bench::same_file;
-use crate::recording::{read_recording, recording_from_trace};
+use crate::recording::{load_recording, recording_from_trace};
 use crate::trace::{self, LoadOptions};
 
 use super::*;
@@ -92,18 +92,18 @@ pub fn check_new_file(option: &str, path: &std::path::Path) -> anyhow::Result<()
 /// Reads what `--replay` plays: a session recording, or any trace the bench reads
 /// (`options` choose a PresentMon capture's rows). A named pipe that gives nothing for a
 /// second gets the same notice as in `bench`.
-pub fn load_recording(
+pub fn load_replay(
     path: &std::path::Path,
     options: &LoadOptions,
 ) -> anyhow::Result<crate::live::Recording> {
     if trace::is_recording(path) {
-        Ok(read_recording(trace::load_recording_file(path)?)?)
+        Ok(load_recording(path)?)
     } else {
         let trace = trace::load_with_wait_notice(path, options, wait_notice)?;
         for note in &trace.notes {
             eprintln!("note: {note}");
         }
-        Ok(recording_from_trace(&trace))
+        Ok(recording_from_trace(trace))
     }
 }
 

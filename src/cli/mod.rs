@@ -13,7 +13,7 @@ use crate::bench::plot::{self};
 use crate::timestep::{EnginePreset, RangeError, Strategy};
 
 pub use bench_args::BenchArgs;
-pub use files::{check_new_file, check_png_path, load_recording};
+pub use files::{check_new_file, check_png_path, load_replay};
 pub use run_bench::run_bench;
 pub use window_args::{BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs};
 

@@ -254,7 +254,7 @@ impl WindowArgs {
                     process: self.process.clone(),
                     swap_chain: self.swap_chain.clone(),
                 };
-                load_recording(path, &options)
+                load_replay(path, &options)
             })
             .transpose()
             .context("--replay")?

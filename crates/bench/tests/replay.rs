@@ -4,8 +4,9 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use timestep_lab_bench::recording::{RecordingWriter, read_recording, recording_from_trace};
-use timestep_lab_bench::trace::read_recording_file;
+use timestep_lab_bench::recording::{
+    RecordingWriter, load_recording, read_recording, recording_from_trace,
+};
 use timestep_lab_core::live::*;
 use timestep_lab_core::metrics::Metrics;
 use timestep_lab_core::timestep::{FrameReport, Nanos, Strategy};
@@ -115,8 +116,7 @@ fn scripted_recording(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>
 }
 
 fn read_back(bytes: &[u8]) -> Arc<Recording> {
-    let file = read_recording_file(bytes, "session.csv").expect("a recording");
-    Arc::new(read_recording(file).expect("understood"))
+    Arc::new(read_recording(bytes, "session.csv").expect("a recording"))
 }
 
 fn replayed(recording: &Arc<Recording>) -> Outcome {
@@ -142,8 +142,8 @@ fn a_replayed_recording_runs_the_same_frames_to_the_same_state() {
     };
     let (bytes, live) = scripted_recording(start, Some(Strategy::Interpolated));
     let recording = read_back(&bytes);
-    assert_eq!(recording.frames.len(), 600);
-    assert!(recording.events.len() >= 9, "{:?}", recording.events);
+    assert_eq!(recording.summary.frames, 600);
+    assert!(recording.summary.events >= 9, "{:?}", recording.summary);
     let replay = replayed(&recording);
     assert_eq!(replay.reports.len(), live.reports.len());
     for (i, (a, b)) in live.reports.iter().zip(&replay.reports).enumerate() {
@@ -151,6 +151,58 @@ fn a_replayed_recording_runs_the_same_frames_to_the_same_state() {
     }
     assert_eq!(replay.metrics, live.metrics);
     assert_ne!(live.metrics[0].state_hash, 0);
+}
+
+/// A recording is read from its file at every pass, not held: one loaded from a file replays
+/// to the recorded state, and one whose file is damaged after it was checked stops at the
+/// damaged row with the file and line named, in bench and in the window's replay.
+#[test]
+fn a_recording_replays_from_its_file_and_a_file_damaged_since_stops_with_its_line() {
+    let start = LiveSettings {
+        strategy: Strategy::Accumulator,
+        ..LiveSettings::default()
+    };
+    let (bytes, live) = scripted_recording(start, None);
+    let path = std::env::temp_dir().join(format!("timestep-lab-replay-{}.csv", std::process::id()));
+    std::fs::write(&path, &bytes).expect("the temporary folder is writable");
+    let recording = Arc::new(load_recording(&path).expect("a recording"));
+    assert_eq!(recording.summary.frames, 600);
+    let bench = replay_all(&recording, None).expect("read to the end");
+    assert_eq!(bench.panes()[0].run_metrics(), live.metrics[0]);
+    // Row 299 (line 307: six header lines and the columns come first) damaged.
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let damaged = lines[306].replacen("3", "x", 1);
+    lines[306] = &damaged;
+    std::fs::write(&path, lines.join("\n")).expect("rewritten");
+    let error = replay_all(&recording, None).err().expect("a read error");
+    let message = error.to_string();
+    assert!(
+        matches!(error, ReplayError::Read(_)) && message.contains(":307: "),
+        "{message}"
+    );
+    let mut window = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+        .expect("valid settings");
+    let mut replay = Replay::new(Arc::clone(&recording));
+    replay.begin(&mut window).expect("valid");
+    let mut frames = 0;
+    while replay.step(&mut window).is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 299);
+    assert!(replay.status().finished);
+    assert_eq!(replay.error(), Some(message.as_str()));
+    // Gone altogether: the next pass says so.
+    std::fs::remove_file(&path).expect("removed");
+    replay.begin(&mut window).expect("valid");
+    assert!(replay.step(&mut window).is_none());
+    assert!(
+        replay
+            .error()
+            .is_some_and(|error| error.contains("cannot read")),
+        "{:?}",
+        replay.error()
+    );
 }
 
 #[test]
@@ -223,7 +275,7 @@ fn a_trace_replays_paced_by_real_time_with_speed_pause_seek_and_loop() {
         display_ns: None,
         notes: Vec::new(),
     };
-    let recording = Arc::new(recording_from_trace(&trace));
+    let recording = Arc::new(recording_from_trace(trace));
     let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
     let mut replay = Replay::new(Arc::clone(&recording));
     replay.begin(&mut live).unwrap();
@@ -265,7 +317,6 @@ mod control {
     use super::Shared;
     use std::sync::Arc;
     use timestep_lab_bench::recording::{RecordingWriter, read_recording};
-    use timestep_lab_bench::trace::read_recording_file;
     use timestep_lab_core::live::{
         LiveLoop, LiveSettings, Recording, Replay, ReplayControl, VirtualStopwatch,
     };
@@ -291,8 +342,7 @@ mod control {
         }
         live.stop_recording().expect("written");
         let bytes = out.0.lock().expect("not poisoned").clone();
-        let file = read_recording_file(&bytes[..], "session.csv").expect("a recording");
-        Arc::new(read_recording(file).expect("understood"))
+        Arc::new(read_recording(bytes, "session.csv").expect("a recording"))
     }
 
     /// A loop for the replay to drive, in another state than the recorded one.

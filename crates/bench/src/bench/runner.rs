@@ -11,8 +11,8 @@ use super::{
     TraceChoice, TraceJson, WriteError, same_file,
 };
 use crate::display::DisplaySpec;
-use crate::metrics::FrameStats;
-use crate::recording::read_recording;
+use crate::metrics::{FrameStats, PackedFrameTimes};
+use crate::recording::load_recording_with;
 use crate::timestep::{RangeError, Strategy};
 use crate::trace::{self, FrameSource, LoadOptions, TraceError};
 use timestep_lab_core::text::{escape, escape_path};
@@ -115,6 +115,10 @@ pub enum BenchError {
         /// The recording's path, escaped for the terminal.
         shown: String,
     },
+    /// A recorded session could not be read again for a replay (it changed or went away
+    /// since it was checked); the message names it and the line.
+    #[error("{0}")]
+    ReplayRead(String),
     /// A recorded session read without its header.
     #[error("a session recording has a header")]
     RecordingWithoutHeader,
@@ -285,8 +289,10 @@ impl BenchRequest {
                 return Err(BenchError::RecordingOption { option, shown });
             }
         }
-        let file = trace::load_recording_file(path)?;
-        let recording = std::sync::Arc::new(read_recording(file)?);
+        // The frame times are packed as the recording is checked, for the statistics.
+        let mut frame_times = PackedFrameTimes::new();
+        let recording = load_recording_with(path, |frame| frame_times.push(frame.frame_time))?;
+        let recording = std::sync::Arc::new(recording);
         let header = recording
             .header
             .as_ref()
@@ -299,7 +305,7 @@ impl BenchRequest {
             ..BenchSettings::default()
         }
         .with_costs_ms(start.load.step_cost_ms, start.load.render_cost_ms)?;
-        let results = super::run_recording(&recording, &self.strategies)?;
+        let results = super::run_recording(&recording, &frame_times, &self.strategies)?;
         let mut screen = crate::live::LiveDisplay::new(start.refresh_override_hz);
         screen.set(header.screen, start.refresh_override_hz);
         recorded.display = screen.spec();
@@ -309,14 +315,19 @@ impl BenchRequest {
             recording.source,
             escape(&header.version),
             escape(&header.adapter),
-            recording.events.len(),
-            if recording.events.len() == 1 { "" } else { "s" },
+            recording.summary.events,
+            if recording.summary.events == 1 {
+                ""
+            } else {
+                "s"
+            },
             recorded.display,
         ));
-        let mut frame_times: Vec<_> = recording.frames.iter().map(|f| f.frame_time).collect();
         let frames = frame_times.len();
-        let wall_time_s = frame_times.iter().sum::<u64>() as f64 / 1e9;
-        let stats = FrameStats::from_frame_times_in_place(&mut frame_times);
+        let stats = FrameStats::from_passes(|| frame_times.iter());
+        let wall_time_s = stats
+            .as_ref()
+            .map_or(0.0, |stats| stats.all.time as f64 / 1e9);
         Ok(self.report_text(&BenchReport::new(
             TraceJson {
                 source: recording.source.clone(),

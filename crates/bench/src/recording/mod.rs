@@ -9,30 +9,182 @@
 pub mod settings;
 
 use std::fmt::Write as _;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use timestep_lab_core::input::{InputEvent, InputKind, MoveKey};
 use timestep_lab_core::live::{
-    LiveSettings, PresentModeId, RecordedEvent, RecordedFrame, Recording, RecordingHeader,
-    RecordingSink, ScreenFacts,
+    FrameReader, LiveSettings, PresentModeId, RecordedEvent, RecordedFrame, RecordedFrames,
+    Recording, RecordingHeader, RecordingSink, RecordingSummary, ScreenFacts,
 };
-use timestep_lab_core::text::escape;
+use timestep_lab_core::text::{escape, escape_path};
 
 use crate::trace::{
-    FrameTrace, RECORDING_COLUMNS, RECORDING_MARK, RecordingFile, TraceError, exact_ns, ms_text,
+    FrameTrace, RECORDING_COLUMNS, RECORDING_MARK, RecordingHead, RecordingRows, TraceError,
+    exact_ns, ms_text, open_recording_rows,
 };
 use settings::{apply_settings_table, settings_table};
 
-/// A recording read from its file: the header and events understood, or the first problem,
-/// naming its line.
-pub fn read_recording(file: RecordingFile) -> Result<Recording, TraceError> {
-    let origin = file.origin.as_str();
+/// Reads the recording at `path`: its header and every row and request are read and checked
+/// now, in one pass that keeps none of them; a replay reads the file again (see
+/// [`Recording`]). Memory does not grow with the number of frames.
+pub fn load_recording(path: &Path) -> Result<Recording, TraceError> {
+    load_recording_with(path, |_| {})
+}
+
+/// [`load_recording`], handing each frame to `each` as the check reads it (what `bench`
+/// keeps of every frame it takes in this pass, instead of another).
+pub fn load_recording_with(
+    path: &Path,
+    each: impl FnMut(&RecordedFrame),
+) -> Result<Recording, TraceError> {
+    let source = RecordingSource {
+        origin: escape_path(path),
+        bytes: Bytes::File(path.to_owned()),
+    };
+    checked(source, each)
+}
+
+/// [`load_recording`] of a recording held in memory; `source` names it in messages.
+pub fn read_recording(bytes: impl Into<Arc<[u8]>>, source: &str) -> Result<Recording, TraceError> {
+    let source = RecordingSource {
+        origin: escape(source),
+        bytes: Bytes::Memory(bytes.into()),
+    };
+    checked(source, |_| {})
+}
+
+/// The recording `source` holds, its header understood and every row and request checked;
+/// each frame is handed to `each` as it is read.
+fn checked(
+    source: RecordingSource,
+    mut each: impl FnMut(&RecordedFrame),
+) -> Result<Recording, TraceError> {
+    let (header, mut frames) = source.read()?;
+    let mut summary = RecordingSummary::default();
+    let mut events = Vec::new();
+    while let Some(frame) = frames.frame(&mut events)? {
+        summary.add(&frame, events.len());
+        each(&frame);
+    }
+    if summary.frames == 0 {
+        return Err(TraceError::Empty {
+            origin: source.origin,
+        });
+    }
+    Ok(Recording {
+        source: source.origin.clone(),
+        header: Some(header),
+        frames: Arc::new(source),
+        summary,
+    })
+}
+
+/// Where a recording's bytes are.
+#[derive(Debug)]
+enum Bytes {
+    /// A file, opened again for each pass.
+    File(PathBuf),
+    /// Memory.
+    Memory(Arc<[u8]>),
+}
+
+/// A recording's file (or bytes), read again from the start for each pass over its frames.
+#[derive(Debug)]
+struct RecordingSource {
+    /// The file, fit for messages.
+    origin: String,
+    /// Its bytes.
+    bytes: Bytes,
+}
+
+impl RecordingSource {
+    /// Opens a pass: the header understood, and the frames to read.
+    fn read(&self) -> Result<(RecordingHeader, FileFrames), TraceError> {
+        let reader: Box<dyn Read + Send> = match &self.bytes {
+            Bytes::File(path) => {
+                Box::new(
+                    std::fs::File::open(path).map_err(|source| TraceError::Read {
+                        path: self.origin.clone(),
+                        source,
+                    })?,
+                )
+            }
+            Bytes::Memory(bytes) => Box::new(std::io::Cursor::new(Arc::clone(bytes))),
+        };
+        let (head, rows) = open_recording_rows(reader, &self.origin)?;
+        let header = read_header(&head)?;
+        let frames = FileFrames {
+            rows,
+            settings: header.settings,
+            origin: self.origin.clone(),
+        };
+        Ok((header, frames))
+    }
+}
+
+impl RecordedFrames for RecordingSource {
+    fn open(&self) -> Result<Box<dyn FrameReader>, String> {
+        match self.read() {
+            Ok((_, frames)) => Ok(Box::new(frames)),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+}
+
+/// One pass over a recording's rows, their requests understood.
+struct FileFrames {
+    /// The rows.
+    rows: RecordingRows<Box<dyn Read + Send>>,
+    /// The settings as of the last request read (a `set` names only what changed).
+    settings: LiveSettings,
+    /// The file, fit for messages.
+    origin: String,
+}
+
+impl FileFrames {
+    /// The next frame and, in `events`, the requests before it; `None` after the last.
+    fn frame(
+        &mut self,
+        events: &mut Vec<RecordedEvent>,
+    ) -> Result<Option<RecordedFrame>, TraceError> {
+        events.clear();
+        let Some((frame, text)) = self.rows.next_row()? else {
+            return Ok(None);
+        };
+        if let Some(text) = text {
+            let read = parse_events(&text, &mut self.settings).map_err(|message| {
+                TraceError::Recording {
+                    origin: self.origin.clone(),
+                    line: frame.line,
+                    message,
+                }
+            })?;
+            events.extend(read);
+        }
+        Ok(Some(frame))
+    }
+}
+
+impl FrameReader for FileFrames {
+    fn next_frame(
+        &mut self,
+        events: &mut Vec<RecordedEvent>,
+    ) -> Result<Option<RecordedFrame>, String> {
+        self.frame(events).map_err(|error| error.to_string())
+    }
+}
+
+/// A recording's header lines understood, or the first problem, naming its line.
+fn read_header(head: &RecordingHead) -> Result<RecordingHeader, TraceError> {
+    let origin = head.origin.as_str();
     let bad = |line: usize, message: String| TraceError::Recording {
         origin: origin.to_owned(),
         line,
         message,
     };
-    let field = |key: &str| file.header.iter().find(|(_, k, _)| k == key);
+    let field = |key: &str| head.header.iter().find(|(_, k, _)| k == key);
     let (settings_line, _, settings_text) = field("settings")
         .ok_or_else(|| bad(1, "the header has no \"# settings:\" line".to_owned()))?;
     let mut settings = LiveSettings::default();
@@ -55,32 +207,19 @@ pub fn read_recording(file: RecordingFile) -> Result<Recording, TraceError> {
         Some((line, _, value)) => parse_screen(value).map_err(|why| bad(*line, why))?,
     };
     let text = |key: &str| field(key).map_or_else(String::new, |(_, _, v)| v.clone());
-    let header = RecordingHeader {
+    Ok(RecordingHeader {
         version: text("version"),
         adapter: text("adapter"),
         settings,
         paused,
         screen,
-    };
-    let mut events = Vec::new();
-    let mut current = settings;
-    for (index, line, text) in &file.events {
-        for event in parse_events(text, &mut current).map_err(|why| bad(*line, why))? {
-            events.push((*index, event));
-        }
-    }
-    Ok(Recording {
-        source: file.origin,
-        header: Some(header),
-        frames: file.rows,
-        events,
     })
 }
 
 /// A trace's frames as a recording with nothing else: each frame starts where the one before
 /// ended, the first at zero.
-pub fn recording_from_trace(trace: &FrameTrace) -> Recording {
-    Recording::from_frame_times(trace.source.clone(), &trace.frame_times_ns)
+pub fn recording_from_trace(trace: FrameTrace) -> Recording {
+    Recording::from_frame_times(trace.source, trace.frame_times_ns)
 }
 
 /// Writes a session as it runs: the header first, then one row per frame with the requests
@@ -371,7 +510,6 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::read_recording_file;
     use timestep_lab_core::timestep::Strategy;
 
     fn header() -> RecordingHeader {
@@ -443,8 +581,7 @@ mod tests {
             text.contains("\"kick; set { rate_hz = 100.0, strategy = \"\"accumulator\"\" }\""),
             "{text}"
         );
-        let recording =
-            read_recording(read_recording_file(bytes.as_slice(), "rec.csv").unwrap()).unwrap();
+        let recording = read_recording(bytes, "rec.csv").unwrap();
         let read = recording.header.clone().unwrap();
         assert_eq!(read.settings, header.settings);
         assert_eq!(read.screen, header.screen);
@@ -455,10 +592,17 @@ mod tests {
             .enumerate()
             .flat_map(|(i, events)| events.iter().map(move |&e| (i, e)))
             .collect();
-        assert_eq!(recording.events, expected);
-        for (i, frame) in recording.frames.iter().enumerate() {
-            assert_eq!(RecordedFrame { line: 0, ..*frame }, row(i as u64));
+        let mut reader = recording.frames.open().unwrap();
+        let (mut read_events, mut frames) = (Vec::new(), 0);
+        let mut each = Vec::new();
+        while let Some(frame) = reader.next_frame(&mut each).unwrap() {
+            assert_eq!(RecordedFrame { line: 0, ..frame }, row(frames));
+            read_events.extend(each.iter().map(|&event| (frames as usize, event)));
+            frames += 1;
         }
+        assert_eq!(read_events, expected);
+        assert_eq!(frames as usize, recording.summary.frames);
+        assert_eq!(recording.summary.events, expected.len());
     }
 
     #[test]
@@ -486,17 +630,20 @@ mod tests {
         ];
         for (row, message) in cases {
             let text = format!("{head}{row}\n");
-            let error = read_recording(read_recording_file(text.as_bytes(), "rec.csv").unwrap())
+            let error = read_recording(text.as_bytes(), "rec.csv")
                 .unwrap_err()
                 .to_string();
             assert!(error.starts_with(message), "{error}");
         }
         let no_settings = "# timestep-lab session recording\nframe,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n0,0,0,0,0,,,\n";
-        let error =
-            read_recording(read_recording_file(no_settings.as_bytes(), "r").unwrap()).unwrap_err();
+        let error = read_recording(no_settings.as_bytes(), "r").unwrap_err();
         assert_eq!(
             error.to_string(),
             "r:1: the header has no \"# settings:\" line"
         );
+        // A header and no row: nothing to replay.
+        let no_rows = format!("{head}\n");
+        let error = read_recording(no_rows.as_bytes(), "r").unwrap_err();
+        assert_eq!(error.to_string(), "r: the trace has no frame times");
     }
 }

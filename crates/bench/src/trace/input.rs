@@ -97,10 +97,10 @@ pub(super) enum Encoding {
 /// A file that starts with a NUL byte and is not UTF-16 (a binary file, `/dev/zero`) is
 /// refused here, before anything else is read; a NUL further on is refused by
 /// [`Normalised`], which knows its line.
-pub(super) fn decode<'a>(
-    mut reader: impl Read + 'a,
+pub(super) fn decode<R: Read>(
+    mut reader: R,
     origin: &str,
-) -> Result<(Box<dyn Read + 'a>, Encoding), TraceError> {
+) -> Result<(Decoded<R>, Encoding), TraceError> {
     let mut sample = Vec::with_capacity(SNIFF_BYTES);
     (&mut reader)
         .take(SNIFF_BYTES as u64)
@@ -112,7 +112,7 @@ pub(super) fn decode<'a>(
     let encoding = sniff(&sample).ok_or_else(|| TraceError::NotText {
         origin: origin.to_owned(),
     })?;
-    let text: Box<dyn Read + 'a> = match encoding {
+    let text = match encoding {
         Encoding::Utf8 => {
             let bom = if sample.starts_with(b"\xEF\xBB\xBF") {
                 3
@@ -120,19 +120,36 @@ pub(super) fn decode<'a>(
                 0
             };
             sample.drain(..bom);
-            Box::new(io::Cursor::new(sample).chain(reader))
+            Decoded::Utf8(io::Cursor::new(sample).chain(reader))
         }
         Encoding::Utf16 { big_endian, bom } => {
             if bom {
                 sample.drain(..2);
             }
-            Box::new(Utf16Reader::new(
+            Decoded::Utf16(Utf16Reader::new(
                 io::Cursor::new(sample).chain(reader),
                 big_endian,
             ))
         }
     };
     Ok((text, encoding))
+}
+
+/// A file's text as UTF-8: [`decode`]'s reader (`Send` when the file's reader is).
+pub(super) enum Decoded<R> {
+    /// UTF-8 already: the bytes looked at, then the rest.
+    Utf8(io::Chain<io::Cursor<Vec<u8>>, R>),
+    /// UTF-16, decoded as it is read.
+    Utf16(Utf16Reader<io::Chain<io::Cursor<Vec<u8>>, R>>),
+}
+
+impl<R: Read> Read for Decoded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Decoded::Utf8(text) => text.read(buf),
+            Decoded::Utf16(text) => text.read(buf),
+        }
+    }
 }
 
 /// The encoding of a file from its first bytes, or `None` for binary data.
@@ -194,7 +211,7 @@ fn sniff(sample: &[u8]) -> Option<Encoding> {
 
 /// Decodes UTF-16 to UTF-8 as it is read; unpaired surrogates and a dangling odd byte become
 /// U+FFFD.
-struct Utf16Reader<R> {
+pub(super) struct Utf16Reader<R> {
     /// The UTF-16 bytes.
     inner: R,
     /// Big-endian.

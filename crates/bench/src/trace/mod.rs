@@ -58,8 +58,8 @@ pub use generate::{
     MAX_DURATION_S, MAX_GENERATED_FRAMES, generate,
 };
 pub use recording_file::{
-    MAX_RECORDED_FRAME_MS, RECORDING_COLUMNS, RECORDING_MARK, RecordingFile, exact_ns,
-    is_recording, load_recording_file, ms_text, read_recording_file, starts_with_recording_mark,
+    MAX_RECORDED_FRAME_MS, RECORDING_COLUMNS, RECORDING_MARK, RecordingHead, RecordingRows,
+    exact_ns, is_recording, ms_text, open_recording_rows, starts_with_recording_mark,
 };
 pub use source::FrameSource;
 pub use timestep_lab_core::rng::Rng;

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::csv::{Dialect, Header, Records};
 use super::error::{Column, shown};
-use super::input::{self, FirstRead, Normalised, from_io};
+use super::input::{self, Decoded, Normalised, from_io};
 use super::{FRAME_TIME_COLUMN, MAX_LINE_BYTES, TraceError};
 use crate::live::RecordedFrame;
 use crate::timestep::Nanos;
@@ -36,69 +36,47 @@ pub const RECORDING_COLUMNS: [&str; 8] = [
 /// frame a trace holds (a debugger stop, a sleeping laptop), and a replay must get it back.
 pub const MAX_RECORDED_FRAME_MS: u64 = 3_600_000;
 
-/// A recording as the file holds it.
+/// The head of a recording file: its `# key: value` lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RecordingFile {
+pub struct RecordingHead {
     /// The file, fit for messages.
     pub origin: String,
     /// The `# key: value` lines of the header: line, key, value (after the mark).
     pub header: Vec<(usize, String, String)>,
-    /// The frames, in order.
-    pub rows: Vec<RecordedFrame>,
-    /// The rows that carry events: row index, line, the events' text.
-    pub events: Vec<(usize, usize, String)>,
 }
 
-/// Whether the file at `path` starts with [`RECORDING_MARK`] (a recording, not a plain trace),
-/// in any encoding the trace reader takes: UTF-8 with or without a byte-order mark, or UTF-16
-/// (an editor on Windows may have saved it so). Only a regular file can be one: opening a
-/// named pipe would block until a writer comes, before the trace reader could say it waits.
-/// A file that cannot be read is not one; reading it as a trace then says why.
-pub fn is_recording(path: &Path) -> bool {
-    if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
-        return false;
-    }
-    std::fs::File::open(path).is_ok_and(starts_with_recording_mark)
+/// The text a recording's rows are read from.
+type RowText<R> = std::io::Chain<std::io::Cursor<Vec<u8>>, BufReader<Normalised<Decoded<R>>>>;
+
+/// The rows of a recording file, read one at a time (memory does not grow with their
+/// number), each checked as it comes.
+pub struct RecordingRows<R: Read> {
+    /// The CSV rows.
+    records: Records<RowText<R>>,
+    /// The CSV header.
+    header: Header,
+    /// Where each of [`RECORDING_COLUMNS`] is.
+    columns: [usize; RECORDING_COLUMNS.len()],
+    /// The file, fit for messages.
+    origin: String,
+    /// Rows read.
+    index: usize,
+    /// The last row's start, to check that time goes on.
+    previous_time: Option<Nanos>,
 }
 
-/// Whether the text `reader` holds starts with the line [`RECORDING_MARK`], in UTF-8 (with or
-/// without a byte-order mark) or UTF-16; reads a few dozen bytes at most.
-pub fn starts_with_recording_mark(reader: impl Read) -> bool {
-    // UTF-16 takes two bytes a character, and a byte-order mark before them.
-    let most = 2 * (RECORDING_MARK.len() as u64 + 3);
-    let Ok((text, _)) = input::decode(reader.take(most), "") else {
-        return false;
-    };
-    let mut first = Vec::with_capacity(RECORDING_MARK.len() + 2);
-    let read = BufReader::new(text)
-        .take(RECORDING_MARK.len() as u64 + 2)
-        .read_until(b'\n', &mut first);
-    read.is_ok() && first.trim_ascii_end() == RECORDING_MARK.as_bytes()
-}
-
-/// Reads the recording at `path`.
-pub fn load_recording_file(path: &Path) -> Result<RecordingFile, TraceError> {
-    let origin = timestep_lab_core::text::escape_path(path);
-    let file = FirstRead::open(|| std::fs::File::open(path), || {}).map_err(|source| {
-        TraceError::Read {
-            path: origin.clone(),
-            source,
-        }
-    })?;
-    read_recording_file_from(file, &origin)
-}
-
-/// Reads a recording from `reader`; `source` names it in messages.
-pub fn read_recording_file(reader: impl Read, source: &str) -> Result<RecordingFile, TraceError> {
-    read_recording_file_from(reader, &super::error::escape(source))
-}
-
-fn read_recording_file_from(reader: impl Read, origin: &str) -> Result<RecordingFile, TraceError> {
+/// Opens the recording `reader` holds (any encoding the trace reader takes): reads its head
+/// and its CSV header, and returns them with the rows to read. `origin` names it in
+/// messages.
+pub fn open_recording_rows<R: Read>(
+    reader: R,
+    origin: &str,
+) -> Result<(RecordingHead, RecordingRows<R>), TraceError> {
     let (text, _) = input::decode(reader, origin)?;
     let mut text = BufReader::with_capacity(64 * 1024, Normalised::new(text, origin));
-    let mut session = RecordingFile {
+    let mut head = RecordingHead {
         origin: origin.to_owned(),
-        ..RecordingFile::default()
+        ..RecordingHead::default()
     };
     // The header's comment lines, up to the first line that is not one.
     let mut line = 0;
@@ -139,8 +117,7 @@ fn read_recording_file_from(reader: impl Read, origin: &str) -> Result<Recording
         if line > 1
             && let Some((key, value)) = comment.split_once(':')
         {
-            session
-                .header
+            head.header
                 .push((line, key.trim().to_owned(), value.trim().to_owned()));
         }
     };
@@ -165,20 +142,39 @@ fn read_recording_file_from(reader: impl Read, origin: &str) -> Result<Recording
             )
         })?;
     }
-    let [
-        frame,
-        time,
-        frame_time,
-        load,
-        carried,
-        present,
-        wait,
-        events,
-    ] = columns;
-    while records.next_record()? {
-        records.check_width(&header)?;
+    let rows = RecordingRows {
+        records,
+        header,
+        columns,
+        origin: origin.to_owned(),
+        index: 0,
+        previous_time: None,
+    };
+    Ok((head, rows))
+}
+
+impl<R: Read> RecordingRows<R> {
+    /// The next row, with its line and the text of the requests it carries if it carries
+    /// any; `None` after the last.
+    pub fn next_row(&mut self) -> Result<Option<(RecordedFrame, Option<String>)>, TraceError> {
+        let records = &mut self.records;
+        if !records.next_record()? {
+            return Ok(None);
+        }
+        records.check_width(&self.header)?;
+        let (header, origin) = (&self.header, self.origin.as_str());
         let line = records.line();
-        let index = session.rows.len();
+        let index = self.index;
+        let [
+            frame,
+            time,
+            frame_time,
+            load,
+            carried,
+            present,
+            wait,
+            events,
+        ] = self.columns;
         let number = |column: usize, max_ms: u64| -> Result<Option<Nanos>, TraceError> {
             let text = records.field(column);
             if text.is_empty() {
@@ -236,8 +232,8 @@ fn read_recording_file_from(reader: impl Read, origin: &str) -> Result<Recording
                 (None, _) => None,
             },
         };
-        if let Some(previous) = session.rows.last()
-            && row.time < previous.time
+        if let Some(previous) = self.previous_time
+            && row.time < previous
         {
             return Err(invalid(
                 origin,
@@ -246,22 +242,43 @@ fn read_recording_file_from(reader: impl Read, origin: &str) -> Result<Recording
                     "time_ms goes back ({} ms after {} ms): a recording's frames are in the \
                      order they ran",
                     shown(&records.field(time)),
-                    ms_text(previous.time)
+                    ms_text(previous)
                 ),
             ));
         }
         let text = records.field(events);
-        if !text.is_empty() {
-            session.events.push((index, line, text.into_owned()));
-        }
-        session.rows.push(row);
+        let events = (!text.is_empty()).then(|| text.into_owned());
+        self.index += 1;
+        self.previous_time = Some(row.time);
+        Ok(Some((row, events)))
     }
-    if session.rows.is_empty() {
-        return Err(TraceError::Empty {
-            origin: origin.to_owned(),
-        });
+}
+
+/// Whether the file at `path` starts with [`RECORDING_MARK`] (a recording, not a plain trace),
+/// in any encoding the trace reader takes: UTF-8 with or without a byte-order mark, or UTF-16
+/// (an editor on Windows may have saved it so). Only a regular file can be one: opening a
+/// named pipe would block until a writer comes, before the trace reader could say it waits.
+/// A file that cannot be read is not one; reading it as a trace then says why.
+pub fn is_recording(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
+        return false;
     }
-    Ok(session)
+    std::fs::File::open(path).is_ok_and(starts_with_recording_mark)
+}
+
+/// Whether the text `reader` holds starts with the line [`RECORDING_MARK`], in UTF-8 (with or
+/// without a byte-order mark) or UTF-16; reads a few dozen bytes at most.
+pub fn starts_with_recording_mark(reader: impl Read) -> bool {
+    // UTF-16 takes two bytes a character, and a byte-order mark before them.
+    let most = 2 * (RECORDING_MARK.len() as u64 + 3);
+    let Ok((text, _)) = input::decode(reader.take(most), "") else {
+        return false;
+    };
+    let mut first = Vec::with_capacity(RECORDING_MARK.len() + 2);
+    let read = BufReader::new(text)
+        .take(RECORDING_MARK.len() as u64 + 2)
+        .read_until(b'\n', &mut first);
+    read.is_ok() && first.trim_ascii_end() == RECORDING_MARK.as_bytes()
 }
 
 /// A problem with a recording, at `line`.
@@ -310,8 +327,32 @@ mod tests {
         }
     }
 
-    fn read(text: &str) -> Result<RecordingFile, TraceError> {
-        read_recording_file(text.as_bytes(), "rec.csv")
+    /// A recording's head, rows and the rows' requests (row index, line, text).
+    #[derive(Debug)]
+    struct Read {
+        header: Vec<(usize, String, String)>,
+        rows: Vec<RecordedFrame>,
+        events: Vec<(usize, usize, String)>,
+    }
+
+    fn read_bytes(bytes: &[u8]) -> Result<Read, TraceError> {
+        let (head, mut rows) = open_recording_rows(bytes, "rec.csv")?;
+        let mut read = Read {
+            header: head.header,
+            rows: Vec::new(),
+            events: Vec::new(),
+        };
+        while let Some((row, events)) = rows.next_row()? {
+            if let Some(text) = events {
+                read.events.push((read.rows.len(), row.line, text));
+            }
+            read.rows.push(row);
+        }
+        Ok(read)
+    }
+
+    fn read(text: &str) -> Result<Read, TraceError> {
+        read_bytes(text.as_bytes())
     }
 
     const HEAD: &str = "# timestep-lab session recording\n# version: 0.1.0\n\
@@ -373,13 +414,7 @@ mod tests {
         for bytes in encodings {
             assert!(starts_with_recording_mark(&bytes[..]), "{bytes:?}");
             // What is told a recording reads as one.
-            assert_eq!(
-                read_recording_file(&bytes[..], "rec.csv")
-                    .unwrap()
-                    .rows
-                    .len(),
-                1
-            );
+            assert_eq!(read_bytes(&bytes).unwrap().rows.len(), 1);
         }
         for other in [
             &b"16.7\n"[..],
@@ -399,7 +434,6 @@ mod tests {
                 "frame_time_ms\n16\n".to_owned(),
                 "rec.csv:1: not a recording: the first line is not \"# timestep-lab session recording\"",
             ),
-            (HEAD.to_owned(), "rec.csv: the trace has no frame times"),
             (
                 format!("{HEAD}0,5,x,0,0,,,\n"),
                 "rec.csv:4: column 3 (frame_time_ms): \"x\" is not a time from 0 to 3600000 ms \

@@ -45,9 +45,14 @@ pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
 pub use readouts::{PaneReadout, Readouts};
-pub use recording::{RecordedEvent, RecordedFrame, Recording, RecordingHeader, RecordingSink};
+pub use recording::{
+    FrameReader, RecordedEvent, RecordedFrame, RecordedFrames, Recording, RecordingHeader,
+    RecordingSink, RecordingSummary,
+};
 pub use remedy::{Remedies, STABILITY_MARGIN};
-pub use replay::{MAX_FRAMES_PER_ADVANCE, REPLAY_SPEEDS, Replay, ReplayStatus, replay_all};
+pub use replay::{
+    MAX_FRAMES_PER_ADVANCE, REPLAY_SPEEDS, Replay, ReplayError, ReplayStatus, replay_all,
+};
 pub use replay_control::ReplayControl;
 pub use screen::{
     ASSUMED_REFRESH_HZ, LiveDisplay, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,

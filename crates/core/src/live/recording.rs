@@ -13,6 +13,8 @@
 //! the file format (a `frame_time_ms` CSV with `#` header lines, so any tool that reads the
 //! lab's traces reads its frame times) is the bench crate's `recording` module.
 
+use std::sync::Arc;
+
 use super::screen::ScreenFacts;
 use super::settings::LiveSettings;
 use crate::input::InputEvent;
@@ -54,18 +56,86 @@ pub struct RecordingHeader {
     pub screen: ScreenFacts,
 }
 
-/// A recording to replay: frames, the requests between them, and what it starts from.
-#[derive(Clone, Debug, PartialEq)]
+/// A recording to replay: what it starts from, and where its frames are read from.
+///
+/// The frames are not held: a replay reads them in order from [`Self::frames`], and reads
+/// them again from the first when it starts over, so a recording of ten million frames
+/// replays in the memory of one. What a replay needs to know before it reads them (how
+/// many, when they start and end) is the [`RecordingSummary`], counted when the recording
+/// was read and checked.
+#[derive(Clone, Debug)]
 pub struct Recording {
     /// Where it came from, for messages and the panel.
     pub source: String,
     /// What the recording starts from; `None` for a trace that is not a recording (its
     /// frames replay under the settings in force).
     pub header: Option<RecordingHeader>,
-    /// The frames, in order.
-    pub frames: Vec<RecordedFrame>,
-    /// The requests, each before the frame whose index it carries, in order.
-    pub events: Vec<(usize, RecordedEvent)>,
+    /// The frames and the requests between them.
+    pub frames: Arc<dyn RecordedFrames>,
+    /// What a pass over the frames found.
+    pub summary: RecordingSummary,
+}
+
+/// What one pass over a recording's frames found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordingSummary {
+    /// Frames.
+    pub frames: usize,
+    /// Requests between them.
+    pub events: usize,
+    /// Stopwatch time at which the first frame started, ns.
+    pub first_time: Nanos,
+    /// Stopwatch time at which the last frame started, ns.
+    pub last_time: Nanos,
+    /// The last frame's frame time, ns.
+    pub last_frame_time: Nanos,
+}
+
+impl RecordingSummary {
+    /// Counts one more frame, with the `events` requests taken before it.
+    pub fn add(&mut self, frame: &RecordedFrame, events: usize) {
+        if self.frames == 0 {
+            self.first_time = frame.time;
+        }
+        self.frames += 1;
+        self.events += events;
+        self.last_time = frame.time;
+        self.last_frame_time = frame.frame_time;
+    }
+
+    /// Recorded time from the first frame's start to the last frame's start, ns.
+    pub fn duration(&self) -> Nanos {
+        self.last_time.saturating_sub(self.first_time)
+    }
+
+    /// Recorded time from the first frame's start to the last frame's end, ns: one pass of
+    /// a loop.
+    pub fn length(&self) -> Nanos {
+        if self.frames == 0 {
+            0
+        } else {
+            self.duration().saturating_add(self.last_frame_time)
+        }
+    }
+}
+
+/// Where a recording's frames are read from: a file read again at each pass, or frame times
+/// in memory. The bench crate reads the lab's recording files; [`Recording::from_frame_times`]
+/// holds a trace's.
+pub trait RecordedFrames: Send + Sync + std::fmt::Debug {
+    /// A reader from the first frame, or why none can be had (the message names the source).
+    fn open(&self) -> Result<Box<dyn FrameReader>, String>;
+}
+
+/// One pass over a recording's frames, in order.
+pub trait FrameReader: Send {
+    /// The next frame, with the requests taken before it put in `events` (cleared first);
+    /// `None` after the last. An error (the file changed or went away since it was checked)
+    /// ends the pass; its message names the source and line.
+    fn next_frame(
+        &mut self,
+        events: &mut Vec<RecordedEvent>,
+    ) -> Result<Option<RecordedFrame>, String>;
 }
 
 /// One frame of a recording.
@@ -87,34 +157,77 @@ pub struct RecordedFrame {
 
 impl Recording {
     /// Frame times with nothing else, from `source`: each frame starts where the one before
-    /// ended, the first at zero.
-    pub fn from_frame_times(source: String, frame_times: &[Nanos]) -> Self {
-        let mut time: Nanos = 0;
-        let frames = frame_times
-            .iter()
-            .map(|&frame_time| {
-                let row = RecordedFrame {
-                    time,
-                    frame_time,
-                    ..RecordedFrame::default()
-                };
-                time = time.saturating_add(frame_time);
-                row
-            })
-            .collect();
+    /// ended, the first at zero. They are held in memory (8 bytes a frame).
+    pub fn from_frame_times(source: String, frame_times: Vec<Nanos>) -> Self {
+        let frames = FrameTimes(frame_times.into());
+        let mut summary = RecordingSummary::default();
+        let mut reader = frames.reader();
+        while let Some(frame) = reader.next() {
+            summary.add(&frame, 0);
+        }
         Self {
             source,
             header: None,
-            frames,
-            events: Vec::new(),
+            frames: Arc::new(frames),
+            summary,
         }
     }
-    /// Recorded time from the first frame's start to the last frame's start, ns.
-    pub fn duration(&self) -> Nanos {
-        match (self.frames.first(), self.frames.last()) {
-            (Some(first), Some(last)) => last.time - first.time,
-            _ => 0,
+}
+
+/// Frame times in memory, as a recording's frames.
+#[derive(Debug)]
+struct FrameTimes(Arc<[Nanos]>);
+
+impl FrameTimes {
+    /// A pass from the first frame.
+    fn reader(&self) -> FrameTimesReader {
+        FrameTimesReader {
+            frame_times: Arc::clone(&self.0),
+            next: 0,
+            time: 0,
         }
+    }
+}
+
+impl RecordedFrames for FrameTimes {
+    fn open(&self) -> Result<Box<dyn FrameReader>, String> {
+        Ok(Box::new(self.reader()))
+    }
+}
+
+/// One pass over [`FrameTimes`].
+struct FrameTimesReader {
+    /// The frame times.
+    frame_times: Arc<[Nanos]>,
+    /// The next frame.
+    next: usize,
+    /// When the next frame starts, ns.
+    time: Nanos,
+}
+
+impl Iterator for FrameTimesReader {
+    type Item = RecordedFrame;
+
+    fn next(&mut self) -> Option<RecordedFrame> {
+        let frame_time = *self.frame_times.get(self.next)?;
+        let frame = RecordedFrame {
+            time: self.time,
+            frame_time,
+            ..RecordedFrame::default()
+        };
+        self.next += 1;
+        self.time = self.time.saturating_add(frame_time);
+        Some(frame)
+    }
+}
+
+impl FrameReader for FrameTimesReader {
+    fn next_frame(
+        &mut self,
+        events: &mut Vec<RecordedEvent>,
+    ) -> Result<Option<RecordedFrame>, String> {
+        events.clear();
+        Ok(self.next())
     }
 }
 

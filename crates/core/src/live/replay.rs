@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::live_loop::LiveLoop;
 use super::pane::LiveFrame;
-use super::recording::{RecordedEvent, Recording};
+use super::recording::{FrameReader, RecordedEvent, RecordedFrame, Recording};
 use super::settings::LiveSettings;
 use super::stopwatch::{Stopwatch, VirtualStopwatch};
 use crate::timestep::{Nanos, RangeError, Strategy};
@@ -20,14 +20,19 @@ pub const MAX_FRAMES_PER_ADVANCE: usize = 256;
 pub const REPLAY_SPEEDS: std::ops::RangeInclusive<f64> = 0.05..=8.0;
 
 /// A recording being replayed, and where it is.
-#[derive(Clone, Debug)]
 pub struct Replay {
     /// What is replayed (shared: `bench` replays one recording once per strategy).
     recording: Arc<Recording>,
+    /// The pass over its frames; `None` before [`Self::begin`] and after a read error.
+    reader: Option<Box<dyn FrameReader>>,
+    /// The next frame, read ahead (its start decides whether its time has come).
+    ahead: Option<RecordedFrame>,
+    /// The requests recorded before `ahead`.
+    ahead_events: Vec<RecordedEvent>,
+    /// Why the frames could not be read to their end, if they could not.
+    error: Option<String>,
     /// The next frame to run.
     next: usize,
-    /// The next event to apply.
-    next_event: usize,
     /// Recorded time since the first frame's start that the replay has reached, ns.
     position: Nanos,
     /// Recorded time per real time.
@@ -39,6 +44,16 @@ pub struct Replay {
     /// The strategies the person chose during the replay, which the recording's setting
     /// changes then leave alone; `None` while the recorded ones apply.
     own_strategies: Option<LiveSettings>,
+}
+
+impl std::fmt::Debug for Replay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replay")
+            .field("source", &self.recording.source)
+            .field("next", &self.next)
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Where a replay is, for the panel.
@@ -67,8 +82,11 @@ impl Replay {
     pub fn new(recording: Arc<Recording>) -> Self {
         Self {
             recording,
+            reader: None,
+            ahead: None,
+            ahead_events: Vec::new(),
+            error: None,
             next: 0,
-            next_event: 0,
             position: 0,
             speed: 1.0,
             looping: false,
@@ -94,20 +112,42 @@ impl Replay {
         }
         live.begin_replay(settings, paused, screen)?;
         self.next = 0;
-        self.next_event = 0;
         self.position = 0;
+        self.ahead = None;
+        self.error = None;
+        self.reader = match self.recording.frames.open() {
+            Ok(reader) => Some(reader),
+            Err(error) => {
+                self.error = Some(error);
+                None
+            }
+        };
         Ok(())
     }
 
-    /// Runs the next frame: the requests recorded before it, then the frame, then its
-    /// present. `None` after the last frame.
-    pub fn step<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) -> Option<LiveFrame> {
-        let frame = *self.recording.frames.get(self.next)?;
-        while let Some(&(index, event)) = self.recording.events.get(self.next_event) {
-            if index != self.next {
-                break;
+    /// The next frame to run, read ahead; `None` after the last or a read error.
+    fn peek(&mut self) -> Option<RecordedFrame> {
+        if self.ahead.is_none() {
+            let reader = self.reader.as_mut()?;
+            match reader.next_frame(&mut self.ahead_events) {
+                Ok(frame) => self.ahead = frame,
+                Err(error) => {
+                    self.error = Some(error);
+                    self.reader = None;
+                }
             }
-            self.next_event += 1;
+        }
+        self.ahead
+    }
+
+    /// Runs the next frame: the requests recorded before it, then the frame, then its
+    /// present. `None` after the last frame (or when the frames could not be read on:
+    /// [`Self::error`] says why).
+    pub fn step<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) -> Option<LiveFrame> {
+        let frame = self.peek()?;
+        self.ahead = None;
+        for index in 0..self.ahead_events.len() {
+            let event = self.ahead_events[index];
             self.apply(live, event);
         }
         let outcome = live.replay_frame(frame.time, frame.frame_time);
@@ -160,13 +200,13 @@ impl Replay {
                 // Behind: the rest waits for the next call, from the last frame run.
                 return Ok(ran);
             }
-            match self.recording.frames.get(self.next) {
+            match self.peek() {
                 Some(frame) if frame.time - self.start_time() <= target => {
                     self.step(live);
                     ran += 1;
                 }
                 Some(_) => break,
-                None if self.looping && self.length() > 0 => {
+                None if self.looping && self.length() > 0 && self.error.is_none() => {
                     target = target.saturating_sub(self.length());
                     self.begin(live)?;
                 }
@@ -188,10 +228,8 @@ impl Replay {
         frame: usize,
     ) -> Result<(), RangeError> {
         self.begin(live)?;
-        let frame = frame.min(self.recording.frames.len());
-        while self.next < frame {
-            self.step(live);
-        }
+        let frame = frame.min(self.recording.summary.frames);
+        while self.next < frame && self.step(live).is_some() {}
         Ok(())
     }
 
@@ -210,7 +248,7 @@ impl Replay {
     /// Whether the replay starts over at the end.
     pub fn set_looping(&mut self, looping: bool) {
         self.looping = looping;
-        if looping && self.next >= self.recording.frames.len() {
+        if looping && self.next >= self.recording.summary.frames {
             self.playing = true;
         }
     }
@@ -223,31 +261,34 @@ impl Replay {
 
     /// Where the replay is.
     pub fn status(&self) -> ReplayStatus {
-        let frames = self.recording.frames.len();
+        let frames = self.recording.summary.frames;
         ReplayStatus {
             frame: self.next,
             frames,
             position_s: self.position as f64 / 1e9,
-            duration_s: self.recording.duration() as f64 / 1e9,
+            duration_s: self.recording.summary.duration() as f64 / 1e9,
             speed: self.speed,
             looping: self.looping,
             playing: self.playing,
-            finished: self.next >= frames && !self.looping,
+            finished: (self.next >= frames || self.error.is_some()) && !self.looping,
         }
+    }
+
+    /// Why the frames could not be read to their end (the file changed or went away since
+    /// it was checked), if they could not: the replay stopped there.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
     }
 
     /// Recorded time from the first frame's start to the last frame's end, ns: one pass of
     /// a loop.
     fn length(&self) -> Nanos {
-        match (self.recording.frames.first(), self.recording.frames.last()) {
-            (Some(first), Some(last)) => (last.time - first.time).saturating_add(last.frame_time),
-            _ => 0,
-        }
+        self.recording.summary.length()
     }
 
     /// Stopwatch time of the first frame's start.
     fn start_time(&self) -> Nanos {
-        self.recording.frames.first().map_or(0, |frame| frame.time)
+        self.recording.summary.first_time
     }
 }
 
@@ -266,7 +307,7 @@ fn keep_strategies(settings: &mut LiveSettings, own: &LiveSettings) {
 pub fn replay_all(
     recording: &Arc<Recording>,
     strategy: Option<Strategy>,
-) -> Result<LiveLoop<VirtualStopwatch>, RangeError> {
+) -> Result<LiveLoop<VirtualStopwatch>, ReplayError> {
     let base = recording
         .header
         .as_ref()
@@ -281,5 +322,19 @@ pub fn replay_all(
     }
     replay.begin(&mut live)?;
     while replay.step(&mut live).is_some() {}
-    Ok(live)
+    match replay.error {
+        Some(error) => Err(ReplayError::Read(error)),
+        None => Ok(live),
+    }
+}
+
+/// Why [`replay_all`] could not run a recording to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The recorded settings are out of range.
+    #[error(transparent)]
+    Range(#[from] RangeError),
+    /// The frames could not be read on (the message names the source and line).
+    #[error("{0}")]
+    Read(String),
 }

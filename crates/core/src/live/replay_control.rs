@@ -13,7 +13,7 @@ use super::{LiveLoop, LiveSettings, Replay, ReplayStatus, Stopwatch};
 use crate::timestep::{Nanos, RangeError};
 
 /// The replay driving the live loop instead of the clock, if one does.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ReplayControl {
     /// The replay; `None` when the clock drives the loop.
     replay: Option<Replay>,
@@ -166,6 +166,13 @@ impl ReplayControl {
                 replay.status(),
             )
         })
+    }
+
+    /// Why the replay stopped before its last frame (its file changed or went away since
+    /// it was read), escaped for the panel and the terminal; `None` while all is well.
+    pub fn error(&self) -> Option<String> {
+        let error = self.replay.as_ref()?.error()?;
+        Some(format!("replay stopped: {}", crate::text::escape(error)))
     }
 
     /// Frames run and frames in the replay, for the exit report.
