@@ -69,7 +69,7 @@ pub struct BenchRenderOptions {
     pub frames: u32,
     /// Target size, pixels.
     pub size: (u32, u32),
-    /// Scene panes, each running the next strategy (1 to 6).
+    /// Scene panes, each running the next strategy (1 to [`crate::live::MAX_PANES`]).
     pub panes: u32,
     /// MSAA samples of the scene (1 or 4).
     pub msaa: u32,

@@ -167,6 +167,36 @@ fn bench_render_reports_every_stage_as_json() {
     );
 }
 
+/// bench-render measures as many panes as the window shows (it stopped at 6 of 9).
+#[test]
+fn bench_render_takes_every_pane_count_the_window_shows() {
+    let too_many = lab(&["bench-render", "--panes", "10"]);
+    assert_eq!(too_many.status.code(), Some(2));
+    assert!(
+        stderr(&too_many).contains("--panes"),
+        "{}",
+        stderr(&too_many)
+    );
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let nine = lab(&[
+        "bench-render",
+        "--frames",
+        "2",
+        "--width",
+        "320",
+        "--height",
+        "200",
+        "--panes",
+        "9",
+        "--json",
+    ]);
+    assert!(nine.status.success(), "{}", stderr(&nine));
+    let json: serde_json::Value = serde_json::from_slice(&nine.stdout).expect("valid JSON");
+    assert_eq!(json["panes"], 9);
+}
+
 #[test]
 fn bad_window_values_are_named_and_nothing_opens() {
     let cases: [(&[&str], &str); 6] = [

@@ -107,8 +107,9 @@ pub struct BenchArgs {
     )]
     pub plot_size: (u32, u32),
     /// Run a recorded session (`--record`) as a plain trace of its frame times under the
-    /// bench's model, instead of replaying it as recorded.
-    #[arg(long, requires = "trace")]
+    /// bench's model, instead of replaying it as recorded. A generated trace is one already:
+    /// with --generate it is refused.
+    #[arg(long, requires = "trace", conflicts_with = "generate")]
     pub as_trace: bool,
     /// Scripted inputs: every:S[:HOLD_MS] presses a movement key every S seconds (0.001 to
     /// 3600) and holds it HOLD_MS ms (default 100, or half the period if shorter), forward
@@ -198,6 +199,40 @@ impl BenchArgs {
                 font: font_override(),
             }),
         })
+    }
+}
+
+impl BenchArgs {
+    /// Notes for the step options given with only engine presets to run: each preset keeps
+    /// its engine's own step and guards, so `--hz`, `--max-frame-time` and `--max-steps`
+    /// change nothing (a value other than the default is taken as given).
+    pub fn unused_step_options(&self, strategies: &[Strategy]) -> Vec<String> {
+        let only_presets = !strategies.is_empty()
+            && strategies
+                .iter()
+                .all(|strategy| matches!(strategy, Strategy::Preset(_)));
+        if !only_presets {
+            return Vec::new();
+        }
+        let sim = &self.sim;
+        [
+            ("--hz", sim.hz != crate::timestep::DEFAULT_RATE_HZ, sim.hz),
+            (
+                "--max-frame-time",
+                sim.max_frame_time != 250.0,
+                sim.max_frame_time,
+            ),
+            ("--max-steps", sim.max_steps != 0, f64::from(sim.max_steps)),
+        ]
+        .into_iter()
+        .filter(|&(_, given, _)| given)
+        .map(|(option, _, value)| {
+            format!(
+                "{option} {value} does not apply: only engine presets run, and each keeps its \
+                 engine's own step and guards (docs/engines.md, \"Engine presets\")"
+            )
+        })
+        .collect()
     }
 }
 

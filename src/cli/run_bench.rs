@@ -15,6 +15,7 @@ use super::*;
 /// which [`BenchError::failed_while_running`] holds; anything else was a bad value.
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let request = args.request()?;
+    notes.extend(args.unused_step_options(&request.strategies));
     request
         .run(notes, files::wait_notice)
         .map_err(|error| match error {

@@ -52,8 +52,9 @@ pub struct LiveArgs {
     pub focus: Option<usize>,
     /// Scene preset: together, or camera-vs-sphere (the camera moves per render frame, the
     /// sphere per fixed step; compares accumulator with interpolated unless --compare
-    /// names the panes). Sets the camera driver, overriding --camera.
-    #[arg(long, value_name = "ID")]
+    /// names the panes). Sets the camera driver, so --camera is refused beside it; --strategy
+    /// is the single pane's, shown when comparison is switched off.
+    #[arg(long, value_name = "ID", conflicts_with = "camera")]
     pub preset: Option<ScenePreset>,
     /// Camera driver: per-frame, per-step or smoothed. In the player view it moves the
     /// look too: per-frame turns with the mouse every frame, per-step and smoothed turn
@@ -414,8 +415,17 @@ pub struct BenchRenderArgs {
     /// Target height, pixels.
     #[arg(long, default_value_t = 720, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     pub height: u32,
-    /// Scene panes side by side, each running the next strategy (1 to 6).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=6))]
+    /// Scene panes side by side, each running the next strategy (1 to the window's most).
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=MAX_PANES as i64),
+        help = format!(
+            "Scene panes side by side, each running the next strategy (1 to {MAX_PANES}, as \
+             in the window)"
+        )
+    )]
     pub panes: u32,
     /// Print one JSON object instead of the table.
     #[arg(long)]

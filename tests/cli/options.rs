@@ -338,3 +338,66 @@ fn help_lists_every_strategy_and_the_comparison_bounds_from_the_tables() {
         assert!(text.contains(id), "bench --help: {id} missing from {text}");
     }
 }
+
+/// Options that cannot act together are refused or named, never dropped in silence: a scene
+/// preset sets the camera, so `--camera` beside it is refused; `--as-trace` reads a recording
+/// file, so it needs `--trace`; `--hz`, `--max-frame-time` and `--max-steps` with only engine
+/// presets running change nothing, and a note says so.
+#[test]
+fn options_that_cannot_act_together_are_refused_or_named() {
+    fails_with(
+        &["--preset", "camera-vs-sphere", "--camera", "per-step"],
+        &["--preset", "--camera"],
+    );
+    fails_with(
+        &[
+            "render",
+            "--preset",
+            "together",
+            "--camera",
+            "per-frame",
+            "--out",
+            "x.png",
+        ],
+        &["--preset", "--camera"],
+    );
+    fails_with(
+        &["bench", "--as-trace", "--generate", "steady:60"],
+        &["--as-trace", "--trace"],
+    );
+    let only_presets = lab(&[
+        "bench",
+        "--preset",
+        "godot",
+        "--hz",
+        "120",
+        "--max-steps",
+        "3",
+        "--duration",
+        "1",
+    ]);
+    assert!(only_presets.status.success());
+    let notes = stderr(&only_presets);
+    for option in ["--hz 120 does not apply", "--max-steps 3 does not apply"] {
+        assert!(notes.contains(option), "{notes}");
+    }
+    assert!(!notes.contains("--max-frame-time"), "{notes}");
+    // With a strategy of the lab's beside the preset, --hz applies to it: no note.
+    let mixed = lab(&[
+        "bench",
+        "--strategy",
+        "fixed",
+        "--preset",
+        "godot",
+        "--hz",
+        "120",
+        "--duration",
+        "1",
+    ]);
+    assert!(mixed.status.success());
+    assert!(
+        !stderr(&mixed).contains("does not apply"),
+        "{}",
+        stderr(&mixed)
+    );
+}

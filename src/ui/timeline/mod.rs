@@ -100,7 +100,7 @@ pub const TIMELINE_WINDOW: Nanos = 500_000_000;
 /// pattern of steps per frame still shows.
 pub const TIMELINE_MIN_FRAMES: usize = 30;
 
-/// Draws the timeline for `panes` (1 to 6, all fed the same frames: their samples have
+/// Draws the timeline for `panes` (1 to [`crate::live::MAX_PANES`], all fed the same frames: their samples have
 /// identical `wall`, `real_frame` and `fed`) over the refreshes of `screen`, detailing pane
 /// `focus`; `dt` is the current step in ns. Takes the available width and the height it
 /// needs.
