@@ -97,7 +97,11 @@ pub fn load_replay(
     options: &LoadOptions,
 ) -> anyhow::Result<crate::live::Recording> {
     if trace::is_recording(path) {
-        Ok(load_recording(path)?)
+        let recording = load_recording(path)?;
+        for note in &recording.notes {
+            eprintln!("note: {note}");
+        }
+        Ok(recording)
     } else {
         let trace = trace::load_with_wait_notice(path, options, wait_notice)?;
         for note in &trace.notes {

@@ -155,3 +155,24 @@ fn record_and_replay_refuse_bad_paths_and_files_before_the_window_opens() {
     assert_eq!(std::fs::read(&existing).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A recording cut short by a full disk (its last row without a line end) replays in bench
+/// to its last whole row, with a note naming the line; it used to be refused whole.
+#[test]
+fn a_recording_cut_short_runs_in_bench_to_its_last_whole_row() {
+    let text = std::fs::read_to_string(asset("lab-session.csv")).unwrap();
+    let dir = std::env::temp_dir().join(format!("timestep-lab-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cut.csv");
+    std::fs::write(&path, &text[..text.len() - 10]).unwrap();
+    let output = lab(&["bench", "--json", "--trace", path.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let notes = stderr(&output);
+    assert!(
+        notes.contains("cut.csv:247: the last row has no line end"),
+        "{notes}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["trace"]["frames"], 239);
+    let _ = std::fs::remove_dir_all(&dir);
+}

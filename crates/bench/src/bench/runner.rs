@@ -309,6 +309,7 @@ impl BenchRequest {
         let mut screen = crate::live::LiveDisplay::new(start.refresh_override_hz);
         screen.set(header.screen, start.refresh_override_hz);
         recorded.display = screen.spec();
+        notes.extend(recording.notes.iter().cloned());
         notes.push(format!(
             "{}: a recorded session ({} on {}), replayed as recorded: {} request{} at their \
              frames, its presents on a modeled {} screen; each row runs one strategy throughout",

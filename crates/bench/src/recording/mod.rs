@@ -73,11 +73,51 @@ fn checked(
             origin: source.origin,
         });
     }
+    let origin = &source.origin;
+    let mut notes = Vec::new();
+    notes.extend(version_note(&header.version, origin));
+    if let Some(line) = frames.rows.cut_short() {
+        notes.push(format!(
+            "{origin}:{line}: the last row has no line end, as when recording stopped on a \
+             full disk or a crash: it is left out, and the {} rows before it replay",
+            summary.frames
+        ));
+    }
     Ok(Recording {
-        source: source.origin.clone(),
+        source: origin.clone(),
         header: Some(header),
         frames: Arc::new(source),
         summary,
+        notes,
+    })
+}
+
+/// A note for a recording made by another version than this one, or that does not say by
+/// which: it is read as this version's format all the same (the columns and the requests
+/// are what the format is; anything this version does not know is refused with its line).
+fn version_note(version: &str, origin: &str) -> Option<String> {
+    const THIS: &str = env!("CARGO_PKG_VERSION");
+    let numbers = |version: &str| -> Option<Vec<u64>> {
+        version.split('.').map(|part| part.parse().ok()).collect()
+    };
+    if version.is_empty() {
+        return Some(format!(
+            "{origin}: the recording has no \"# version:\" line; it is read as a recording \
+             of this version ({THIS})"
+        ));
+    }
+    let newer = match (numbers(version), numbers(THIS)) {
+        (Some(recorded), Some(this)) => recorded > this,
+        // Not a version number: say so rather than guess.
+        _ => true,
+    };
+    newer.then(|| {
+        format!(
+            "{origin}: recorded by version {}, not this one ({THIS}) or an older one; it is \
+             read as this version's format, and anything this version does not know is \
+             refused with its line",
+            escape(version)
+        )
     })
 }
 
@@ -162,6 +202,24 @@ impl FileFrames {
                 }
             })?;
             events.extend(read);
+        }
+        // The window stamps an input when it arrives, before the frame that takes it starts.
+        for event in events.iter() {
+            if let RecordedEvent::Input(input) = event
+                && input.at > frame.time
+            {
+                return Err(TraceError::Recording {
+                    origin: self.origin.clone(),
+                    line: frame.line,
+                    message: format!(
+                        "an input stamped at {} ms comes before a frame that starts earlier, \
+                         at {} ms: the window stamps an input when it arrives, before the \
+                         frame that takes it",
+                        ms_text(input.at),
+                        ms_text(frame.time)
+                    ),
+                });
+            }
         }
         Ok(Some(frame))
     }
@@ -510,6 +568,7 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use timestep_lab_core::live::replay_all;
     use timestep_lab_core::timestep::Strategy;
 
     fn header() -> RecordingHeader {
@@ -534,12 +593,13 @@ mod tests {
             strategy: Strategy::Accumulator,
             ..header.settings
         };
+        // A second apart, so that the inputs before row 2 arrived before it started.
         let row = |i: u64| RecordedFrame {
-            time: i * 16_666_667,
+            time: i * 1_000_000_000,
             frame_time: 16_666_667,
             load: i,
             carried: 0,
-            present: i.is_multiple_of(2).then_some((i * 16_666_667 + 5, 7)),
+            present: i.is_multiple_of(2).then_some((i * 1_000_000_000 + 5, 7)),
             line: 0,
         };
         let events = [
@@ -603,6 +663,82 @@ mod tests {
         assert_eq!(read_events, expected);
         assert_eq!(frames as usize, recording.summary.frames);
         assert_eq!(recording.summary.events, expected.len());
+    }
+
+    const HEAD: &str = "# timestep-lab session recording\n# version: 0.1.0\n\
+        # settings: {rate_hz = 50.0}\n\
+        frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
+
+    /// A recording cut short (by a full disk or a crash) ends in the middle of a row: that
+    /// row is left out with a note naming its line, and the rows before it replay; it used to
+    /// be refused whole.
+    #[test]
+    fn a_recording_cut_short_replays_to_its_last_whole_row() {
+        let whole = format!("{HEAD}0,0,0,0,0,,,\n1,16.7,16.7,0,0,,,\n2,33.4,16.7,0,0,,,\n");
+        let read = read_recording(whole.as_bytes(), "rec.csv").unwrap();
+        assert_eq!(read.summary.frames, 3);
+        assert!(read.notes.is_empty(), "{:?}", read.notes);
+        // Cut inside the last row: what is there would not read ("33." has no place for
+        // the rest), and with a few more bytes gone it would.
+        for cut in [whole.len() - 8, whole.len() - 12] {
+            let read = read_recording(&whole.as_bytes()[..cut], "rec.csv").unwrap();
+            assert_eq!(read.summary.frames, 2, "cut at {cut}");
+            assert_eq!(
+                read.notes,
+                [
+                    "rec.csv:7: the last row has no line end, as when recording stopped on a full \
+                  disk or a crash: it is left out, and the 2 rows before it replay"
+                ]
+            );
+            let replayed = replay_all(&Arc::new(read), None).unwrap();
+            assert_eq!(replayed.run_metrics().frames, 2);
+        }
+        // A line end is all it takes to be whole.
+        let read = read_recording(&whole.as_bytes()[..whole.len() - 1], "rec.csv").unwrap();
+        assert_eq!(read.summary.frames, 2);
+    }
+
+    /// A recording from a newer version, or without a version line, is read as this
+    /// version's format with a note saying so; one from this version or an older one
+    /// without.
+    #[test]
+    fn another_version_is_read_with_a_note() {
+        let row = "0,0,0,0,0,,,\n";
+        let with = |version: &str| {
+            let text = HEAD.replace("# version: 0.1.0\n", version) + row;
+            read_recording(text.as_bytes(), "rec.csv").unwrap().notes
+        };
+        assert!(with("# version: 0.1.0\n").is_empty());
+        assert!(with("# version: 0.0.9\n").is_empty());
+        let newer = with("# version: 0.10.0\n");
+        assert_eq!(newer.len(), 1);
+        assert!(
+            newer[0].starts_with("rec.csv: recorded by version 0.10.0, not this one"),
+            "{newer:?}"
+        );
+        let odd = with("# version: 2.0-\u{1b}[31m\n");
+        assert!(odd[0].contains("2.0-\\u{1b}[31m"), "escaped: {odd:?}");
+        let none = with("");
+        assert!(
+            none[0].starts_with("rec.csv: the recording has no \"# version:\" line"),
+            "{none:?}"
+        );
+    }
+
+    /// An input stamped after the start of the frame it comes before cannot come from the
+    /// window (it stamps inputs as they arrive): refused with its line.
+    #[test]
+    fn an_input_stamped_after_its_frame_starts_is_refused() {
+        let text = format!("{HEAD}0,10,0,0,0,,,press forward at 10.000000\n");
+        assert!(read_recording(text.as_bytes(), "rec.csv").is_ok());
+        let late = text.replace("at 10.000000", "at 10.000001");
+        let error = read_recording(late.as_bytes(), "rec.csv").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "rec.csv:5: an input stamped at 10.000001 ms comes before a frame that starts \
+             earlier, at 10.000000 ms: the window stamps an input when it arrives, before the \
+             frame that takes it"
+        );
     }
 
     #[test]

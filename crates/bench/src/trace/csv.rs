@@ -125,6 +125,20 @@ impl<R: BufRead> Records<R> {
         }
     }
 
+    /// Whether the text has nothing after the current record.
+    pub fn at_end(&mut self) -> Result<bool, TraceError> {
+        let rest = self
+            .input
+            .fill_buf()
+            .map_err(|error| from_io(error, &self.origin))?;
+        Ok(rest.is_empty())
+    }
+
+    /// The text read.
+    pub fn input(&self) -> &R {
+        &self.input
+    }
+
     /// 1-based line on which the current record starts.
     pub fn line(&self) -> usize {
         self.line

@@ -335,6 +335,8 @@ pub(super) struct Normalised<R> {
     ended: bool,
     /// The input is exhausted (and the final `\n` given, if it was needed).
     done: bool,
+    /// The text lacked a final line end, and one was given.
+    added_line_end: bool,
 }
 
 impl<R: Read> Normalised<R> {
@@ -348,7 +350,14 @@ impl<R: Read> Normalised<R> {
             line: 1,
             ended: true,
             done: false,
+            added_line_end: false,
         }
+    }
+
+    /// Whether the text ended without a line end, so its last line may be cut short (true
+    /// once the end has been read).
+    pub fn added_line_end(&self) -> bool {
+        self.added_line_end
     }
 
     /// Rewrites `buf` in place; returns how many bytes remain.
@@ -419,6 +428,7 @@ impl<R: Read> Read for Normalised<R> {
                 self.done = true;
                 if !self.ended {
                     self.ended = true;
+                    self.added_line_end = true;
                     buf[0] = b'\n';
                     return Ok(1);
                 }

@@ -63,6 +63,8 @@ pub struct RecordingRows<R: Read> {
     index: usize,
     /// The last row's start, to check that time goes on.
     previous_time: Option<Nanos>,
+    /// The line of the last row, left out because the file ends in the middle of it.
+    cut_short: Option<usize>,
 }
 
 /// Opens the recording `reader` holds (any encoding the trace reader takes): reads its head
@@ -149,16 +151,31 @@ pub fn open_recording_rows<R: Read>(
         origin: origin.to_owned(),
         index: 0,
         previous_time: None,
+        cut_short: None,
     };
     Ok((head, rows))
 }
 
 impl<R: Read> RecordingRows<R> {
+    /// The line of the last row, if it was left out because the file ends in the middle of
+    /// it (known once every row has been read).
+    pub fn cut_short(&self) -> Option<usize> {
+        self.cut_short
+    }
+
     /// The next row, with its line and the text of the requests it carries if it carries
     /// any; `None` after the last.
+    ///
+    /// The lab ends every row it writes with a line end, so a last row without one was cut
+    /// short (by a full disk or a crash while recording): it is left out, whether or not what
+    /// is there reads, and [`Self::cut_short`] names its line.
     pub fn next_row(&mut self) -> Result<Option<(RecordedFrame, Option<String>)>, TraceError> {
         let records = &mut self.records;
         if !records.next_record()? {
+            return Ok(None);
+        }
+        if records.at_end()? && records.input().get_ref().1.get_ref().added_line_end() {
+            self.cut_short = Some(records.line());
             return Ok(None);
         }
         records.check_width(&self.header)?;

@@ -74,6 +74,9 @@ pub struct Recording {
     pub frames: Arc<dyn RecordedFrames>,
     /// What a pass over the frames found.
     pub summary: RecordingSummary,
+    /// What the reader noticed and the person should know (a recording from a newer
+    /// version, one cut short), each naming the source; the shell prints them.
+    pub notes: Vec<String>,
 }
 
 /// What one pass over a recording's frames found.
@@ -170,6 +173,7 @@ impl Recording {
             header: None,
             frames: Arc::new(frames),
             summary,
+            notes: Vec::new(),
         }
     }
 }
