@@ -103,7 +103,7 @@ pub fn open_recording_rows<R: Read>(
             });
         }
         let content = String::from_utf8_lossy(buffer.trim_ascii());
-        if line == 1 && content != RECORDING_MARK {
+        if line == 1 && !is_mark_line(buffer.strip_suffix(b"\n").unwrap_or(&buffer)) {
             return Err(invalid(
                 origin,
                 1,
@@ -286,16 +286,29 @@ pub fn is_recording(path: &Path) -> bool {
 /// Whether the text `reader` holds starts with the line [`RECORDING_MARK`], in UTF-8 (with or
 /// without a byte-order mark) or UTF-16; reads a few dozen bytes at most.
 pub fn starts_with_recording_mark(reader: impl Read) -> bool {
+    let longest = (RECORDING_MARK.len() + MARK_SLACK) as u64;
     // UTF-16 takes two bytes a character, and a byte-order mark before them.
-    let most = 2 * (RECORDING_MARK.len() as u64 + 3);
-    let Ok((text, _)) = input::decode(reader.take(most), "") else {
+    let Ok((text, _)) = input::decode(reader.take(2 * longest + 6), "") else {
         return false;
     };
-    let mut first = Vec::with_capacity(RECORDING_MARK.len() + 2);
-    let read = BufReader::new(text)
-        .take(RECORDING_MARK.len() as u64 + 2)
+    // Line ends as the reader sees them (a lone `\r` ends the line too).
+    let mut first = Vec::with_capacity(longest as usize + 2);
+    let read = BufReader::new(Normalised::new(text, ""))
+        .take(longest + 2)
         .read_until(b'\n', &mut first);
-    read.is_ok() && first.trim_ascii_end() == RECORDING_MARK.as_bytes()
+    read.is_ok() && is_mark_line(first.strip_suffix(b"\n").unwrap_or(&first))
+}
+
+/// Bytes of blanks a first line may have around [`RECORDING_MARK`] (an editor's trailing
+/// space, a `\r`) and still be the mark.
+const MARK_SLACK: usize = 16;
+
+/// Whether `line` (without its line end) is the mark: [`RECORDING_MARK`] with at most
+/// [`MARK_SLACK`] bytes of blanks around it. One rule for the detector and the reader, so
+/// what one calls a recording the other reads as one.
+fn is_mark_line(line: &[u8]) -> bool {
+    line.len() <= RECORDING_MARK.len() + MARK_SLACK
+        && line.trim_ascii() == RECORDING_MARK.as_bytes()
 }
 
 /// A problem with a recording, at `line`.
@@ -432,6 +445,24 @@ mod tests {
             assert!(starts_with_recording_mark(&bytes[..]), "{bytes:?}");
             // What is told a recording reads as one.
             assert_eq!(read_bytes(&bytes).unwrap().rows.len(), 1);
+        }
+        // What the reader takes, the detector calls a recording, and only that: blanks
+        // around the mark (up to a limit), a lone `\r` as its line end.
+        let mark = RECORDING_MARK;
+        for (first, recording) in [
+            (format!("  {mark} \t\r\n"), true),
+            (format!("{mark}\r0,1\n"), true),
+            (format!("{mark}{}\n", " ".repeat(MARK_SLACK)), true),
+            (format!("{mark}{}\n", " ".repeat(MARK_SLACK + 1)), false),
+            (format!("{mark}\t\t\t\u{fd}\n"), false),
+        ] {
+            let bytes = format!("{first}{}", &HEAD[mark.len() + 1..]).into_bytes();
+            assert_eq!(starts_with_recording_mark(&bytes[..]), recording, "{first:?}");
+            let read = read_bytes(&bytes);
+            let refused = read
+                .as_ref()
+                .is_err_and(|error| error.to_string().contains("not a recording"));
+            assert_eq!(refused, !recording, "{first:?}: {:?}", read.err());
         }
         for other in [
             &b"16.7\n"[..],
