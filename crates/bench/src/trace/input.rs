@@ -337,6 +337,8 @@ pub(super) struct Normalised<R> {
     done: bool,
     /// The text lacked a final line end, and one was given.
     added_line_end: bool,
+    /// An error met after the bytes last handed out, for the next read.
+    pending: Option<io::Error>,
 }
 
 impl<R: Read> Normalised<R> {
@@ -351,6 +353,7 @@ impl<R: Read> Normalised<R> {
             ended: true,
             done: false,
             added_line_end: false,
+            pending: None,
         }
     }
 
@@ -374,14 +377,12 @@ impl<R: Read> Normalised<R> {
                     continue;
                 }
                 0 => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        TraceError::NulByte {
-                            origin: self.origin.clone(),
-                            line: self.line,
-                            column: self.line_bytes + 1,
-                        },
-                    ));
+                    let error = TraceError::NulByte {
+                        origin: self.origin.clone(),
+                        line: self.line,
+                        column: self.line_bytes + 1,
+                    };
+                    return self.stop_at(buf, kept, error);
                 }
                 other => {
                     self.after_cr = false;
@@ -396,14 +397,12 @@ impl<R: Read> Normalised<R> {
             } else {
                 self.line_bytes += 1;
                 if self.line_bytes > MAX_LINE_BYTES {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        TraceError::LineTooLong {
-                            origin: self.origin.clone(),
-                            line: self.line,
-                            limit: MAX_LINE_BYTES,
-                        },
-                    ));
+                    let error = TraceError::LineTooLong {
+                        origin: self.origin.clone(),
+                        line: self.line,
+                        limit: MAX_LINE_BYTES,
+                    };
+                    return self.stop_at(buf, kept - 1, error);
                 }
             }
         }
@@ -412,10 +411,28 @@ impl<R: Read> Normalised<R> {
         }
         Ok(kept)
     }
+
+    /// Ends the text at `error`, after the `kept` bytes before it: they are handed out first
+    /// and the error on the next read, so a reader meets the error where it is in the text,
+    /// whatever the size of the reads (an error earlier in the text, found by a parser, is
+    /// then always the one reported).
+    fn stop_at(&mut self, buf: &[u8], kept: usize, error: TraceError) -> io::Result<usize> {
+        let error = io::Error::new(io::ErrorKind::InvalidData, error);
+        self.done = true;
+        if kept == 0 {
+            return Err(error);
+        }
+        self.pending = Some(error);
+        self.ended = buf[kept - 1] == b'\n';
+        Ok(kept)
+    }
 }
 
 impl<R: Read> Read for Normalised<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(error) = self.pending.take() {
+            return Err(error);
+        }
         if buf.is_empty() {
             return Ok(0);
         }

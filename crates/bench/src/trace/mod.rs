@@ -433,6 +433,41 @@ mod tests {
         assert!(err.to_string().starts_with("a\\u{1b}[2Kb.csv: "), "{err}");
     }
 
+    /// An error the line-end layer meets (a NUL) is met where it is in the text, whatever the
+    /// size of the reads: a bad value on an earlier line is the error either way (the fuzzer
+    /// found the whole text and one byte at a time disagreeing).
+    #[test]
+    fn a_nul_byte_is_met_where_it_is_whatever_the_reads() {
+        let mut text = b"frame_time_ms\ntimd3\n".to_vec();
+        text.extend("16.7\n".repeat(12).as_bytes());
+        text.extend(b"1\x006\n");
+        let whole = read(&text[..], "t", &LoadOptions::default()).unwrap_err();
+        let bytewise = read(
+            std::io::BufReader::with_capacity(1, &text[..]),
+            "t",
+            &LoadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(whole.to_string(), bytewise.to_string());
+        assert!(whole.to_string().starts_with("t:2, "), "{whole}");
+        // With the earlier line good, the NUL is the error, both ways.
+        let good = [&text[..14], b"16.7\n", &text[20..]].concat();
+        for error in [
+            read(&good[..], "t", &LoadOptions::default()).unwrap_err(),
+            read(
+                std::io::BufReader::with_capacity(1, &good[..]),
+                "t",
+                &LoadOptions::default(),
+            )
+            .unwrap_err(),
+        ] {
+            assert!(
+                matches!(error, TraceError::NulByte { line: 15, .. }),
+                "{error}"
+            );
+        }
+    }
+
     #[test]
     fn binary_data_and_endless_lines_are_refused_at_once() {
         let err = read(std::io::repeat(0), "/dev/zero", &LoadOptions::default()).unwrap_err();
