@@ -199,7 +199,8 @@ pub struct WindowArgs {
     /// Replay FILE instead of the clock, paced in real time (pause, speed, loop and seek in
     /// the panel): a recording made with --record (its settings, inputs and presents
     /// replay too, to the same final state), or any trace `bench --trace` reads (the lab's
-    /// CSV, PresentMon, MangoHud, plain). The file is read once, before the window opens.
+    /// CSV, PresentMon, MangoHud, plain). The file is checked whole before the window
+    /// opens; a recording is then read again as it replays, never held.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
     /// PresentMon replay: the application whose rows to use (default: the one with most

@@ -247,7 +247,7 @@ fn run_on_a_late_pipe(
     use std::time::Duration;
 
     let dir = std::env::temp_dir().join(format!("timestep-lab-fifo-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
     let fifo = dir.join("trace.fifo");
     let _ = std::fs::remove_file(&fifo);
     let made = Command::new("mkfifo").arg(&fifo).status();
@@ -264,7 +264,7 @@ fn run_on_a_late_pipe(
         .expect("the binary runs");
     // Its stderr, line by line, as it comes.
     let (lines, received) = std::sync::mpsc::channel();
-    let stderr = child.stderr.take().unwrap();
+    let stderr = child.stderr.take().expect("stderr is piped");
     let reader = std::thread::spawn(move || {
         for line in std::io::BufReader::new(stderr)
             .lines()
@@ -282,20 +282,25 @@ fn run_on_a_late_pipe(
             break;
         }
     }
-    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
-    writer.write_all(written.as_bytes()).unwrap();
+    let mut writer = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&fifo)
+        .expect("the pipe opens for writing");
+    writer
+        .write_all(written.as_bytes())
+        .expect("the run reads what is written");
     drop(writer);
     let mut stdout = String::new();
     child
         .stdout
         .take()
-        .unwrap()
+        .expect("stdout is piped")
         .read_to_string(&mut stdout)
-        .unwrap();
-    let status = child.wait().unwrap();
-    reader.join().unwrap();
+        .expect("stdout reads");
+    let status = child.wait().expect("the run ends");
+    reader.join().expect("the stderr reader ends");
     message.extend(received.try_iter());
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).expect("the temporary folder is removed");
     Some((status, message.join("\n"), stdout, fifo))
 }
 

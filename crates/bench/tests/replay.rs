@@ -175,7 +175,9 @@ fn a_recording_replays_from_its_file_and_a_file_damaged_since_stops_with_its_lin
     let damaged = lines[306].replacen("3", "x", 1);
     lines[306] = &damaged;
     std::fs::write(&path, lines.join("\n")).expect("rewritten");
-    let error = replay_all(&recording, None).err().expect("a read error");
+    let Err(error) = replay_all(&recording, None) else {
+        panic!("a read error");
+    };
     let message = error.to_string();
     assert!(
         matches!(error, ReplayError::Read(_)) && message.contains(":307: "),

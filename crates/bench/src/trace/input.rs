@@ -669,7 +669,7 @@ mod tests {
                 ..
             })
         ));
-        let bytes = utf16("16.7\r\n1\06\r\n", false, true);
+        let bytes = utf16("16.7\r\n1\u{0}6\r\n", false, true);
         let (mut reader, _) = decode(&bytes[..], "t").unwrap();
         let mut decoded = Vec::new();
         reader.read_to_end(&mut decoded).unwrap();

@@ -457,7 +457,11 @@ mod tests {
             (format!("{mark}\t\t\t\u{fd}\n"), false),
         ] {
             let bytes = format!("{first}{}", &HEAD[mark.len() + 1..]).into_bytes();
-            assert_eq!(starts_with_recording_mark(&bytes[..]), recording, "{first:?}");
+            assert_eq!(
+                starts_with_recording_mark(&bytes[..]),
+                recording,
+                "{first:?}"
+            );
             let read = read_bytes(&bytes);
             let refused = read
                 .as_ref()

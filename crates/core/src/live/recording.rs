@@ -164,8 +164,7 @@ impl Recording {
     pub fn from_frame_times(source: String, frame_times: Vec<Nanos>) -> Self {
         let frames = FrameTimes(frame_times.into());
         let mut summary = RecordingSummary::default();
-        let mut reader = frames.reader();
-        while let Some(frame) = reader.next() {
+        for frame in frames.reader() {
             summary.add(&frame, 0);
         }
         Self {
