@@ -9,6 +9,7 @@
 mod frame_distribution;
 mod frame_histogram;
 mod frame_times;
+mod ordered_frames;
 mod screen;
 mod smoothness;
 mod spiral;
@@ -22,6 +23,7 @@ pub use frame_times::{
     AscendingFrames, FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT,
     SortedFrames, TAIL_QUANTILE,
 };
+pub use ordered_frames::OrderedFrames;
 pub use screen::{DisplayTiming, PENDING_CAPACITY, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
