@@ -427,3 +427,89 @@ fn bench_render_fails_on_a_gpu_error_instead_of_reporting_numbers() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+/// A `render` to `path` long enough for many progress updates (36,000 frames at 60 Hz).
+/// The tests allow the bar at once (`TIMESTEP_LAB_PROGRESS_AFTER_MS=0`) instead of after a
+/// second.
+fn render_progress_run(path: &std::path::Path) -> Vec<String> {
+    let args = [
+        "render", "--time", "600", "--width", "64", "--height", "64", "--out",
+    ];
+    let mut args: Vec<String> = args.map(str::to_owned).to_vec();
+    args.push(path.to_string_lossy().into_owned());
+    args
+}
+
+#[test]
+fn render_progress_never_reaches_a_pipe() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = TempDir::new("render-progress-pipe");
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(render_progress_run(&dir.0.join("frame.png")))
+        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
+        .env("TERM", "xterm")
+        .output()
+        .expect("the binary runs");
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert!(
+        !message.contains("frames") && !message.contains("simulating"),
+        "stderr is a pipe: no progress in {message:?}"
+    );
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`) the bar is drawn on stderr
+/// while the loop runs, then cleared; stdout, sent to a file, gets the report line alone.
+#[cfg(unix)]
+#[test]
+fn render_progress_shows_on_a_terminal_and_stays_off_stdout() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    if !Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success())
+    {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    }
+    let dir = TempDir::new("render-progress-terminal");
+    let report = dir.0.join("report.txt");
+    let quoted = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    let args: Vec<String> = render_progress_run(&dir.0.join("frame.png"))
+        .iter()
+        .map(|arg| quoted(arg))
+        .collect();
+    let command = format!(
+        "{} {} > {}",
+        quoted(env!("CARGO_BIN_EXE_timestep-lab")),
+        args.join(" "),
+        quoted(&report.to_string_lossy())
+    );
+    let terminal = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let screen = String::from_utf8_lossy(&terminal.stdout).into_owned();
+    assert!(terminal.status.success(), "{screen}");
+    // 600 s at 60 Hz: the bar counts the loop's 36,000 frames, and is cleared after them.
+    let bar = screen.find("simulating").expect("the bar was drawn");
+    assert!(screen[bar..].contains("/36,000 frames, ETA"), "{screen}");
+    assert!(screen[bar..].contains("\r\x1b[2K"), "cleared: {screen:?}");
+    let written = std::fs::read_to_string(&report).expect("the report was written");
+    assert_eq!(
+        written.lines().count(),
+        1,
+        "the report line only: {written:?}"
+    );
+    assert!(
+        written.contains("frame.png: 64x64 interpolated at 600.000 s on "),
+        "{written:?}"
+    );
+}

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::compose::{FrameComposer, UiFrame};
 use super::png::write_png;
 use super::ui_pass::{UiPass, snapshot_panes};
+use crate::bench::Progress;
 use crate::display::Refresh;
 use crate::live::{
     LiveLoop, LiveSettings, Panes, PresentModeId, ScreenFacts, Stopwatch, VirtualStopwatch,
@@ -31,7 +32,8 @@ const FRAME_60HZ: Nanos = 16_666_667;
 
 /// Runs `render`: the loop headless at the display rate until `--time`, then one frame to
 /// `--out` as the window draws it without its panel and timeline: the scene, or with
-/// `--compare` the grid of panes with their labels. Returns what to print.
+/// `--compare` the grid of panes with their labels. Returns what to print. A run past a
+/// second shows its progress on stderr if that is a terminal.
 pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     let settings = options.settings;
     // Frames end exactly on the display's refresh grid, which the screen model shares.
@@ -43,6 +45,10 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
         monitor_hz: Some(options.display_hz),
     });
     live.frame();
+    // An hour at 1000 Hz is 3.6 million frames: a terminal shows how far the loop is once
+    // it has taken a second, as a long bench run does.
+    let mut progress =
+        Progress::on_stderr(refresh.first_at_or_after(until), 1).labelled("simulating");
     let mut refreshes = 0;
     while live.stopwatch().now() < until {
         refreshes += 1;
@@ -50,7 +56,10 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
         let now = live.stopwatch().now();
         live.stopwatch_mut().advance(next.saturating_sub(now));
         live.frame();
+        progress.advance_to(refreshes);
     }
+    // Cleared before the GPU is opened: its drivers may write to stderr.
+    progress.clear();
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
     let scope = ErrorScope::push(&gpu.device);

@@ -1,5 +1,6 @@
-//! A long bench run's progress on stderr: the strategy running, frames done of all the
-//! strategies' frames, the time taken and the time left, drawn with `indicatif`.
+//! A long run's progress on stderr: what is running (a bench run's strategy, `render`'s
+//! simulation), frames done of all the frames, the time taken and the time left, drawn with
+//! `indicatif`. The bench and `render` draw it with this one code.
 //!
 //! Only where someone watches, and only when it helps: stderr must be a terminal (a pipe or a
 //! file never gets a byte of it) and the run must have gone on for [`PROGRESS_DELAY`], so a
@@ -44,7 +45,8 @@ pub fn progress_delay() -> Duration {
         .map_or(PROGRESS_DELAY, Duration::from_millis)
 }
 
-/// Watches a bench run and draws its progress on stderr (see the module doc).
+/// Watches a bench run (or any loop that says how far it is) and draws its progress on
+/// stderr (see the module doc).
 #[derive(Debug)]
 pub struct Progress {
     /// Whether stderr is a terminal: if not, nothing is ever drawn.
@@ -61,8 +63,8 @@ pub struct Progress {
     runs_done: u64,
     /// Frames done in the run under way.
     frames_done: u64,
-    /// The strategy running.
-    strategy: Option<Strategy>,
+    /// What is running: the strategy, or the label a caller gave.
+    label: &'static str,
     /// The bar, once shown.
     bar: Option<ProgressBar>,
 }
@@ -90,8 +92,24 @@ impl Progress {
             total: frames.saturating_mul(runs),
             runs_done: 0,
             frames_done: 0,
-            strategy: None,
+            label: "",
             bar: None,
+        }
+    }
+
+    /// The same progress, saying `label` for what runs until a strategy starts (a caller
+    /// that runs no strategy after another: `render`'s loop).
+    pub fn labelled(mut self, label: &'static str) -> Self {
+        self.label = label;
+        self
+    }
+
+    /// Moves the run under way to `frames_done` frames; the bar is shown and redrawn every
+    /// [`FRAMES_PER_UPDATE`] frames.
+    pub fn advance_to(&mut self, frames_done: u64) {
+        self.frames_done = frames_done;
+        if frames_done.is_multiple_of(FRAMES_PER_UPDATE) {
+            self.update();
         }
     }
 
@@ -141,7 +159,7 @@ impl Progress {
             .progress_chars("=> ");
         let bar = ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::hidden())
             .with_style(style)
-            .with_message(self.strategy.map_or("", Strategy::id))
+            .with_message(self.label)
             .with_elapsed(self.started.elapsed());
         // The frames done before the bar existed are no measure of its speed: the estimate
         // of the time left starts from here, and only then is the bar drawn.
@@ -154,7 +172,7 @@ impl Progress {
 
 impl FrameObserver for Progress {
     fn start(&mut self, strategy: Strategy) {
-        self.strategy = Some(strategy);
+        self.label = strategy.id();
         self.frames_done = 0;
         if let Some(bar) = &self.bar {
             bar.set_message(strategy.id());
@@ -165,10 +183,7 @@ impl FrameObserver for Progress {
     }
 
     fn frame(&mut self, frame: &BenchFrame<'_>) {
-        self.frames_done = frame.index + 1;
-        if self.frames_done.is_multiple_of(FRAMES_PER_UPDATE) {
-            self.update();
-        }
+        self.advance_to(frame.index + 1);
     }
 
     fn finish(&mut self, _result: &BenchResult) {
@@ -213,6 +228,18 @@ mod tests {
             &mut progress,
         );
         assert_eq!(progress.done(), 3000);
+        assert!(!progress.shown(), "stderr is no terminal here");
+    }
+
+    #[test]
+    fn a_loop_that_is_no_bench_run_moves_the_bar_by_its_frames() {
+        let mut progress = Progress::new(1000, 1, false, Duration::ZERO).labelled("render");
+        for frame in 1..=999 {
+            progress.advance_to(frame);
+        }
+        assert_eq!(progress.done(), 999);
+        progress.advance_to(1000);
+        assert_eq!(progress.done(), 1000);
         assert!(!progress.shown(), "stderr is no terminal here");
     }
 

@@ -9,11 +9,13 @@
 //! loop. A frame is in a window when it started within the window's length of the newest
 //! frame's start, as in [`super::History::recent`].
 //!
-//! Memory is fixed at creation ([`FRAME_SPANS_BYTES`], 2.1 MiB):
-//! - the 1 s and 10 s windows keep their frames exactly, sorted as they arrive (no frame
-//!   sorts a window again), up to [`RECENT_FRAMES`] frames: ten seconds at
-//!   [`RECENT_FULL_FPS`]; a faster loop's windows hold its newest [`RECENT_FRAMES`] frames
-//!   and say so ([`SpanFrameStats::truncated`]);
+//! Memory is fixed at creation ([`FRAME_SPANS_BYTES`], 3.9 MiB):
+//! - the 1 s and 10 s windows keep their frames exactly, ordered by length as they arrive
+//!   ([`OrderedFrames`]: no frame sorts a window again, and a frame in or out costs the
+//!   logarithm of the frames held, not their number, which at 1000 Hz is ten thousand),
+//!   up to [`RECENT_FRAMES`] frames: ten seconds at [`RECENT_FULL_FPS`]; a faster
+//!   loop's windows hold its newest [`RECENT_FRAMES`] frames and say so
+//!   ([`SpanFrameStats::truncated`]);
 //! - the session is a [`FrameHistogram`]: exact frame count, total time, average fps and
 //!   longest frame, the percentiles and lows within 1/1024 (see its module), however long
 //!   the session (a whole session exactly would grow by 8 bytes a frame, 29 MB an hour at
@@ -22,7 +24,7 @@
 use std::collections::VecDeque;
 
 use crate::metrics::{
-    AscendingFrames, FrameHistogram, FrameStats, FrameSum, HISTOGRAM_BYTES, SortedFrames,
+    AscendingFrames, FrameHistogram, FrameStats, FrameSum, HISTOGRAM_BYTES, OrderedFrames,
 };
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
 
@@ -35,9 +37,11 @@ pub const RECENT_FULL_FPS: usize = 4000;
 pub const RECENT_FRAMES: usize = 10 * RECENT_FULL_FPS;
 
 /// Memory [`FrameSpans`] holds, however long the session: the recent frames (start and
-/// frame time), the two windows' sorted frame times, and the session's histogram.
-pub const FRAME_SPANS_BYTES: usize =
-    RECENT_FRAMES * (size_of::<RecentFrame>() + 2 * size_of::<Nanos>()) + HISTOGRAM_BYTES;
+/// frame time), room in each of the two windows for as many distinct frame times, and
+/// the session's histogram.
+pub const FRAME_SPANS_BYTES: usize = RECENT_FRAMES
+    * (size_of::<RecentFrame>() + 2 * OrderedFrames::BYTES_PER_TIME)
+    + HISTOGRAM_BYTES;
 
 /// A window the frame statistics are taken over.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -83,12 +87,12 @@ struct RecentFrame {
     real_frame: Nanos,
 }
 
-/// A window's frame times, for [`FrameStats`] and the plots: sorted (the 1 s and 10 s
+/// A window's frame times, for [`FrameStats`] and the plots: in order (the 1 s and 10 s
 /// windows, exact) or the session's histogram.
 #[derive(Clone, Copy, Debug)]
 pub enum SpanFrames<'a> {
-    /// The window's frame times, ascending.
-    Sorted(SortedFrames<'a>),
+    /// The window's frame times, in order.
+    Ordered(&'a OrderedFrames),
     /// The session's frame times.
     Histogram(&'a FrameHistogram),
 }
@@ -96,35 +100,35 @@ pub enum SpanFrames<'a> {
 impl AscendingFrames for SpanFrames<'_> {
     fn all(&self) -> FrameSum {
         match self {
-            Self::Sorted(frames) => frames.all(),
+            Self::Ordered(frames) => frames.all(),
             Self::Histogram(frames) => frames.all(),
         }
     }
 
     fn at_rank(&self, rank: u64) -> Nanos {
         match self {
-            Self::Sorted(frames) => frames.at_rank(rank),
+            Self::Ordered(frames) => frames.at_rank(rank),
             Self::Histogram(frames) => frames.at_rank(rank),
         }
     }
 
     fn longest(&self, count: u64) -> FrameSum {
         match self {
-            Self::Sorted(frames) => frames.longest(count),
+            Self::Ordered(frames) => frames.longest(count),
             Self::Histogram(frames) => frames.longest(count),
         }
     }
 
     fn longer_than(&self, threshold: Nanos) -> FrameSum {
         match self {
-            Self::Sorted(frames) => frames.longer_than(threshold),
+            Self::Ordered(frames) => frames.longer_than(threshold),
             Self::Histogram(frames) => frames.longer_than(threshold),
         }
     }
 
     fn for_each_run(&self, each: impl FnMut(Nanos, u64) -> bool) {
         match self {
-            Self::Sorted(frames) => frames.for_each_run(each),
+            Self::Ordered(frames) => frames.for_each_run(each),
             Self::Histogram(frames) => frames.for_each_run(each),
         }
     }
@@ -170,10 +174,10 @@ pub struct FrameSpans {
     recent: VecDeque<RecentFrame>,
     /// How many of the newest `recent` frames are in the 1 s window.
     one_second_frames: usize,
-    /// The 1 s window's frame times, ascending.
-    one_second: Vec<Nanos>,
-    /// The 10 s window's frame times, ascending.
-    ten_seconds: Vec<Nanos>,
+    /// The 1 s window's frame times.
+    one_second: OrderedFrames,
+    /// The 10 s window's frame times.
+    ten_seconds: OrderedFrames,
     /// Every frame of the session.
     session: FrameHistogram,
     /// When the newest frame let go for room started; `None` when none was.
@@ -192,8 +196,8 @@ impl FrameSpans {
         Self {
             recent: VecDeque::with_capacity(RECENT_FRAMES),
             one_second_frames: 0,
-            one_second: Vec::with_capacity(RECENT_FRAMES),
-            ten_seconds: Vec::with_capacity(RECENT_FRAMES),
+            one_second: OrderedFrames::new(RECENT_FRAMES),
+            ten_seconds: OrderedFrames::new(RECENT_FRAMES),
             session: FrameHistogram::new(),
             let_go: None,
         }
@@ -206,15 +210,15 @@ impl FrameSpans {
             let in_one_second = self.one_second_frames == self.recent.len();
             if let Some(oldest) = self.pop_oldest() {
                 if in_one_second {
-                    remove_sorted(&mut self.one_second, oldest.real_frame);
+                    remove(&mut self.one_second, oldest.real_frame);
                     self.one_second_frames -= 1;
                 }
                 self.let_go = Some(oldest.wall);
             }
         }
         self.recent.push_back(RecentFrame { wall, real_frame });
-        insert_sorted(&mut self.one_second, real_frame);
-        insert_sorted(&mut self.ten_seconds, real_frame);
+        self.one_second.insert(real_frame);
+        self.ten_seconds.insert(real_frame);
         self.one_second_frames += 1;
         self.session.record(real_frame);
         // The 1 s window is the newest frames of the 10 s one: it lets go first.
@@ -224,7 +228,7 @@ impl FrameSpans {
             if oldest.wall >= from {
                 break;
             }
-            remove_sorted(&mut self.one_second, oldest.real_frame);
+            remove(&mut self.one_second, oldest.real_frame);
             self.one_second_frames -= 1;
         }
         let from = wall.saturating_sub(10 * NANOS_PER_SECOND);
@@ -236,7 +240,7 @@ impl FrameSpans {
     /// Takes the oldest frame out of the 10 s window.
     fn pop_oldest(&mut self) -> Option<RecentFrame> {
         let oldest = self.recent.pop_front()?;
-        remove_sorted(&mut self.ten_seconds, oldest.real_frame);
+        remove(&mut self.ten_seconds, oldest.real_frame);
         Some(oldest)
     }
 
@@ -253,8 +257,8 @@ impl FrameSpans {
     /// The frame times of `window`.
     pub fn frames(&self, window: StatsSpan) -> SpanFrames<'_> {
         match window {
-            StatsSpan::OneSecond => SpanFrames::Sorted(SortedFrames::new(&self.one_second)),
-            StatsSpan::TenSeconds => SpanFrames::Sorted(SortedFrames::new(&self.ten_seconds)),
+            StatsSpan::OneSecond => SpanFrames::Ordered(&self.one_second),
+            StatsSpan::TenSeconds => SpanFrames::Ordered(&self.ten_seconds),
             StatsSpan::Session => SpanFrames::Histogram(&self.session),
         }
     }
@@ -285,24 +289,16 @@ impl FrameSpans {
     /// allocator rounds), the same after any number of frames.
     pub fn memory_bytes(&self) -> usize {
         self.recent.capacity() * size_of::<RecentFrame>()
-            + (self.one_second.capacity() + self.ten_seconds.capacity()) * size_of::<Nanos>()
+            + self.one_second.memory_bytes()
+            + self.ten_seconds.memory_bytes()
             + self.session.buckets() * 2 * size_of::<u64>()
     }
 }
 
-/// Adds `frame` to the ascending `sorted`, after any equal ones.
-fn insert_sorted(sorted: &mut Vec<Nanos>, frame: Nanos) {
-    let at = sorted.partition_point(|&kept| kept <= frame);
-    sorted.insert(at, frame);
-}
-
-/// Takes one `frame` out of the ascending `sorted`.
-fn remove_sorted(sorted: &mut Vec<Nanos>, frame: Nanos) {
-    let at = sorted.partition_point(|&kept| kept < frame);
-    debug_assert_eq!(sorted.get(at), Some(&frame), "a frame the window never had");
-    if sorted.get(at) == Some(&frame) {
-        sorted.remove(at);
-    }
+/// Takes one `frame` out of a window that holds it.
+fn remove(window: &mut OrderedFrames, frame: Nanos) {
+    let held = window.remove(frame);
+    debug_assert!(held, "a frame the window never had");
 }
 
 #[cfg(test)]

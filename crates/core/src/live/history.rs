@@ -68,6 +68,13 @@ pub struct FrameSample {
     pub rebase: i64,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Frames [`History::stats`] has read on this thread: what a test counts to show that
+    /// a frame never walks the readout window.
+    pub(crate) static FRAMES_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// Recent frames, oldest first: a ring that never allocates after creation. The default
 /// holds [`HISTORY_CAPACITY`] frames.
 pub type History = Ring<FrameSample>;
@@ -105,10 +112,12 @@ impl History {
         self.iter_from(self.len() - count)
     }
 
-    /// Readouts over the frames of the last `window`. `scratch` holds frame times for the
-    /// percentiles; it is reused so the readouts do not allocate once it has grown.
-    pub fn stats(&self, window: Nanos, scratch: &mut Vec<Nanos>) -> SpanStats {
-        scratch.clear();
+    /// Readouts over the frames of the last `window`. Costs the frames in the window, so
+    /// it is computed when read, never per frame (see [`crate::live::Pane::window_stats`]);
+    /// it does not allocate: the frame times for the percentiles are sorted on the stack,
+    /// and a window never holds more than the [`HISTORY_CAPACITY`] frames a history keeps.
+    pub fn stats(&self, window: Nanos) -> SpanStats {
+        let mut frame_times = [0; HISTORY_CAPACITY];
         let mut stats = SpanStats::default();
         let mut steps_sum = 0u64;
         let mut smoothness = Smoothness::default();
@@ -121,8 +130,10 @@ impl History {
         for sample in self.recent(window) {
             first_wall.get_or_insert(sample.wall);
             first_clock.get_or_insert(game_clock(sample));
+            if let Some(slot) = frame_times.get_mut(stats.frames as usize) {
+                *slot = sample.real_frame;
+            }
             stats.frames += 1;
-            scratch.push(sample.real_frame);
             steps_sum += u64::from(sample.steps);
             stats.steps_max = stats.steps_max.max(sample.steps);
             stats.dropped = stats.dropped.saturating_add(sample.dropped);
@@ -139,6 +150,8 @@ impl History {
                 OnScreen::Pending => {}
             }
         }
+        #[cfg(test)]
+        FRAMES_READ.with(|read| read.set(read.get() + stats.frames));
         if stats.frames == 0 {
             return stats;
         }
@@ -148,7 +161,8 @@ impl History {
         stats.display_latency_ms = screen.latency_ms();
         stats.display_judder_ms = screen.judder_ms();
         // The bench's definitions: nearest-rank percentiles of the real frame times.
-        if let Some(frames) = FrameStats::from_frame_times_in_place(scratch) {
+        let kept = (stats.frames as usize).min(HISTORY_CAPACITY);
+        if let Some(frames) = FrameStats::from_frame_times_in_place(&mut frame_times[..kept]) {
             stats.frame_time_p50_ms = ms_from_ns(frames.p50);
             stats.frame_time_p99_ms = ms_from_ns(frames.p99);
         }
@@ -220,8 +234,7 @@ mod tests {
         for i in 0..300 {
             history.push(sample(i * 10 * MS, 10 * MS));
         }
-        let mut scratch = Vec::new();
-        let stats = history.stats(READOUT_SPAN, &mut scratch);
+        let stats = history.stats(READOUT_SPAN);
         // Frames at 1.99 s .. 2.99 s inclusive.
         assert_eq!(stats.frames, 101);
         assert!((stats.fps - 100.0).abs() < 1e-9);
@@ -242,7 +255,7 @@ mod tests {
             wall += frame;
             history.push(sample(wall, frame));
         }
-        let stats = history.stats(10 * READOUT_SPAN, &mut Vec::new());
+        let stats = history.stats(10 * READOUT_SPAN);
         assert_eq!(stats.frame_time_p50_ms, 10.0);
         assert_eq!(stats.frame_time_p99_ms, 80.0);
     }
@@ -261,7 +274,7 @@ mod tests {
                 ..FrameSample::default()
             });
         }
-        let stats = history.stats(READOUT_SPAN, &mut Vec::new());
+        let stats = history.stats(READOUT_SPAN);
         assert!((stats.judder_ms - 10.0).abs() < 1e-9, "{}", stats.judder_ms);
     }
 
@@ -288,7 +301,7 @@ mod tests {
                 ..FrameSample::default()
             });
         }
-        let stats = history.stats(READOUT_SPAN, &mut Vec::new());
+        let stats = history.stats(READOUT_SPAN);
         assert_eq!(stats.judder_ms, 0.0);
         assert_eq!(stats.display_judder_ms, 0.0);
         // Latency is each frame's own `T - S`: 3 s for the five before, 0 after.
@@ -315,6 +328,6 @@ mod tests {
         );
         history.clear();
         assert!(history.is_empty());
-        assert_eq!(history.stats(READOUT_SPAN, &mut Vec::new()).frames, 0);
+        assert_eq!(history.stats(READOUT_SPAN).frames, 0);
     }
 }

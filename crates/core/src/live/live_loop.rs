@@ -3,7 +3,7 @@
 //! [`Snapshot`] it ends each frame with.
 
 use super::frame_spans::FrameSpans;
-use super::history::{HISTORY_CAPACITY, History, SpanStats};
+use super::history::{History, SpanStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
 use super::readouts::Readouts;
@@ -56,8 +56,6 @@ pub struct LiveLoop<S: Stopwatch> {
     filters_period: Nanos,
     /// Whether a frame has run that the screen has not been given yet.
     unpresented: bool,
-    /// Scratch for percentiles.
-    scratch: Vec<Nanos>,
     /// The real frame times over the frame statistics' windows.
     frame_spans: FrameSpans,
     /// The recording being written, if one is.
@@ -135,7 +133,6 @@ impl<S: Stopwatch> LiveLoop<S> {
             filters: FrameFilters::default(),
             filters_period: 0,
             unpresented: false,
-            scratch: Vec::with_capacity(HISTORY_CAPACITY),
             frame_spans: FrameSpans::new(),
             journal: None,
             recording_error: None,
@@ -303,7 +300,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             events: &self.inputs,
         };
         for pane in &mut self.panes {
-            pane.frame(input, step_work, &mut self.scratch);
+            pane.frame(input, step_work);
         }
         self.inputs.clear();
         let focus = self.settings.focus_index();

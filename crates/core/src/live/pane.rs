@@ -51,8 +51,6 @@ pub struct Pane {
     trail: Trail,
     /// Recent frames.
     history: History,
-    /// Readouts over the last [`READOUT_SPAN`], as of the last frame.
-    stats: SpanStats,
     /// The last frame's outcome.
     last: Option<LiveFrame>,
     /// A resync's shift of `T` not yet recorded in the history (see
@@ -67,23 +65,16 @@ impl Pane {
             run: PaneRun::new(strategy, timestep, scene),
             trail: Trail::default(),
             history: History::default(),
-            stats: SpanStats::default(),
             last: None,
             rebase: 0,
         }
     }
 
-    /// Runs one frame (see [`PaneInput`]): the run, the trail, the history and the
-    /// readouts (`scratch` is reused for their percentiles). A frame not `recorded`
-    /// (paused, delivering no time) runs but leaves the history and readouts as they were,
-    /// so paused time does not scroll the recent frames away. The load is spent after
-    /// every pane has run and is recorded with [`Self::set_load`].
-    pub(super) fn frame(
-        &mut self,
-        input: PaneInput<'_>,
-        step_work: impl FnOnce(u64) -> Nanos,
-        scratch: &mut Vec<Nanos>,
-    ) {
+    /// Runs one frame (see [`PaneInput`]): the run, the trail and the history. A frame
+    /// not `recorded` (paused, delivering no time) runs but leaves the history's frames as
+    /// they were, so paused time does not scroll the recent frames away. The load is spent
+    /// after every pane has run and is recorded with [`Self::set_load`].
+    pub(super) fn frame(&mut self, input: PaneInput<'_>, step_work: impl FnOnce(u64) -> Nanos) {
         let PaneInput {
             frame_time,
             wall,
@@ -125,7 +116,6 @@ impl Pane {
                 screen: OnScreen::Pending,
                 rebase: std::mem::take(&mut self.rebase),
             });
-            self.stats = self.history.stats(READOUT_SPAN, scratch);
         }
         self.last = Some(LiveFrame {
             report,
@@ -169,7 +159,6 @@ impl Pane {
         self.run.reset();
         self.trail.clear();
         self.history.clear();
-        self.stats = SpanStats::default();
         self.last = None;
         self.rebase = 0;
     }
@@ -231,9 +220,15 @@ impl Pane {
         self.sim().scene().exploded()
     }
 
-    /// Readouts over the last second, as of the last frame.
+    /// Readouts over the last second of the history, computed now: its frames as of the
+    /// last one that ran, with their screen outcomes as settled since.
+    ///
+    /// They cost every frame in that second, so a frame never computes them: a loop at
+    /// 1000 frames a second that did would walk 1000 frames each frame, and a headless
+    /// `render` of an hour would pay for them 3.6 million times to read them once. The
+    /// window reads them once per drawn frame.
     pub fn window_stats(&self) -> SpanStats {
-        self.stats
+        self.history.stats(READOUT_SPAN)
     }
 
     /// What to draw for the last frame; `None` before the first frame or after a reset.

@@ -139,7 +139,7 @@ impl Readouts {
                 Remedies::default()
             },
             paused: live.paused(),
-            slow_loop: SlowLoop::detect(live),
+            slow_loop: SlowLoop::judge(live, &window),
             panes,
             pane_count: live.panes().len(),
             focus,

@@ -4,6 +4,7 @@
 //! the game's time until a frame advances it by one 60 Hz frame shows each frame as a
 //! 60 Hz display would, stutter included.
 
+use super::history::SpanStats;
 use super::{LiveLoop, Stopwatch};
 use crate::timestep::{MIN_TIME_SCALE, Nanos};
 
@@ -36,8 +37,13 @@ impl SlowLoop {
     /// studies. A per-frame load is a slow renderer by design, so it counts. A replay is
     /// never offered it: its frames are the recording's, not this renderer's.
     pub fn detect<S: Stopwatch>(live: &LiveLoop<S>) -> Option<Self> {
+        Self::judge(live, &live.window_stats())
+    }
+
+    /// [`Self::detect`] with the focused pane's readouts `stats` already read (they cost a
+    /// second of frames to compute).
+    pub(super) fn judge<S: Stopwatch>(live: &LiveLoop<S>, stats: &SpanStats) -> Option<Self> {
         let settings = live.settings();
-        let stats = live.window_stats();
         let judged = settings.time_scale == 1.0
             && settings.load.step_cost_ms == 0.0
             && !live.paused()

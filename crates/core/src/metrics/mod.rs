@@ -9,6 +9,7 @@
 mod frame_distribution;
 mod frame_histogram;
 mod frame_times;
+mod ordered_frames;
 mod packed_frame_times;
 mod screen;
 mod smoothness;
@@ -23,6 +24,7 @@ pub use frame_times::{
     AscendingFrames, FrameStats, FrameSum, FrameTail, HITCH_FACTOR, ONE_PERCENT, POINT_ONE_PERCENT,
     SortedFrames, TAIL_QUANTILE,
 };
+pub use ordered_frames::OrderedFrames;
 pub use packed_frame_times::{PackedFrameTimes, PackedIter};
 pub use screen::{DisplayTiming, PENDING_CAPACITY, ScreenFrame, ScreenRecorder};
 pub use smoothness::Smoothness;

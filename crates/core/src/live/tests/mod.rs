@@ -2,6 +2,7 @@
 
 mod compare;
 mod controls;
+mod cost;
 mod screen;
 mod spiral;
 
