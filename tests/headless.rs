@@ -2,6 +2,9 @@
 //! real binary.
 
 mod common;
+#[cfg(unix)]
+#[path = "support/terminal.rs"]
+mod terminal;
 
 use std::process::{Command, Output, Stdio};
 
@@ -468,36 +471,14 @@ fn render_progress_shows_on_a_terminal_and_stays_off_stdout() {
     if common::gpu_or_skip().is_none() {
         return;
     }
-    if !Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success())
-    {
-        eprintln!("skipped: no `script` (util-linux) to make a terminal");
-        return;
-    }
     let dir = TempDir::new("render-progress-terminal");
     let report = dir.0.join("report.txt");
-    let quoted = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
-    let args: Vec<String> = render_progress_run(&dir.0.join("frame.png"))
-        .iter()
-        .map(|arg| quoted(arg))
-        .collect();
-    let command = format!(
-        "{} {} > {}",
-        quoted(env!("CARGO_BIN_EXE_timestep-lab")),
-        args.join(" "),
-        quoted(&report.to_string_lossy())
-    );
-    let terminal = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
-        .env("TERM", "xterm")
-        .stdin(Stdio::null())
-        .output()
-        .expect("script runs");
-    let screen = String::from_utf8_lossy(&terminal.stdout).into_owned();
-    assert!(terminal.status.success(), "{screen}");
+    let run = render_progress_run(&dir.0.join("frame.png"));
+    let Some(terminal::OnTerminal { success, screen }) = terminal::run_on_terminal(&run, &report)
+    else {
+        return;
+    };
+    assert!(success, "{screen}");
     // 600 s at 60 Hz: the bar counts the loop's 36,000 frames, and is cleared after them.
     let bar = screen.find("simulating").expect("the bar was drawn");
     assert!(screen[bar..].contains("/36,000 frames, ETA"), "{screen}");

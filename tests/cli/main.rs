@@ -5,6 +5,9 @@ mod bench;
 mod options;
 mod output;
 mod recording;
+#[cfg(unix)]
+#[path = "../support/terminal.rs"]
+mod terminal;
 mod traces;
 
 use std::path::PathBuf;

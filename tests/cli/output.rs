@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+#[cfg(unix)]
+use super::terminal::{OnTerminal, run_on_terminal};
 use super::{asset, fails_with, lab, stderr, stdout};
 
 /// Runs the binary with its standard output on a full disk (`/dev/full`).
@@ -281,32 +283,12 @@ fn progress_never_reaches_a_pipe() {
 #[cfg(unix)]
 #[test]
 fn progress_shows_on_a_terminal_and_stays_off_stdout() {
-    if !Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success())
-    {
-        eprintln!("skipped: no `script` (util-linux) to make a terminal");
-        return;
-    }
     let dir = scratch("progress");
     let report = dir.join("report.json");
-    let quoted = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
-    let command = format!(
-        "{} {} > {}",
-        quoted(env!("CARGO_BIN_EXE_timestep-lab")),
-        PROGRESS_RUN.join(" "),
-        quoted(&report.to_string_lossy())
-    );
-    let terminal = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
-        .env("TERM", "xterm")
-        .stdin(Stdio::null())
-        .output()
-        .expect("script runs");
-    let screen = String::from_utf8_lossy(&terminal.stdout).into_owned();
-    assert!(terminal.status.success(), "{screen}");
+    let Some(OnTerminal { success, screen }) = run_on_terminal(&PROGRESS_RUN, &report) else {
+        return;
+    };
+    assert!(success, "{screen}");
     // 86,400 frames a strategy, nine strategies: the bar counts all of them.
     assert!(screen.contains("/777,600 frames, ETA"), "{screen}");
     for strategy in ["fixed", "accumulator", "extrapolated"] {

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::{BenchError, BenchResult};
-use crate::live::{Recording, ReplayError, replay_all};
+use crate::live::{Recording, replay_all};
 use crate::metrics::{FrameTail, PackedFrameTimes};
 use crate::timestep::Strategy;
 
@@ -31,10 +31,7 @@ pub fn run_recording(
     strategies
         .iter()
         .map(|&strategy| {
-            let live = replay_all(recording, Some(strategy)).map_err(|error| match error {
-                ReplayError::Range(error) => BenchError::Range(error),
-                ReplayError::Read(error) => BenchError::ReplayRead(error),
-            })?;
+            let live = replay_all(recording, Some(strategy))?;
             let pane = &live.panes()[0];
             Ok(BenchResult {
                 strategy,

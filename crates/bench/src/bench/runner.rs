@@ -11,6 +11,7 @@ use super::{
     TraceChoice, TraceJson, WriteError, same_file,
 };
 use crate::display::DisplaySpec;
+use crate::live::ReplayError;
 use crate::metrics::{FrameStats, PackedFrameTimes};
 use crate::recording::load_recording_with;
 use crate::timestep::{RangeError, Strategy};
@@ -141,6 +142,15 @@ pub enum BenchError {
         #[source]
         error: PlotError,
     },
+}
+
+impl From<ReplayError> for BenchError {
+    fn from(error: ReplayError) -> Self {
+        match error {
+            ReplayError::Range(error) => Self::Range(error),
+            ReplayError::Read(error) => Self::ReplayRead(error),
+        }
+    }
 }
 
 impl BenchError {

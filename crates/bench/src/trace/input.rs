@@ -543,6 +543,28 @@ pub(super) fn encoding_note(encoding: Encoding, origin: &str) -> Option<String> 
     }
 }
 
+/// `text` as UTF-16 bytes, big- or little-endian, with or without a byte-order mark: what
+/// the tests of every reader feed them.
+#[cfg(test)]
+pub(super) fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if bom {
+        bytes.extend(if big_endian {
+            [0xFE, 0xFF]
+        } else {
+            [0xFF, 0xFE]
+        });
+    }
+    for unit in text.encode_utf16() {
+        bytes.extend(if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        });
+    }
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,25 +584,6 @@ mod tests {
             .read_to_end(&mut out)
             .map_err(|error| from_io(error, "t"))?;
         Ok(String::from_utf8(out).unwrap())
-    }
-
-    fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        if bom {
-            bytes.extend(if big_endian {
-                [0xFE, 0xFF]
-            } else {
-                [0xFF, 0xFE]
-            });
-        }
-        for unit in text.encode_utf16() {
-            bytes.extend(if big_endian {
-                unit.to_be_bytes()
-            } else {
-                unit.to_le_bytes()
-            });
-        }
-        bytes
     }
 
     #[test]

@@ -412,24 +412,8 @@ mod tests {
     #[test]
     fn a_recording_is_told_by_its_first_line_in_every_encoding_the_reader_takes() {
         let text = format!("{HEAD}0,5.000000,0.000000,0.000000,0.000000,,,\n");
-        let utf16 = |big_endian: bool, bom: bool| {
-            let mut bytes = Vec::new();
-            if bom {
-                bytes.extend(if big_endian {
-                    [0xFE, 0xFF]
-                } else {
-                    [0xFF, 0xFE]
-                });
-            }
-            for unit in text.replace('\n', "\r\n").encode_utf16() {
-                bytes.extend(if big_endian {
-                    unit.to_be_bytes()
-                } else {
-                    unit.to_le_bytes()
-                });
-            }
-            bytes
-        };
+        let crlf = text.replace('\n', "\r\n");
+        let utf16 = |big_endian: bool, bom: bool| input::utf16(&crlf, big_endian, bom);
         let mut with_bom = b"\xEF\xBB\xBF".to_vec();
         with_bom.extend(text.as_bytes());
         let encodings = [

@@ -146,10 +146,12 @@ impl Replay {
     pub fn step<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) -> Option<LiveFrame> {
         let frame = self.peek()?;
         self.ahead = None;
-        for index in 0..self.ahead_events.len() {
-            let event = self.ahead_events[index];
+        // Taken out while they are applied, and put back to be filled again (no allocation).
+        let events = std::mem::take(&mut self.ahead_events);
+        for &event in &events {
             self.apply(live, event);
         }
+        self.ahead_events = events;
         let outcome = live.replay_frame(frame.time, frame.frame_time);
         if let Some((at, wait)) = frame.present {
             live.record_present_at(at, wait);
