@@ -97,6 +97,18 @@ pub fn load_replay(
     options: &LoadOptions,
 ) -> anyhow::Result<crate::live::Recording> {
     if trace::is_recording(path) {
+        // A recording is the lab's own, not a capture of several applications.
+        for (option, given) in [
+            ("--process", options.process.is_some()),
+            ("--swap-chain", options.swap_chain.is_some()),
+        ] {
+            if given {
+                anyhow::bail!(
+                    "{option} applies to PresentMon captures only, and {} is a recorded session",
+                    crate::text::escape_path(path)
+                );
+            }
+        }
         let recording = load_recording(path)?;
         for note in &recording.notes {
             eprintln!("note: {note}");

@@ -106,6 +106,14 @@ fn replay_chooses_a_presentmon_application_as_bench_does() {
         &["--replay", "0x1"],
     );
     fails_with(&["--process", "game"], &["--replay"]);
+    // A recording has no applications to choose from: refused, not ignored.
+    fails_with(
+        &["--replay", &asset("lab-session.csv"), "--swap-chain", "0x1"],
+        &[
+            "--swap-chain applies to PresentMon captures only",
+            "lab-session.csv is a recorded session",
+        ],
+    );
 }
 
 /// A trace file of a test's own in the temporary folder, removed when dropped.
