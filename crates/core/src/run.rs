@@ -29,6 +29,19 @@ pub fn costs_ns(step_cost_ms: f64, render_cost_ms: f64) -> Result<(Nanos, Nanos)
     Ok((ns_from_ms(step_cost_ms), ns_from_ms(render_cost_ms)))
 }
 
+/// Simulation speed (simulated time over real time) below which a run has broken: the
+/// onset of the spiral of death is the lowest load at which a run falls below it or spirals.
+/// `sweep` and the window's ramp judge by it. One percent is well above what the uneven
+/// split of frames into steps leaves over a run (the remainder an accumulator carries is
+/// under one step).
+pub const ONSET_SPEED: f64 = 0.99;
+
+/// Whether a run at `sim_speed` of real time, `spiral` or not, has broken (see
+/// [`ONSET_SPEED`]).
+pub fn broken(sim_speed: f64, spiral: bool) -> bool {
+    spiral || sim_speed < ONSET_SPEED
+}
+
 /// A frame whose carried load (step work owed from the previous frame) exceeds this has
 /// frozen the loop: `bench` stops there and counts a spiral, the live loop raises the alarm
 /// and caps what it carries. A minute is far beyond any hitch a trace records and keeps the

@@ -87,9 +87,12 @@ impl LoadModel {
         steps.saturating_mul(ns_from_ms(self.settings.step_cost_ms))
     }
 
-    /// Spends one frame's load: `steps` physics steps plus the per-frame costs, starting at
-    /// real time `now`. Waits at most [`MAX_BUSY_WAIT_PER_FRAME`] and carries the rest.
-    pub fn spend(&mut self, stopwatch: &mut impl Stopwatch, now: Nanos, steps: u64) -> LoadSpent {
+    /// What one frame's load costs, without spending it: `steps` physics steps plus the
+    /// per-frame costs (render, jitter, and a hitch when one is due), for a frame whose
+    /// load starts at real time `now`. Draws the jitter and moves the hitch schedule on, so
+    /// each frame is asked once. The bench's closed loop adds this to the next frame's
+    /// time; the live loop [spends](Self::spend) it. `waited` is 0.
+    pub fn cost(&mut self, now: Nanos, steps: u64) -> LoadSpent {
         let step_work = self.step_work(steps);
         let settings = &self.settings;
         let jitter = if settings.jitter_ms > 0.0 {
@@ -113,19 +116,26 @@ impl LoadModel {
             } else {
                 0
             });
-        let waited = total.min(MAX_BUSY_WAIT_PER_FRAME);
-        if waited > 0 {
-            stopwatch.busy_wait(waited);
-        }
-        let debt = total - waited;
-        self.frozen = freezes(debt);
-        self.debt = debt.min(FROZEN_LOAD);
         LoadSpent {
             step_work,
             total,
-            waited,
+            waited: 0,
             hitch,
         }
+    }
+
+    /// Spends one frame's load ([`Self::cost`]) starting at real time `now`. Waits at most
+    /// [`MAX_BUSY_WAIT_PER_FRAME`] and carries the rest.
+    pub fn spend(&mut self, stopwatch: &mut impl Stopwatch, now: Nanos, steps: u64) -> LoadSpent {
+        let spent = self.cost(now, steps);
+        let waited = spent.total.min(MAX_BUSY_WAIT_PER_FRAME);
+        if waited > 0 {
+            stopwatch.busy_wait(waited);
+        }
+        let debt = spent.total - waited;
+        self.frozen = freezes(debt);
+        self.debt = debt.min(FROZEN_LOAD);
+        LoadSpent { waited, ..spent }
     }
 }
 

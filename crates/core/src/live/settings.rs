@@ -253,6 +253,18 @@ pub struct LoadSettings {
     pub hitch_every_s: f64,
 }
 
+impl LoadSettings {
+    /// Checks every cost against its allowed range; the first bad one is named. The bench's
+    /// load model and the live loop's take the same costs with the same limits.
+    pub fn validate(&self) -> Result<(), RangeError> {
+        crate::run::costs_ns(self.step_cost_ms, self.render_cost_ms)?;
+        check_range("jitter", self.jitter_ms, 0.0, MAX_JITTER_MS, " ms")?;
+        check_range("hitch length", self.hitch_ms, 0.0, MAX_LOAD_MS, " ms")?;
+        let (low, high) = HITCH_PERIOD_RANGE_S;
+        check_range("hitch period", self.hitch_every_s, low, high, " s")
+    }
+}
+
 impl Default for LoadSettings {
     fn default() -> Self {
         Self {
@@ -423,13 +435,7 @@ impl LiveSettings {
             MAX_TIME_SCALE,
             "",
         )?;
-        let load = &self.load;
-        // The same costs, and the same limits, as the bench's load model.
-        crate::run::costs_ns(load.step_cost_ms, load.render_cost_ms)?;
-        check_range("jitter", load.jitter_ms, 0.0, MAX_JITTER_MS, " ms")?;
-        check_range("hitch length", load.hitch_ms, 0.0, MAX_LOAD_MS, " ms")?;
-        let (low, high) = HITCH_PERIOD_RANGE_S;
-        check_range("hitch period", load.hitch_every_s, low, high, " s")?;
+        self.load.validate()?;
         if self.refresh_override_hz != 0.0 {
             check_range(
                 "refresh rate",
