@@ -44,7 +44,7 @@ pub struct Cli {
 pub enum Command {
     /// Run strategies over a frame-time trace and print a comparison table.
     #[command(allow_negative_numbers = true)]
-    Bench(BenchArgs),
+    Bench(Box<BenchArgs>),
     /// Render one frame of the scene headless (no window) to a PNG.
     #[command(allow_negative_numbers = true)]
     Render(RenderArgs),

@@ -75,15 +75,6 @@ pub struct LiveArgs {
     /// Time scale, 0.05 to 2 (slow motion below 1).
     #[arg(long, default_value_t = 1.0, value_name = "X")]
     pub time_scale: f64,
-    /// Artificial load: standard deviation of a random extra cost per frame, ms (0 to 100).
-    #[arg(long, default_value_t = 0.0, value_name = "MS")]
-    pub jitter: f64,
-    /// Artificial load: length of a periodic hitch, ms (0 to 1000; 0 = none).
-    #[arg(long, default_value_t = 0.0, value_name = "MS")]
-    pub hitch: f64,
-    /// Artificial load: seconds between hitches (0.1 to 60).
-    #[arg(long, default_value_t = 2.0, value_name = "S")]
-    pub hitch_every: f64,
     /// Frame-time filter before the strategies: none, snap (to whole refresh periods,
     /// within an eighth of one), snap:TOL_MS, or average:N (2 to 32 frames).
     #[arg(long, default_value = "none", value_name = "SPEC", value_parser = FilterSpec::parse)]
@@ -119,9 +110,9 @@ impl LiveArgs {
             load: LoadSettings {
                 step_cost_ms: sim.step_cost,
                 render_cost_ms: sim.render_cost,
-                jitter_ms: self.jitter,
-                hitch_ms: self.hitch,
-                hitch_every_s: self.hitch_every,
+                jitter_ms: sim.jitter,
+                hitch_ms: sim.hitch,
+                hitch_every_s: sim.hitch_every,
             },
             frame_cap_hz: 0.0,
             filter: self.filter,
@@ -480,6 +471,16 @@ pub struct SimArgs {
     /// trace's frame) (0 to 1000).
     #[arg(long, default_value_t = 0.0, value_name = "MS")]
     pub render_cost: f64,
+    /// Load model: standard deviation of a random extra cost per frame, ms (0 to 100;
+    /// half-normal, with a fixed seed).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub jitter: f64,
+    /// Load model: length of a periodic hitch added to one frame, ms (0 to 1000; 0 = none).
+    #[arg(long, default_value_t = 0.0, value_name = "MS")]
+    pub hitch: f64,
+    /// Load model: seconds between hitches (0.1 to 60).
+    #[arg(long, default_value_t = 2.0, value_name = "S")]
+    pub hitch_every: f64,
 }
 
 impl SimArgs {
@@ -501,7 +502,13 @@ impl SimArgs {
             ..BenchSettings::default()
         };
         settings
-            .with_costs_ms(self.step_cost, self.render_cost)
+            .with_load(LoadSettings {
+                step_cost_ms: self.step_cost,
+                render_cost_ms: self.render_cost,
+                jitter_ms: self.jitter,
+                hitch_ms: self.hitch,
+                hitch_every_s: self.hitch_every,
+            })
             .map_err(flagged)
     }
 }

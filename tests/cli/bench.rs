@@ -308,3 +308,30 @@ fn scripted_inputs_are_measured_under_every_policy() {
     assert!(table.contains("input policy"), "{table}");
     assert!(table.contains("timestamped"), "{table}");
 }
+
+#[test]
+fn hitches_and_jitter_are_the_windows_load_on_the_command_line() {
+    let plain = bench_json(&["--strategy", "variable"]);
+    let hitched = bench_json(&[
+        "--hitch",
+        "100",
+        "--hitch-every",
+        "1",
+        "--strategy",
+        "variable",
+    ]);
+    assert_eq!(hitched["settings"]["hitch_ms"], 100.0);
+    assert_eq!(hitched["settings"]["hitch_every_s"], 1.0);
+    let wall = |report: &Value| result(report, "variable")["wall_time_s"].as_f64().unwrap();
+    // Ten 100 ms hitches over a run that reaches 10 s of its own time before its last frame.
+    assert!((wall(&hitched) - wall(&plain) - 1.0).abs() < 1e-9);
+    let jittered = bench_json(&["--jitter", "2", "--strategy", "variable"]);
+    assert_eq!(jittered["settings"]["jitter_ms"], 2.0);
+    assert!(wall(&jittered) > wall(&plain) + 0.5);
+    let table = lab(&["bench", "--jitter", "2", "--hitch", "30"]);
+    assert!(
+        stdout(&table).contains("jitter 2 ms | hitch 30 ms every 2 s"),
+        "{}",
+        stdout(&table)
+    );
+}

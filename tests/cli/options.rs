@@ -75,6 +75,18 @@ fn bad_values_get_errors_that_name_them_and_their_range() {
         &["step cost -3 ms", "0 to 1000 ms"],
     );
     fails_with(&["bench", "--spring-hz", "0"], &["spring frequency 0 Hz"]);
+    fails_with(
+        &["bench", "--jitter", "101"],
+        &["--jitter: jitter 101 ms", "0 to 100 ms"],
+    );
+    fails_with(
+        &["bench", "--hitch", "NaN"],
+        &["--hitch: hitch length NaN ms", "0 to 1000 ms"],
+    );
+    fails_with(
+        &["bench", "--hitch-every", "0"],
+        &["--hitch-every: hitch period 0 s", "0.1 to 60 s"],
+    );
     fails_with(&["bench", "--max-steps", "999999"], &["max steps 999999"]);
     fails_with(&["bench", "--generate", "wobble:60"], &["wobble"]);
     fails_with(

@@ -2,8 +2,11 @@
 //! load model, reported as a table or JSON.
 //!
 //! The load model makes the frame time depend on the loop's own work, as in a real game:
-//! `frame_i = trace_i + render_cost + steps_{i-1} * step_cost`. A step cost above `dt`
-//! therefore reproduces the spiral of death deterministically, and the guards stop it.
+//! `frame_i = trace_i + render_cost + steps_{i-1} * step_cost (+ jitter_i + hitch_i)`. A
+//! step cost above `dt` therefore reproduces the spiral of death deterministically, and the
+//! guards stop it. The costs are the window's artificial load, computed by the same
+//! [`LoadModel`]: jitter is half-normal with a fixed seed, a hitch lands on the first frame
+//! starting at or after each period of the run's own (loaded) time.
 //!
 //! A display model ([`DisplaySpec`]) closes the loop the same way: frame `i - 1` is
 //! presented at the end of that work, `C_{i-1} + trace_i + render_cost + steps_{i-1} *
@@ -43,11 +46,14 @@ pub use trace_choice::{BenchTrace, TraceChoice};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
 use crate::input::{InputScript, InputStats, ScriptCursor};
+use crate::live::{LoadModel, LoadSettings};
 use crate::metrics::{DisplayTiming, FrameTail, Metrics};
 use crate::run::{PaneRun, costs_ns, freezes};
 use crate::scene::SceneConfig;
 use crate::sim::FrameWall;
-use crate::timestep::{FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns};
+use crate::timestep::{
+    FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns, ns_from_ms,
+};
 use crate::trace::FrameSource;
 
 pub use crate::run::MAX_COST_MS;
@@ -59,10 +65,9 @@ pub struct BenchSettings {
     pub timestep: TimestepConfig,
     /// The scene.
     pub scene: SceneConfig,
-    /// Real time one physics step costs (load model).
-    pub step_cost: Nanos,
-    /// Real time one render frame costs on top of the trace (load model).
-    pub render_cost: Nanos,
+    /// The load model: what each step and each frame costs on top of the trace, with the
+    /// window's jitter and hitches (the same [`LoadSettings`] and [`LoadModel`]).
+    pub load: LoadSettings,
     /// The display the frames are shown on.
     pub display: DisplaySpec,
     /// GPU time per frame: delays when a presented image is ready, costs no CPU time.
@@ -78,8 +83,7 @@ impl Default for BenchSettings {
         Self {
             timestep: TimestepConfig::default(),
             scene: SceneConfig::new(),
-            step_cost: 0,
-            render_cost: 0,
+            load: LoadSettings::default(),
             display: DisplaySpec::Cpu,
             gpu_cost: 0,
             filter: FilterSpec::None,
@@ -95,8 +99,23 @@ impl BenchSettings {
         step_cost_ms: f64,
         render_cost_ms: f64,
     ) -> Result<Self, RangeError> {
-        (self.step_cost, self.render_cost) = costs_ns(step_cost_ms, render_cost_ms)?;
+        costs_ns(step_cost_ms, render_cost_ms)?;
+        self.load.step_cost_ms = step_cost_ms;
+        self.load.render_cost_ms = render_cost_ms;
         Ok(self)
+    }
+
+    /// Sets the whole load model (costs, jitter and hitches), each value checked against
+    /// the range the window allows.
+    pub fn with_load(mut self, load: LoadSettings) -> Result<Self, RangeError> {
+        load.validate()?;
+        self.load = load;
+        Ok(self)
+    }
+
+    /// Real time one physics step costs, ns.
+    pub fn step_cost(&self) -> Nanos {
+        ns_from_ms(self.load.step_cost_ms)
     }
 }
 
@@ -174,7 +193,8 @@ pub fn run_strategy_on(
             .refresh()
             .map(|refresh| refresh.period_ns()),
     );
-    let step_work = |steps: u64| steps.saturating_mul(settings.step_cost);
+    let mut load = LoadModel::new(settings.load);
+    let step_work = |steps: u64| steps.saturating_mul(settings.step_cost());
     let mut previous_steps = 0u64;
     // `C_i`: when the frame about to run started, on the display's clock.
     let mut wall_time = 0u64;
@@ -184,15 +204,15 @@ pub fn run_strategy_on(
         .input
         .map(|script| ScriptCursor::new(script.events()));
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
-        let load = step_work(previous_steps);
+        // The previous iteration's load (its steps, the render cost, jitter, a hitch),
+        // spent from its start.
+        let load = load.cost(wall_time, previous_steps).total;
         if freezes(load) {
             frozen = true;
             break;
         }
-        // The previous iteration's work: its trace time, the render cost and its steps.
-        let work = trace_frame
-            .saturating_add(settings.render_cost)
-            .saturating_add(load);
+        // The previous iteration's work: its trace time and its load.
+        let work = trace_frame.saturating_add(load);
         // It ends by presenting the previous frame; a full queue holds the CPU there.
         let frame = if modeled && i > 0 {
             let present_at = wall_time.saturating_add(work);

@@ -246,10 +246,7 @@ mod tests {
     #[test]
     fn a_run_that_froze_counts_its_frames_as_done() {
         // A step costing more than dt with no guard freezes the accumulator's run early.
-        let mut settings = BenchSettings {
-            step_cost: 25_000_000,
-            ..BenchSettings::default()
-        };
+        let mut settings = BenchSettings::default().with_costs_ms(25.0, 0.0).unwrap();
         settings.timestep.max_frame_time = None;
         let frames = vec![16_666_667; 600];
         let mut progress = Progress::new(600, 2, false, Duration::ZERO);

@@ -85,6 +85,12 @@ pub struct SettingsJson {
     pub step_cost_ms: f64,
     /// Load model: real time per frame, ms.
     pub render_cost_ms: f64,
+    /// Load model: standard deviation of the half-normal extra time per frame, ms.
+    pub jitter_ms: f64,
+    /// Load model: a hitch's length, ms (0: none).
+    pub hitch_ms: f64,
+    /// Load model: time between hitches, s.
+    pub hitch_every_s: f64,
     /// The spring integrator's id.
     pub integrator: String,
     /// The display model, as `--display` reads it (`cpu`, `fifo:60:2`, ...).
@@ -258,8 +264,11 @@ impl BenchReport {
                 dt_ms: ms_from_ns(timestep.dt_ns()),
                 max_frame_time_ms: timestep.max_frame_time.map(|max| ms_from_ns(max.get())),
                 max_steps: timestep.max_steps.map(|max| max.get()),
-                step_cost_ms: cost_ms(settings.step_cost),
-                render_cost_ms: cost_ms(settings.render_cost),
+                step_cost_ms: settings.load.step_cost_ms,
+                render_cost_ms: settings.load.render_cost_ms,
+                jitter_ms: settings.load.jitter_ms,
+                hitch_ms: settings.load.hitch_ms,
+                hitch_every_s: settings.load.hitch_every_s,
                 integrator: settings.scene.integrator.id().to_owned(),
                 display: settings.display.to_string(),
                 gpu_cost_ms: cost_ms(settings.gpu_cost),
@@ -304,6 +313,15 @@ impl BenchReport {
             trim(settings.render_cost_ms),
             settings.integrator,
         );
+        if settings.jitter_ms > 0.0 || settings.hitch_ms > 0.0 {
+            let _ = writeln!(
+                out,
+                "jitter {} ms | hitch {} ms every {} s",
+                trim(settings.jitter_ms),
+                trim(settings.hitch_ms),
+                trim(settings.hitch_every_s)
+            );
+        }
         let screen = settings.display != "cpu";
         if screen || settings.filter != "none" {
             let _ = writeln!(

@@ -101,7 +101,7 @@ pub enum BenchError {
         "{shown} is a recorded session: it replays with the settings, requests and \
          presents it recorded, so the bench's model options (--hz, --max-frame-time, \
          --max-steps, --integrator, --spring-hz, --damping, --step-cost, --render-cost, \
-         --display, --gpu-cost, --filter, --input, --input-policy) do not apply; its \
+         --jitter, --hitch, --hitch-every, --display, --gpu-cost, --filter, --input, --input-policy) do not apply; its \
          own inputs replay; {AS_TRACE}"
     )]
     RecordingModelOptions {
@@ -314,7 +314,7 @@ impl BenchRequest {
             filter: start.filter,
             ..BenchSettings::default()
         }
-        .with_costs_ms(start.load.step_cost_ms, start.load.render_cost_ms)?;
+        .with_load(start.load)?;
         let results = super::run_recording(&recording, &frame_times, &self.strategies)?;
         let mut screen = crate::live::LiveDisplay::new(start.refresh_override_hz);
         screen.set(header.screen, start.refresh_override_hz);

@@ -211,7 +211,9 @@ fn cpu_reference(frames: &[Nanos], strategy: Strategy, settings: &BenchSettings)
     let mut recorder = crate::metrics::MetricsRecorder::default();
     let mut previous_steps = 0;
     for &trace_frame in frames {
-        let frame = trace_frame + settings.render_cost + previous_steps * settings.step_cost;
+        let frame = trace_frame
+            + ns_from_ms(settings.load.render_cost_ms)
+            + previous_steps * settings.step_cost();
         let (report, shown): (FrameReport, ShownScene) = sim.frame(frame);
         recorder.record(&report, &shown, sim.scene(), None);
         previous_steps = report.steps.len();

@@ -16,10 +16,9 @@ fn frames_60hz(seconds: u64) -> Vec<Nanos> {
 }
 
 fn unguarded(step_cost: Nanos) -> BenchSettings {
-    let mut settings = BenchSettings {
-        step_cost,
-        ..BenchSettings::default()
-    };
+    let mut settings = BenchSettings::default()
+        .with_costs_ms(ms_from_ns(step_cost), 0.0)
+        .unwrap();
     settings.timestep.max_frame_time = None;
     settings.timestep.max_steps = None;
     settings
@@ -58,13 +57,13 @@ fn the_spiral_is_reported_within_two_seconds_of_load() {
         let mut detector = SpiralDetector::new(settings.timestep.dt_ns());
         let (mut wall, mut previous_steps) = (0, 0);
         let detected_at = frames_60hz(60).into_iter().find_map(|trace_frame| {
-            let frame = trace_frame + previous_steps * settings.step_cost;
+            let frame = trace_frame + previous_steps * settings.step_cost();
             wall += frame;
             let report = sim.frame(frame).0;
             previous_steps = report.steps.len();
             detector.record(
                 report.owed,
-                previous_steps * settings.step_cost,
+                previous_steps * settings.step_cost(),
                 report.used,
             );
             detector.spiralling().then_some(wall)
@@ -119,7 +118,7 @@ fn a_cheap_step_settles_without_a_spiral() {
 fn wall_time_is_the_trace_plus_the_load() {
     let trace = frames_60hz(3);
     let mut settings = unguarded(2 * MS);
-    settings.render_cost = 3 * MS;
+    settings.load.render_cost_ms = 3.0;
     let result = run_strategy(&trace, Strategy::Accumulator, &settings);
     // Every step's cost lands in the following frame, except the last frame's steps.
     let mut sim = Simulation::new(Strategy::Accumulator, settings.timestep, settings.scene);
@@ -132,6 +131,44 @@ fn wall_time_is_the_trace_plus_the_load() {
     }
     assert_eq!(result.wall_time, expected);
     assert!(result.wall_time > trace.iter().sum::<Nanos>() + 180 * 3 * MS);
+}
+
+#[test]
+fn hitches_and_jitter_lengthen_the_frames_as_the_windows_load_does() {
+    let trace = frames_60hz(10);
+    let with = |load: LoadSettings| {
+        let settings = BenchSettings::default().with_load(load).unwrap();
+        run_strategy(&trace, Strategy::Variable, &settings).wall_time
+    };
+    let plain = with(LoadSettings::default());
+    assert_eq!(plain, trace.iter().sum::<Nanos>());
+    // A 100 ms hitch on the first frame starting at or after each second of the run's own
+    // time: the run lasts 10 s plus its hitches, which push the later ones along.
+    let hitched = with(LoadSettings {
+        hitch_ms: 100.0,
+        hitch_every_s: 1.0,
+        ..LoadSettings::default()
+    });
+    let hitches = (hitched - plain) / (100 * MS);
+    assert_eq!((hitched - plain) % (100 * MS), 0);
+    // The run's own time reaches 10 s (9.98 s of trace plus nine hitches) before its last
+    // frame: ten hitches.
+    assert_eq!(hitches, 10);
+    // Half-normal jitter of 2 ms adds 2·sqrt(2/π) ≈ 1.6 ms a frame on average.
+    let jittered = with(LoadSettings {
+        jitter_ms: 2.0,
+        ..LoadSettings::default()
+    });
+    let mean_ms = (jittered - plain) as f64 / trace.len() as f64 / 1e6;
+    assert!((1.45..1.75).contains(&mean_ms), "{mean_ms} ms a frame");
+    // The same seed every run: the same frames.
+    assert_eq!(
+        jittered,
+        with(LoadSettings {
+            jitter_ms: 2.0,
+            ..LoadSettings::default()
+        })
+    );
 }
 
 #[test]
@@ -202,7 +239,10 @@ fn json_has_exactly_the_documented_fields() {
             "dt_ms",
             "filter",
             "gpu_cost_ms",
+            "hitch_every_s",
+            "hitch_ms",
             "integrator",
+            "jitter_ms",
             "max_frame_time_ms",
             "max_steps",
             "render_cost_ms",
@@ -296,7 +336,7 @@ fn a_run_that_froze_reports_the_frames_before_it_froze() {
     let mut ran = Vec::new();
     let mut previous_steps = 0;
     for &frame in &trace[..result.metrics.frames as usize] {
-        let frame = frame + previous_steps * settings.step_cost;
+        let frame = frame + previous_steps * settings.step_cost();
         ran.push(frame);
         previous_steps = sim.frame(frame).0.steps.len();
     }
@@ -417,7 +457,10 @@ fn costs_out_of_range_are_rejected() {
             .is_err()
     );
     let settings = BenchSettings::default().with_costs_ms(2.5, 1.0).unwrap();
-    assert_eq!((settings.step_cost, settings.render_cost), (2_500_000, MS));
+    assert_eq!(
+        (settings.load.step_cost_ms, settings.load.render_cost_ms),
+        (2.5, 1.0)
+    );
 }
 
 mod display;

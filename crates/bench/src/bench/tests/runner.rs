@@ -194,7 +194,7 @@ fn a_recorded_session_replays_only_as_recorded() {
     );
 
     let mut modeled = over_file(&session);
-    modeled.settings.step_cost = 1_000_000;
+    modeled.settings.load.step_cost_ms = 1.0;
     let error = run_request(&modeled).0.expect_err("its own settings");
     assert!(
         matches!(error, BenchError::RecordingModelOptions { .. }),
