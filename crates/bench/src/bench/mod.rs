@@ -38,7 +38,10 @@ pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
 pub use output::{WriteError, same_file};
 pub use plot::PlotRecorder;
-pub use progress::{PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, progress_delay, shows_progress};
+pub use progress::{
+    PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, ProgressShare, SharedProgress, progress_delay,
+    shows_progress,
+};
 pub use replay::run_recording;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
@@ -318,6 +321,27 @@ pub fn run_observed(
     strategies
         .iter()
         .map(|&strategy| run_strategy_on(frame_times, display_times, strategy, settings, observer))
+        .collect()
+}
+
+/// Runs each strategy over the trace, side by side on every core, reporting to `progress`;
+/// the results are in the strategies' order and the same, to the bit, as [`run`]'s: every
+/// run is on its own, and nothing one does reaches another. (`--csv` and `--plot` watch the
+/// frames in order, so `bench` runs serially with them: [`run_observed`].)
+pub fn run_parallel(
+    frame_times: &(impl FrameSource + Sync + ?Sized),
+    display_times: Option<&[Option<Nanos>]>,
+    strategies: &[Strategy],
+    settings: &BenchSettings,
+    progress: &SharedProgress,
+) -> Vec<BenchResult> {
+    use rayon::prelude::*;
+    strategies
+        .par_iter()
+        .map(|&strategy| {
+            let mut share = progress.share(frame_times.frame_count());
+            run_strategy_on(frame_times, display_times, strategy, settings, &mut share)
+        })
         .collect()
 }
 

@@ -9,6 +9,7 @@
 //! write to the terminal is ignored (the bar is no output anyone depends on).
 
 use std::io::IsTerminal as _;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -113,6 +114,13 @@ impl Progress {
         }
     }
 
+    /// Counts `frames` more done, whichever run they belong to (runs side by side on
+    /// several threads report this way, through [`SharedProgress`]).
+    pub fn add(&mut self, frames: u64) {
+        self.frames_done = self.frames_done.saturating_add(frames);
+        self.update();
+    }
+
     /// Frames done, over all runs.
     pub fn done(&self) -> u64 {
         self.runs_done
@@ -194,6 +202,73 @@ impl FrameObserver for Progress {
     }
 }
 
+/// One [`Progress`] for runs on several threads at once: each run reports through its own
+/// [`ProgressShare`], which takes the lock once every [`FRAMES_PER_UPDATE`] frames. The bar
+/// counts frames of all the runs together; it names what runs with [`Progress::labelled`].
+#[derive(Debug)]
+pub struct SharedProgress(Mutex<Progress>);
+
+impl SharedProgress {
+    /// Shares `progress` between runs.
+    pub fn new(progress: Progress) -> Self {
+        Self(Mutex::new(progress))
+    }
+
+    /// An observer for one run of `frames` frames (a run that stops early, frozen, counts
+    /// its frames as done when it finishes).
+    pub fn share(&self, frames: u64) -> ProgressShare<'_> {
+        ProgressShare {
+            shared: self,
+            frames,
+            seen: 0,
+            unreported: 0,
+        }
+    }
+
+    /// The progress, to clear or to say what comes next.
+    pub fn into_inner(self) -> Progress {
+        self.0.into_inner().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds frames done.
+    fn add(&self, frames: u64) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(frames);
+    }
+}
+
+/// One run's report to a [`SharedProgress`].
+#[derive(Debug)]
+pub struct ProgressShare<'a> {
+    /// Where the frames are counted.
+    shared: &'a SharedProgress,
+    /// Frames in the run.
+    frames: u64,
+    /// Frames run so far.
+    seen: u64,
+    /// Frames run but not yet counted.
+    unreported: u64,
+}
+
+impl FrameObserver for ProgressShare<'_> {
+    fn frame(&mut self, _frame: &BenchFrame<'_>) {
+        self.seen += 1;
+        self.unreported += 1;
+        if self.unreported >= FRAMES_PER_UPDATE {
+            self.shared.add(std::mem::take(&mut self.unreported));
+        }
+    }
+
+    fn finish(&mut self, _result: &BenchResult) {
+        let left = self.frames.saturating_sub(self.seen);
+        self.shared.add(self.unreported.saturating_add(left));
+        self.unreported = 0;
+        self.seen = self.frames;
+    }
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         self.clear();
@@ -259,5 +334,11 @@ mod tests {
         );
         assert!(results[0].frozen);
         assert_eq!(progress.done(), 1200);
+        // The same, side by side.
+        let shared = SharedProgress::new(Progress::new(600, 2, false, Duration::ZERO));
+        let strategies = [Strategy::Accumulator, Strategy::Variable];
+        let results = crate::bench::run_parallel(&frames, None, &strategies, &settings, &shared);
+        assert!(results[0].frozen);
+        assert_eq!(shared.into_inner().done(), 1200);
     }
 }

@@ -8,7 +8,7 @@ use super::output::{create, csv_write_error};
 use super::plot::{self, PlotError};
 use super::{
     BenchReport, BenchSettings, BenchTrace, FrameCsv, FrameStatsJson, PlotRecorder, Progress,
-    TraceChoice, TraceJson, WriteError, same_file,
+    SharedProgress, TraceChoice, TraceJson, WriteError, same_file,
 };
 use crate::display::DisplaySpec;
 use crate::live::ReplayError;
@@ -219,16 +219,33 @@ impl BenchRequest {
             .map(|plot| PlotRecorder::new(&trace, settings.display, plot.size))
             .transpose()?;
         let progress = Progress::on_stderr(trace.frame_count(), self.strategies.len() as u64);
-        let mut observers = ((csv, recorder), progress);
-        let results = super::run_observed(
-            &trace,
-            trace.display_ns(),
-            &self.strategies,
-            settings,
-            &mut observers,
-        );
+        // The strategies run side by side, unless a report watches their frames in order.
+        let (results, (csv, recorder), progress) = if csv.is_none() && recorder.is_none() {
+            let label = match self.strategies.as_slice() {
+                [one] => one.id(),
+                _ => "strategies",
+            };
+            let shared = SharedProgress::new(progress.labelled(label));
+            let results = super::run_parallel(
+                &trace,
+                trace.display_ns(),
+                &self.strategies,
+                settings,
+                &shared,
+            );
+            (results, (csv, recorder), shared.into_inner())
+        } else {
+            let mut observers = ((csv, recorder), progress);
+            let results = super::run_observed(
+                &trace,
+                trace.display_ns(),
+                &self.strategies,
+                settings,
+                &mut observers,
+            );
+            (results, observers.0, observers.1)
+        };
         // The bar, if shown, stays until the report is ready and is cleared when dropped.
-        let ((csv, recorder), progress) = observers;
         if let (Some(csv), Some(path)) = (csv, &self.csv) {
             let written = csv.close().and_then(|out| {
                 out.into_inner()

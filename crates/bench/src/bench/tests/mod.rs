@@ -467,3 +467,35 @@ mod display;
 mod input;
 mod reports;
 mod runner;
+
+#[test]
+fn strategies_run_side_by_side_give_what_they_give_one_after_the_other() {
+    let trace = crate::trace::generate("jitter:60:3:5", 5.0)
+        .unwrap()
+        .frame_times_ns;
+    let mut settings = BenchSettings::default()
+        .with_load(LoadSettings {
+            step_cost_ms: 4.0,
+            jitter_ms: 1.5,
+            hitch_ms: 80.0,
+            hitch_every_s: 1.0,
+            ..LoadSettings::default()
+        })
+        .unwrap();
+    settings.display = DisplaySpec::parse("fifo:60").unwrap();
+    let strategies = Strategy::CHOICES;
+    let serial = run(&trace, None, &strategies, &settings);
+    let progress = SharedProgress::new(Progress::new(
+        trace.len() as u64,
+        strategies.len() as u64,
+        false,
+        std::time::Duration::ZERO,
+    ));
+    let parallel = run_parallel(&trace, None, &strategies, &settings, &progress);
+    // Debug, not ==: a NaN (an exploded spring's error) is equal to itself in its text.
+    assert_eq!(format!("{serial:?}"), format!("{parallel:?}"));
+    assert_eq!(
+        progress.into_inner().done(),
+        trace.len() as u64 * strategies.len() as u64
+    );
+}
