@@ -18,7 +18,7 @@ pub mod render;
 #[cfg(feature = "window")]
 pub mod ui;
 
-pub use timestep_lab_bench::{bench, png_file, recording, trace};
+pub use timestep_lab_bench::{bench, png_file, recording, sweep, trace};
 pub use timestep_lab_core::{
     display, grid, input, live, metrics, ring, run, scene, setting, sim, stats, text, timestep,
     view, world,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _};
 use timestep_lab::bench::BenchError;
-use timestep_lab::cli::{Cli, Command, WindowArgs, run_bench};
+use timestep_lab::cli::{Cli, Command, WindowArgs, run_bench, run_sweep};
 use timestep_lab::options::WindowOptions;
 use timestep_lab::remembered::{restore, settings_path};
 
@@ -21,26 +21,8 @@ fn main() -> ExitCode {
         .unwrap_or_else(|error| exit_clap(error));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| exit_clap(error));
     match cli.command {
-        Some(Command::Bench(args)) => {
-            let mut notes = Vec::new();
-            let outcome = run_bench(&args, &mut notes);
-            for note in notes {
-                eprintln!("note: {}", printable(&note));
-            }
-            // A report that could not be written or drawn (no font) failed while running;
-            // anything else was a bad value.
-            let code = match &outcome {
-                Err(error)
-                    if error
-                        .downcast_ref::<BenchError>()
-                        .is_some_and(BenchError::failed_while_running) =>
-                {
-                    EXIT_FAILURE
-                }
-                _ => EXIT_BAD_INPUT,
-            };
-            finish(outcome, code)
-        }
+        Some(Command::Bench(args)) => report(|notes| run_bench(&args, notes)),
+        Some(Command::Sweep(args)) => report(|notes| run_sweep(&args, notes)),
         Some(Command::Render(args)) => match args.options() {
             Ok(options) => {
                 explain_wayland_noise();
@@ -216,6 +198,28 @@ fn bad_input(error: &anyhow::Error) -> ExitCode {
 /// Prints the output, or the error with the given exit code. Output that cannot be
 /// written (a full disk) fails the command; a reader that has gone away (a closed pipe, as
 /// with `| head`) did not want the rest, and is no error.
+/// Runs a reporting command (`bench`, `sweep`): prints its notes on stderr and its report
+/// on stdout, and exits 1 for a report it could not write or draw (it failed while
+/// running), 2 for anything else (a bad value).
+fn report(run: impl FnOnce(&mut Vec<String>) -> anyhow::Result<String>) -> ExitCode {
+    let mut notes = Vec::new();
+    let outcome = run(&mut notes);
+    for note in notes {
+        eprintln!("note: {}", printable(&note));
+    }
+    let code = match &outcome {
+        Err(error)
+            if error
+                .downcast_ref::<BenchError>()
+                .is_some_and(BenchError::failed_while_running) =>
+        {
+            EXIT_FAILURE
+        }
+        _ => EXIT_BAD_INPUT,
+    };
+    finish(outcome, code)
+}
+
 fn finish(outcome: anyhow::Result<String>, error_code: u8) -> ExitCode {
     match outcome {
         Ok(output) => match print(&output) {

@@ -8,14 +8,15 @@ use clap::Args;
 use crate::bench::{self, BenchRequest, BenchSettings, PlotRequest, ReportFormat, TraceChoice};
 use crate::display::DisplaySpec;
 use crate::input::{InputPolicy, InputScript};
+use crate::sweep::{LoadSweep, SweepRequest};
 use crate::timestep::{EnginePreset, FilterSpec, Strategy};
 use crate::trace::LoadOptions;
 
 use super::*;
 
-/// Arguments of `timestep-lab bench`.
+/// What `bench` and `sweep` run: the strategies, the trace and the model.
 #[derive(Debug, Clone, Args)]
-pub struct BenchArgs {
+pub struct RunArgs {
     /// Strategies to run: `all` or a comma list (the ids come from the strategy table).
     #[arg(
         long,
@@ -86,26 +87,6 @@ pub struct BenchArgs {
     /// an eighth of one, the difference carried), snap:TOL_MS, or average:N (2 to 32 frames).
     #[arg(long, default_value = "none", value_name = "SPEC", value_parser = FilterSpec::parse)]
     pub filter: FilterSpec,
-    /// Print one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write one CSV row per frame and strategy to this file, as the frames run
-    /// (columns: docs/bench.md, "Per-frame CSV and plot").
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Also draw the run to this PNG: the trace's frame times, per strategy T - S and the
-    /// animation error at the screen, and the latency and judder of every strategy.
-    #[arg(long, value_name = "FILE.png")]
-    pub plot: Option<PathBuf>,
-    /// Size of the --plot image, pixels: WxH, from 960x720 to 8192x8192.
-    #[arg(
-        long,
-        value_name = "WxH",
-        default_value = "1600x1200",
-        value_parser = parse_plot_size,
-        requires = "plot"
-    )]
-    pub plot_size: (u32, u32),
     /// Run a recorded session (`--record`) as a plain trace of its frame times under the
     /// bench's model, instead of replaying it as recorded. A generated trace is one already:
     /// with --generate it is refused.
@@ -127,7 +108,69 @@ pub struct BenchArgs {
     pub sim: SimArgs,
 }
 
-impl BenchArgs {
+/// Arguments of `timestep-lab bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// The strategies, the trace and the model.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write one CSV row per frame and strategy to this file, as the frames run
+    /// (columns: docs/bench.md, "Per-frame CSV and plot").
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also draw the run to this PNG: the trace's frame times, per strategy T - S and the
+    /// animation error at the screen, and the latency and judder of every strategy.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Size of the --plot image, pixels: WxH, from 960x720 to 8192x8192.
+    #[arg(
+        long,
+        value_name = "WxH",
+        default_value = "1600x1200",
+        value_parser = parse_plot_size,
+        requires = "plot"
+    )]
+    pub plot_size: (u32, u32),
+}
+
+/// Arguments of `timestep-lab sweep`.
+#[derive(Debug, Clone, Args)]
+pub struct SweepArgs {
+    /// The load to ramp: NAME:FROM..TO[:LEVELS], NAME one of step-cost, render-cost,
+    /// jitter (standard deviation) or hitch (length, every --hitch-every seconds), FROM and
+    /// TO in ms, LEVELS evenly spaced levels from FROM to TO (2 to 10000, default 21), e.g.
+    /// step-cost:0..30:50. The load's own option (--step-cost, ...) is then left out.
+    #[arg(long, value_name = "SPEC", value_parser = LoadSweep::parse)]
+    pub load: LoadSweep,
+    /// The strategies, the trace and the model.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print one JSON object instead of the table: every level of every strategy.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write one CSV row per strategy and level to this file (columns: docs/sweep.md,
+    /// "JSON and CSV").
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also draw simulation speed and latency against the load to this PNG, one line per
+    /// strategy, each onset marked.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+    /// Size of the --plot image, pixels: WxH, from 960x720 to 8192x8192.
+    #[arg(
+        long,
+        value_name = "WxH",
+        default_value = "1600x1200",
+        value_parser = parse_plot_size,
+        requires = "plot"
+    )]
+    pub plot_size: (u32, u32),
+}
+
+impl RunArgs {
     /// The bench settings, checked: the simulation's, the display, the GPU cost and the
     /// filter.
     pub fn settings(&self) -> anyhow::Result<BenchSettings> {
@@ -154,22 +197,9 @@ impl BenchArgs {
         Ok(settings)
     }
 
-    /// Everything [`run_bench`] checks before it reads, generates or writes anything: the
-    /// strategies, the [settings](Self::settings) and the `--csv` and `--plot` paths (which
-    /// are only looked at). Returns the strategies and the settings. The `options` fuzz
-    /// target (`fuzz/`) calls it to check a command line without running it.
-    pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
-        let strategies = bench_strategies(self)?;
-        let settings = self.settings()?;
-        check_report_paths(self)?;
-        Ok((strategies, settings))
-    }
-
-    /// What `bench` is asked to do, [checked](Self::check), for the bench crate to run: the
-    /// trace is the `--trace` file or the `--generate` spec (by default `steady:60`).
-    pub fn request(&self) -> anyhow::Result<BenchRequest> {
-        let (strategies, settings) = self.check()?;
-        let trace = match &self.trace {
+    /// The trace: the `--trace` file or the `--generate` spec (by default `steady:60`).
+    pub fn trace(&self) -> TraceChoice {
+        match &self.trace {
             Some(path) => TraceChoice::File {
                 path: path.clone(),
                 options: LoadOptions {
@@ -182,27 +212,98 @@ impl BenchArgs {
                 spec: self.generate.as_deref().unwrap_or("steady:60").to_owned(),
                 duration_s: self.duration,
             },
-        };
-        Ok(BenchRequest {
-            strategies,
-            settings,
-            trace,
-            format: if self.json {
-                ReportFormat::Json
-            } else {
-                ReportFormat::Table
-            },
-            csv: self.csv.clone(),
-            plot: self.plot.clone().map(|path| PlotRequest {
-                path,
-                size: self.plot_size,
-                font: font_override(),
-            }),
-        })
+        }
     }
 }
 
 impl BenchArgs {
+    /// Everything [`run_bench`] checks before it reads, generates or writes anything: the
+    /// strategies, the [settings](RunArgs::settings) and the `--csv` and `--plot` paths
+    /// (which are only looked at). Returns the strategies and the settings. The `options`
+    /// fuzz target (`fuzz/`) calls it to check a command line without running it.
+    pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
+        let strategies = bench_strategies(&self.run)?;
+        let settings = self.run.settings()?;
+        check_report_paths(
+            self.csv.as_deref(),
+            self.plot.as_deref(),
+            ("frames.csv", "bench.png"),
+        )?;
+        Ok((strategies, settings))
+    }
+
+    /// What `bench` is asked to do, [checked](Self::check), for the bench crate to run.
+    pub fn request(&self) -> anyhow::Result<BenchRequest> {
+        let (strategies, settings) = self.check()?;
+        Ok(BenchRequest {
+            strategies,
+            settings,
+            trace: self.run.trace(),
+            format: report_format(self.json),
+            csv: self.csv.clone(),
+            plot: plot_request(self.plot.as_ref(), self.plot_size),
+        })
+    }
+}
+
+impl SweepArgs {
+    /// Everything [`run_sweep`] checks before it reads, generates or writes anything, as
+    /// [`BenchArgs::check`] does; also that the swept load's own option is left out.
+    pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
+        let strategies = bench_strategies(&self.run)?;
+        let settings = self.run.settings()?;
+        let kind = self.load.kind;
+        let given = kind.value(&settings.load);
+        if given != 0.0 {
+            anyhow::bail!(
+                "--{id} {given} and --load {id}:... both set the {what}: leave --{id} out, the \
+                 sweep sets it at each level",
+                id = kind.id(),
+                what = kind.describe()
+            );
+        }
+        check_report_paths(
+            self.csv.as_deref(),
+            self.plot.as_deref(),
+            ("sweep.csv", "sweep.png"),
+        )?;
+        Ok((strategies, settings))
+    }
+
+    /// What `sweep` is asked to do, [checked](Self::check), for the bench crate to run.
+    pub fn request(&self) -> anyhow::Result<SweepRequest> {
+        let (strategies, settings) = self.check()?;
+        Ok(SweepRequest {
+            strategies,
+            settings,
+            load: self.load,
+            trace: self.run.trace(),
+            format: report_format(self.json),
+            csv: self.csv.clone(),
+            plot: plot_request(self.plot.as_ref(), self.plot_size),
+        })
+    }
+}
+
+/// The report's format: JSON (`--json`) or the table.
+fn report_format(json: bool) -> ReportFormat {
+    if json {
+        ReportFormat::Json
+    } else {
+        ReportFormat::Table
+    }
+}
+
+/// The `--plot` to draw, at its size, with the font `TIMESTEP_LAB_FONT` names.
+fn plot_request(path: Option<&PathBuf>, size: (u32, u32)) -> Option<PlotRequest> {
+    path.map(|path| PlotRequest {
+        path: path.clone(),
+        size,
+        font: font_override(),
+    })
+}
+
+impl RunArgs {
     /// Notes for the step options given with only engine presets to run: each preset keeps
     /// its engine's own step and guards, so `--hz`, `--max-frame-time` and `--max-steps`
     /// change nothing (a value other than the default is taken as given).
@@ -243,7 +344,7 @@ pub(super) fn parse_input_script(spec: &str) -> Result<InputScript, String> {
 
 /// What `bench` runs, in order: the `--strategy` list (all strategies when neither it nor
 /// `--preset` is given), then each `--preset` not already in it.
-pub(super) fn bench_strategies(args: &BenchArgs) -> anyhow::Result<Vec<Strategy>> {
+pub(super) fn bench_strategies(args: &RunArgs) -> anyhow::Result<Vec<Strategy>> {
     // A list given is always read, so an empty one is refused naming the ids, like any
     // unknown one.
     let mut strategies = match (&args.strategy, args.presets.is_empty()) {

@@ -1,26 +1,30 @@
 //! The files the commands read and write, checked before anything runs (the bench crate
 //! creates `bench`'s and says its write errors).
 
+use std::path::Path;
+
 use anyhow::Context as _;
 
 use crate::bench::same_file;
 use crate::recording::{load_recording, recording_from_trace};
 use crate::trace::{self, LoadOptions};
 
-use super::*;
-
 /// Checks `--csv` and `--plot` before any work is done, so a typo does not cost a whole
 /// run: each names a file (not a directory) in a directory that exists, the plot's ends in
 /// `.png`, and they are not the same file.
-pub(super) fn check_report_paths(args: &BenchArgs) -> anyhow::Result<()> {
-    if let Some(path) = &args.csv {
-        check_output_path(path, "frames.csv").context("--csv")?;
+pub(super) fn check_report_paths(
+    csv: Option<&Path>,
+    plot: Option<&Path>,
+    (csv_example, plot_example): (&str, &str),
+) -> anyhow::Result<()> {
+    if let Some(path) = csv {
+        check_output_path(path, csv_example).context("--csv")?;
     }
-    if let Some(path) = &args.plot {
-        check_output_path(path, "bench.png").context("--plot")?;
+    if let Some(path) = plot {
+        check_output_path(path, plot_example).context("--plot")?;
         check_png_path(path).context("--plot")?;
     }
-    if let (Some(csv), Some(plot)) = (&args.csv, &args.plot)
+    if let (Some(csv), Some(plot)) = (csv, plot)
         && (csv == plot || same_file(csv, plot))
     {
         anyhow::bail!(

@@ -1,5 +1,5 @@
-//! The command line: `timestep-lab [OPTIONS]` opens the window; `bench`, `render` and
-//! `bench-render` run headless.
+//! The command line: `timestep-lab [OPTIONS]` opens the window; `bench`, `sweep`, `render`
+//! and `bench-render` run headless.
 mod bench_args;
 mod files;
 mod run_bench;
@@ -12,9 +12,9 @@ use clap::{Parser, Subcommand};
 use crate::bench::plot::{self};
 use crate::timestep::{EnginePreset, RangeError, Strategy};
 
-pub use bench_args::BenchArgs;
+pub use bench_args::{BenchArgs, RunArgs, SweepArgs};
 pub use files::{check_new_file, check_png_path, load_replay};
-pub use run_bench::run_bench;
+pub use run_bench::{run_bench, run_sweep};
 pub use window_args::{BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs};
 
 use files::check_report_paths;
@@ -45,6 +45,10 @@ pub enum Command {
     /// Run strategies over a frame-time trace and print a comparison table.
     #[command(allow_negative_numbers = true)]
     Bench(Box<BenchArgs>),
+    /// Ramp one load over a range and find where each strategy breaks (the spiral of
+    /// death, measured and predicted).
+    #[command(allow_negative_numbers = true)]
+    Sweep(Box<SweepArgs>),
     /// Render one frame of the scene headless (no window) to a PNG.
     #[command(allow_negative_numbers = true)]
     Render(RenderArgs),

@@ -1,6 +1,6 @@
 //! Running `bench`: its options become a [`BenchRequest`](crate::bench::BenchRequest)
 //! ([`BenchArgs::request`]), which the bench crate runs; what it returns is printed by
-//! `main`.
+//! `main`. `sweep` likewise ([`SweepArgs::request`]).
 
 use std::path::PathBuf;
 
@@ -15,7 +15,20 @@ use super::*;
 /// which [`BenchError::failed_while_running`] holds; anything else was a bad value.
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let request = args.request()?;
-    notes.extend(args.unused_step_options(&request.strategies));
+    notes.extend(args.run.unused_step_options(&request.strategies));
+    request
+        .run(notes, files::wait_notice)
+        .map_err(|error| match error {
+            BenchError::Range(error) => flagged(error),
+            error => error.into(),
+        })
+}
+
+/// Runs `sweep` as [`run_bench`] runs `bench`: what it prints on stdout, its notes, and
+/// errors told apart the same way.
+pub fn run_sweep(args: &SweepArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
+    let request = args.request()?;
+    notes.extend(args.run.unused_step_options(&request.strategies));
     request
         .run(notes, files::wait_notice)
         .map_err(|error| match error {

@@ -5,6 +5,7 @@ mod bench;
 mod options;
 mod output;
 mod recording;
+mod sweep;
 #[cfg(unix)]
 #[path = "../support/terminal.rs"]
 mod terminal;

@@ -289,11 +289,9 @@ fn progress_shows_on_a_terminal_and_stays_off_stdout() {
         return;
     };
     assert!(success, "{screen}");
-    // 86,400 frames a strategy, nine strategies: the bar counts all of them.
+    // 86,400 frames a strategy, nine strategies side by side: the bar counts all of them.
     assert!(screen.contains("/777,600 frames, ETA"), "{screen}");
-    for strategy in ["fixed", "accumulator", "extrapolated"] {
-        assert!(screen.contains(strategy), "{strategy} in {screen}");
-    }
+    assert!(screen.contains("strategies"), "{screen}");
     assert!(
         screen.ends_with("\r\x1b[2K"),
         "cleared at the end: {screen:?}"

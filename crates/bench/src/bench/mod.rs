@@ -37,6 +37,7 @@ mod trace_choice;
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
 pub use output::{WriteError, same_file};
+pub(crate) use output::{create, csv_write_error};
 pub use plot::PlotRecorder;
 pub use progress::{
     PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, ProgressShare, SharedProgress, progress_delay,
@@ -44,6 +45,8 @@ pub use progress::{
 };
 pub use replay::run_recording;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
+pub(crate) use report::{header_lines, trim};
+pub(crate) use runner::trace_json;
 pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
 pub use trace_choice::{BenchTrace, TraceChoice};
 

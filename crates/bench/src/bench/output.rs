@@ -25,7 +25,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Creates (or truncates) the output file `option` names.
-pub(super) fn create(option: &'static str, path: &Path) -> Result<std::fs::File, WriteError> {
+pub(crate) fn create(option: &'static str, path: &Path) -> Result<std::fs::File, WriteError> {
     std::fs::File::create(path).map_err(|error| WriteError {
         option,
         path: path.to_owned(),
@@ -35,7 +35,7 @@ pub(super) fn create(option: &'static str, path: &Path) -> Result<std::fs::File,
 
 /// A CSV writer's error as a [`WriteError`] (one that is not the system's cannot happen
 /// with the rows written here, and is reported as an I/O error all the same).
-pub(super) fn csv_write_error(path: &Path, kind: csv::ErrorKind) -> WriteError {
+pub(crate) fn csv_write_error(path: &Path, kind: csv::ErrorKind) -> WriteError {
     let error = match kind {
         csv::ErrorKind::Io(error) => error,
         other => std::io::Error::other(format!("{other:?}")),

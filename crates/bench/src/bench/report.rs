@@ -101,6 +101,27 @@ pub struct SettingsJson {
     pub filter: String,
 }
 
+impl SettingsJson {
+    /// What a run's settings say in a report.
+    pub fn new(settings: &BenchSettings) -> Self {
+        let timestep = &settings.timestep;
+        SettingsJson {
+            dt_ms: ms_from_ns(timestep.dt_ns()),
+            max_frame_time_ms: timestep.max_frame_time.map(|max| ms_from_ns(max.get())),
+            max_steps: timestep.max_steps.map(|max| max.get()),
+            step_cost_ms: settings.load.step_cost_ms,
+            render_cost_ms: settings.load.render_cost_ms,
+            jitter_ms: settings.load.jitter_ms,
+            hitch_ms: settings.load.hitch_ms,
+            hitch_every_s: settings.load.hitch_every_s,
+            integrator: settings.scene.integrator.id().to_owned(),
+            display: settings.display.to_string(),
+            gpu_cost_ms: cost_ms(settings.gpu_cost),
+            filter: settings.filter.to_string(),
+        }
+    }
+}
+
 /// One entry of the JSON report's `results`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultJson {
@@ -256,24 +277,10 @@ pub struct BenchReport {
 impl BenchReport {
     /// Assembles the report of runs over a trace.
     pub fn new(trace: TraceJson, settings: &BenchSettings, results: &[BenchResult]) -> Self {
-        let timestep = &settings.timestep;
         Self {
             version: 1,
             trace,
-            settings: SettingsJson {
-                dt_ms: ms_from_ns(timestep.dt_ns()),
-                max_frame_time_ms: timestep.max_frame_time.map(|max| ms_from_ns(max.get())),
-                max_steps: timestep.max_steps.map(|max| max.get()),
-                step_cost_ms: settings.load.step_cost_ms,
-                render_cost_ms: settings.load.render_cost_ms,
-                jitter_ms: settings.load.jitter_ms,
-                hitch_ms: settings.load.hitch_ms,
-                hitch_every_s: settings.load.hitch_every_s,
-                integrator: settings.scene.integrator.id().to_owned(),
-                display: settings.display.to_string(),
-                gpu_cost_ms: cost_ms(settings.gpu_cost),
-                filter: settings.filter.to_string(),
-            },
+            settings: SettingsJson::new(settings),
             results: results
                 .iter()
                 .map(|result| result_json(result, settings))
@@ -288,54 +295,10 @@ impl BenchReport {
 
     /// The report as an aligned table with a short header and footnotes.
     pub fn table(&self) -> String {
-        let trace = &self.trace;
-        let settings = &self.settings;
+        let (trace, settings) = (&self.trace, &self.settings);
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "trace: {}: {} frames, {:.3} s",
-            trace.source, trace.frames, trace.wall_time_s
-        );
-        trace_stats_lines(&mut out, trace.stats.as_ref());
-        let guard = |value: Option<String>| value.unwrap_or_else(|| "off".into());
-        let _ = writeln!(
-            out,
-            "dt {} ms ({:.4} Hz) | max frame time {} | max steps {} | step cost {} ms | render cost {} ms | {}",
-            trim(settings.dt_ms),
-            1000.0 / settings.dt_ms,
-            guard(
-                settings
-                    .max_frame_time_ms
-                    .map(|ms| format!("{} ms", trim(ms)))
-            ),
-            guard(settings.max_steps.map(|n| n.to_string())),
-            trim(settings.step_cost_ms),
-            trim(settings.render_cost_ms),
-            settings.integrator,
-        );
-        if settings.jitter_ms > 0.0 || settings.hitch_ms > 0.0 {
-            let _ = writeln!(
-                out,
-                "jitter {} ms | hitch {} ms every {} s",
-                trim(settings.jitter_ms),
-                trim(settings.hitch_ms),
-                trim(settings.hitch_every_s)
-            );
-        }
+        header_lines(&mut out, trace, settings);
         let screen = settings.display != "cpu";
-        if screen || settings.filter != "none" {
-            let _ = writeln!(
-                out,
-                "display {}{} | filter {}",
-                settings.display,
-                if settings.gpu_cost_ms > 0.0 {
-                    format!(" | gpu cost {} ms", trim(settings.gpu_cost_ms))
-                } else {
-                    String::new()
-                },
-                settings.filter
-            );
-        }
         out.push('\n');
 
         let torn = self.results.iter().any(|r| r.torn_refreshes > 0);
@@ -595,6 +558,55 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
 
 /// The trace-statistics lines under the trace line: frame-time percentiles, then rates and
 /// hitches.
+/// The head of a report's table: the trace, its statistics and the settings, a line each.
+pub(crate) fn header_lines(out: &mut String, trace: &TraceJson, settings: &SettingsJson) {
+    let _ = writeln!(
+        out,
+        "trace: {}: {} frames, {:.3} s",
+        trace.source, trace.frames, trace.wall_time_s
+    );
+    trace_stats_lines(out, trace.stats.as_ref());
+    let guard = |value: Option<String>| value.unwrap_or_else(|| "off".into());
+    let _ = writeln!(
+        out,
+        "dt {} ms ({:.4} Hz) | max frame time {} | max steps {} | step cost {} ms | render cost {} ms | {}",
+        trim(settings.dt_ms),
+        1000.0 / settings.dt_ms,
+        guard(
+            settings
+                .max_frame_time_ms
+                .map(|ms| format!("{} ms", trim(ms)))
+        ),
+        guard(settings.max_steps.map(|n| n.to_string())),
+        trim(settings.step_cost_ms),
+        trim(settings.render_cost_ms),
+        settings.integrator,
+    );
+    if settings.jitter_ms > 0.0 || settings.hitch_ms > 0.0 {
+        let _ = writeln!(
+            out,
+            "jitter {} ms | hitch {} ms every {} s",
+            trim(settings.jitter_ms),
+            trim(settings.hitch_ms),
+            trim(settings.hitch_every_s)
+        );
+    }
+    let screen = settings.display != "cpu";
+    if screen || settings.filter != "none" {
+        let _ = writeln!(
+            out,
+            "display {}{} | filter {}",
+            settings.display,
+            if settings.gpu_cost_ms > 0.0 {
+                format!(" | gpu cost {} ms", trim(settings.gpu_cost_ms))
+            } else {
+                String::new()
+            },
+            settings.filter
+        );
+    }
+}
+
 fn trace_stats_lines(out: &mut String, stats: Option<&FrameStatsJson>) {
     let Some(stats) = stats else {
         out.push_str("trace frame times: none (no frames)\n");
@@ -644,7 +656,7 @@ fn number(value: f64) -> String {
 }
 
 /// A float without trailing zeros, for settings.
-fn trim(value: f64) -> String {
+pub(crate) fn trim(value: f64) -> String {
     let text = format!("{value:.6}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }

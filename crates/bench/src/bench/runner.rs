@@ -120,6 +120,15 @@ pub enum BenchError {
     /// since it was checked); the message names it and the line.
     #[error("{0}")]
     ReplayRead(String),
+    /// `sweep` over a recorded session, which replays with its own load.
+    #[error(
+        "{shown} is a recorded session: it replays with the load it recorded, which a sweep \
+         cannot ramp; {AS_TRACE}"
+    )]
+    SweepRecording {
+        /// The recording's path, escaped for the terminal.
+        shown: String,
+    },
     /// A recorded session read without its header.
     #[error("a session recording has a header")]
     RecordingWithoutHeader,
@@ -370,7 +379,7 @@ impl BenchRequest {
 }
 
 /// The report's account of the trace.
-fn trace_json(trace: &BenchTrace, stats: Option<&FrameStats>) -> TraceJson {
+pub(crate) fn trace_json(trace: &BenchTrace, stats: Option<&FrameStats>) -> TraceJson {
     TraceJson {
         source: trace.source().to_owned(),
         frames: usize::try_from(trace.frame_count()).unwrap_or(usize::MAX),

@@ -26,7 +26,7 @@ pub(super) const SCREEN_COLOR: RGBColor = RGBColor(230, 110, 0);
 pub(super) const TRACE_COLOR: RGBColor = RGBColor(70, 70, 70);
 
 /// Text, axes and captions.
-const INK: RGBColor = RGBColor(20, 20, 20);
+pub(crate) const INK: RGBColor = RGBColor(20, 20, 20);
 
 /// Relative heights of the bands: the trace, one row of strategy panels, the summary.
 const TRACE_WEIGHT: f64 = 0.8;
@@ -39,7 +39,7 @@ const CAPTION_PX: f64 = 19.0;
 const LABEL_PX: f64 = 14.0;
 
 /// A drawing area of the plot.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+pub(crate) type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 /// A chart with numbers on both axes.
 type Chart<'a, 'b> =
@@ -70,18 +70,18 @@ pub struct ChartAreas {
 
 /// Text sizes for a plot's size.
 #[derive(Clone, Copy, Debug)]
-struct Fonts {
+pub(crate) struct Fonts {
     /// The title's.
-    title: f64,
+    pub(crate) title: f64,
     /// Each chart's caption.
-    caption: f64,
+    pub(crate) caption: f64,
     /// Tick labels, axis names and legends.
-    label: f64,
+    pub(crate) label: f64,
 }
 
 impl Fonts {
     /// Sizes that keep the default plot's proportions, never below readable.
-    fn for_size((width, height): (u32, u32)) -> Self {
+    pub(crate) fn for_size((width, height): (u32, u32)) -> Self {
         let scale = (f64::from(width) / 1600.0).min(f64::from(height) / 1200.0);
         let scale = scale.max(0.6);
         Self {
@@ -94,18 +94,18 @@ impl Fonts {
     /// The title's size: as set, or smaller so that `title` fits in `width` pixels. It
     /// allows 0.55 of the size a character, more than a title in Ubuntu Light takes (about
     /// 0.4).
-    fn title_for(&self, title: &str, width: u32) -> f64 {
+    pub(crate) fn title_for(&self, title: &str, width: u32) -> f64 {
         let fits = 0.95 * f64::from(width) / (0.55 * title.chars().count().max(1) as f64);
         self.title.min(fits)
     }
 
     /// How many value labels an axis `pixels` long has room for, 2 to `most`.
-    fn labels_along(&self, pixels: u32, most: usize) -> usize {
+    pub(crate) fn labels_along(&self, pixels: u32, most: usize) -> usize {
         ((f64::from(pixels) / (self.label * 2.6)) as usize).clamp(2, most)
     }
 
     /// A text style of `size` pixels in the plot's ink.
-    fn style(size: f64) -> TextStyle<'static> {
+    pub(crate) fn style(size: f64) -> TextStyle<'static> {
         (FAMILY, size).into_font().color(&INK)
     }
 }
@@ -388,7 +388,7 @@ fn bar_chart(
 }
 
 /// Where a chart built on `panel` lies.
-fn chart_area(panel: &Area<'_>, chart: &Chart<'_, '_>) -> ChartArea {
+pub(crate) fn chart_area(panel: &Area<'_>, chart: &Chart<'_, '_>) -> ChartArea {
     ChartArea {
         panel: panel.get_pixel_range(),
         plot: chart.plotting_area().get_pixel_range(),
@@ -397,7 +397,7 @@ fn chart_area(panel: &Area<'_>, chart: &Chart<'_, '_>) -> ChartArea {
 
 /// An axis value as a tick label: short (`2`, `2.5`, `-400`, `-6.0e6`), so that a run
 /// that drifts by hours (`fixed`) still fits its label area.
-fn tick(value: &f64) -> String {
+pub(crate) fn tick(value: &f64) -> String {
     let value = *value;
     match value.abs() {
         magnitude if magnitude >= 1e5 => format!("{value:.1e}"),
@@ -428,7 +428,7 @@ fn bar_value(value: f64) -> String {
 
 /// A chart on `area` under `caption`, with room for `x_label_rows` label heights under it
 /// and its numbers over `x_range` and `y_range`.
-fn chart_on<'a, 'b>(
+pub(crate) fn chart_on<'a, 'b>(
     area: &'a Area<'b>,
     caption: &str,
     x_label_rows: f64,
@@ -447,7 +447,7 @@ fn chart_on<'a, 'b>(
 }
 
 /// The grid, tick labels and axis names of a time chart.
-fn mesh(
+pub(crate) fn mesh(
     chart: &mut Chart<'_, '_>,
     x_desc: &str,
     y_desc: &str,
@@ -471,7 +471,10 @@ fn mesh(
 }
 
 /// Splits `area` into bands one above the other, as tall as their weights say.
-fn split_rows<'a>(area: &Area<'a>, weights: impl Iterator<Item = f64> + Clone) -> Vec<Area<'a>> {
+pub(crate) fn split_rows<'a>(
+    area: &Area<'a>,
+    weights: impl Iterator<Item = f64> + Clone,
+) -> Vec<Area<'a>> {
     let total: f64 = weights.clone().sum();
     let (_, height) = area.dim_in_pixel();
     let mut breaks = Vec::new();
@@ -500,19 +503,19 @@ fn time_extent(recorder: &PlotRecorder) -> f64 {
 }
 
 /// A value range from `low` to `high` with a margin, never empty.
-fn padded(low: f64, high: f64) -> Range<f64> {
+pub(crate) fn padded(low: f64, high: f64) -> Range<f64> {
     let span = (high - low).max(1e-3);
     let margin = span * 0.12;
     (if low < 0.0 { low - margin } else { low })..high + margin
 }
 
 /// `0..high` with room above the highest value.
-fn padded_top(high: f64) -> f64 {
+pub(crate) fn padded_top(high: f64) -> f64 {
     (high * 1.12).max(1e-3)
 }
 
 /// plotters' error, as text.
-fn draw_error(error: impl std::fmt::Display) -> PlotError {
+pub(crate) fn draw_error(error: impl std::fmt::Display) -> PlotError {
     PlotError::Draw(error.to_string())
 }
 

@@ -59,7 +59,7 @@ pub fn load_font(path: &Path) -> Result<(), PlotError> {
 }
 
 /// Registers [`EMBEDDED_FONT`] unless a font already is.
-pub(super) fn ensure_font() -> Result<(), PlotError> {
+pub(crate) fn ensure_font() -> Result<(), PlotError> {
     let mut registered = REGISTERED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -14,7 +14,11 @@ mod series;
 use std::io::Write;
 use std::path::PathBuf;
 
+pub(crate) use draw::{
+    Area, Fonts, INK, chart_area, chart_on, draw_error, mesh, padded, split_rows, tick,
+};
 pub use draw::{ChartArea, ChartAreas, PixelRect};
+pub(crate) use font::ensure_font;
 pub use font::{EMBEDDED_FONT, FONT_ENV, load_font};
 pub use series::Envelope;
 

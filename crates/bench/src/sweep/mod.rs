@@ -1,0 +1,174 @@
+//! `timestep-lab sweep`: the spiral of death stress-tested. One load of the bench's model
+//! (the cost of a step or a frame, jitter, a hitch's length) is ramped over a range in evenly
+//! spaced levels; at each level every strategy runs the bench's closed loop over the same
+//! trace, and the sweep records how it held up: simulation speed, steps a frame, latency,
+//! judder, dropped time, whether it spiralled.
+//!
+//! Definitions, the same in `docs/sweep.md`:
+//! - a run has **broken** when its simulation speed is below [`ONSET_SPEED`] (0.99) or it
+//!   spiralled (the bench's detector, or a frozen run) — [`crate::run::broken`];
+//! - a strategy's **onset** is the lowest level at which it has broken;
+//! - its **breaking point** is the lowest level at which it spiralled: a guarded loop
+//!   slows down instead and may never reach one;
+//! - beside each, the onset the closed-loop model ([`LoopModel`]) predicts, and whether
+//!   the two are more than one level apart.
+//!
+//! Levels and strategies are independent runs: they run side by side on every core, and
+//! the results are the same, to the bit, as one after the other. What a sweep keeps is a
+//! few numbers per level and strategy; each run's own memory is the bench's (bounded
+//! whatever the trace's length).
+
+mod model;
+mod plot;
+mod report;
+mod request;
+mod spec;
+#[cfg(test)]
+mod tests;
+
+pub use model::{LoopModel, Prediction};
+pub use plot::{SweepChartAreas, draw_rgb};
+pub use report::{LevelJson, StrategySweepJson, SweepReport};
+pub use request::SweepRequest;
+pub use spec::{DEFAULT_LEVELS, LoadKind, LoadSweep, MAX_LEVELS};
+
+use crate::bench::{BenchResult, BenchSettings, SharedProgress, run_strategy_on};
+use crate::run::{ONSET_SPEED, broken};
+use crate::timestep::{Nanos, Strategy};
+use crate::trace::FrameSource;
+
+/// One strategy at one level of the load.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// The load, ms.
+    pub load_ms: f64,
+    /// What the bench measured.
+    pub result: BenchResult,
+    /// What the closed-loop model predicts; `None` for an engine's own loop.
+    pub predicted: Option<Prediction>,
+}
+
+impl Level {
+    /// Whether the run broke: too slow, or a spiral (see the module doc).
+    pub fn broken(&self) -> bool {
+        broken(self.result.sim_speed(), self.result.spiral)
+    }
+
+    /// Whether the model says it breaks; `None` without a model.
+    pub fn predicted_broken(&self) -> Option<bool> {
+        self.predicted
+            .map(|prediction| broken(prediction.sim_speed, prediction.spiral))
+    }
+}
+
+/// One strategy over every level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrategySweep {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Its runs, from the lowest load to the highest.
+    pub levels: Vec<Level>,
+}
+
+impl StrategySweep {
+    /// The lowest level at which it broke.
+    pub fn onset(&self) -> Option<usize> {
+        self.levels.iter().position(Level::broken)
+    }
+
+    /// The lowest level at which it spiralled.
+    pub fn breaking_point(&self) -> Option<usize> {
+        self.levels.iter().position(|level| level.result.spiral)
+    }
+
+    /// The lowest level at which the model says it breaks: `None` without a model,
+    /// `Some(None)` when the model says it holds over the whole range.
+    pub fn predicted_onset(&self) -> Option<Option<usize>> {
+        let mut first = None;
+        for (index, level) in self.levels.iter().enumerate() {
+            if level.predicted_broken()? && first.is_none() {
+                first = Some(index);
+            }
+        }
+        Some(first)
+    }
+
+    /// Whether the measured and predicted onsets are more than one level apart (an onset
+    /// beyond the range counts as the level after the last). `false` without a model.
+    pub fn disagrees(&self) -> bool {
+        let Some(predicted) = self.predicted_onset() else {
+            return false;
+        };
+        let beyond = self.levels.len();
+        let measured = self.onset().unwrap_or(beyond);
+        measured.abs_diff(predicted.unwrap_or(beyond)) > 1
+    }
+}
+
+/// Runs `strategies` over the trace at every level of `load` (on every core), with the
+/// rest of the model from `settings`; `display_times` as for
+/// [`run_strategy_on`]. Each run reports its frames to `progress`.
+pub fn sweep(
+    frame_times: &(impl FrameSource + Sync + ?Sized),
+    display_times: Option<&[Option<Nanos>]>,
+    strategies: &[Strategy],
+    settings: &BenchSettings,
+    load: &LoadSweep,
+    progress: &SharedProgress,
+) -> Vec<StrategySweep> {
+    use rayon::prelude::*;
+    let levels = load.levels as usize;
+    let frames = frame_times.frame_count();
+    let mean_frame = mean_frame(frame_times);
+    let models: Vec<Option<LoopModel>> = strategies
+        .iter()
+        .map(|&strategy| LoopModel::of(strategy, &settings.timestep))
+        .collect();
+    let runs: Vec<Level> = (0..strategies.len() * levels)
+        .into_par_iter()
+        .map(|job| {
+            let (which, level) = (job / levels, job % levels);
+            let load_ms = load.level(level as u32);
+            let settings = BenchSettings {
+                load: load.kind.set(settings.load, load_ms),
+                ..*settings
+            };
+            let mut share = progress.share(frames);
+            let result = run_strategy_on(
+                frame_times,
+                display_times,
+                strategies[which],
+                &settings,
+                &mut share,
+            );
+            Level {
+                load_ms,
+                result,
+                predicted: models[which].map(|model| model.predict(mean_frame, &settings.load)),
+            }
+        })
+        .collect();
+    let mut runs = runs.into_iter();
+    strategies
+        .iter()
+        .map(|&strategy| StrategySweep {
+            strategy,
+            levels: runs.by_ref().take(levels).collect(),
+        })
+        .collect()
+}
+
+/// The trace's mean frame time, ns (0 for no frames).
+fn mean_frame(frame_times: &(impl FrameSource + ?Sized)) -> Nanos {
+    let count = frame_times.frame_count();
+    if count == 0 {
+        return 0;
+    }
+    let total: u128 = frame_times.frame_times().map(u128::from).sum();
+    Nanos::try_from(total / u128::from(count)).unwrap_or(Nanos::MAX)
+}
+
+/// The onset's threshold, for the reports' text.
+fn onset_speed_text() -> String {
+    format!("{ONSET_SPEED}")
+}

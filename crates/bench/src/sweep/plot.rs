@@ -1,0 +1,284 @@
+//! `sweep --plot`: simulation speed and latency against the load, one line per strategy,
+//! each onset marked with its load. Drawn with the bench plot's fonts, axes and encoder.
+
+use std::io::Write;
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{StrategySweepJson, SweepReport};
+use crate::bench::plot::{
+    Area, ChartArea, Fonts, INK, PlotError, chart_area, chart_on, draw_error, ensure_font, mesh,
+    padded, split_rows, tick,
+};
+use crate::png_file::{self, Channels, PngError};
+
+/// One colour per strategy, in order (Tableau 10, which stays distinct for the colour
+/// blind in its first six); more strategies than colours reuse them.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The colour of the `index`th strategy.
+pub(super) fn color(index: usize) -> RGBColor {
+    PALETTE[index % PALETTE.len()]
+}
+
+/// Milliseconds on a scale that is linear within ±1 ms and logarithmic beyond (`±1` is 1
+/// ms, `±2` 10 ms, `±3` 100 ms): latencies from a fraction of a step to minutes, on one
+/// axis.
+fn symlog(ms: f64) -> f64 {
+    if ms.abs() <= 1.0 {
+        ms
+    } else {
+        ms.signum() * (1.0 + ms.abs().log10())
+    }
+}
+
+/// The milliseconds at `symlog`'s `value`.
+fn unsymlog(value: f64) -> f64 {
+    if value.abs() <= 1.0 {
+        value
+    } else {
+        value.signum() * 10f64.powf(value.abs() - 1.0)
+    }
+}
+
+/// Where each chart of a sweep's plot went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepChartAreas {
+    /// Simulation speed against the load.
+    pub speed: ChartArea,
+    /// Latency against the load.
+    pub latency: ChartArea,
+}
+
+/// Draws the report's plot, headed by `title`, at `size`: its pixels (RGB) and where the
+/// charts went.
+pub fn draw_rgb(
+    report: &SweepReport,
+    title: &str,
+    size: (u32, u32),
+) -> Result<(Vec<u8>, SweepChartAreas), PlotError> {
+    ensure_font()?;
+    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    let areas = draw(report, title, size, &mut rgb)?;
+    Ok((rgb, areas))
+}
+
+/// Draws the report's plot and writes it to `out` as a PNG.
+pub fn draw_png(
+    report: &SweepReport,
+    title: &str,
+    size: (u32, u32),
+    out: impl Write,
+) -> Result<(), PlotError> {
+    let (rgb, _) = draw_rgb(report, title, size)?;
+    png_file::write_png(out, size, Channels::Rgb, &rgb).map_err(|error| match error {
+        PngError::Write(error) => PlotError::Write(error),
+        PngError::Encode(why) => PlotError::Encode(why),
+    })
+}
+
+/// The layout: the title, the key (one entry per strategy), then speed over latency.
+fn draw(
+    report: &SweepReport,
+    title: &str,
+    size: (u32, u32),
+    rgb: &mut [u8],
+) -> Result<SweepChartAreas, PlotError> {
+    let fonts = Fonts::for_size(size);
+    let root = BitMapBackend::with_buffer(rgb, size).into_drawing_area();
+    root.fill(&WHITE).map_err(draw_error)?;
+    let body = root
+        .margin(8, 0, 4, 4)
+        .titled(title, Fonts::style(fonts.title_for(title, size.0)))
+        .map_err(draw_error)?;
+    let per_row = 5;
+    let key_rows = report.results.len().div_ceil(per_row).max(1);
+    let key_height = (fonts.label * 1.6 * key_rows as f64 + fonts.label).round() as i32;
+    let (key_band, body) = body.split_vertically(key_height);
+    key(&key_band, &report.results, per_row, fonts)?;
+    let bands = split_rows(&body, [1.2, 1.0].into_iter());
+    let load = &report.load;
+    let x_desc = format!("{} (ms)", load.name);
+    let x_range = load.from_ms..load.to_ms;
+    let speed = chart(
+        &bands[0],
+        &format!(
+            "Simulation speed against the load; dashed: {} (below it a run has broken); \
+             dots: each onset; ×: spiralled",
+            report.onset_speed
+        ),
+        &x_desc,
+        "simulated / real time",
+        x_range.clone(),
+        &report.results,
+        |level| level.sim_speed,
+        Some(report.onset_speed),
+        fonts,
+    )?;
+    let latency = chart(
+        &bands[1],
+        "Latency (mean T − S) against the load; logarithmic beyond ±1 ms; ×: spiralled",
+        &x_desc,
+        "latency (ms)",
+        x_range,
+        &report.results,
+        |level| symlog(level.latency_ms),
+        None,
+        fonts,
+    )?;
+    root.present().map_err(draw_error)?;
+    Ok(SweepChartAreas { speed, latency })
+}
+
+/// One chart: `value` of every level of every strategy against the load, the onsets
+/// marked with their load, and a dashed line at `threshold` if any.
+#[allow(clippy::too_many_arguments)]
+fn chart(
+    area: &Area<'_>,
+    caption: &str,
+    x_desc: &str,
+    y_desc: &str,
+    x_range: std::ops::Range<f64>,
+    results: &[StrategySweepJson],
+    value: impl Fn(&super::LevelJson) -> f64,
+    threshold: Option<f64>,
+    fonts: Fonts,
+) -> Result<ChartArea, PlotError> {
+    let finite = |v: f64| v.is_finite().then_some(v);
+    let values = results.iter().flat_map(|result| {
+        result
+            .levels
+            .iter()
+            .filter_map(|level| finite(value(level)))
+    });
+    let (low, high) = values
+        .chain(threshold)
+        .fold((0.0f64, 0.0f64), |(low, high), v| (low.min(v), high.max(v)));
+    let y_range = padded(low, high);
+    let (bottom, top) = (y_range.start, y_range.end);
+    let mut chart = chart_on(area, caption, 3.0, x_range.clone(), y_range, fonts)?;
+    let y_labels = fonts.labels_along(area.dim_in_pixel().1, 8);
+    if threshold.is_some() {
+        mesh(&mut chart, x_desc, y_desc, y_labels, fonts)?;
+    } else {
+        // The latency chart: its values are `symlog`'s, its labels the milliseconds.
+        let label = |value: &f64| {
+            let ms = unsymlog(*value);
+            if ms.abs() >= 10.0 {
+                format!("{ms:.0}")
+            } else {
+                let text = format!("{ms:.2}");
+                text.trim_end_matches('0').trim_end_matches('.').to_owned()
+            }
+        };
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_labels(10)
+            .y_labels(y_labels)
+            .x_label_formatter(&tick)
+            .y_label_formatter(&label)
+            .label_style(Fonts::style(fonts.label))
+            .axis_desc_style(Fonts::style(fonts.label))
+            .light_line_style(WHITE.mix(0.0))
+            .bold_line_style(BLACK.mix(0.12))
+            .draw()
+            .map_err(draw_error)?;
+    }
+    if let Some(threshold) = threshold {
+        let dashes = DashedLineSeries::new(
+            [(x_range.start, threshold), (x_range.end, threshold)],
+            8,
+            6,
+            INK.mix(0.5).stroke_width(1),
+        );
+        chart.draw_series(dashes).map_err(draw_error)?;
+    }
+    let clamp = |v: f64| {
+        if v.is_finite() {
+            v.clamp(bottom, top)
+        } else {
+            top
+        }
+    };
+    for (index, result) in results.iter().enumerate() {
+        let color = color(index);
+        let points = result
+            .levels
+            .iter()
+            .map(|level| (level.load_ms, clamp(value(level))));
+        chart
+            .draw_series(LineSeries::new(points, color.stroke_width(2)))
+            .map_err(draw_error)?;
+        let onset = result
+            .onset_ms
+            .and_then(|ms| result.levels.iter().find(|level| level.load_ms == ms));
+        let spiralled = result.levels.iter().filter(|level| level.spiral);
+        let crosses = spiralled.map(|level| {
+            Cross::new(
+                (level.load_ms, clamp(value(level))),
+                4,
+                color.stroke_width(1),
+            )
+        });
+        chart.draw_series(crosses).map_err(draw_error)?;
+        if let Some(level) = onset {
+            let at = (level.load_ms, clamp(value(level)));
+            chart
+                .draw_series(std::iter::once(Circle::new(at, 5, color.filled())))
+                .map_err(draw_error)?;
+            let style = Fonts::style(fonts.label * 0.9).pos(Pos::new(HPos::Left, VPos::Bottom));
+            let label = format!("{:.3} ms", level.load_ms);
+            chart
+                .draw_series(std::iter::once(Text::new(label, at, style)))
+                .map_err(draw_error)?;
+        }
+    }
+    Ok(chart_area(area, &chart))
+}
+
+/// The key: each strategy's colour and id, with its onset.
+fn key(
+    area: &Area<'_>,
+    results: &[StrategySweepJson],
+    per_row: usize,
+    fonts: Fonts,
+) -> Result<(), PlotError> {
+    let (width, _) = area.dim_in_pixel();
+    let column = (f64::from(width) - 32.0) / per_row as f64;
+    let line_height = fonts.label * 1.6;
+    for (index, result) in results.iter().enumerate() {
+        let (row, col) = (index / per_row, index % per_row);
+        let x = 16 + (column * col as f64).round() as i32;
+        let y = (line_height * (row as f64 + 0.7)).round() as i32;
+        area.draw(&PathElement::new(
+            vec![(x, y), (x + 24, y)],
+            color(index).stroke_width(4),
+        ))
+        .map_err(draw_error)?;
+        let onset = result
+            .onset_ms
+            .map_or_else(|| "holds".to_owned(), |ms| format!("onset {ms:.3} ms"));
+        let style = Fonts::style(fonts.label).pos(Pos::new(HPos::Left, VPos::Center));
+        area.draw(&Text::new(
+            format!("{}: {onset}", result.strategy),
+            (x + 32, y),
+            style,
+        ))
+        .map_err(draw_error)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! Running `sweep` as asked: the trace, the levels, the report and the `--csv` and `--plot`
+//! files. The app turns its command line into a [`SweepRequest`] and prints what
+//! [`SweepRequest::run`] returns.
+
+use std::path::PathBuf;
+
+use super::plot::draw_png;
+use super::report::CSV_COLUMNS;
+use super::{LoadSweep, SweepReport};
+use crate::bench::plot;
+use crate::bench::{
+    BenchError, BenchSettings, PlotRequest, Progress, ReportFormat, SharedProgress, TraceChoice,
+    WriteError, create, csv_write_error, same_file, trace_json,
+};
+use crate::display::DisplaySpec;
+use crate::metrics::FrameStats;
+use crate::timestep::Strategy;
+use crate::trace::{self, FrameSource};
+use timestep_lab_core::text::escape_path;
+
+/// One `sweep` command: the load to ramp, what to run it on, and what to report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRequest {
+    /// The strategies (and engine presets), one row each, in order.
+    pub strategies: Vec<Strategy>,
+    /// The model every level runs under, but for the swept load (checked).
+    pub settings: BenchSettings,
+    /// The load and its levels.
+    pub load: LoadSweep,
+    /// The trace they run over.
+    pub trace: TraceChoice,
+    /// How the report is printed.
+    pub format: ReportFormat,
+    /// Where to write one CSV row per strategy and level (`--csv`), if anywhere.
+    pub csv: Option<PathBuf>,
+    /// The PNG to draw (`--plot`), if any.
+    pub plot: Option<PlotRequest>,
+}
+
+impl SweepRequest {
+    /// Runs the sweep and returns the report as printed (notes about the trace go to
+    /// `notes`; `on_wait` as for [`BenchRequest::run`](crate::bench::BenchRequest::run)).
+    /// The `--csv` and `--plot` files are written before it returns. A progress bar shows
+    /// on stderr, if it is a terminal, while a long sweep works.
+    pub fn run(
+        &self,
+        notes: &mut Vec<String>,
+        on_wait: impl FnOnce(&str) + Send + 'static,
+    ) -> Result<String, BenchError> {
+        if let TraceChoice::File {
+            path,
+            as_trace: false,
+            ..
+        } = &self.trace
+            && trace::is_recording(path)
+        {
+            return Err(BenchError::SweepRecording {
+                shown: escape_path(path),
+            });
+        }
+        if let Some(font) = self.plot.as_ref().and_then(|plot| plot.font.as_deref()) {
+            plot::load_font(font)?;
+        }
+        let trace = self.trace.load(on_wait)?;
+        notes.extend(trace.notes().iter().cloned());
+        let settings = &self.settings;
+        if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
+            return Err(BenchError::NoDisplayTimes {
+                trace: trace.source().to_owned(),
+            });
+        }
+        let plot_path = self.plot.as_ref().map(|plot| &plot.path);
+        if let TraceChoice::File { path: input, .. } = &self.trace {
+            for (option, output) in [("--csv", self.csv.as_ref()), ("--plot", plot_path)] {
+                if let Some(output) = output
+                    && same_file(output, input)
+                {
+                    return Err(BenchError::OutputIsTrace {
+                        option,
+                        path: output.clone(),
+                    });
+                }
+            }
+        }
+        // Both files are created before the runs, so a file that cannot be is known at once.
+        let csv_file = self
+            .csv
+            .as_deref()
+            .map(|path| create("--csv", path))
+            .transpose()?;
+        let plot_file = plot_path.map(|path| create("--plot", path)).transpose()?;
+        let runs = self.strategies.len() as u64 * u64::from(self.load.levels);
+        let progress = SharedProgress::new(
+            Progress::on_stderr(trace.frame_count(), runs).labelled(self.load.kind.id()),
+        );
+        let sweeps = super::sweep(
+            &trace,
+            trace.display_ns(),
+            &self.strategies,
+            settings,
+            &self.load,
+            &progress,
+        );
+        let progress = progress.into_inner();
+        progress.working_on("statistics");
+        let stats = FrameStats::from_passes(|| trace.frame_times());
+        let report = SweepReport::new(
+            trace_json(&trace, stats.as_ref()),
+            settings,
+            &self.load,
+            &sweeps,
+        );
+        if let (Some(file), Some(path)) = (csv_file, &self.csv) {
+            write_csv(&report, file, path)?;
+        }
+        if let (Some(file), Some(plot)) = (plot_file, &self.plot) {
+            progress.working_on("plot");
+            let title = format!(
+                "timestep-lab sweep: {} | {} | dt {} ms | display {}",
+                trace.source(),
+                self.load,
+                crate::timestep::ms_from_ns(settings.timestep.dt_ns()),
+                settings.display
+            );
+            draw_png(&report, &title, plot.size, std::io::BufWriter::new(file)).map_err(
+                |error| match error {
+                    plot::PlotError::Write(error) => BenchError::Write(WriteError {
+                        option: "--plot",
+                        path: plot.path.clone(),
+                        error,
+                    }),
+                    error => BenchError::DrawPlot {
+                        path: plot.path.clone(),
+                        error,
+                    },
+                },
+            )?;
+        }
+        drop(progress);
+        Ok(match self.format {
+            ReportFormat::Json => {
+                let mut json = report.to_json();
+                json.push('\n');
+                json
+            }
+            ReportFormat::Table => report.table(),
+        })
+    }
+}
+
+/// Writes one CSV row per strategy and level.
+fn write_csv(
+    report: &SweepReport,
+    file: std::fs::File,
+    path: &std::path::Path,
+) -> Result<(), WriteError> {
+    let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
+    let rows = std::iter::once(CSV_COLUMNS.map(str::to_owned)).chain(
+        report.results.iter().flat_map(|result| {
+            result
+                .levels
+                .iter()
+                .map(|level| level.csv_row(&result.strategy))
+        }),
+    );
+    for row in rows {
+        writer
+            .write_record(&row)
+            .map_err(|error| csv_write_error(path, error.into_kind()))?;
+    }
+    let written = writer
+        .into_inner()
+        .map_err(|error| csv_write_error(path, csv::Error::from(error.into_error()).into_kind()))?;
+    written
+        .into_inner()
+        .map(drop)
+        .map_err(|error| csv_write_error(path, csv::Error::from(error.into_error()).into_kind()))
+}

@@ -1,0 +1,228 @@
+//! `timestep-lab sweep`: the load ramped over a range, its reports and its errors.
+
+use serde_json::Value;
+
+use super::{fails_with, lab, stderr, stdout};
+
+/// The six classic strategies.
+const CLASSIC: &str = "fixed,variable,semi-fixed,accumulator,interpolated,extrapolated";
+
+fn sweep_json(args: &[&str]) -> Value {
+    let mut all = vec!["sweep", "--json"];
+    all.extend_from_slice(args);
+    let output = lab(&all);
+    assert!(
+        output.status.success(),
+        "{all:?} failed: {}",
+        stderr(&output)
+    );
+    serde_json::from_str(&stdout(&output)).expect("one JSON object")
+}
+
+fn strategy<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["results"]
+        .as_array()
+        .expect("results is an array")
+        .iter()
+        .find(|result| result["strategy"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {report}"))
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("timestep-lab-sweep-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+#[test]
+fn an_unguarded_accumulator_breaks_where_a_step_costs_dt_and_the_guards_hold() {
+    let unguarded = sweep_json(&[
+        "--load",
+        "step-cost:0..30:50",
+        "--hz",
+        "50",
+        "--max-frame-time",
+        "0",
+        "--strategy",
+        CLASSIC,
+    ]);
+    assert_eq!(unguarded["load"]["name"], "step-cost");
+    assert_eq!(unguarded["load"]["levels"], 50);
+    let spacing = unguarded["load"]["spacing_ms"].as_f64().unwrap();
+    let accumulator = strategy(&unguarded, "accumulator");
+    let onset = accumulator["onset_ms"].as_f64().unwrap();
+    assert!((onset - 20.0).abs() <= spacing, "onset {onset} ms");
+    assert_eq!(accumulator["breaking_point_ms"], accumulator["onset_ms"]);
+    assert_eq!(accumulator["disagrees"], false);
+    assert_eq!(accumulator["levels"].as_array().unwrap().len(), 50);
+    let variable = strategy(&unguarded, "variable");
+    assert_eq!(variable["breaking_point_ms"], Value::Null);
+    for level in variable["levels"].as_array().unwrap() {
+        assert_eq!(level["spiral"], false);
+    }
+    // The 250 ms clamp (the default): slower, never a spiral.
+    let clamped = sweep_json(&[
+        "--load",
+        "step-cost:0..30:50",
+        "--hz",
+        "50",
+        "--strategy",
+        "accumulator",
+    ]);
+    let accumulator = strategy(&clamped, "accumulator");
+    assert_eq!(accumulator["breaking_point_ms"], Value::Null);
+    assert!(accumulator["sim_speed_at_top"].as_f64().unwrap() < 0.8);
+}
+
+#[test]
+fn the_table_has_a_row_per_strategy_and_the_csv_a_row_per_level() {
+    let dir = scratch("csv");
+    let csv = dir.join("levels.csv");
+    let output = lab(&[
+        "sweep",
+        "--load",
+        "render-cost:0..40:9",
+        "--strategy",
+        "fixed,interpolated",
+        "--preset",
+        "godot",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    assert!(table.contains("sweep: render-cost from 0 to 40 ms, 9 levels 5 ms apart"));
+    for id in ["fixed ", "interpolated ", "godot "] {
+        assert!(
+            table.lines().any(|line| line.starts_with(id)),
+            "{id}: {table}"
+        );
+    }
+    assert!(table.contains("no-model"), "godot has no model: {table}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("strategy,load_ms,sim_speed,spiral,")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 27, "3 strategies x 9 levels");
+    assert!(rows[0].starts_with("fixed,0,"), "{}", rows[0]);
+    assert!(rows[26].starts_with("godot,40,"), "{}", rows[26]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_plot_is_a_png_of_the_size_asked() {
+    let dir = scratch("plot");
+    let png = dir.join("sweep.png");
+    let output = lab(&[
+        "sweep",
+        "--load",
+        "hitch:0..300:6",
+        "--strategy",
+        "accumulator,variable",
+        "--plot",
+        png.to_str().unwrap(),
+        "--plot-size",
+        "1200x900",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // IHDR: width and height, big-endian, after the signature, length and type.
+    assert_eq!(&bytes[16..24], &[0, 0, 4, 176, 0, 0, 3, 132]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_sweeps_are_refused_naming_the_flag_and_the_value() {
+    for (spec, expected) in [
+        (
+            "step-cost:30..0",
+            "the range is reversed (FROM 30 ms is above TO 0 ms)",
+        ),
+        ("step-cost:5..5", "the range is empty"),
+        ("step-cost:0..30:0", "LEVELS \"0\" is out of range"),
+        (
+            "step-cost:0..30:10001",
+            "allowed a whole number from 2 to 10000",
+        ),
+        ("step-cost:0..NaN", "TO NaN ms is out of range"),
+        ("step-cost:0..inf:4", "TO inf ms is out of range"),
+        ("wobble:0..3", "unknown load \"wobble\""),
+    ] {
+        fails_with(&["sweep", "--load", spec], &["--load", spec, expected]);
+    }
+    fails_with(&["sweep"], &["--load"]);
+    fails_with(
+        &["sweep", "--load", "step-cost:0..30", "--step-cost", "5"],
+        &["--step-cost 5 and --load step-cost:... both set the cost per physics step"],
+    );
+    fails_with(
+        &["sweep", "--load", "jitter:0..3", "--hz", "0"],
+        &["--hz: physics rate 0 Hz"],
+    );
+    let dir = scratch("bad");
+    fails_with(
+        &[
+            "sweep",
+            "--load",
+            "jitter:0..3",
+            "--plot",
+            dir.to_str().unwrap(),
+        ],
+        &["--plot", "is a directory"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_is_a_write_error_naming_the_file() {
+    let dir = scratch("full");
+    // A PNG name for the plot, on the full disk.
+    let png = dir.join("full.png");
+    std::os::unix::fs::symlink("/dev/full", &png).unwrap();
+    for (option, path) in [("--csv", "/dev/full"), ("--plot", png.to_str().unwrap())] {
+        let output = lab(&["sweep", "--load", "step-cost:0..10:3", option, path]);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{option}: {}",
+            stderr(&output)
+        );
+        let message = stderr(&output);
+        assert!(message.contains(&format!("{option} {path}")), "{message}");
+        assert!(message.contains("No space left on device"), "{message}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_recorded_session_is_swept_only_as_a_trace() {
+    let recording = super::asset("lab-session.csv");
+    fails_with(
+        &["sweep", "--load", "step-cost:0..10", "--trace", &recording],
+        &["is a recorded session", "--as-trace"],
+    );
+    let report = sweep_json(&[
+        "--load",
+        "step-cost:0..10:3",
+        "--trace",
+        &recording,
+        "--as-trace",
+        "--strategy",
+        "accumulator",
+    ]);
+    assert_eq!(
+        strategy(&report, "accumulator")["levels"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
