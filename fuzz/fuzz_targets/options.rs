@@ -1,6 +1,6 @@
 //! Fuzzes the command line: the input, split at ASCII whitespace into words, is parsed by
 //! clap as `timestep-lab WORDS...`, then checked as `main` checks it before any work
-//! (`BenchArgs::check`, `RenderArgs::options`, `BenchRenderArgs::options`, the window's
+//! (`BenchArgs::check`, `SweepArgs::check`, `RenderArgs::options`, `BenchRenderArgs::options`, the window's
 //! options over default remembered settings). Nothing runs: no bench, no trace is read, no
 //! generator runs, no window opens, and the remembered settings are never read or written.
 //! Output paths are only looked at (`is_dir`, `canonicalize`), never created.
@@ -50,6 +50,22 @@ fuzz_target!(|data: &[u8]| {
             assert!(!strategies.is_empty(), "no strategy to run");
             assert!(settings.timestep.dt_ns() > 0, "a zero step");
             settings.scene.validate().expect("checked scene");
+            round_trips(settings.display, settings.filter);
+        }),
+        Some(Command::Sweep(args)) => args.check().map(|(strategies, settings)| {
+            assert!(!strategies.is_empty(), "no strategy to run");
+            settings.load.validate().expect("checked load");
+            let load = args.load;
+            assert!((2..=timestep_lab::sweep::MAX_LEVELS).contains(&load.levels));
+            assert!(load.from_ms.is_finite() && load.from_ms < load.to_ms);
+            assert!(load.to_ms <= load.kind.max_ms());
+            assert_eq!(load.kind.value(&settings.load), 0.0, "the swept load given twice");
+            // Every level is a load the model takes.
+            for index in [0, 1, load.levels / 2, load.levels - 1] {
+                settings
+                    .with_load(load.kind.set(settings.load, load.level(index)))
+                    .expect("a level within range");
+            }
             round_trips(settings.display, settings.filter);
         }),
         Some(Command::Render(args)) => args.options().map(|options| {

@@ -226,3 +226,47 @@ fn a_recorded_session_is_swept_only_as_a_trace() {
         3
     );
 }
+
+/// A long sweep: 86,400 frames a run, two strategies at three levels.
+const LONG_SWEEP: [&str; 10] = [
+    "sweep",
+    "--json",
+    "--load",
+    "step-cost:0..4:3",
+    "--generate",
+    "steady:144",
+    "--duration",
+    "600",
+    "--strategy",
+    "accumulator,variable",
+];
+
+/// On a terminal the bench's bar counts the frames of every run of the sweep, then is
+/// cleared; on a pipe nothing of it is written; stdout has the report alone either way.
+#[cfg(unix)]
+#[test]
+fn a_long_sweep_shows_its_progress_on_a_terminal_only() {
+    use super::terminal::{OnTerminal, run_on_terminal};
+    let dir = scratch("progress");
+    let report = dir.join("report.json");
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .env("TIMESTEP_LAB_PROGRESS_AFTER_MS", "0")
+        .args(LONG_SWEEP)
+        .output()
+        .expect("the binary runs");
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(stderr(&piped), "", "stderr is a pipe: no progress");
+    let Some(OnTerminal { success, screen }) = run_on_terminal(&LONG_SWEEP, &report) else {
+        return;
+    };
+    assert!(success, "{screen}");
+    assert!(screen.contains("/518,400 frames, ETA"), "{screen}");
+    assert!(screen.contains("step-cost"), "{screen}");
+    assert!(
+        screen.ends_with("\r\x1b[2K"),
+        "cleared at the end: {screen:?}"
+    );
+    let written = std::fs::read(&report).expect("the report was written");
+    assert_eq!(written, piped.stdout, "stdout has the report only");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -27,7 +27,7 @@ mod spec;
 mod tests;
 
 pub use model::{LoopModel, Prediction};
-pub use plot::{SweepChartAreas, draw_rgb};
+pub use plot::{SweepChartAreas, SweepPlot};
 pub use report::{LevelJson, StrategySweepJson, SweepReport};
 pub use request::SweepRequest;
 pub use spec::{DEFAULT_LEVELS, LoadKind, LoadSweep, MAX_LEVELS};
@@ -61,53 +61,80 @@ impl Level {
     }
 }
 
-/// One strategy over every level.
+/// What a sweep keeps of one strategy as its levels go by: where it broke, where the model
+/// says it breaks, and its last level. Its size does not depend on the number of levels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrategySweep {
     /// The strategy.
     pub strategy: Strategy,
-    /// Its runs, from the lowest load to the highest.
-    pub levels: Vec<Level>,
+    /// Whether the closed-loop model covers its rule.
+    pub model: bool,
+    /// The lowest level at which it broke.
+    pub onset: Option<usize>,
+    /// The lowest level at which it spiralled.
+    pub breaking_point: Option<usize>,
+    /// The lowest level at which the model says it breaks (`None` without a model, or
+    /// when the model says it holds over the range).
+    pub predicted_onset: Option<usize>,
+    /// Levels seen.
+    pub levels: usize,
+    /// The last level seen (the top of the range once the sweep is over).
+    pub top: Option<Level>,
 }
 
 impl StrategySweep {
-    /// The lowest level at which it broke.
-    pub fn onset(&self) -> Option<usize> {
-        self.levels.iter().position(Level::broken)
-    }
-
-    /// The lowest level at which it spiralled.
-    pub fn breaking_point(&self) -> Option<usize> {
-        self.levels.iter().position(|level| level.result.spiral)
-    }
-
-    /// The lowest level at which the model says it breaks: `None` without a model,
-    /// `Some(None)` when the model says it holds over the whole range.
-    pub fn predicted_onset(&self) -> Option<Option<usize>> {
-        let mut first = None;
-        for (index, level) in self.levels.iter().enumerate() {
-            if level.predicted_broken()? && first.is_none() {
-                first = Some(index);
-            }
+    /// Before any level.
+    fn new(strategy: Strategy, model: bool) -> Self {
+        Self {
+            strategy,
+            model,
+            onset: None,
+            breaking_point: None,
+            predicted_onset: None,
+            levels: 0,
+            top: None,
         }
-        Some(first)
+    }
+
+    /// Takes the next level.
+    fn record(&mut self, level: &Level) {
+        let index = self.levels;
+        if self.onset.is_none() && level.broken() {
+            self.onset = Some(index);
+        }
+        if self.breaking_point.is_none() && level.result.spiral {
+            self.breaking_point = Some(index);
+        }
+        if self.predicted_onset.is_none() && level.predicted_broken() == Some(true) {
+            self.predicted_onset = Some(index);
+        }
+        self.levels += 1;
+        self.top = Some(*level);
     }
 
     /// Whether the measured and predicted onsets are more than one level apart (an onset
     /// beyond the range counts as the level after the last). `false` without a model.
     pub fn disagrees(&self) -> bool {
-        let Some(predicted) = self.predicted_onset() else {
+        if !self.model {
             return false;
-        };
-        let beyond = self.levels.len();
-        let measured = self.onset().unwrap_or(beyond);
-        measured.abs_diff(predicted.unwrap_or(beyond)) > 1
+        }
+        let beyond = self.levels;
+        let measured = self.onset.unwrap_or(beyond);
+        measured.abs_diff(self.predicted_onset.unwrap_or(beyond)) > 1
     }
 }
 
+/// Runs taken side by side before their levels are handed on, in order: enough to keep
+/// every core busy while runs of very different lengths finish, few enough that what is
+/// held does not grow with the sweep.
+const CHUNK: usize = 256;
+
 /// Runs `strategies` over the trace at every level of `load` (on every core), with the
-/// rest of the model from `settings`; `display_times` as for
-/// [`run_strategy_on`]. Each run reports its frames to `progress`.
+/// rest of the model from `settings`; `display_times` as for [`run_strategy_on`]. Each
+/// run reports its frames to `progress`. Every level is handed to `on_level` (the
+/// strategy's index, the level's index, the level) in order, strategy by strategy from the
+/// lowest load, and then let go: what the sweep holds does not grow with the number of
+/// levels. Returns what it kept of each strategy.
 pub fn sweep(
     frame_times: &(impl FrameSource + Sync + ?Sized),
     display_times: Option<&[Option<Nanos>]>,
@@ -115,6 +142,7 @@ pub fn sweep(
     settings: &BenchSettings,
     load: &LoadSweep,
     progress: &SharedProgress,
+    mut on_level: impl FnMut(usize, usize, &Level),
 ) -> Vec<StrategySweep> {
     use rayon::prelude::*;
     let levels = load.levels as usize;
@@ -124,38 +152,44 @@ pub fn sweep(
         .iter()
         .map(|&strategy| LoopModel::of(strategy, &settings.timestep))
         .collect();
-    let runs: Vec<Level> = (0..strategies.len() * levels)
-        .into_par_iter()
-        .map(|job| {
-            let (which, level) = (job / levels, job % levels);
-            let load_ms = load.level(level as u32);
-            let settings = BenchSettings {
-                load: load.kind.set(settings.load, load_ms),
-                ..*settings
-            };
-            let mut share = progress.share(frames);
-            let result = run_strategy_on(
-                frame_times,
-                display_times,
-                strategies[which],
-                &settings,
-                &mut share,
-            );
-            Level {
-                load_ms,
-                result,
-                predicted: models[which].map(|model| model.predict(mean_frame, &settings.load)),
-            }
-        })
-        .collect();
-    let mut runs = runs.into_iter();
-    strategies
+    let mut sweeps: Vec<StrategySweep> = strategies
         .iter()
-        .map(|&strategy| StrategySweep {
-            strategy,
-            levels: runs.by_ref().take(levels).collect(),
-        })
-        .collect()
+        .zip(&models)
+        .map(|(&strategy, model)| StrategySweep::new(strategy, model.is_some()))
+        .collect();
+    let jobs = strategies.len() * levels;
+    for first in (0..jobs).step_by(CHUNK) {
+        let runs: Vec<Level> = (first..(first + CHUNK).min(jobs))
+            .into_par_iter()
+            .map(|job| {
+                let (which, level) = (job / levels, job % levels);
+                let load_ms = load.level(level as u32);
+                let settings = BenchSettings {
+                    load: load.kind.set(settings.load, load_ms),
+                    ..*settings
+                };
+                let mut share = progress.share(frames);
+                let result = run_strategy_on(
+                    frame_times,
+                    display_times,
+                    strategies[which],
+                    &settings,
+                    &mut share,
+                );
+                Level {
+                    load_ms,
+                    result,
+                    predicted: models[which].map(|model| model.predict(mean_frame, &settings.load)),
+                }
+            })
+            .collect();
+        for (job, level) in (first..).zip(&runs) {
+            let (which, index) = (job / levels, job % levels);
+            sweeps[which].record(level);
+            on_level(which, index, level);
+        }
+    }
+    sweeps
 }
 
 /// The trace's mean frame time, ns (0 for no frames).

@@ -6,10 +6,10 @@ use std::io::Write;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{StrategySweepJson, SweepReport};
+use super::{Level, StrategySweepJson, SweepReport};
 use crate::bench::plot::{
-    Area, ChartArea, Fonts, INK, PlotError, chart_area, chart_on, draw_error, ensure_font, mesh,
-    padded, split_rows, tick,
+    Area, ChartArea, Envelope, Fonts, INK, PlotError, chart_area, chart_on, draw_error,
+    ensure_font, mesh, padded, split_rows, tick,
 };
 use crate::png_file::{self, Channels, PngError};
 
@@ -62,111 +62,181 @@ pub struct SweepChartAreas {
     pub latency: ChartArea,
 }
 
-/// Draws the report's plot, headed by `title`, at `size`: its pixels (RGB) and where the
-/// charts went.
-pub fn draw_rgb(
-    report: &SweepReport,
-    title: &str,
-    size: (u32, u32),
-) -> Result<(Vec<u8>, SweepChartAreas), PlotError> {
-    ensure_font()?;
-    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
-    let areas = draw(report, title, size, &mut rgb)?;
-    Ok((rgb, areas))
+/// One strategy's lines: simulation speed and latency (on [`symlog`]'s scale) against the
+/// load, the levels that spiralled, and the onset. Each series keeps at most a few points
+/// per pixel column, whatever the number of levels.
+#[derive(Clone, Debug)]
+struct StrategyLines {
+    /// Simulation speed.
+    speed: Envelope,
+    /// Latency, `symlog`'d.
+    latency: Envelope,
+    /// Speed at the levels that spiralled.
+    spiral_speed: Envelope,
+    /// Latency at the levels that spiralled.
+    spiral_latency: Envelope,
+    /// The onset: load, speed, latency.
+    onset: Option<(f64, f64, f64)>,
 }
 
-/// Draws the report's plot and writes it to `out` as a PNG.
-pub fn draw_png(
-    report: &SweepReport,
-    title: &str,
+/// `sweep --plot`: records every level as the sweep hands it on, then draws.
+#[derive(Clone, Debug)]
+pub struct SweepPlot {
+    /// The image's size, pixels.
     size: (u32, u32),
-    out: impl Write,
-) -> Result<(), PlotError> {
-    let (rgb, _) = draw_rgb(report, title, size)?;
-    png_file::write_png(out, size, Channels::Rgb, &rgb).map_err(|error| match error {
-        PngError::Write(error) => PlotError::Write(error),
-        PngError::Encode(why) => PlotError::Encode(why),
-    })
+    /// One per strategy, in order.
+    lines: Vec<StrategyLines>,
 }
 
-/// The layout: the title, the key (one entry per strategy), then speed over latency.
-fn draw(
-    report: &SweepReport,
-    title: &str,
-    size: (u32, u32),
-    rgb: &mut [u8],
-) -> Result<SweepChartAreas, PlotError> {
-    let fonts = Fonts::for_size(size);
-    let root = BitMapBackend::with_buffer(rgb, size).into_drawing_area();
-    root.fill(&WHITE).map_err(draw_error)?;
-    let body = root
-        .margin(8, 0, 4, 4)
-        .titled(title, Fonts::style(fonts.title_for(title, size.0)))
-        .map_err(draw_error)?;
-    let per_row = 5;
-    let key_rows = report.results.len().div_ceil(per_row).max(1);
-    let key_height = (fonts.label * 1.6 * key_rows as f64 + fonts.label).round() as i32;
-    let (key_band, body) = body.split_vertically(key_height);
-    key(&key_band, &report.results, per_row, fonts)?;
-    let bands = split_rows(&body, [1.2, 1.0].into_iter());
-    let load = &report.load;
-    let x_desc = format!("{} (ms)", load.name);
-    let x_range = load.from_ms..load.to_ms;
-    let speed = chart(
-        &bands[0],
-        &format!(
-            "Simulation speed against the load; dashed: {} (below it a run has broken); \
-             dots: each onset; ×: spiralled",
-            report.onset_speed
-        ),
-        &x_desc,
-        "simulated / real time",
-        x_range.clone(),
-        &report.results,
-        |level| level.sim_speed,
-        Some(report.onset_speed),
-        fonts,
-    )?;
-    let latency = chart(
-        &bands[1],
-        "Latency (mean T − S) against the load; logarithmic beyond ±1 ms; ×: spiralled",
-        &x_desc,
-        "latency (ms)",
-        x_range,
-        &report.results,
-        |level| symlog(level.latency_ms),
-        None,
-        fonts,
-    )?;
-    root.present().map_err(draw_error)?;
-    Ok(SweepChartAreas { speed, latency })
+impl SweepPlot {
+    /// A plot of `strategies` strategies over `levels` levels, `size` pixels.
+    pub fn new(strategies: usize, levels: u32, size: (u32, u32)) -> Self {
+        let envelope = || Envelope::new(u64::from(levels), size.0);
+        Self {
+            size,
+            lines: (0..strategies)
+                .map(|_| StrategyLines {
+                    speed: envelope(),
+                    latency: envelope(),
+                    spiral_speed: envelope(),
+                    spiral_latency: envelope(),
+                    onset: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// Takes level `index` of strategy `which`.
+    pub fn record(&mut self, which: usize, index: usize, level: &Level) {
+        let Some(lines) = self.lines.get_mut(which) else {
+            return;
+        };
+        let (x, index) = (level.load_ms, index as u64);
+        let speed = level.result.sim_speed();
+        let latency = symlog(level.result.metrics.latency_ms);
+        lines.speed.push(index, x, speed);
+        lines.latency.push(index, x, latency);
+        if level.result.spiral {
+            lines.spiral_speed.push(index, x, speed);
+            lines.spiral_latency.push(index, x, latency);
+        }
+        if lines.onset.is_none() && level.broken() {
+            lines.onset = Some((x, speed, latency));
+        }
+    }
+
+    /// Draws the plot of `report`, headed by `title`: its pixels (RGB) and where the
+    /// charts went.
+    pub fn draw_rgb(
+        &self,
+        report: &SweepReport,
+        title: &str,
+    ) -> Result<(Vec<u8>, SweepChartAreas), PlotError> {
+        ensure_font()?;
+        let size = self.size;
+        let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+        let areas = self.draw(report, title, &mut rgb)?;
+        Ok((rgb, areas))
+    }
+
+    /// Draws the plot and writes it to `out` as a PNG.
+    pub fn write_png(
+        &self,
+        report: &SweepReport,
+        title: &str,
+        out: impl Write,
+    ) -> Result<(), PlotError> {
+        let (rgb, _) = self.draw_rgb(report, title)?;
+        png_file::write_png(out, self.size, Channels::Rgb, &rgb).map_err(|error| match error {
+            PngError::Write(error) => PlotError::Write(error),
+            PngError::Encode(why) => PlotError::Encode(why),
+        })
+    }
+
+    /// The layout: the title, the key (one entry per strategy), then speed over latency.
+    fn draw(
+        &self,
+        report: &SweepReport,
+        title: &str,
+        rgb: &mut [u8],
+    ) -> Result<SweepChartAreas, PlotError> {
+        let size = self.size;
+        let fonts = Fonts::for_size(size);
+        let root = BitMapBackend::with_buffer(rgb, size).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_error)?;
+        let body = root
+            .margin(8, 0, 4, 4)
+            .titled(title, Fonts::style(fonts.title_for(title, size.0)))
+            .map_err(draw_error)?;
+        let per_row = 5;
+        let key_rows = report.results.len().div_ceil(per_row).max(1);
+        let key_height = (fonts.label * 1.6 * key_rows as f64 + fonts.label).round() as i32;
+        let (key_band, body) = body.split_vertically(key_height);
+        key(&key_band, &report.results, per_row, fonts)?;
+        let bands = split_rows(&body, [1.2, 1.0].into_iter());
+        let load = &report.load;
+        let x_desc = format!("{} (ms)", load.name);
+        let x_range = load.from_ms..load.to_ms;
+        let speed = chart(
+            &bands[0],
+            &format!(
+                "Simulation speed against the load; dashed: {} (below it a run has broken); \
+                 dots: each onset; ×: spiralled",
+                report.onset_speed
+            ),
+            (&x_desc, "simulated / real time"),
+            x_range.clone(),
+            self.lines.iter().map(|lines| {
+                (
+                    &lines.speed,
+                    &lines.spiral_speed,
+                    lines.onset.map(|(x, y, _)| (x, y)),
+                )
+            }),
+            Some(report.onset_speed),
+            fonts,
+        )?;
+        let latency = chart(
+            &bands[1],
+            "Latency (mean T − S) against the load; logarithmic beyond ±1 ms; ×: spiralled",
+            (&x_desc, "latency (ms)"),
+            x_range,
+            self.lines.iter().map(|lines| {
+                (
+                    &lines.latency,
+                    &lines.spiral_latency,
+                    lines.onset.map(|(x, _, y)| (x, y)),
+                )
+            }),
+            None,
+            fonts,
+        )?;
+        root.present().map_err(draw_error)?;
+        Ok(SweepChartAreas { speed, latency })
+    }
 }
 
-/// One chart: `value` of every level of every strategy against the load, the onsets
-/// marked with their load, and a dashed line at `threshold` if any.
-#[allow(clippy::too_many_arguments)]
-fn chart(
+/// One chart: each strategy's line, its spiralled levels as crosses and its onset as a dot
+/// labelled with its load, and a dashed line at `threshold` if any (the speed chart; the
+/// other is the latency's, labelled in ms through [`unsymlog`]).
+fn chart<'a>(
     area: &Area<'_>,
     caption: &str,
-    x_desc: &str,
-    y_desc: &str,
+    (x_desc, y_desc): (&str, &str),
     x_range: std::ops::Range<f64>,
-    results: &[StrategySweepJson],
-    value: impl Fn(&super::LevelJson) -> f64,
+    strategies: impl Iterator<Item = (&'a Envelope, &'a Envelope, Option<(f64, f64)>)> + Clone,
     threshold: Option<f64>,
     fonts: Fonts,
 ) -> Result<ChartArea, PlotError> {
-    let finite = |v: f64| v.is_finite().then_some(v);
-    let values = results.iter().flat_map(|result| {
-        result
-            .levels
-            .iter()
-            .filter_map(|level| finite(value(level)))
-    });
-    let (low, high) = values
-        .chain(threshold)
-        .fold((0.0f64, 0.0f64), |(low, high), v| (low.min(v), high.max(v)));
-    let y_range = padded(low, high);
+    let (low, high) = strategies
+        .clone()
+        .filter_map(|(line, _, _)| line.y_range())
+        .chain(threshold.map(|t| (t, t)))
+        .fold((0.0f64, 0.0f64), |(low, high), (l, h)| {
+            (low.min(l), high.max(h))
+        });
+    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
+    let y_range = padded(finite(low), finite(high));
     let (bottom, top) = (y_range.start, y_range.end);
     let mut chart = chart_on(area, caption, 3.0, x_range.clone(), y_range, fonts)?;
     let y_labels = fonts.labels_along(area.dim_in_pixel().1, 8);
@@ -207,43 +277,40 @@ fn chart(
         );
         chart.draw_series(dashes).map_err(draw_error)?;
     }
-    let clamp = |v: f64| {
-        if v.is_finite() {
-            v.clamp(bottom, top)
-        } else {
-            top
-        }
+    let clamp = |(x, y): (f64, f64)| {
+        (
+            x,
+            if y.is_finite() {
+                y.clamp(bottom, top)
+            } else {
+                top
+            },
+        )
     };
-    for (index, result) in results.iter().enumerate() {
+    for (index, (line, spirals, onset)) in strategies.enumerate() {
         let color = color(index);
-        let points = result
-            .levels
-            .iter()
-            .map(|level| (level.load_ms, clamp(value(level))));
         chart
-            .draw_series(LineSeries::new(points, color.stroke_width(2)))
+            .draw_series(LineSeries::new(
+                line.points().map(clamp),
+                color.stroke_width(2),
+            ))
             .map_err(draw_error)?;
-        let onset = result
-            .onset_ms
-            .and_then(|ms| result.levels.iter().find(|level| level.load_ms == ms));
-        let spiralled = result.levels.iter().filter(|level| level.spiral);
-        let crosses = spiralled.map(|level| {
-            Cross::new(
-                (level.load_ms, clamp(value(level))),
-                4,
-                color.stroke_width(1),
-            )
-        });
+        let crosses = spirals
+            .points()
+            .map(|point| Cross::new(clamp(point), 4, color.stroke_width(1)));
         chart.draw_series(crosses).map_err(draw_error)?;
-        if let Some(level) = onset {
-            let at = (level.load_ms, clamp(value(level)));
+        if let Some(point) = onset {
+            let at = clamp(point);
             chart
                 .draw_series(std::iter::once(Circle::new(at, 5, color.filled())))
                 .map_err(draw_error)?;
             let style = Fonts::style(fonts.label * 0.9).pos(Pos::new(HPos::Left, VPos::Bottom));
-            let label = format!("{:.3} ms", level.load_ms);
             chart
-                .draw_series(std::iter::once(Text::new(label, at, style)))
+                .draw_series(std::iter::once(Text::new(
+                    format!("{:.3} ms", at.0),
+                    at,
+                    style,
+                )))
                 .map_err(draw_error)?;
         }
     }

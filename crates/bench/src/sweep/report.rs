@@ -64,8 +64,11 @@ pub struct StrategySweepJson {
     pub disagrees: bool,
     /// The simulation speed at the top of the range.
     pub sim_speed_at_top: f64,
-    /// Every level, from the lowest load.
+    /// Every level, from the lowest load (kept for `--json` only).
     pub levels: Vec<LevelJson>,
+    /// The last level (the table's columns at the top of the range).
+    #[serde(skip)]
+    pub top: Option<LevelJson>,
 }
 
 /// One strategy at one level; also one row of `--csv` (with the strategy).
@@ -109,6 +112,12 @@ pub struct LevelJson {
     pub predicted_steps_per_frame: Option<f64>,
 }
 
+/// Whether the display shows frames later than the CPU runs them (not `cpu`): the screen's
+/// latency and judder are then their own.
+pub fn screen(settings: &BenchSettings) -> bool {
+    settings.display != DisplaySpec::Cpu
+}
+
 /// The table's flags for a strategy's sweep.
 fn flags(result: &StrategySweepJson) -> Vec<&'static str> {
     let mut flags = Vec::new();
@@ -118,7 +127,7 @@ fn flags(result: &StrategySweepJson) -> Vec<&'static str> {
     if !result.model {
         flags.push("no-model");
     }
-    if result.levels.last().is_some_and(|level| level.frozen) {
+    if result.top.as_ref().is_some_and(|level| level.frozen) {
         flags.push("FROZE");
     }
     flags
@@ -182,8 +191,8 @@ impl LevelJson {
         ]
     }
 
-    /// What the report says of one level.
-    fn new(level: &Level, screen: bool) -> Self {
+    /// What the report says of one level; `screen` when the display is not `cpu`.
+    pub fn new(level: &Level, screen: bool) -> Self {
         let result = &level.result;
         let metrics = &result.metrics;
         let predicted = level.predicted.as_ref();
@@ -211,33 +220,36 @@ impl LevelJson {
 }
 
 impl SweepReport {
-    /// Assembles the report of a sweep.
+    /// Assembles the report of a sweep: what it kept of each strategy, and (for `--json`)
+    /// every level of each, in order (empty lists for the table).
     pub fn new(
         trace: TraceJson,
         settings: &BenchSettings,
         load: &LoadSweep,
         sweeps: &[StrategySweep],
+        levels: Vec<Vec<LevelJson>>,
     ) -> Self {
-        let screen = settings.display != DisplaySpec::Cpu;
+        let screen = screen(settings);
         let at = |index: Option<usize>| index.map(|index| load.level(index as u32));
         let results = sweeps
             .iter()
-            .map(|sweep| {
-                let levels: Vec<LevelJson> = sweep
-                    .levels
-                    .iter()
-                    .map(|level| LevelJson::new(level, screen))
-                    .collect();
+            .zip(levels.into_iter().chain(std::iter::repeat_with(Vec::new)))
+            .map(|(sweep, levels)| {
+                let top = sweep
+                    .top
+                    .as_ref()
+                    .map(|level| LevelJson::new(level, screen));
                 StrategySweepJson {
                     strategy: sweep.strategy.id().to_owned(),
                     dt_ms: ms_from_ns(sweep.strategy.dt(&settings.timestep)),
-                    onset_ms: at(sweep.onset()),
-                    breaking_point_ms: at(sweep.breaking_point()),
-                    model: sweep.predicted_onset().is_some(),
-                    predicted_onset_ms: at(sweep.predicted_onset().flatten()),
+                    onset_ms: at(sweep.onset),
+                    breaking_point_ms: at(sweep.breaking_point),
+                    model: sweep.model,
+                    predicted_onset_ms: at(sweep.predicted_onset),
                     disagrees: sweep.disagrees(),
-                    sim_speed_at_top: levels.last().map_or(0.0, |level| level.sim_speed),
+                    sim_speed_at_top: top.as_ref().map_or(0.0, |level| level.sim_speed),
                     levels,
+                    top,
                 }
             })
             .collect();
@@ -293,7 +305,7 @@ impl SweepReport {
             .results
             .iter()
             .map(|result| {
-                let last = result.levels.last();
+                let last = result.top.as_ref();
                 let flags = flags(result);
                 [
                     result.strategy.clone(),

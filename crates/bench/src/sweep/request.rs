@@ -4,9 +4,8 @@
 
 use std::path::PathBuf;
 
-use super::plot::draw_png;
-use super::report::CSV_COLUMNS;
-use super::{LoadSweep, SweepReport};
+use super::report::{CSV_COLUMNS, screen};
+use super::{LevelJson, LoadSweep, SweepPlot, SweepReport};
 use crate::bench::plot;
 use crate::bench::{
     BenchError, BenchSettings, PlotRequest, Progress, ReportFormat, SharedProgress, TraceChoice,
@@ -93,6 +92,23 @@ impl SweepRequest {
         let progress = SharedProgress::new(
             Progress::on_stderr(trace.frame_count(), runs).labelled(self.load.kind.id()),
         );
+        // Each level goes to the reports that want it as the sweep hands it on: a CSV row,
+        // the plot's lines, the JSON's list (the JSON holds every level by its nature).
+        let screen = screen(settings);
+        let mut csv = csv_file.map(|file| csv::Writer::from_writer(std::io::BufWriter::new(file)));
+        let mut csv_error = None;
+        if let (Some(writer), Some(path)) = (csv.as_mut(), &self.csv) {
+            csv_error = writer
+                .write_record(CSV_COLUMNS)
+                .err()
+                .map(|error| csv_write_error(path, error.into_kind()));
+        }
+        let mut plot = self
+            .plot
+            .as_ref()
+            .map(|plot| SweepPlot::new(self.strategies.len(), self.load.levels, plot.size));
+        let json = self.format == ReportFormat::Json;
+        let mut levels: Vec<Vec<LevelJson>> = vec![Vec::new(); self.strategies.len()];
         let sweeps = super::sweep(
             &trace,
             trace.display_ns(),
@@ -100,8 +116,33 @@ impl SweepRequest {
             settings,
             &self.load,
             &progress,
+            |which, index, level| {
+                if let Some(plot) = plot.as_mut() {
+                    plot.record(which, index, level);
+                }
+                if !json && csv.is_none() {
+                    return;
+                }
+                let row = LevelJson::new(level, screen);
+                if let (Some(writer), Some(path), None) = (csv.as_mut(), &self.csv, &csv_error) {
+                    let record = row.csv_row(self.strategies[which].id());
+                    csv_error = writer
+                        .write_record(&record)
+                        .err()
+                        .map(|error| csv_write_error(path, error.into_kind()));
+                }
+                if json {
+                    levels[which].push(row);
+                }
+            },
         );
         let progress = progress.into_inner();
+        if let Some(error) = csv_error {
+            return Err(error.into());
+        }
+        if let (Some(writer), Some(path)) = (csv, &self.csv) {
+            finish_csv(writer, path)?;
+        }
         progress.working_on("statistics");
         let stats = FrameStats::from_passes(|| trace.frame_times());
         let report = SweepReport::new(
@@ -109,11 +150,9 @@ impl SweepRequest {
             settings,
             &self.load,
             &sweeps,
+            levels,
         );
-        if let (Some(file), Some(path)) = (csv_file, &self.csv) {
-            write_csv(&report, file, path)?;
-        }
-        if let (Some(file), Some(plot)) = (plot_file, &self.plot) {
+        if let (Some(file), Some(request), Some(plot)) = (plot_file, &self.plot, plot) {
             progress.working_on("plot");
             let title = format!(
                 "timestep-lab sweep: {} | {} | dt {} ms | display {}",
@@ -122,19 +161,18 @@ impl SweepRequest {
                 crate::timestep::ms_from_ns(settings.timestep.dt_ns()),
                 settings.display
             );
-            draw_png(&report, &title, plot.size, std::io::BufWriter::new(file)).map_err(
-                |error| match error {
+            plot.write_png(&report, &title, std::io::BufWriter::new(file))
+                .map_err(|error| match error {
                     plot::PlotError::Write(error) => BenchError::Write(WriteError {
                         option: "--plot",
-                        path: plot.path.clone(),
+                        path: request.path.clone(),
                         error,
                     }),
                     error => BenchError::DrawPlot {
-                        path: plot.path.clone(),
+                        path: request.path.clone(),
                         error,
                     },
-                },
-            )?;
+                })?;
         }
         drop(progress);
         Ok(match self.format {
@@ -148,26 +186,11 @@ impl SweepRequest {
     }
 }
 
-/// Writes one CSV row per strategy and level.
-fn write_csv(
-    report: &SweepReport,
-    file: std::fs::File,
+/// Flushes the `--csv` file: a full disk shows here if not before.
+fn finish_csv(
+    writer: csv::Writer<std::io::BufWriter<std::fs::File>>,
     path: &std::path::Path,
 ) -> Result<(), WriteError> {
-    let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
-    let rows = std::iter::once(CSV_COLUMNS.map(str::to_owned)).chain(
-        report.results.iter().flat_map(|result| {
-            result
-                .levels
-                .iter()
-                .map(|level| level.csv_row(&result.strategy))
-        }),
-    );
-    for row in rows {
-        writer
-            .write_record(&row)
-            .map_err(|error| csv_write_error(path, error.into_kind()))?;
-    }
     let written = writer
         .into_inner()
         .map_err(|error| csv_write_error(path, csv::Error::from(error.into_error()).into_kind()))?;

@@ -31,22 +31,48 @@ fn progress_for(frames: &[Nanos], runs: u64) -> SharedProgress {
     ))
 }
 
+/// A strategy's sweep with every level it handed on.
+struct Swept {
+    sweep: StrategySweep,
+    levels: Vec<Level>,
+}
+
 fn run(
     frames: &[Nanos],
     strategies: &[Strategy],
     settings: &BenchSettings,
     spec: &str,
-) -> Vec<StrategySweep> {
+) -> Vec<Swept> {
     let load = LoadSweep::parse(spec).unwrap();
     let runs = strategies.len() as u64 * u64::from(load.levels);
-    sweep(
+    let mut levels: Vec<Vec<Level>> = vec![Vec::new(); strategies.len()];
+    let mut order = Vec::new();
+    let sweeps = sweep(
         frames,
         None,
         strategies,
         settings,
         &load,
         &progress_for(frames, runs),
-    )
+        |which, index, level| {
+            order.push((which, index));
+            levels[which].push(*level);
+        },
+    );
+    // Handed on strategy by strategy, each from the lowest load.
+    let expected: Vec<(usize, usize)> = (0..strategies.len())
+        .flat_map(|which| (0..load.levels as usize).map(move |index| (which, index)))
+        .collect();
+    assert_eq!(order, expected);
+    sweeps
+        .into_iter()
+        .zip(levels)
+        .map(|(sweep, levels)| {
+            assert_eq!(sweep.levels, levels.len());
+            assert_eq!(sweep.top, levels.last().copied());
+            Swept { sweep, levels }
+        })
+        .collect()
 }
 
 #[test]
@@ -59,14 +85,14 @@ fn an_unguarded_accumulator_breaks_where_a_step_costs_dt() {
         "step-cost:0..30:50",
     );
     let load = LoadSweep::parse("step-cost:0..30:50").unwrap();
-    let onset = sweeps[0].onset().expect("it breaks");
+    let onset = sweeps[0].sweep.onset.expect("it breaks");
     // 20 ms is between levels 32 (19.59 ms) and 33 (20.20 ms).
     let at = load.level(onset as u32);
     assert!((at - 20.0).abs() <= load.spacing(), "onset at {at} ms");
     // It breaks by spiralling, and the model agrees to the level.
-    assert_eq!(sweeps[0].breaking_point(), Some(onset));
-    assert_eq!(sweeps[0].predicted_onset(), Some(Some(33)));
-    assert!(!sweeps[0].disagrees());
+    assert_eq!(sweeps[0].sweep.breaking_point, Some(onset));
+    assert_eq!(sweeps[0].sweep.predicted_onset, Some(33));
+    assert!(!sweeps[0].sweep.disagrees());
     // Below the onset it keeps real time.
     for level in &sweeps[0].levels[..onset] {
         assert!(level.result.sim_speed() >= ONSET_SPEED, "{level:?}");
@@ -110,16 +136,16 @@ fn the_250_ms_clamp_slows_the_loop_but_never_spirals() {
         &settings_50hz(250.0, 0),
         "step-cost:0..40:41",
     );
-    for sweep in &sweeps {
-        assert_eq!(sweep.breaking_point(), None, "{:?}", sweep.strategy);
-        let top = sweep.levels.last().unwrap().result;
+    for Swept { sweep, levels } in &sweeps {
+        assert_eq!(sweep.breaking_point, None, "{:?}", sweep.strategy);
+        let top = levels.last().unwrap().result;
         assert!(top.sim_speed() < 0.7, "slowed: {}", top.sim_speed());
         assert!(top.dropped > 0);
         // It starts to slow where the clamp binds: c > dt·(1 − f/M) = 18.67 ms, and falls
         // below 0.99 a little after (18.87 ms by the model).
-        let onset = sweep.levels[sweep.onset().unwrap()].load_ms;
+        let onset = levels[sweep.onset.unwrap()].load_ms;
         assert!((18.0..=20.0).contains(&onset), "onset {onset} ms");
-        assert!(!sweep.disagrees(), "{:?}", sweep.predicted_onset());
+        assert!(!sweep.disagrees(), "{:?}", sweep.predicted_onset);
     }
 }
 
@@ -136,7 +162,7 @@ fn variable_never_spirals() {
         for level in &sweeps[0].levels {
             assert!(!level.result.spiral, "{level:?}");
         }
-        assert_eq!(sweeps[0].breaking_point(), None);
+        assert_eq!(sweeps[0].sweep.breaking_point, None);
     }
 }
 
@@ -153,9 +179,9 @@ fn levels_run_side_by_side_give_what_they_give_one_after_the_other() {
     ] {
         let load = LoadSweep::parse(spec).unwrap();
         let parallel = run(&frames, &strategies, &settings, spec);
-        for (sweep, &strategy) in parallel.iter().zip(&strategies) {
-            assert_eq!(sweep.strategy, strategy);
-            for (index, level) in sweep.levels.iter().enumerate() {
+        for (swept, &strategy) in parallel.iter().zip(&strategies) {
+            assert_eq!(swept.sweep.strategy, strategy);
+            for (index, level) in swept.levels.iter().enumerate() {
                 let serial = BenchSettings {
                     load: load.kind.set(settings.load, load.level(index as u32)),
                     ..settings
@@ -242,5 +268,28 @@ fn specs_are_read_and_bad_ones_named() {
         let error = LoadSweep::parse(spec).unwrap_err();
         assert!(error.contains(expected), "{spec}: {error}");
         assert!(!error.contains('\u{1b}'), "{spec}: raw escape in {error:?}");
+    }
+}
+
+#[test]
+fn levels_beyond_one_chunk_come_in_order_and_match_their_own_runs() {
+    let frames = generate("jitter:60:2:3", 1.0).unwrap().frame_times_ns;
+    let settings = settings_50hz(250.0, 4);
+    let strategies = [Strategy::Accumulator, Strategy::Hermite];
+    let spec = "step-cost:0..40:300";
+    // 600 runs: three chunks, the second one across the two strategies.
+    let swept = run(&frames, &strategies, &settings, spec);
+    let load = LoadSweep::parse(spec).unwrap();
+    for (swept, &strategy) in swept.iter().zip(&strategies) {
+        for index in [0, 1, 255, 256, 299] {
+            let level = &swept.levels[index];
+            assert_eq!(level.load_ms, load.level(index as u32));
+            let own = BenchSettings {
+                load: load.kind.set(settings.load, level.load_ms),
+                ..settings
+            };
+            let expected = run_strategy(&frames, strategy, &own);
+            assert_eq!(format!("{:?}", level.result), format!("{expected:?}"));
+        }
     }
 }
