@@ -35,8 +35,8 @@ pub struct RunArgs {
     ///
     /// A preset keeps its engine's own step and guards: --hz, --max-frame-time and
     /// --max-steps do not apply to it; the trace, the load model (--step-cost,
-    /// --render-cost), the display, --gpu-cost, --filter and the scene (--integrator,
-    /// --spring-hz, --damping) do. Godot, Bevy, Glaiel, Matter.js and Fiedler follow their
+    /// --render-cost, --jitter, --hitch), the display, --gpu-cost, --filter and the scene
+    /// (--integrator, --spring-hz, --damping) do. Godot, Bevy, Glaiel, Matter.js and Fiedler follow their
     /// source or published code. Unity and Unreal are closed. Unity, documented: Fixed
     /// Timestep 0.02 s, maximumDeltaTime 1/3 s bounding Time.deltaTime and the fixed
     /// updates a frame, fixed time caught up to Time.time, Interpolate one update behind,
@@ -155,7 +155,7 @@ pub struct SweepArgs {
     /// "JSON and CSV").
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Also draw simulation speed and latency against the load to this PNG, one line per
+    /// Also draw the speed kept and the latency against the load to this PNG, one line per
     /// strategy, each onset marked.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
@@ -260,6 +260,12 @@ impl SweepArgs {
                  sweep sets it at each level",
                 id = kind.id(),
                 what = kind.describe()
+            );
+        }
+        if self.run.input.is_some() {
+            anyhow::bail!(
+                "--input does not apply to sweep: its reports measure no inputs; `bench \
+                 --input` measures them at one load"
             );
         }
         check_report_paths(

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::bench::same_file;
+use crate::bench::same_output;
 use crate::recording::{load_recording, recording_from_trace};
 use crate::trace::{self, LoadOptions};
 
@@ -25,7 +25,7 @@ pub(super) fn check_report_paths(
         check_png_path(path).context("--plot")?;
     }
     if let (Some(csv), Some(plot)) = (csv, plot)
-        && (csv == plot || same_file(csv, plot))
+        && same_output(csv, plot)
     {
         anyhow::bail!(
             "--csv and --plot both name {}: name two files",

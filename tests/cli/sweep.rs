@@ -72,7 +72,26 @@ fn an_unguarded_accumulator_breaks_where_a_step_costs_dt_and_the_guards_hold() {
     ]);
     let accumulator = strategy(&clamped, "accumulator");
     assert_eq!(accumulator["breaking_point_ms"], Value::Null);
-    assert!(accumulator["sim_speed_at_top"].as_f64().unwrap() < 0.8);
+    assert!(accumulator["speed_at_top"].as_f64().unwrap() < 0.8);
+}
+
+#[test]
+fn a_hitch_sweep_whose_hitches_never_land_says_so() {
+    let output = lab(&[
+        "sweep",
+        "--load",
+        "hitch:0..300:3",
+        "--hitch-every",
+        "20",
+        "--strategy",
+        "accumulator",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--hitch-every 20 s is no shorter than the trace (10.000 s)"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -106,7 +125,7 @@ fn the_table_has_a_row_per_strategy_and_the_csv_a_row_per_level() {
         lines
             .next()
             .unwrap()
-            .starts_with("strategy,load_ms,sim_speed,spiral,")
+            .starts_with("strategy,load_ms,sim_speed,kept_speed,spiral,")
     );
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 27, "3 strategies x 9 levels");
@@ -159,6 +178,14 @@ fn bad_sweeps_are_refused_naming_the_flag_and_the_value() {
     }
     fails_with(&["sweep"], &["--load"]);
     fails_with(
+        &["sweep", "--load", "step-cost:1e-10..2e-10"],
+        &["less than a nanosecond apart"],
+    );
+    fails_with(
+        &["sweep", "--load", "jitter:0..3", "--input", "every:1"],
+        &["--input does not apply to sweep"],
+    );
+    fails_with(
         &["sweep", "--load", "step-cost:0..30", "--step-cost", "5"],
         &["--step-cost 5 and --load step-cost:... both set the cost per physics step"],
     );
@@ -167,6 +194,21 @@ fn bad_sweeps_are_refused_naming_the_flag_and_the_value() {
         &["--hz: physics rate 0 Hz"],
     );
     let dir = scratch("bad");
+    // `./same.png` and `same.png` are one file, though neither exists yet.
+    let same = dir.join("same.png");
+    let dotted = dir.join(".").join("same.png");
+    fails_with(
+        &[
+            "sweep",
+            "--load",
+            "jitter:0..3",
+            "--csv",
+            dotted.to_str().unwrap(),
+            "--plot",
+            same.to_str().unwrap(),
+        ],
+        &["--csv and --plot both name"],
+    );
     fails_with(
         &[
             "sweep",

@@ -36,7 +36,7 @@ mod trace_choice;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
-pub use output::{WriteError, same_file};
+pub use output::{WriteError, same_file, same_output};
 pub(crate) use output::{create, csv_write_error};
 pub use plot::PlotRecorder;
 pub use progress::{
@@ -46,8 +46,8 @@ pub use progress::{
 pub use replay::run_recording;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 pub(crate) use report::{header_lines, trim};
-pub(crate) use runner::trace_json;
 pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
+pub(crate) use runner::{hitch_note, trace_json};
 pub use trace_choice::{BenchTrace, TraceChoice};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
@@ -136,6 +136,9 @@ pub struct BenchResult {
     pub wall_time: Nanos,
     /// Time dropped by the guards.
     pub dropped: Nanos,
+    /// Real time received but not simulated yet when the run ended: what the loop carries
+    /// into a next frame (an accumulator's remainder, under a step when it keeps up).
+    pub carried: Nanos,
     /// Whether the loop was still falling behind at the end (or froze).
     pub spiral: bool,
     /// Whether the run stopped before the end of the trace because the loop froze.
@@ -161,6 +164,18 @@ impl BenchResult {
             0.0
         } else {
             self.metrics.sim_time_s * 1e9 / self.wall_time as f64
+        }
+    }
+
+    /// The speed the loop kept: simulated time plus what it carries into a next frame, over
+    /// real time. Unlike [`Self::sim_speed`] it does not count the run's unfinished last
+    /// step as lost, so a loop that keeps up reads 1 however short the trace; time the
+    /// guards dropped, and time a loop owes because it fell behind, still count.
+    pub fn kept_speed(&self) -> f64 {
+        if self.wall_time == 0 {
+            0.0
+        } else {
+            (self.metrics.sim_time_s * 1e9 + self.carried as f64) / self.wall_time as f64
         }
     }
 }
@@ -283,6 +298,7 @@ pub fn run_strategy_on(
         metrics: run.metrics(),
         wall_time,
         dropped: run.sim().engine().dropped(),
+        carried: run.sim().engine().accumulator(),
         spiral: frozen || run.spiralling(),
         frozen,
         display: display.counts(),

@@ -24,6 +24,25 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether two output paths would write one file: [`same_file`] where both exist (links
+/// followed), else the same name in the same directory (`./a.png` and `a.png`).
+pub fn same_output(a: &Path, b: &Path) -> bool {
+    if same_file(a, b) {
+        return true;
+    }
+    let place = |path: &Path| {
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        Some((
+            std::fs::canonicalize(parent).ok()?,
+            path.file_name()?.to_owned(),
+        ))
+    };
+    a == b || place(a).is_some_and(|a| Some(a) == place(b))
+}
+
 /// Creates (or truncates) the output file `option` names.
 pub(crate) fn create(option: &'static str, path: &Path) -> Result<std::fs::File, WriteError> {
     std::fs::File::create(path).map_err(|error| WriteError {

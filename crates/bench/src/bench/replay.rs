@@ -38,6 +38,7 @@ pub fn run_recording(
                 metrics: pane.run_metrics(),
                 wall_time,
                 dropped: pane.sim().engine().dropped(),
+                carried: pane.sim().engine().accumulator(),
                 spiral: live.spiralling(),
                 frozen: false,
                 display: live.screen().counts(),

@@ -195,6 +195,11 @@ impl BenchRequest {
         let trace = self.trace.load(on_wait)?;
         notes.extend(trace.notes().iter().cloned());
         let settings = &self.settings;
+        notes.extend(hitch_note(
+            &settings.load,
+            settings.load.hitch_ms > 0.0,
+            trace.wall_time_s(),
+        ));
         if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
             return Err(BenchError::NoDisplayTimes {
                 trace: trace.source().to_owned(),
@@ -376,6 +381,22 @@ impl BenchRequest {
             &results,
         )))
     }
+}
+
+/// A note when hitches are asked for (`hitches`) but come no sooner than the trace ends:
+/// the first lands `--hitch-every` into the run.
+pub(crate) fn hitch_note(
+    load: &crate::live::LoadSettings,
+    hitches: bool,
+    trace_s: f64,
+) -> Option<String> {
+    (hitches && load.hitch_every_s >= trace_s).then(|| {
+        format!(
+            "--hitch-every {} s is no shorter than the trace ({trace_s:.3} s): the first hitch \
+             lands {} s into the run, so none does unless the load stretches the run that far",
+            load.hitch_every_s, load.hitch_every_s
+        )
+    })
 }
 
 /// The report's account of the trace.

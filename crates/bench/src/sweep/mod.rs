@@ -5,8 +5,9 @@
 //! judder, dropped time, whether it spiralled.
 //!
 //! Definitions, the same in `docs/sweep.md`:
-//! - a run has **broken** when its simulation speed is below [`ONSET_SPEED`] (0.99) or it
-//!   spiralled (the bench's detector, or a frozen run) — [`crate::run::broken`];
+//! - a run has **broken** when the speed it kept (simulated time plus what it carries into
+//!   a next frame, over real time: [`BenchResult::kept_speed`]) is below [`ONSET_SPEED`]
+//!   (0.99) or it spiralled (the bench's detector, or a frozen run) — [`crate::run::broken`];
 //! - a strategy's **onset** is the lowest level at which it has broken;
 //! - its **breaking point** is the lowest level at which it spiralled: a guarded loop
 //!   slows down instead and may never reach one;
@@ -51,7 +52,7 @@ pub struct Level {
 impl Level {
     /// Whether the run broke: too slow, or a spiral (see the module doc).
     pub fn broken(&self) -> bool {
-        broken(self.result.sim_speed(), self.result.spiral)
+        broken(self.result.kept_speed(), self.result.spiral)
     }
 
     /// Whether the model says it breaks; `None` without a model.
@@ -152,6 +153,10 @@ pub fn sweep(
         .iter()
         .map(|&strategy| LoopModel::of(strategy, &settings.timestep))
         .collect();
+    let trace_losses: Vec<f64> = models
+        .iter()
+        .map(|model| model.map_or(0.0, |model| model.trace_loss(frame_times.frame_times())))
+        .collect();
     let mut sweeps: Vec<StrategySweep> = strategies
         .iter()
         .zip(&models)
@@ -179,7 +184,9 @@ pub fn sweep(
                 Level {
                     load_ms,
                     result,
-                    predicted: models[which].map(|model| model.predict(mean_frame, &settings.load)),
+                    predicted: models[which].map(|model| {
+                        model.predict(mean_frame, &settings.load, trace_losses[which])
+                    }),
                 }
             })
             .collect();

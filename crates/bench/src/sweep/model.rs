@@ -23,10 +23,17 @@
 //! `F = (f + r)/(1 − c/dt)`: `(f + r)/(dt − c)` steps a frame, diverging as `c` reaches
 //! `dt`; with a cap it settles at `F = f + r + k·c`, speed `min(1, k·dt/(f + r + k·c))`.
 //! The model finds the smallest `F` that solves the equation; when none does up to the
-//! frozen limit (60 s of load in one frame), the loop spirals. It knows no display (a
-//! FIFO's waits are not in it), no transient (a run that is still climbing at the end of
-//! the trace) and no single long frame (a hitch longer than the clamp loses time the
-//! averaged model keeps): those are where it disagrees with the measurement.
+//! frozen limit (60 s of load in one frame), the loop spirals.
+//!
+//! Single long frames lose time the mean frame does not: a frame can turn at most its
+//! capacity `W = min(M, k·dt)` into simulated time (`M` for `variable`; `fixed` loses
+//! none), so a hitch loses `(F + L − W)+` once a period and the jitter `E[(F' + J − W)+]`
+//! a frame (`J` half-normal, `F'` the frame without its mean jitter), each beyond what the
+//! mean frame loses, and the trace's own frames `Σ (f_i − W)+` over their total; the speed
+//! drops by their share of real time. It knows no display (a
+//! FIFO's waits are not in it), no transient (a run still climbing at the end of the
+//! trace), and no knock-on of a long frame (the steps it owes making the next longer):
+//! those are where it disagrees with the measurement.
 
 use crate::live::LoadSettings;
 use crate::run::FROZEN_LOAD;
@@ -115,8 +122,10 @@ impl LoopModel {
         }
     }
 
-    /// The steady state of the loop over frames of `mean_frame` ms under `load`.
-    pub fn predict(&self, mean_frame: Nanos, load: &LoadSettings) -> Prediction {
+    /// The steady state of the loop over frames of `mean_frame` ms under `load`, less
+    /// `trace_loss`, the share of real time the trace's own long frames lose
+    /// ([`Self::trace_loss`]).
+    pub fn predict(&self, mean_frame: Nanos, load: &LoadSettings, trace_loss: f64) -> Prediction {
         let f = ms_from_ns(mean_frame);
         let base = f + load.render_cost_ms + load.jitter_ms * (2.0 / std::f64::consts::PI).sqrt();
         let period = load.hitch_every_s * 1000.0;
@@ -157,11 +166,74 @@ impl LoopModel {
             }
         }
         let (steps, simulated) = self.steps(high);
+        let steady = if high > 0.0 { simulated / high } else { 1.0 };
         Prediction {
-            sim_speed: if high > 0.0 { simulated / high } else { 1.0 },
+            sim_speed: (steady - self.long_frame_loss(high, load) - trace_loss).max(0.0),
             spiral: false,
             frame_ms: Some(high),
             steps_per_frame: Some(steps),
         }
     }
+
+    /// The share of real time the trace's own frames longer than [`Self::capacity`] lose:
+    /// `Σ (f_i − W)+ / Σ f_i`, one pass over the frames.
+    pub fn trace_loss(&self, frame_times: impl Iterator<Item = Nanos>) -> f64 {
+        let capacity = self.capacity();
+        if !capacity.is_finite() {
+            return 0.0;
+        }
+        let (lost, total) = frame_times.fold((0.0, 0.0), |(lost, total), frame| {
+            let ms = ms_from_ns(frame);
+            (lost + (ms - capacity).max(0.0), total + ms)
+        });
+        if total > 0.0 { lost / total } else { 0.0 }
+    }
+
+    /// The most real time one frame can turn into simulated time: the clamp, or the cap's
+    /// steps; infinite for a rule that loses none (`fixed` takes one step whatever).
+    fn capacity(&self) -> f64 {
+        match self.stepping {
+            Stepping::Fixed => f64::INFINITY,
+            Stepping::Variable => self.clamp,
+            Stepping::Accumulator | Stepping::Substeps => self.clamp.min(self.cap * self.dt),
+        }
+    }
+
+    /// The share of real time that single long frames lose beyond what the mean frame
+    /// `frame` (ms) already loses: a hitch's frame once a period, and the jitter's long
+    /// tail, each cut to [`Self::capacity`].
+    fn long_frame_loss(&self, frame: f64, load: &LoadSettings) -> f64 {
+        let capacity = self.capacity();
+        if !capacity.is_finite() || frame <= 0.0 {
+            return 0.0;
+        }
+        let over = |length: f64| (length - capacity).max(0.0);
+        let mut loss = 0.0;
+        if load.hitch_ms > 0.0 {
+            // One hitch a period of real time, at most one a frame.
+            let period = (load.hitch_every_s * 1000.0).max(frame);
+            loss += (over(frame + load.hitch_ms) - over(frame)) / period;
+        }
+        let sd = load.jitter_ms;
+        if sd > 0.0 {
+            // The frame without its mean jitter, plus |N(0, sd)|: E[(X - capacity)+].
+            let mean = sd * (2.0 / std::f64::consts::PI).sqrt();
+            let threshold = capacity - (frame - mean);
+            let tail = if threshold <= 0.0 {
+                mean - threshold
+            } else {
+                half_normal_excess(threshold, sd)
+            };
+            loss += (tail - over(frame)) / frame;
+        }
+        loss.max(0.0)
+    }
+}
+
+/// `E[(X - a)+]` for `X = |N(0, sd)|` and `a >= 0`: `2·(sd·φ(a/sd) − a·(1 − Φ(a/sd)))`.
+fn half_normal_excess(a: f64, sd: f64) -> f64 {
+    let z = a / sd;
+    let density = (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let upper_tail = 0.5 * libm::erfc(z / std::f64::consts::SQRT_2);
+    (2.0 * (sd * density - a * upper_tail)).max(0.0)
 }

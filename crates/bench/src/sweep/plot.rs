@@ -13,9 +13,10 @@ use crate::bench::plot::{
 };
 use crate::png_file::{self, Channels, PngError};
 
-/// One colour per strategy, in order (Tableau 10, which stays distinct for the colour
-/// blind in its first six); more strategies than colours reuse them.
-const PALETTE: [RGBColor; 10] = [
+/// One colour per strategy, in order: Tableau 20's strong colours, then its light ones,
+/// so that every lab strategy and engine preset run together (23) is told apart but by
+/// the three that reuse the first.
+const PALETTE: [RGBColor; 20] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -26,6 +27,16 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
+    RGBColor(174, 199, 232),
+    RGBColor(255, 187, 120),
+    RGBColor(152, 223, 138),
+    RGBColor(255, 152, 150),
+    RGBColor(197, 176, 213),
+    RGBColor(196, 156, 148),
+    RGBColor(247, 182, 210),
+    RGBColor(199, 199, 199),
+    RGBColor(219, 219, 141),
+    RGBColor(158, 218, 229),
 ];
 
 /// The colour of the `index`th strategy.
@@ -112,7 +123,7 @@ impl SweepPlot {
             return;
         };
         let (x, index) = (level.load_ms, index as u64);
-        let speed = level.result.sim_speed();
+        let speed = level.result.kept_speed();
         let latency = symlog(level.result.metrics.latency_ms);
         lines.speed.push(index, x, speed);
         lines.latency.push(index, x, latency);
@@ -180,8 +191,8 @@ impl SweepPlot {
         let speed = chart(
             &bands[0],
             &format!(
-                "Simulation speed against the load; dashed: {} (below it a run has broken); \
-                 dots: each onset; ×: spiralled",
+                "Speed kept: (simulated + carried) / real time; dashed: {}, below it a run has \
+                 broken; dots: onsets; ×: spiralled",
                 report.onset_speed
             ),
             (&x_desc, "simulated / real time"),
@@ -287,6 +298,9 @@ fn chart<'a>(
             },
         )
     };
+    // Labels are placed by pixel, relative to this chart's panel.
+    let origin = area.get_base_pixel();
+    let mut onsets: Vec<f64> = Vec::new();
     for (index, (line, spirals, onset)) in strategies.enumerate() {
         let color = color(index);
         chart
@@ -295,24 +309,33 @@ fn chart<'a>(
                 color.stroke_width(2),
             ))
             .map_err(draw_error)?;
-        let crosses = spirals
-            .points()
-            .map(|point| Cross::new(clamp(point), 4, color.stroke_width(1)));
-        chart.draw_series(crosses).map_err(draw_error)?;
         if let Some(point) = onset {
             let at = clamp(point);
             chart
                 .draw_series(std::iter::once(Circle::new(at, 5, color.filled())))
                 .map_err(draw_error)?;
-            let style = Fonts::style(fonts.label * 0.9).pos(Pos::new(HPos::Left, VPos::Bottom));
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    format!("{:.3} ms", at.0),
-                    at,
-                    style,
-                )))
-                .map_err(draw_error)?;
+            // Labels near the right edge go to the dot's left, inside the chart; onsets at
+            // one load stack their labels in the strategies' order.
+            let right = at.0 > x_range.start + 0.85 * (x_range.end - x_range.start);
+            let anchor = Pos::new(if right { HPos::Right } else { HPos::Left }, VPos::Bottom);
+            let style = Fonts::style(fonts.label * 0.9).pos(anchor);
+            let same_load = onsets.iter().filter(|&&x| x == at.0).count();
+            onsets.push(at.0);
+            let (x, y) = chart.backend_coord(&at);
+            let lift = (fonts.label * 1.1 * same_load as f64).round() as i32;
+            let nudge = if right { -6 } else { 6 };
+            area.draw(&Text::new(
+                format!("{:.3} ms", at.0),
+                (x + nudge - origin.0, y - 4 - lift - origin.1),
+                style,
+            ))
+            .map_err(draw_error)?;
         }
+        // The crosses over the dots: a spiral at the onset stays visible.
+        let crosses = spirals
+            .points()
+            .map(|point| Cross::new(clamp(point), 4, color.stroke_width(1)));
+        chart.draw_series(crosses).map_err(draw_error)?;
     }
     Ok(chart_area(area, &chart))
 }

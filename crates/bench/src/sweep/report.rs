@@ -62,8 +62,8 @@ pub struct StrategySweepJson {
     pub predicted_onset_ms: Option<f64>,
     /// Whether the measured and predicted onsets are more than one level apart.
     pub disagrees: bool,
-    /// The simulation speed at the top of the range.
-    pub sim_speed_at_top: f64,
+    /// The speed kept at the top of the range.
+    pub speed_at_top: f64,
     /// Every level, from the lowest load (kept for `--json` only).
     pub levels: Vec<LevelJson>,
     /// The last level (the table's columns at the top of the range).
@@ -76,8 +76,11 @@ pub struct StrategySweepJson {
 pub struct LevelJson {
     /// The load, ms.
     pub load_ms: f64,
-    /// Simulated time over real time.
+    /// Simulated time over real time, as `bench` reports it.
     pub sim_speed: f64,
+    /// Simulated time plus what the loop carries into a next frame, over real time: the
+    /// speed it kept, which the onset is judged by.
+    pub kept_speed: f64,
     /// Whether it spiralled (or froze).
     pub spiral: bool,
     /// Whether the run stopped early, frozen.
@@ -139,10 +142,11 @@ fn rows_flag(result: &StrategySweepJson, flag: &str) -> bool {
 }
 
 /// The columns of `--csv`: the strategy, then a level's fields as the JSON names them.
-pub const CSV_COLUMNS: [&str; 19] = [
+pub const CSV_COLUMNS: [&str; 20] = [
     "strategy",
     "load_ms",
     "sim_speed",
+    "kept_speed",
     "spiral",
     "frozen",
     "broken",
@@ -172,6 +176,7 @@ impl LevelJson {
             strategy.to_owned(),
             self.load_ms.to_string(),
             self.sim_speed.to_string(),
+            self.kept_speed.to_string(),
             self.spiral.to_string(),
             self.frozen.to_string(),
             self.broken.to_string(),
@@ -199,6 +204,7 @@ impl LevelJson {
         Self {
             load_ms: level.load_ms,
             sim_speed: result.sim_speed(),
+            kept_speed: result.kept_speed(),
             spiral: result.spiral,
             frozen: result.frozen,
             broken: level.broken(),
@@ -247,7 +253,7 @@ impl SweepReport {
                     model: sweep.model,
                     predicted_onset_ms: at(sweep.predicted_onset),
                     disagrees: sweep.disagrees(),
-                    sim_speed_at_top: top.as_ref().map_or(0.0, |level| level.sim_speed),
+                    speed_at_top: top.as_ref().map_or(0.0, |level| level.kept_speed),
                     levels,
                     top,
                 }
@@ -289,7 +295,7 @@ impl SweepReport {
             trim(load.spacing_ms),
         );
         out.push('\n');
-        let top = format!("speed at {} ms", trim(load.to_ms));
+        let top = format!("kept at {} ms", trim(load.to_ms));
         let header = [
             "strategy",
             "onset ms",
@@ -316,7 +322,7 @@ impl SweepReport {
                         "n/a".to_owned()
                     },
                     shown(result.breaking_point_ms),
-                    format!("{:.3}", result.sim_speed_at_top),
+                    format!("{:.3}", result.speed_at_top),
                     last.map_or_else(String::new, |level| {
                         format!("{:.2}", level.steps_per_frame_mean)
                     }),
@@ -351,7 +357,7 @@ impl SweepReport {
         }
         let _ = writeln!(
             out,
-            "\nonset: the lowest load at which the simulation speed falls below {}, or the loop\n\
+            "\nonset: the lowest load at which the speed kept falls below {}, or the loop\n\
              spirals; breaking: the lowest at which it spirals; predicted: the onset of the\n\
              closed-loop model; -: none in the range. steps/frame and latency: at the top of\n\
              the range. docs/sweep.md.",

@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 
 use super::report::{CSV_COLUMNS, screen};
-use super::{LevelJson, LoadSweep, SweepPlot, SweepReport};
+use super::{LevelJson, LoadKind, LoadSweep, SweepPlot, SweepReport};
 use crate::bench::plot;
 use crate::bench::{
     BenchError, BenchSettings, PlotRequest, Progress, ReportFormat, SharedProgress, TraceChoice,
-    WriteError, create, csv_write_error, same_file, trace_json,
+    WriteError, create, csv_write_error, hitch_note, same_file, trace_json,
 };
 use crate::display::DisplaySpec;
 use crate::metrics::FrameStats;
@@ -63,6 +63,8 @@ impl SweepRequest {
         let trace = self.trace.load(on_wait)?;
         notes.extend(trace.notes().iter().cloned());
         let settings = &self.settings;
+        let hitches = settings.load.hitch_ms > 0.0 || self.load.kind == LoadKind::Hitch;
+        notes.extend(hitch_note(&settings.load, hitches, trace.wall_time_s()));
         if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
             return Err(BenchError::NoDisplayTimes {
                 trace: trace.source().to_owned(),

@@ -151,8 +151,9 @@ impl LoadSweep {
                 ))
             }
         };
-        let from_ms = number("FROM", from)?;
-        let to_ms = number("TO", to)?;
+        // `+ 0.0` turns a -0 into 0, which is what it means here.
+        let from_ms = number("FROM", from)? + 0.0;
+        let to_ms = number("TO", to)? + 0.0;
         if from_ms > to_ms {
             return Err(format!(
                 "\"{shown}\": the range is reversed (FROM {from_ms} ms is above TO {to_ms} ms)"
@@ -181,6 +182,13 @@ impl LoadSweep {
                 }
             }
         };
+        let spacing_ns = (to_ms - from_ms) * 1e6 / f64::from(levels - 1);
+        if spacing_ns < 1.0 {
+            return Err(format!(
+                "\"{shown}\": {levels} levels from {from_ms} to {to_ms} ms would be less than a \
+                 nanosecond apart, finer than the clock; take fewer levels or a wider range"
+            ));
+        }
         Ok(Self {
             kind,
             from_ms,

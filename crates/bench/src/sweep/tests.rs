@@ -293,3 +293,40 @@ fn levels_beyond_one_chunk_come_in_order_and_match_their_own_runs() {
         }
     }
 }
+
+#[test]
+fn a_loop_that_keeps_up_has_not_broken_however_short_the_trace() {
+    // At 7 Hz, 70 steps of round(1e9/7) ns end just past 10 s: the 70th is carried, not
+    // taken, and simulated time alone reads 0.986 of real time.
+    let frames = steady_60();
+    let mut settings = BenchSettings::default();
+    settings.timestep = settings.timestep.with_rate_hz(7.0).unwrap();
+    let swept = run(
+        &frames,
+        &[Strategy::Accumulator],
+        &settings,
+        "render-cost:0..10:3",
+    );
+    let first = &swept[0].levels[0].result;
+    assert!(first.sim_speed() < ONSET_SPEED, "{}", first.sim_speed());
+    assert!(
+        (first.kept_speed() - 1.0).abs() < 1e-9,
+        "{}",
+        first.kept_speed()
+    );
+    assert_eq!(swept[0].sweep.onset, None);
+    assert!(!swept[0].sweep.disagrees());
+    // And a 9-frame trace.
+    let short = &frames[..9];
+    let swept = run(
+        short,
+        &[Strategy::Interpolated],
+        &settings_50hz(250.0, 0),
+        "render-cost:0..6:4",
+    );
+    assert_eq!(
+        swept[0].sweep.onset, None,
+        "{:?}",
+        swept[0].levels[0].result
+    );
+}
