@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use std::sync::Arc;
 
-use crate::live::{LiveSettings, PresentModeId, Recording};
+use crate::live::{LiveSettings, PresentModeId, RampSettings, Recording};
 
 /// How the window starts and, for automation, when it stops.
 #[derive(Clone, Debug)]
@@ -45,6 +45,8 @@ pub struct WindowOptions {
     pub replay_speed: f64,
     /// Automation: close the window when the replay has run its last frame.
     pub quit_after_replay: bool,
+    /// Start a load ramp with the first frame (checked).
+    pub ramp: Option<RampSettings>,
 }
 
 /// What `render` draws: the loop run headless at a display rate, then one frame to a PNG.

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::live::{LiveLoop, PresentModeId, SlowLoop, Stopwatch};
+use crate::live::{LiveLoop, PresentModeId, Ramp, RampPhase, SlowLoop, Stopwatch};
 use crate::text::escape_path;
 use crate::timestep::Strategy;
 
@@ -44,6 +44,8 @@ pub struct WindowSummary {
     pub look_inputs: u64,
     /// The focused pane's player at the end: yaw and pitch (degrees), where it stands.
     pub player: Option<(f64, f64, glam::DVec3)>,
+    /// The last load ramp, in words: how it ended and each pane's onset.
+    pub ramp: Option<String>,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -84,6 +86,9 @@ impl std::fmt::Display for WindowSummary {
         if let Some(error) = &self.replay_error {
             writeln!(f, "{error}")?;
         }
+        if let Some(ramp) = &self.ramp {
+            writeln!(f, "{ramp}")?;
+        }
         let hashes: Vec<String> = self
             .state_hashes
             .iter()
@@ -116,6 +121,7 @@ impl WindowSummary {
             .iter()
             .map(|pane| pane.run_metrics().state_hash)
             .collect();
+        self.ramp = live.ramp().map(ramp_summary);
         let player = live.sim().scene().current().player;
         self.player = Some((
             player.look.yaw.to_degrees(),
@@ -123,6 +129,42 @@ impl WindowSummary {
             player.eye,
         ));
     }
+}
+
+/// A ramp in a line: how it ended, the step cost back in force, and each pane's onset
+/// (`ramp: finished at 30.0 ms, load back to 0.0 ms; onsets: accumulator 18.9 ms (spiral),
+/// variable none`).
+fn ramp_summary(ramp: &Ramp) -> String {
+    let ended = match ramp.phase() {
+        RampPhase::Running => "running".to_owned(),
+        RampPhase::Finished => "finished".to_owned(),
+        RampPhase::AllBroken => "every pane broken".to_owned(),
+        RampPhase::Cancelled(why) => why.describe().to_owned(),
+    };
+    let onsets: Vec<String> = ramp
+        .strategies()
+        .iter()
+        .zip(ramp.onsets())
+        .map(|(strategy, onset)| match onset {
+            Some(onset) => format!(
+                "{} {:.1} ms ({})",
+                strategy.id(),
+                onset.load_ms,
+                if onset.spiral {
+                    "spiral".to_owned()
+                } else {
+                    format!("speed {:.3}", onset.speed)
+                }
+            ),
+            None => format!("{} none", strategy.id()),
+        })
+        .collect();
+    format!(
+        "ramp: {ended} at {:.1} ms, load back to {:.1} ms; onsets: {}",
+        ramp.load_ms(),
+        ramp.base_step_cost_ms(),
+        onsets.join(", ")
+    )
 }
 
 #[cfg(test)]

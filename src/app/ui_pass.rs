@@ -44,6 +44,7 @@ impl UiPass {
                 pass.settings = pass.settings.or(earlier.settings);
                 pass.present_mode = pass.present_mode.or(earlier.present_mode);
                 pass.session = pass.session.or(earlier.session);
+                pass.ramp = pass.ramp.or(earlier.ramp);
             }
             output = Some(pass);
         });

@@ -63,6 +63,8 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     let outcome = event_loop.run_app(&mut app);
     // Texture changes of a last frame that was never drawn are of no use any more.
     app.pending_textures.clear();
+    // A ramp still rising puts its load back: nothing half-set is reported or saved.
+    app.live.stop_ramp();
     app.summary.take_end_state(&app.live);
     app.summary.replayed = app.replay.progress();
     app.summary.replay_error = app.replay.error();
@@ -80,7 +82,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     }
     if let Some(path) = &app.options.remember {
         let remembered = Remembered {
-            settings: *app.live.settings(),
+            settings: app.live.resting_settings(),
             present_mode: app.display.requested,
             panel: app.panel.visible,
             timeline: app.panel.timeline,
@@ -313,6 +315,12 @@ impl App {
             self.recorder
                 .start(&mut self.live, Some(path), &self.display.adapter);
         }
+        // After the recording starts (which resets the panes, ending any ramp).
+        if let Some(ramp) = self.options.ramp.take()
+            && let Err(error) = self.live.start_ramp(ramp)
+        {
+            self.error = Some(anyhow!(error).context("--ramp"));
+        }
         self.live.frame();
         self.recorder.check(&mut self.live);
     }
@@ -373,6 +381,12 @@ impl App {
             // The panel's ranges lie inside the allowed ones; should one not, say so: the
             // settings in force stay, and the next frame's snapshot shows them.
             eprintln!("timestep-lab: setting refused: {error}");
+        }
+        // After the settings: a ramp starts from the load they set.
+        if let Some(request) = output.ramp
+            && let Err(error) = self.live.request_ramp(request)
+        {
+            eprintln!("timestep-lab: ramp refused: {error}");
         }
         if actions.reset {
             self.live.reset();

@@ -134,6 +134,19 @@ pub(super) fn parse_resize(value: &str) -> Result<(u64, (u32, u32)), String> {
     ))
 }
 
+/// Parses `--ramp MAX_MS:SECONDS`, each checked against the ramp's range.
+pub(super) fn parse_ramp(value: &str) -> Result<crate::live::RampSettings, String> {
+    let bad = || format!("{value:?} is not MAX_MS:SECONDS (e.g. 30:30)");
+    let (max, duration) = value.split_once(':').ok_or_else(bad)?;
+    let number = |text: &str| text.trim().parse::<f64>().map_err(|_| bad());
+    let ramp = crate::live::RampSettings {
+        max_step_cost_ms: number(max)?,
+        duration_s: number(duration)?,
+    };
+    ramp.validate().map_err(|error| error.to_string())?;
+    Ok(ramp)
+}
+
 /// The lab's strategy ids as the parser knows them, for help text: one table, no copy.
 fn strategy_ids() -> String {
     Strategy::ALL.map(|strategy| strategy.id()).join(", ")

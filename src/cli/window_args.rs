@@ -9,7 +9,8 @@ use clap::Args;
 use crate::bench::BenchSettings;
 use crate::input::InputPolicy;
 use crate::live::{
-    LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, ScenePreset,
+    LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, RampSettings,
+    ScenePreset,
 };
 use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
@@ -208,6 +209,16 @@ pub struct WindowArgs {
     /// Automation: close the window when the replay has run its last frame.
     #[arg(long, hide = true, requires = "replay")]
     pub quit_after_replay: bool,
+    /// Start a load ramp with the first frame, as the panel's Ramp button does: the
+    /// per-step load rises from 0 to MAX_MS (above 0, up to 1000) over SECONDS (1 to 600),
+    /// or until every pane has broken, then goes back.
+    #[arg(
+        long,
+        value_name = "MAX_MS:SECONDS",
+        value_parser = parse_ramp,
+        conflicts_with_all = ["replay", "paused"]
+    )]
+    pub ramp: Option<RampSettings>,
     /// Automation: switch to the next present mode the surface offers every N frames.
     #[arg(long, value_name = "N", hide = true)]
     pub cycle_present_modes: Option<u64>,
@@ -269,6 +280,7 @@ impl WindowArgs {
             replay,
             replay_speed: self.replay_speed,
             quit_after_replay: self.quit_after_replay,
+            ramp: self.ramp,
         })
     }
 }

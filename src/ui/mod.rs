@@ -4,8 +4,8 @@
 //! [`lab_ui`] draws everything for one frame — the side panel with controls, readouts and
 //! plots, the frame timeline, each comparison pane's label, and the spiral / explosion
 //! banner — handles the keyboard shortcuts, and returns a [`UiOutput`]: actions, changed
-//! settings, a present-mode request and the panes' rectangles. It imports nothing from the
-//! window: what it shows of the display comes in as a [`DisplayStatus`].
+//! settings, a present-mode request, a load ramp request and the panes' rectangles. It
+//! imports nothing from the window: what it shows of the display comes in as a [`DisplayStatus`].
 
 mod banner;
 mod display;
@@ -16,6 +16,7 @@ mod load;
 mod pane_labels;
 mod panel;
 mod plots;
+mod ramp;
 mod readouts;
 mod record_replay;
 mod scene;
@@ -28,5 +29,6 @@ pub use panel::{
     DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
 };
 pub use plots::PLOT_SPAN_S;
+pub use ramp::PANE_COLORS;
 pub use record_replay::{RecordReplayRequest, RecordReplayStatus};
 pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

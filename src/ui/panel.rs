@@ -13,6 +13,7 @@ use super::help::{KEYS, help_ui};
 use super::load::{guards_ui, load_ui};
 use super::pane_labels::pane_labels_ui;
 use super::plots::plots_ui;
+use super::ramp::ramp_ui;
 use super::readouts::readouts_ui;
 use super::record_replay::record_replay_ui;
 use super::scene::{physics_ui, scene_ui};
@@ -20,7 +21,10 @@ use super::shortcuts::keys_ui;
 use super::strategy::{compare_ui, strategy_ui};
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
 use crate::grid::pane_grid;
-use crate::live::{LiveSettings, MAX_PANES, PresentModeId, Readouts, Snapshot, StatsSpan};
+use crate::live::{
+    LiveSettings, MAX_PANES, PresentModeId, RampRequest, RampSettings, Readouts, Snapshot,
+    StatsSpan,
+};
 
 /// Width of the side panel at start, points.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -37,7 +41,7 @@ pub(super) const KEEP_GIVEN: egui::SliderClamping = egui::SliderClamping::Edits;
 pub(super) const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
 
 /// What the panel itself remembers between frames.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PanelState {
     /// Whether the side panel is shown (H toggles).
     pub visible: bool,
@@ -49,6 +53,8 @@ pub struct PanelState {
     pub help: bool,
     /// The window the frame statistics and their plots are over.
     pub stats_window: StatsSpan,
+    /// The load ramp the Ramp button starts: its maximum and duration.
+    pub ramp: RampSettings,
 }
 
 impl Default for PanelState {
@@ -59,6 +65,7 @@ impl Default for PanelState {
             slow_offer_dismissed: false,
             help: false,
             stats_window: StatsSpan::default(),
+            ramp: RampSettings::default(),
         }
     }
 }
@@ -108,6 +115,8 @@ pub struct UiOutput {
     pub pane_count: usize,
     /// A recording or replay request, when the person made one.
     pub session: Option<super::RecordReplayRequest>,
+    /// A load ramp started or stopped, when the person asked.
+    pub ramp: Option<RampRequest>,
 }
 
 impl UiOutput {
@@ -163,6 +172,8 @@ pub(super) struct Edits {
     pub(super) actions: PanelActions,
     /// A recording or replay request.
     pub(super) session: Option<super::RecordReplayRequest>,
+    /// A load ramp request.
+    pub(super) ramp: Option<RampRequest>,
 }
 
 /// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
@@ -179,6 +190,7 @@ pub fn lab_ui(
         present_mode: display.requested,
         actions: PanelActions::default(),
         session: None,
+        ramp: None,
     };
     let readouts = &snapshot.readouts;
     keys_ui(ui, state, &mut edits, readouts);
@@ -224,6 +236,7 @@ pub fn lab_ui(
         panes,
         pane_count,
         session: edits.session,
+        ramp: edits.ramp,
     }
 }
 
@@ -297,10 +310,20 @@ fn panel_contents_ui(
     record_replay_ui(ui, &display.session, &mut edits.session);
     // What people do first: the load that makes the stutter and the spiral, and the guards
     // that stop it; then the numbers, then the plots and the rest.
-    let settings = &mut edits.settings;
+    let replaying = display.session.replay.is_some();
     egui::CollapsingHeader::new("Artificial load")
         .default_open(true)
-        .show(ui, |ui| load_ui(ui, settings));
+        .show(ui, |ui| {
+            load_ui(ui, &mut edits.settings);
+            ramp_ui(
+                ui,
+                &mut state.ramp,
+                snapshot.ramp,
+                !replaying,
+                &mut edits.ramp,
+            );
+        });
+    let settings = &mut edits.settings;
     egui::CollapsingHeader::new("Spiral guards")
         .default_open(true)
         .show(ui, |ui| guards_ui(ui, settings));

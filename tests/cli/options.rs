@@ -129,6 +129,7 @@ fn help_lists_the_window_options_and_every_command() {
         "--step-cost",
         "--frames",
         "--screenshot",
+        "--ramp <MAX_MS:SECONDS>",
     ] {
         assert!(help.contains(expected), "{expected} missing from:\n{help}");
     }
@@ -411,5 +412,51 @@ fn options_that_cannot_act_together_are_refused_or_named() {
         !stderr(&mixed).contains("does not apply"),
         "{}",
         stderr(&mixed)
+    );
+}
+
+#[test]
+fn a_bad_ramp_is_refused_naming_the_flag_and_the_range() {
+    for (ramp, needles) in [
+        (
+            "0:10",
+            ["--ramp", "ramp's maximum step cost 0 ms", "up to 1000 ms"],
+        ),
+        (
+            "nan:10",
+            ["--ramp", "ramp's maximum step cost NaN ms", "up to 1000 ms"],
+        ),
+        (
+            "1001:10",
+            ["--ramp", "maximum step cost 1001 ms", "up to 1000 ms"],
+        ),
+        ("10:0.5", ["--ramp", "ramp's duration 0.5 s", "1 to 600 s"]),
+        ("10:inf", ["--ramp", "ramp's duration inf s", "1 to 600 s"]),
+        ("10", ["--ramp", "is not MAX_MS:SECONDS", "30:30"]),
+        (
+            "10:\u{1b}[2J",
+            ["--ramp", "is not MAX_MS:SECONDS", "\\u{1b}"],
+        ),
+    ] {
+        fails_with(&["--no-config", "--ramp", ramp], &needles);
+        assert!(
+            !stderr(&lab(&["--no-config", "--ramp", ramp])).contains('\u{1b}'),
+            "--ramp {ramp:?} echoed a raw escape"
+        );
+    }
+    // A ramp needs running time and load: not from a paused start, nor in a replay.
+    fails_with(
+        &["--no-config", "--ramp", "10:10", "--paused"],
+        &["--paused"],
+    );
+    fails_with(
+        &[
+            "--no-config",
+            "--ramp",
+            "10:10",
+            "--replay",
+            &asset("lab-session.csv"),
+        ],
+        &["--replay"],
     );
 }

@@ -10,6 +10,7 @@ mod common;
 mod banners;
 mod controls;
 mod layout;
+mod ramp;
 mod readouts;
 mod session;
 mod snapshots;

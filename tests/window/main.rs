@@ -1,6 +1,7 @@
 //! The real binary in a real window: a virtual X server (Xvfb), Mesa lavapipe, 120 frames,
-//! its own screenshot checked; present modes switched live; the spiral and its guard; and
-//! a Wayland window under a headless Weston compositor.
+//! its own screenshot checked; present modes switched live; the spiral and its guard; a
+//! load ramp run to its end and closed mid-way; and a Wayland window under a headless
+//! Weston compositor.
 //!
 //! This file starts the servers and runs the binary; the tests are in the modules below,
 //! one topic each.
@@ -12,6 +13,7 @@ mod drawing;
 mod hands;
 mod load;
 mod present_modes;
+mod ramp;
 mod replay;
 mod startup;
 mod wayland;

@@ -422,3 +422,79 @@ mod control {
         assert_eq!(control.frame(&mut live, start + 20 * FRAME), Ok(false));
     }
 }
+
+/// A load ramp while recording: each frame's per-step load is written as a change of
+/// settings, so the recording replays the ramp's load frame by frame and every pane reaches
+/// the recorded state, its spiral detector's verdicts included.
+#[test]
+fn a_recording_made_during_a_ramp_replays_its_load() {
+    // The six classic panes, the accumulator's steps costing the load, no guards.
+    let settings = LiveSettings {
+        compare: true,
+        focus: 3,
+        max_frame_time_ms: 0.0,
+        ..LiveSettings::default()
+    };
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
+    let out = Shared::default();
+    live.start_recording("virtual adapter", |header| {
+        Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
+    })
+    .expect("header written");
+    live.start_ramp(RampSettings {
+        max_step_cost_ms: 25.0,
+        duration_s: 10.0,
+    })
+    .expect("a valid ramp");
+    // Each frame: the reports, the per-step load in force and which panes spiral.
+    let seen = |live: &LiveLoop<VirtualStopwatch>| {
+        let spirals: Vec<bool> = live.panes().iter().map(Pane::spiralling).collect();
+        (
+            pane_reports(live),
+            live.settings().load.step_cost_ms,
+            spirals,
+        )
+    };
+    let mut recorded = Vec::new();
+    for i in 0..3_000u64 {
+        live.stopwatch_mut()
+            .advance(16 * MS + (i * 7919 % 5) * MS / 3);
+        live.frame();
+        recorded.push(seen(&live));
+        live.record_present(0);
+        if !live.ramp().is_some_and(Ramp::running) {
+            break;
+        }
+    }
+    let ramp = live.ramp().expect("a ramp");
+    assert!(!ramp.running(), "it ended: {:?}", ramp.phase());
+    assert!(
+        ramp.onsets()
+            .iter()
+            .any(|onset| onset.is_some_and(|o| o.spiral))
+    );
+    assert!(
+        recorded
+            .iter()
+            .any(|(_, _, spirals)| spirals.contains(&true))
+    );
+    live.stop_recording().expect("written");
+    let bytes = out.0.lock().expect("not poisoned").clone();
+    let mut replaying = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+        .expect("valid settings");
+    let mut replay = Replay::new(read_back(&bytes));
+    replay.begin(&mut replaying).expect("valid");
+    let mut replayed = Vec::new();
+    while replay.step(&mut replaying).is_some() {
+        replayed.push(seen(&replaying));
+    }
+    assert_eq!(replayed.len(), recorded.len());
+    // The load the ramp puts back after its last frame is a change for the frame after it,
+    // which this recording does not have: that frame's load is the one it ran with.
+    let last = recorded.len() - 1;
+    recorded[last].1 = replayed[last].1;
+    assert_eq!(replayed[last].1, 25.0);
+    for (i, (a, b)) in recorded.iter().zip(&replayed).enumerate() {
+        assert_eq!(a, b, "frame {i}");
+    }
+}

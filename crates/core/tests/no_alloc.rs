@@ -7,7 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+use timestep_lab_core::live::{LiveLoop, LiveSettings, RampSettings, VirtualStopwatch};
 use timestep_lab_core::metrics::{FrameStats, FrameTail, MetricsRecorder, SpiralDetector};
 use timestep_lab_core::scene::{CameraDriver, SceneConfig};
 use timestep_lab_core::sim::Simulation;
@@ -195,4 +195,32 @@ fn comparison_frames_do_not_allocate() {
         }
     });
     assert_eq!(count, 0, "six panes allocated {count} times");
+}
+
+/// A load ramp allocates its window and points when it starts, and nothing after: not
+/// while the load rises, not when the panes break, not when it ends and puts the load back.
+#[test]
+fn ramp_frames_do_not_allocate() {
+    let settings = LiveSettings {
+        compare: true,
+        max_frame_time_ms: 0.0,
+        max_steps: 2,
+        ..LiveSettings::default()
+    };
+    let mut live = warmed_up(settings);
+    live.start_ramp(RampSettings {
+        max_step_cost_ms: 30.0,
+        duration_s: 5.0,
+    })
+    .expect("a valid ramp");
+    let count = allocations_during(|| {
+        for _ in 0..1_000u64 {
+            live.stopwatch_mut().advance(16_666_667);
+            std::hint::black_box(live.frame());
+        }
+    });
+    let ramp = live.ramp().expect("a ramp");
+    assert!(!ramp.running(), "the ramp ended within the frames counted");
+    assert!(ramp.onsets().iter().any(Option::is_some), "panes broke");
+    assert_eq!(count, 0, "the ramp allocated {count} times");
 }

@@ -6,6 +6,7 @@ use super::frame_spans::FrameSpans;
 use super::history::{History, SpanStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
+use super::ramp::{Ramp, RampCancel};
 use super::readouts::Readouts;
 use super::recording::{RecordedEvent, RecordedFrame, RecordingHeader, RecordingSink};
 use super::screen::{LiveDisplay, ScreenFacts};
@@ -20,6 +21,8 @@ use crate::scene::SceneConfig;
 use crate::sim::Simulation;
 use crate::timestep::{FrameClock, FrameFilters, NANOS_PER_SECOND, Nanos, RangeError};
 use crate::view::PaneView;
+
+mod ramp_control;
 
 /// Presents the present-rate estimate keeps.
 const PRESENT_RING: usize = 256;
@@ -66,6 +69,8 @@ pub struct LiveLoop<S: Stopwatch> {
     replay_clock: Option<Nanos>,
     /// The person's inputs received since the last frame, in order.
     inputs: Vec<InputEvent>,
+    /// The load ramp running, or the last one's curves until the next ramp or a reset.
+    ramp: Option<Ramp>,
 }
 
 /// A recording in progress: the writer, the requests taken since the last frame and the
@@ -138,6 +143,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             recording_error: None,
             replay_clock: None,
             inputs: Vec::with_capacity(FRAME_INPUTS),
+            ramp: None,
         };
         live.rebuild_filters();
         Ok(live)
@@ -174,6 +180,9 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// Turning the comparison on or off, or changing its panes (their number or a pane's
     /// strategy), restarts every pane at time zero together, so all panes start from the
     /// same state.
+    ///
+    /// A change during a ramp stops it: a per-step load set by hand stays, any other
+    /// change puts back the load the ramp started from.
     pub fn apply(&mut self, settings: LiveSettings) -> Result<(), RangeError> {
         if settings == self.settings {
             return Ok(());
@@ -182,6 +191,16 @@ impl<S: Stopwatch> LiveLoop<S> {
         let timestep = settings.timestep()?;
         let scene = settings.scene(self.panes[0].sim().scene().config())?;
         self.clock.set_time_scale(settings.time_scale)?;
+        let mut settings = settings;
+        if let Some(ramp) = self.ramp.as_mut().filter(|ramp| ramp.running()) {
+            let by_hand = settings.load.step_cost_ms != self.settings.load.step_cost_ms;
+            if by_hand {
+                ramp.cancel(RampCancel::LoadSetByHand);
+            } else {
+                ramp.cancel(RampCancel::SettingsChanged);
+                settings.load.step_cost_ms = ramp.base_step_cost_ms();
+            }
+        }
         let strategies = settings.pane_strategies();
         // Comparison panes must start from one state to be comparable: any change to them
         // restarts them all. The single pane switches strategy in place.
@@ -217,19 +236,25 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// every pane, spends the artificial load once, and returns the focused pane's frame.
     pub fn frame(&mut self) -> LiveFrame {
         let now = self.stopwatch.now();
+        if let Some(load_ms) = self.ramp.as_mut().and_then(|ramp| ramp.load_at(now)) {
+            self.set_step_cost(load_ms);
+        }
         let measured = self
             .last_frame_start
             .map_or(0, |start| now.saturating_sub(start));
         let carried = self.load.take_debt();
         let real_frame = measured.saturating_add(carried);
         self.replay_clock = None;
-        self.run_frame(now, real_frame, carried, true)
+        let frame = self.run_frame(now, real_frame, carried, true);
+        self.observe_ramp(real_frame, frame.report.frame_time);
+        frame
     }
 
     /// Runs a recorded frame: started at `now` on the recording's stopwatch, `real_frame`
     /// long (measured plus the load carried in, as [`Self::frame`] found it). The
     /// artificial load is not spent: the recorded frame times hold it already.
     pub fn replay_frame(&mut self, now: Nanos, real_frame: Nanos) -> LiveFrame {
+        self.end_ramp(RampCancel::Replay);
         self.replay_clock = Some(now);
         self.load.take_debt();
         self.run_frame(now, real_frame, 0, false)
@@ -498,11 +523,13 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn reset(&mut self) {
         self.note(RecordedEvent::Reset);
         self.reset_panes();
+        self.ramp = None;
     }
 
     /// [`Self::reset`] without noting it for a recording (a reset that follows from a
     /// request already noted).
     fn reset_panes(&mut self) {
+        self.end_ramp(RampCancel::Reset);
         for pane in &mut self.panes {
             pane.reset();
         }
@@ -556,6 +583,9 @@ impl<S: Stopwatch> LiveLoop<S> {
                 RecordedEvent::Resume
             });
         }
+        if paused {
+            self.end_ramp(RampCancel::Paused);
+        }
         self.clock.set_paused(paused);
     }
 
@@ -563,6 +593,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// next frame.
     pub fn single_step(&mut self) {
         self.note(RecordedEvent::SingleStep);
+        self.end_ramp(RampCancel::Paused);
         self.clock.single_step();
     }
 
@@ -664,6 +695,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             panes,
             refreshes: self.screen.marks(),
             frame_spans: &self.frame_spans,
+            ramp: self.ramp.as_ref(),
         }
     }
 }

@@ -17,6 +17,11 @@
 //! spirals. So that the window stays responsive while it does, one frame busy-waits at most
 //! [`MAX_BUSY_WAIT_PER_FRAME`]; the rest is added to the next frame's time, which the loop
 //! cannot tell from waiting. Tests drive the same loop with a [`VirtualStopwatch`].
+//!
+//! A [`Ramp`] raises the per-step load from 0 to a maximum over a stretch of real time,
+//! measuring each pane's simulation speed against it and marking where each breaks, then
+//! puts the load back; pause, reset, a replay or a change of settings end it early the
+//! same way.
 
 mod frame_spans;
 mod history;
@@ -24,6 +29,7 @@ mod live_loop;
 mod load;
 mod pane;
 mod present_mode;
+mod ramp;
 mod readouts;
 mod recording;
 mod remedy;
@@ -44,6 +50,11 @@ pub use live_loop::{LiveLoop, RecordingStatus};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
+pub use ramp::{
+    RAMP_DURATION_RANGE_S, RAMP_POINTS, RAMP_SPEED_WINDOW_RANGE, RAMP_WINDOW_STEPS, Ramp,
+    RampCancel, RampOnset, RampPaneFrame, RampPhase, RampRequest, RampSample, RampSettings,
+    speed_window,
+};
 pub use readouts::{PaneReadout, Readouts};
 pub use recording::{
     FrameReader, RecordedEvent, RecordedFrame, RecordedFrames, Recording, RecordingHeader,

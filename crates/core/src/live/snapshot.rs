@@ -4,6 +4,7 @@
 
 use super::frame_spans::FrameSpans;
 use super::history::History;
+use super::ramp::Ramp;
 use super::readouts::Readouts;
 use super::screen::RefreshMark;
 use super::settings::{LiveSettings, MAX_PANES};
@@ -37,6 +38,8 @@ pub struct Snapshot<'a> {
     pub refreshes: &'a Ring<RefreshMark>,
     /// The loop's real frame times over the frame statistics' windows (their plots).
     pub frame_spans: &'a FrameSpans,
+    /// The load ramp running, or the last one (its curves) until the next ramp or a reset.
+    pub ramp: Option<&'a Ramp>,
 }
 
 impl<'a> Snapshot<'a> {

@@ -3,6 +3,7 @@
 mod compare;
 mod controls;
 mod cost;
+mod ramp;
 mod screen;
 mod spiral;
 
