@@ -16,12 +16,7 @@ use super::*;
 pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let request = args.request()?;
     notes.extend(args.run.unused_step_options(&request.strategies));
-    request
-        .run(notes, files::wait_notice)
-        .map_err(|error| match error {
-            BenchError::Range(error) => flagged(error),
-            error => error.into(),
-        })
+    request.run(notes, files::wait_notice).map_err(flag_range)
 }
 
 /// Runs `sweep` as [`run_bench`] runs `bench`: what it prints on stdout, its notes, and
@@ -29,12 +24,15 @@ pub fn run_bench(args: &BenchArgs, notes: &mut Vec<String>) -> anyhow::Result<St
 pub fn run_sweep(args: &SweepArgs, notes: &mut Vec<String>) -> anyhow::Result<String> {
     let request = args.request()?;
     notes.extend(args.run.unused_step_options(&request.strategies));
-    request
-        .run(notes, files::wait_notice)
-        .map_err(|error| match error {
-            BenchError::Range(error) => flagged(error),
-            error => error.into(),
-        })
+    request.run(notes, files::wait_notice).map_err(flag_range)
+}
+
+/// A bench error as the command's: a range error names the option that sets the value.
+fn flag_range(error: BenchError) -> anyhow::Error {
+    match error {
+        BenchError::Range(error) => flagged(error),
+        error => error.into(),
+    }
 }
 
 /// The font file `TIMESTEP_LAB_FONT` names for the plot's text, if any (else the plot uses

@@ -38,7 +38,12 @@ fn stderr(output: &Output) -> String {
 }
 
 fn bench_json(args: &[&str]) -> Value {
-    let mut all = vec!["bench", "--json"];
+    command_json("bench", args)
+}
+
+/// `COMMAND --json ARGS...`, which must succeed with exactly one JSON object.
+fn command_json(command: &str, args: &[&str]) -> Value {
+    let mut all = vec![command, "--json"];
     all.extend_from_slice(args);
     let output = lab(&all);
     assert!(

@@ -8,15 +8,7 @@ use super::{fails_with, lab, stderr, stdout};
 const CLASSIC: &str = "fixed,variable,semi-fixed,accumulator,interpolated,extrapolated";
 
 fn sweep_json(args: &[&str]) -> Value {
-    let mut all = vec!["sweep", "--json"];
-    all.extend_from_slice(args);
-    let output = lab(&all);
-    assert!(
-        output.status.success(),
-        "{all:?} failed: {}",
-        stderr(&output)
-    );
-    serde_json::from_str(&stdout(&output)).expect("one JSON object")
+    super::command_json("sweep", args)
 }
 
 fn strategy<'a>(report: &'a Value, id: &str) -> &'a Value {

@@ -36,8 +36,8 @@ mod trace_choice;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
+pub(crate) use output::csv_write_error;
 pub use output::{WriteError, same_file, same_output};
-pub(crate) use output::{create, csv_write_error};
 pub use plot::PlotRecorder;
 pub use progress::{
     PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, ProgressShare, SharedProgress, progress_delay,
@@ -47,7 +47,7 @@ pub use replay::run_recording;
 pub use report::{BenchReport, FrameStatsJson, ResultJson, SettingsJson, TraceJson};
 pub(crate) use report::{header_lines, trim};
 pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
-pub(crate) use runner::{hitch_note, trace_json};
+pub(crate) use runner::{open_run, trace_json};
 pub use trace_choice::{BenchTrace, TraceChoice};
 
 use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};

@@ -44,7 +44,7 @@ pub fn same_output(a: &Path, b: &Path) -> bool {
 }
 
 /// Creates (or truncates) the output file `option` names.
-pub(crate) fn create(option: &'static str, path: &Path) -> Result<std::fs::File, WriteError> {
+pub(super) fn create(option: &'static str, path: &Path) -> Result<std::fs::File, WriteError> {
     std::fs::File::create(path).map_err(|error| WriteError {
         option,
         path: path.to_owned(),

@@ -2,7 +2,8 @@
 //! and the `--csv` and `--plot` files. The app turns its command line into a
 //! [`BenchRequest`] and prints what [`BenchRequest::run`] returns.
 
-use std::path::PathBuf;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 
 use super::output::{create, csv_write_error};
 use super::plot::{self, PlotError};
@@ -189,44 +190,17 @@ impl BenchRequest {
         {
             return self.replay_recording(path, options, notes);
         }
-        if let Some(font) = self.plot.as_ref().and_then(|plot| plot.font.as_deref()) {
-            plot::load_font(font)?;
-        }
-        let trace = self.trace.load(on_wait)?;
-        notes.extend(trace.notes().iter().cloned());
         let settings = &self.settings;
-        notes.extend(hitch_note(
-            &settings.load,
+        let (trace, csv_file, plot_file) = open_run(
+            &self.trace,
+            settings,
             settings.load.hitch_ms > 0.0,
-            trace.wall_time_s(),
-        ));
-        if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
-            return Err(BenchError::NoDisplayTimes {
-                trace: trace.source().to_owned(),
-            });
-        }
+            (self.csv.as_deref(), self.plot.as_ref()),
+            notes,
+            on_wait,
+        )?;
+        let csv = csv_file.map(|file| FrameCsv::new(std::io::BufWriter::new(file)));
         let plot_path = self.plot.as_ref().map(|plot| &plot.path);
-        if let TraceChoice::File { path: input, .. } = &self.trace {
-            for (option, output) in [("--csv", self.csv.as_ref()), ("--plot", plot_path)] {
-                if let Some(output) = output
-                    && same_file(output, input)
-                {
-                    return Err(BenchError::OutputIsTrace {
-                        option,
-                        path: output.clone(),
-                    });
-                }
-            }
-        }
-        // Both files are created before the runs, so a file that cannot be is known at once.
-        let csv = self
-            .csv
-            .as_deref()
-            .map(|path| {
-                create("--csv", path).map(|file| FrameCsv::new(std::io::BufWriter::new(file)))
-            })
-            .transpose()?;
-        let plot_file = plot_path.map(|path| create("--plot", path)).transpose()?;
         let recorder = self
             .plot
             .as_ref()
@@ -381,6 +355,48 @@ impl BenchRequest {
             &results,
         )))
     }
+}
+
+/// What `bench` and `sweep` do before their runs: the plot's font loaded, the trace read
+/// or made (its notes, and a note when `hitches` are asked for and none can land, go to
+/// `notes`), `--display trace` checked against it, and the report files (`--csv`,
+/// `--plot`) checked not to be the trace and created, so that one that cannot be is known
+/// before any run. Returns the trace and the two files.
+pub(crate) fn open_run(
+    choice: &TraceChoice,
+    settings: &BenchSettings,
+    hitches: bool,
+    (csv, plot): (Option<&Path>, Option<&PlotRequest>),
+    notes: &mut Vec<String>,
+    on_wait: impl FnOnce(&str) + Send + 'static,
+) -> Result<(BenchTrace, Option<File>, Option<File>), BenchError> {
+    if let Some(font) = plot.and_then(|plot| plot.font.as_deref()) {
+        plot::load_font(font)?;
+    }
+    let trace = choice.load(on_wait)?;
+    notes.extend(trace.notes().iter().cloned());
+    notes.extend(hitch_note(&settings.load, hitches, trace.wall_time_s()));
+    if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
+        return Err(BenchError::NoDisplayTimes {
+            trace: trace.source().to_owned(),
+        });
+    }
+    let plot = plot.map(|plot| plot.path.as_path());
+    if let TraceChoice::File { path: input, .. } = choice {
+        for (option, output) in [("--csv", csv), ("--plot", plot)] {
+            if let Some(output) = output
+                && same_file(output, input)
+            {
+                return Err(BenchError::OutputIsTrace {
+                    option,
+                    path: output.to_owned(),
+                });
+            }
+        }
+    }
+    let csv = csv.map(|path| create("--csv", path)).transpose()?;
+    let plot = plot.map(|path| create("--plot", path)).transpose()?;
+    Ok((trace, csv, plot))
 }
 
 /// A note when hitches are asked for (`hitches`) but come no sooner than the trace ends:

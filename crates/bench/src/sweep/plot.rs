@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::{Level, StrategySweepJson, SweepReport};
 use crate::bench::plot::{
     Area, ChartArea, Envelope, Fonts, INK, PlotError, chart_area, chart_on, draw_error,
-    ensure_font, mesh, padded, split_rows, tick,
+    ensure_font, mesh, mesh_with, padded, split_rows,
 };
 use crate::png_file::{self, Channels, PngError};
 
@@ -264,20 +264,7 @@ fn chart<'a>(
                 text.trim_end_matches('0').trim_end_matches('.').to_owned()
             }
         };
-        chart
-            .configure_mesh()
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .x_labels(10)
-            .y_labels(y_labels)
-            .x_label_formatter(&tick)
-            .y_label_formatter(&label)
-            .label_style(Fonts::style(fonts.label))
-            .axis_desc_style(Fonts::style(fonts.label))
-            .light_line_style(WHITE.mix(0.0))
-            .bold_line_style(BLACK.mix(0.12))
-            .draw()
-            .map_err(draw_error)?;
+        mesh_with(&mut chart, (x_desc, y_desc), y_labels, &label, fonts)?;
     }
     if let Some(threshold) = threshold {
         let dashes = DashedLineSeries::new(

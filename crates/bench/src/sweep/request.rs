@@ -9,9 +9,8 @@ use super::{LevelJson, LoadKind, LoadSweep, SweepPlot, SweepReport};
 use crate::bench::plot;
 use crate::bench::{
     BenchError, BenchSettings, PlotRequest, Progress, ReportFormat, SharedProgress, TraceChoice,
-    WriteError, create, csv_write_error, hitch_note, same_file, trace_json,
+    WriteError, csv_write_error, open_run, trace_json,
 };
-use crate::display::DisplaySpec;
 use crate::metrics::FrameStats;
 use crate::timestep::Strategy;
 use crate::trace::{self, FrameSource};
@@ -57,39 +56,15 @@ impl SweepRequest {
                 shown: escape_path(path),
             });
         }
-        if let Some(font) = self.plot.as_ref().and_then(|plot| plot.font.as_deref()) {
-            plot::load_font(font)?;
-        }
-        let trace = self.trace.load(on_wait)?;
-        notes.extend(trace.notes().iter().cloned());
         let settings = &self.settings;
-        let hitches = settings.load.hitch_ms > 0.0 || self.load.kind == LoadKind::Hitch;
-        notes.extend(hitch_note(&settings.load, hitches, trace.wall_time_s()));
-        if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
-            return Err(BenchError::NoDisplayTimes {
-                trace: trace.source().to_owned(),
-            });
-        }
-        let plot_path = self.plot.as_ref().map(|plot| &plot.path);
-        if let TraceChoice::File { path: input, .. } = &self.trace {
-            for (option, output) in [("--csv", self.csv.as_ref()), ("--plot", plot_path)] {
-                if let Some(output) = output
-                    && same_file(output, input)
-                {
-                    return Err(BenchError::OutputIsTrace {
-                        option,
-                        path: output.clone(),
-                    });
-                }
-            }
-        }
-        // Both files are created before the runs, so a file that cannot be is known at once.
-        let csv_file = self
-            .csv
-            .as_deref()
-            .map(|path| create("--csv", path))
-            .transpose()?;
-        let plot_file = plot_path.map(|path| create("--plot", path)).transpose()?;
+        let (trace, csv_file, plot_file) = open_run(
+            &self.trace,
+            settings,
+            settings.load.hitch_ms > 0.0 || self.load.kind == LoadKind::Hitch,
+            (self.csv.as_deref(), self.plot.as_ref()),
+            notes,
+            on_wait,
+        )?;
         let runs = self.strategies.len() as u64 * u64::from(self.load.levels);
         let progress = SharedProgress::new(
             Progress::on_stderr(trace.frame_count(), runs).labelled(self.load.kind.id()),

@@ -454,6 +454,18 @@ pub(crate) fn mesh(
     y_labels: usize,
     fonts: Fonts,
 ) -> Result<(), PlotError> {
+    mesh_with(chart, (x_desc, y_desc), y_labels, &tick, fonts)
+}
+
+/// [`mesh`] with the `y` values labelled by `y_label` (a chart whose values are on another
+/// scale than its labels).
+pub(crate) fn mesh_with(
+    chart: &mut Chart<'_, '_>,
+    (x_desc, y_desc): (&str, &str),
+    y_labels: usize,
+    y_label: &dyn Fn(&f64) -> String,
+    fonts: Fonts,
+) -> Result<(), PlotError> {
     chart
         .configure_mesh()
         .x_desc(x_desc)
@@ -461,7 +473,7 @@ pub(crate) fn mesh(
         .x_labels(10)
         .y_labels(y_labels)
         .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
+        .y_label_formatter(y_label)
         .label_style(Fonts::style(fonts.label))
         .axis_desc_style(Fonts::style(fonts.label))
         .light_line_style(WHITE.mix(0.0))

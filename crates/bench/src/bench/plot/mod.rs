@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 pub(crate) use draw::{
-    Area, Fonts, INK, chart_area, chart_on, draw_error, mesh, padded, split_rows, tick,
+    Area, Fonts, INK, chart_area, chart_on, draw_error, mesh, mesh_with, padded, split_rows,
 };
 pub use draw::{ChartArea, ChartAreas, PixelRect};
 pub(crate) use font::ensure_font;
