@@ -316,10 +316,12 @@ impl App {
                 .start(&mut self.live, Some(path), &self.display.adapter);
         }
         // After the recording starts (which resets the panes, ending any ramp).
-        if let Some(ramp) = self.options.ramp.take()
-            && let Err(error) = self.live.start_ramp(ramp)
-        {
-            self.error = Some(anyhow!(error).context("--ramp"));
+        if let Some(ramp) = self.options.ramp.take() {
+            // The panel's fields show the ramp under way, and the next starts from them.
+            self.panel.ramp = ramp;
+            if let Err(error) = self.live.start_ramp(ramp) {
+                self.error = Some(anyhow!(error).context("--ramp"));
+            }
         }
         self.live.frame();
         self.recorder.check(&mut self.live);
