@@ -131,11 +131,19 @@ impl SweepRequest {
         );
         if let (Some(file), Some(request), Some(plot)) = (plot_file, &self.plot, plot) {
             progress.working_on("plot");
+            let report_settings = &report.settings;
+            let guard = |value: Option<String>| value.unwrap_or_else(|| "off".to_owned());
             let title = format!(
-                "timestep-lab sweep: {} | {} | dt {} ms | display {}",
+                "timestep-lab sweep: {} | {} | dt {} ms | clamp {} | max steps {} | display {}",
                 trace.source(),
                 self.load,
-                crate::timestep::ms_from_ns(settings.timestep.dt_ns()),
+                report_settings.dt_ms,
+                guard(
+                    report_settings
+                        .max_frame_time_ms
+                        .map(|ms| format!("{ms} ms"))
+                ),
+                guard(report_settings.max_steps.map(|steps| steps.to_string())),
                 settings.display
             );
             plot.write_png(&report, &title, std::io::BufWriter::new(file))

@@ -126,7 +126,10 @@ impl LoadSweep {
                 "\"{shown}\" has too many fields; the syntax is {syntax}"
             ));
         }
-        let Some((from, to)) = range.split_once("..") else {
+        let two_dots = range
+            .split_once("..")
+            .filter(|(_, to)| !to.starts_with('.'));
+        let Some((from, to)) = two_dots else {
             return Err(format!(
                 "\"{shown}\": the range \"{}\" is not FROM..TO (two numbers of ms); the \
                  syntax is {syntax}",
@@ -197,13 +200,15 @@ impl LoadSweep {
         })
     }
 
-    /// The load at level `index` (0 is `FROM`, `levels - 1` is `TO`), ms.
+    /// The load at level `index` (0 is `FROM`, `levels - 1` is `TO`), ms, to the whole
+    /// nanosecond the load model runs it at.
     pub fn level(&self, index: u32) -> f64 {
         if index + 1 >= self.levels {
             return self.to_ms;
         }
-        let step = (self.to_ms - self.from_ms) / f64::from(self.levels - 1);
-        self.from_ms + step * f64::from(index)
+        let share = f64::from(index) / f64::from(self.levels - 1);
+        let ms = self.from_ms + (self.to_ms - self.from_ms) * share;
+        (ms * 1e6).round() / 1e6
     }
 
     /// The distance between two levels, ms.

@@ -227,7 +227,12 @@ fn specs_are_read_and_bad_ones_named() {
     );
     assert_eq!(spec.level(0), 0.0);
     assert_eq!(spec.level(49), 30.0);
-    assert!((spec.level(1) - 30.0 / 49.0).abs() < 1e-12);
+    // 30/49 ms, to the nanosecond.
+    assert_eq!(spec.level(1), 0.612245);
+    assert_eq!(
+        LoadSweep::parse("render-cost:0..3:31").unwrap().level(1),
+        0.1
+    );
     assert_eq!(
         LoadSweep::parse(" hitch : 10 .. 500 ").unwrap().levels,
         DEFAULT_LEVELS
@@ -239,6 +244,7 @@ fn specs_are_read_and_bad_ones_named() {
         ),
         ("step-cost", "has no range"),
         ("step-cost:0-30", "is not FROM..TO"),
+        ("step-cost:0...5", "the range \"0...5\" is not FROM..TO"),
         (
             "step-cost:30..0",
             "the range is reversed (FROM 30 ms is above TO 0 ms)",
