@@ -87,6 +87,11 @@ fn bad_values_get_errors_that_name_them_and_their_range() {
         &["bench", "--hitch-every", "0"],
         &["--hitch-every: hitch period 0 s", "0.1 to 60 s"],
     );
+    // Not three hundred digits.
+    fails_with(
+        &["bench", "--hitch-every", "1e300"],
+        &["--hitch-every: hitch period 1e300 s is out of range"],
+    );
     fails_with(&["bench", "--max-steps", "999999"], &["max steps 999999"]);
     fails_with(&["bench", "--generate", "wobble:60"], &["wobble"]);
     fails_with(

@@ -21,7 +21,7 @@ pub fn costs_ns(step_cost_ms: f64, render_cost_ms: f64) -> Result<(Nanos, Nanos)
         if !(0.0..=MAX_COST_MS).contains(&ms) {
             return Err(RangeError {
                 name,
-                value: format!("{ms} ms"),
+                value: format!("{} ms", crate::text::number(ms)),
                 allowed: format!("0 to {MAX_COST_MS} ms"),
             });
         }

@@ -60,3 +60,31 @@ mod tests {
         );
     }
 }
+
+/// A number as a message shows it: as Rust prints it (`0.0000001`, `5000`, `NaN`), but in
+/// exponent form beyond the sizes anyone types (`1e300`, `1e-300`), which Rust would spell
+/// out in hundreds of digits.
+pub fn number(value: f64) -> String {
+    let magnitude = value.abs();
+    if value == 0.0 || !value.is_finite() || (1e-9..1e15).contains(&magnitude) {
+        format!("{value}")
+    } else {
+        format!("{value:e}")
+    }
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::number;
+
+    #[test]
+    fn numbers_are_short_at_any_size() {
+        assert_eq!(number(5000.0), "5000");
+        assert_eq!(number(0.0000001), "0.0000001");
+        assert_eq!(number(-3.0), "-3");
+        assert_eq!(number(1e300), "1e300");
+        assert_eq!(number(-1e-300), "-1e-300");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(f64::INFINITY), "inf");
+    }
+}

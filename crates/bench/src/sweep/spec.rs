@@ -2,7 +2,7 @@
 //! levels (`step-cost:0..30:50`).
 
 use crate::live::{LoadSettings, MAX_JITTER_MS, MAX_LOAD_MS};
-use timestep_lab_core::text::escape;
+use timestep_lab_core::text::{escape, number};
 
 /// Most levels a sweep runs: each is a whole bench run per strategy.
 pub const MAX_LEVELS: u32 = 10_000;
@@ -148,8 +148,8 @@ impl LoadSweep {
                 Ok(value)
             } else {
                 Err(format!(
-                    "\"{shown}\": {what} {value} ms is out of range (allowed 0 to {max} ms for \
-                     {})",
+                    "\"{shown}\": {what} {} ms is out of range (allowed 0 to {max} ms for {})",
+                    number(value),
                     kind.id()
                 ))
             }

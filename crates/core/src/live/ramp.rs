@@ -86,7 +86,7 @@ impl RampSettings {
         if !(max > 0.0 && max <= MAX_LOAD_MS) {
             return Err(RangeError {
                 name: "ramp's maximum step cost",
-                value: format!("{max} ms"),
+                value: format!("{} ms", crate::text::number(max)),
                 allowed: format!("above 0, up to {MAX_LOAD_MS} ms"),
             });
         }
@@ -94,7 +94,7 @@ impl RampSettings {
         if !(low..=high).contains(&self.duration_s) {
             return Err(RangeError {
                 name: "ramp's duration",
-                value: format!("{} s", self.duration_s),
+                value: format!("{} s", crate::text::number(self.duration_s)),
                 allowed: format!("{low} to {high} s"),
             });
         }

@@ -517,7 +517,7 @@ fn check_range(
     } else {
         Err(RangeError {
             name,
-            value: format!("{value}{unit}"),
+            value: format!("{}{unit}", crate::text::number(value)),
             allowed: format!("{low} to {high}{unit}"),
         })
     }

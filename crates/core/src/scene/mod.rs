@@ -64,7 +64,7 @@ impl SceneConfig {
         if !(-100.0..=100.0).contains(&self.kick_mps) {
             return Err(RangeError {
                 name: "kick",
-                value: format!("{} m/s", self.kick_mps),
+                value: format!("{} m/s", crate::text::number(self.kick_mps)),
                 allowed: "-100 to 100 m/s".into(),
             });
         }

@@ -41,7 +41,7 @@ impl OrbitParams {
             if !(0.1..=3600.0).contains(&value.abs()) {
                 return Err(RangeError {
                     name,
-                    value: format!("{value} s"),
+                    value: format!("{} s", crate::text::number(value)),
                     allowed: "0.1 to 3600 s (negative turns the other way)".into(),
                 });
             }
@@ -49,7 +49,7 @@ impl OrbitParams {
         if !(0.1..=1000.0).contains(&self.radius_m) {
             return Err(RangeError {
                 name: "orbit radius",
-                value: format!("{} m", self.radius_m),
+                value: format!("{} m", crate::text::number(self.radius_m)),
                 allowed: "0.1 to 1000 m".into(),
             });
         }

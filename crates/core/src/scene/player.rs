@@ -54,7 +54,7 @@ impl PlayerParams {
         if !(0.0..=100.0).contains(&self.speed_mps) {
             return Err(RangeError {
                 name: "player speed",
-                value: format!("{} m/s", self.speed_mps),
+                value: format!("{} m/s", crate::text::number(self.speed_mps)),
                 allowed: "0 to 100 m/s".into(),
             });
         }

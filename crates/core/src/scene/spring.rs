@@ -97,7 +97,7 @@ fn check(name: &'static str, value: f64, min: f64, max: f64, unit: &str) -> Resu
     };
     Err(RangeError {
         name,
-        value: format!("{value}{unit}"),
+        value: format!("{}{unit}", crate::text::number(value)),
         allowed: format!("{min} to {max}{unit}"),
     })
 }

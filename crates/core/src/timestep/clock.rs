@@ -70,7 +70,7 @@ impl FrameClock {
         if !(MIN_TIME_SCALE..=MAX_TIME_SCALE).contains(&scale) {
             return Err(RangeError {
                 name: "time scale",
-                value: format!("{scale}"),
+                value: crate::text::number(scale),
                 allowed: format!("{MIN_TIME_SCALE} to {MAX_TIME_SCALE}"),
             });
         }

@@ -82,7 +82,7 @@ impl TimestepConfig {
         if !(MIN_RATE_HZ..=MAX_RATE_HZ).contains(&rate_hz) {
             return Err(RangeError {
                 name: "physics rate",
-                value: format!("{rate_hz} Hz"),
+                value: format!("{} Hz", crate::text::number(rate_hz)),
                 allowed: format!("{MIN_RATE_HZ} to {MAX_RATE_HZ} Hz"),
             });
         }
@@ -102,7 +102,7 @@ impl TimestepConfig {
         if !(0.0..=max_ms).contains(&ms) {
             return Err(RangeError {
                 name: "max frame time",
-                value: format!("{ms} ms"),
+                value: format!("{} ms", crate::text::number(ms)),
                 allowed: format!("0 (off) to {max_ms} ms"),
             });
         }
@@ -112,7 +112,7 @@ impl TimestepConfig {
             // rather than silently turn the guard off.
             return Err(RangeError {
                 name: "max frame time",
-                value: format!("{ms} ms"),
+                value: format!("{} ms", crate::text::number(ms)),
                 allowed: format!("0 (off), or 0.0000005 to {max_ms} ms: it rounds to 0 ns"),
             });
         }
