@@ -92,17 +92,6 @@ pub struct RunArgs {
     /// with --generate it is refused.
     #[arg(long, requires = "trace", conflicts_with = "generate")]
     pub as_trace: bool,
-    /// Scripted inputs: every:S[:HOLD_MS] presses a movement key every S seconds (0.001 to
-    /// 3600) and holds it HOLD_MS ms (default 100, or half the period if shorter), forward
-    /// and back in turn. Each strategy's row then measures every input policy: latency from
-    /// the event to the screen showing the whole first step that used it, inputs lost and
-    /// duplicated, and how far each hold walked the player off speed x hold.
-    #[arg(long, value_name = "SPEC", value_parser = parse_input_script)]
-    pub input: Option<InputScript>,
-    /// The input policy that moves the player (and so the state hash): every-step,
-    /// first-step, buffered or timestamped. All four are measured either way.
-    #[arg(long, default_value = "buffered", value_name = "ID")]
-    pub input_policy: InputPolicy,
     /// Simulation settings.
     #[command(flatten)]
     pub sim: SimArgs,
@@ -114,6 +103,17 @@ pub struct BenchArgs {
     /// The strategies, the trace and the model.
     #[command(flatten)]
     pub run: RunArgs,
+    /// Scripted inputs: every:S[:HOLD_MS] presses a movement key every S seconds (0.001 to
+    /// 3600) and holds it HOLD_MS ms (default 100, or half the period if shorter), forward
+    /// and back in turn. Each strategy's row then measures every input policy: latency from
+    /// the event to the screen showing the whole first step that used it, inputs lost and
+    /// duplicated, and how far each hold walked the player off speed x hold.
+    #[arg(long, value_name = "SPEC", value_parser = parse_input_script)]
+    pub input: Option<InputScript>,
+    /// The input policy that moves the player (and so the state hash): every-step,
+    /// first-step, buffered or timestamped. All four are measured either way.
+    #[arg(long, default_value = "buffered", value_name = "ID")]
+    pub input_policy: InputPolicy,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -192,8 +192,6 @@ impl RunArgs {
         settings.display = self.display;
         settings.gpu_cost = crate::timestep::ns_from_ms(self.gpu_cost);
         settings.filter = self.filter;
-        settings.input = self.input;
-        settings.scene.player.policy = self.input_policy;
         Ok(settings)
     }
 
@@ -223,7 +221,9 @@ impl BenchArgs {
     /// fuzz target (`fuzz/`) calls it to check a command line without running it.
     pub fn check(&self) -> anyhow::Result<(Vec<Strategy>, BenchSettings)> {
         let strategies = bench_strategies(&self.run)?;
-        let settings = self.run.settings()?;
+        let mut settings = self.run.settings()?;
+        settings.input = self.input;
+        settings.scene.player.policy = self.input_policy;
         check_report_paths(
             self.csv.as_deref(),
             self.plot.as_deref(),
@@ -260,12 +260,6 @@ impl SweepArgs {
                  sweep sets it at each level",
                 id = kind.id(),
                 what = kind.describe()
-            );
-        }
-        if self.run.input.is_some() {
-            anyhow::bail!(
-                "--input does not apply to sweep: its reports measure no inputs; `bench \
-                 --input` measures them at one load"
             );
         }
         check_report_paths(

@@ -175,7 +175,7 @@ fn bad_sweeps_are_refused_naming_the_flag_and_the_value() {
     );
     fails_with(
         &["sweep", "--load", "jitter:0..3", "--input", "every:1"],
-        &["--input does not apply to sweep"],
+        &["unexpected argument '--input'"],
     );
     fails_with(
         &["sweep", "--load", "step-cost:0..30", "--step-cost", "5"],
