@@ -36,8 +36,8 @@ mod trace_choice;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
-pub(crate) use output::csv_write_error;
 pub use output::{WriteError, same_file, same_output};
+pub(crate) use output::{close_csv, csv_write_error};
 pub use plot::PlotRecorder;
 pub use progress::{
     PROGRESS_DELAY, PROGRESS_DELAY_ENV, Progress, ProgressShare, SharedProgress, progress_delay,

@@ -52,6 +52,21 @@ pub(super) fn create(option: &'static str, path: &Path) -> Result<std::fs::File,
     })
 }
 
+/// Ends a `--csv` file whose rows are written (`written`: the buffered file, or why the
+/// rows could not all be): the buffer flushed, any error said with the path.
+pub(crate) fn close_csv(
+    written: Result<std::io::BufWriter<std::fs::File>, csv::Error>,
+    path: &Path,
+) -> Result<(), WriteError> {
+    written
+        .and_then(|out| {
+            out.into_inner()
+                .map(drop)
+                .map_err(|error| csv::Error::from(error.into_error()))
+        })
+        .map_err(|error| csv_write_error(path, error.into_kind()))
+}
+
 /// A CSV writer's error as a [`WriteError`] (one that is not the system's cannot happen
 /// with the rows written here, and is reported as an I/O error all the same).
 pub(crate) fn csv_write_error(path: &Path, kind: csv::ErrorKind) -> WriteError {

@@ -203,7 +203,7 @@ impl FrameObserver for Progress {
 }
 
 /// One [`Progress`] for runs on several threads at once: each run reports through its own
-/// [`ProgressShare`], which takes the lock once every [`FRAMES_PER_UPDATE`] frames. The bar
+/// [`ProgressShare`], which takes the lock once every 256 frames (`FRAMES_PER_UPDATE`). The bar
 /// counts frames of all the runs together; it names what runs with [`Progress::labelled`].
 #[derive(Debug)]
 pub struct SharedProgress(Mutex<Progress>);

@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use super::output::{create, csv_write_error};
+use super::output::{close_csv, create};
 use super::plot::{self, PlotError};
 use super::{
     BenchReport, BenchSettings, BenchTrace, FrameCsv, FrameStatsJson, PlotRecorder, Progress,
@@ -47,6 +47,20 @@ pub enum ReportFormat {
     Table,
     /// One JSON object (`--json`).
     Json,
+}
+
+impl ReportFormat {
+    /// The report as printed: one line of `json` (with its line end), or the `table`.
+    pub fn text(self, json: impl FnOnce() -> String, table: impl FnOnce() -> String) -> String {
+        match self {
+            ReportFormat::Json => {
+                let mut json = json();
+                json.push('\n');
+                json
+            }
+            ReportFormat::Table => table(),
+        }
+    }
 }
 
 /// The PNG a bench run draws (`--plot`).
@@ -164,6 +178,22 @@ impl From<ReplayError> for BenchError {
 }
 
 impl BenchError {
+    /// A plot to `path` that could not be written (a write error, exit 1 like any) or
+    /// drawn.
+    pub fn plot(path: &Path, error: PlotError) -> Self {
+        match error {
+            PlotError::Write(error) => Self::Write(WriteError {
+                option: "--plot",
+                path: path.to_owned(),
+                error,
+            }),
+            error => Self::DrawPlot {
+                path: path.to_owned(),
+                error,
+            },
+        }
+    }
+
     /// Whether the run was asked for well and failed while running (a report it could not
     /// write or draw), rather than asked for something it cannot do.
     pub fn failed_while_running(&self) -> bool {
@@ -235,28 +265,14 @@ impl BenchRequest {
         };
         // The bar, if shown, stays until the report is ready and is cleared when dropped.
         if let (Some(csv), Some(path)) = (csv, &self.csv) {
-            let written = csv.close().and_then(|out| {
-                out.into_inner()
-                    .map_err(|error| csv::Error::from(error.into_error()))
-            });
-            written.map_err(|error| csv_write_error(path, error.into_kind()))?;
+            close_csv(csv.close(), path)?;
         }
         if let (Some(recorder), Some(file), Some(path)) = (recorder, plot_file, plot_path) {
             progress.working_on("plot");
             let title = plot_title(trace.source(), trace.frame_count(), settings);
             recorder
                 .write_png(&title, std::io::BufWriter::new(file))
-                .map_err(|error| match error {
-                    PlotError::Write(error) => BenchError::Write(WriteError {
-                        option: "--plot",
-                        path: path.clone(),
-                        error,
-                    }),
-                    error => BenchError::DrawPlot {
-                        path: path.clone(),
-                        error,
-                    },
-                })?;
+                .map_err(|error| BenchError::plot(path, error))?;
         }
         // Passes over the trace, not a sorted copy: a long trace is never held twice, and a
         // generated one not even once.
@@ -272,14 +288,7 @@ impl BenchRequest {
 
     /// What `bench` prints of `report`: JSON, or the table.
     fn report_text(&self, report: &BenchReport) -> String {
-        match self.format {
-            ReportFormat::Json => {
-                let mut json = report.to_json();
-                json.push('\n');
-                json
-            }
-            ReportFormat::Table => report.table(),
-        }
+        self.format.text(|| report.to_json(), || report.table())
     }
 
     /// `bench` over a recorded session: replayed as recorded, once per strategy (see

@@ -6,8 +6,8 @@
 //!
 //! Definitions, the same in `docs/sweep.md`:
 //! - a run has **broken** when the speed it kept (simulated time plus what it carries into
-//!   a next frame, over real time: [`BenchResult::kept_speed`]) is below [`ONSET_SPEED`]
-//!   (0.99) or it spiralled (the bench's detector, or a frozen run) — [`crate::run::broken`];
+//!   a next frame, over real time: [`BenchResult::kept_speed`]) is below
+//!   [`crate::run::ONSET_SPEED`] (0.99) or it spiralled (the bench's detector, or a frozen run) — [`crate::run::broken`];
 //! - a strategy's **onset** is the lowest level at which it has broken;
 //! - its **breaking point** is the lowest level at which it spiralled: a guarded loop
 //!   slows down instead and may never reach one;
@@ -34,7 +34,7 @@ pub use request::SweepRequest;
 pub use spec::{DEFAULT_LEVELS, LoadKind, LoadSweep, MAX_LEVELS};
 
 use crate::bench::{BenchResult, BenchSettings, SharedProgress, run_strategy_on};
-use crate::run::{ONSET_SPEED, broken};
+use crate::run::broken;
 use crate::timestep::{Nanos, Strategy};
 use crate::trace::FrameSource;
 
@@ -207,9 +207,4 @@ fn mean_frame(frame_times: &(impl FrameSource + ?Sized)) -> Nanos {
     }
     let total: u128 = frame_times.frame_times().map(u128::from).sum();
     Nanos::try_from(total / u128::from(count)).unwrap_or(Nanos::MAX)
-}
-
-/// The onset's threshold, for the reports' text.
-fn onset_speed_text() -> String {
-    format!("{ONSET_SPEED}")
 }

@@ -175,7 +175,7 @@ impl LoopModel {
         }
     }
 
-    /// The share of real time the trace's own frames longer than [`Self::capacity`] lose:
+    /// The share of real time the trace's own frames longer than their capacity (`min(M, k·dt)`) lose:
     /// `Σ (f_i − W)+ / Σ f_i`, one pass over the frames.
     pub fn trace_loss(&self, frame_times: impl Iterator<Item = Nanos>) -> f64 {
         let capacity = self.capacity();

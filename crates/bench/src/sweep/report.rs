@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Level, LoadSweep, StrategySweep, onset_speed_text};
+use super::{Level, LoadSweep, StrategySweep};
 use crate::bench::{BenchSettings, SettingsJson, TraceJson, header_lines, trim};
 use crate::display::DisplaySpec;
 use crate::run::ONSET_SPEED;
@@ -166,7 +166,7 @@ pub const CSV_COLUMNS: [&str; 20] = [
 ];
 
 impl LevelJson {
-    /// The level as a `--csv` row of `strategy`, in [`CSV_COLUMNS`]' order; an absent
+    /// The level as a `--csv` row of `strategy`, in the order of the CSV's columns; an absent
     /// value is an empty field.
     pub fn csv_row(&self, strategy: &str) -> [String; CSV_COLUMNS.len()] {
         fn text<T: ToString>(value: Option<T>) -> String {
@@ -361,7 +361,7 @@ impl SweepReport {
              spirals; breaking: the lowest at which it spirals; predicted: the onset of the\n\
              closed-loop model; -: none in the range. steps/frame and latency: at the top of\n\
              the range. docs/sweep.md.",
-            onset_speed_text()
+            ONSET_SPEED
         );
         let flagged = |flag: &str| self.results.iter().any(|result| rows_flag(result, flag));
         if flagged("DISAGREES") {

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 
 use super::report::{CSV_COLUMNS, screen};
 use super::{LevelJson, LoadKind, LoadSweep, SweepPlot, SweepReport};
-use crate::bench::plot;
 use crate::bench::{
     BenchError, BenchSettings, PlotRequest, Progress, ReportFormat, SharedProgress, TraceChoice,
-    WriteError, csv_write_error, open_run, trace_json,
+    close_csv, csv_write_error, open_run, trace_json,
 };
 use crate::metrics::FrameStats;
 use crate::timestep::Strategy;
@@ -118,7 +117,10 @@ impl SweepRequest {
             return Err(error.into());
         }
         if let (Some(writer), Some(path)) = (csv, &self.csv) {
-            finish_csv(writer, path)?;
+            let written = writer
+                .into_inner()
+                .map_err(|error| csv::Error::from(error.into_error()));
+            close_csv(written, path)?;
         }
         progress.working_on("statistics");
         let stats = FrameStats::from_passes(|| trace.frame_times());
@@ -147,40 +149,9 @@ impl SweepRequest {
                 settings.display
             );
             plot.write_png(&report, &title, std::io::BufWriter::new(file))
-                .map_err(|error| match error {
-                    plot::PlotError::Write(error) => BenchError::Write(WriteError {
-                        option: "--plot",
-                        path: request.path.clone(),
-                        error,
-                    }),
-                    error => BenchError::DrawPlot {
-                        path: request.path.clone(),
-                        error,
-                    },
-                })?;
+                .map_err(|error| BenchError::plot(&request.path, error))?;
         }
         drop(progress);
-        Ok(match self.format {
-            ReportFormat::Json => {
-                let mut json = report.to_json();
-                json.push('\n');
-                json
-            }
-            ReportFormat::Table => report.table(),
-        })
+        Ok(self.format.text(|| report.to_json(), || report.table()))
     }
-}
-
-/// Flushes the `--csv` file: a full disk shows here if not before.
-fn finish_csv(
-    writer: csv::Writer<std::io::BufWriter<std::fs::File>>,
-    path: &std::path::Path,
-) -> Result<(), WriteError> {
-    let written = writer
-        .into_inner()
-        .map_err(|error| csv_write_error(path, csv::Error::from(error.into_error()).into_kind()))?;
-    written
-        .into_inner()
-        .map(drop)
-        .map_err(|error| csv_write_error(path, csv::Error::from(error.into_error()).into_kind()))
 }

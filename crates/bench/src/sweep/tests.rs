@@ -3,6 +3,7 @@
 use super::*;
 use crate::bench::{Progress, run_strategy};
 use crate::live::LoadSettings;
+use crate::run::ONSET_SPEED;
 use crate::trace::generate;
 
 /// 10 s of steady 60 Hz frames.
