@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::render::{BACKGROUND, PlacedView, RenderTargets, Renderer};
+use crate::render::{BACKGROUND, PlacedView, RenderTargets, Renderer, UiPainter};
 
 /// The egui output of one frame, tessellated.
 pub struct UiFrame<'a> {
@@ -21,8 +21,10 @@ pub struct FrameComposer {
     renderer: Renderer,
     /// MSAA colour and depth for the scene pass.
     targets: RenderTargets,
-    /// Draws egui.
+    /// Holds egui's textures (the font atlas, images): uploads, samplers, bind groups.
     egui: egui_wgpu::Renderer,
+    /// Draws egui's triangles over those textures.
+    ui: UiPainter,
 }
 
 impl FrameComposer {
@@ -39,6 +41,7 @@ impl FrameComposer {
             targets: RenderTargets::new(device, format, width, height, sample_count),
             // The panel is drawn after the MSAA resolve, into the single-sample target.
             egui: egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default()),
+            ui: UiPainter::new(device, format),
         }
     }
 
@@ -61,21 +64,20 @@ impl FrameComposer {
         });
         self.targets
             .encode_scene_pass(&mut encoder, target, &self.renderer, BACKGROUND);
-        let mut extra = Vec::new();
         if let Some(ui) = &ui {
             for (id, deltas) in &ui.textures.set {
                 for delta in deltas {
                     self.egui.update_texture(device, queue, *id, delta);
                 }
             }
-            let screen = egui_wgpu::ScreenDescriptor {
-                size_in_pixels: [width, height],
-                pixels_per_point: ui.pixels_per_point,
-            };
-            extra = self
-                .egui
-                .update_buffers(device, queue, &mut encoder, ui.primitives, &screen);
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            self.ui.prepare(
+                device,
+                queue,
+                ui.primitives,
+                [width, height],
+                ui.pixels_per_point,
+            );
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("ui pass"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                     view: target,
@@ -91,10 +93,9 @@ impl FrameComposer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            self.egui
-                .render(&mut pass.forget_lifetime(), ui.primitives, &screen);
+            self.ui.draw(&mut pass, &self.egui);
         }
-        queue.submit(extra.into_iter().chain(std::iter::once(encoder.finish())));
+        queue.submit(std::iter::once(encoder.finish()));
         if let Some(mut ui) = ui {
             for id in &ui.textures.free {
                 self.egui.free_texture(id);

@@ -7,10 +7,12 @@
 //! [`Offscreen::read_rgba`] (or all at once with [`render_scene_png`]). [`GpuContext`]
 //! finds an adapter (lavapipe on machines without a GPU).
 
+mod buffers;
 mod gpu;
 mod mesh;
 mod readback;
 mod renderer;
+mod ui_painter;
 
 pub use gpu::{
     DeviceError, ErrorScope, GpuContext, GpuError, adapter_summary, catch_errors,
@@ -22,3 +24,4 @@ pub use renderer::{
     GRID_COLOR, MASS_COLOR, PIVOT_COLOR, PlacedView, RenderTargets, Renderer, SPHERE_COLOR,
     SPHERE_STRIPE_COLOR, SPRING_COLOR, TRAIL_COLOR, Viewport, clip_from_world,
 };
+pub use ui_painter::UiPainter;

@@ -23,11 +23,9 @@
 //! - `instances.rs`: what one pane draws as data: the camera uniform ([`clip_from_world`]),
 //!   the instances, and the colours.
 //! - `pipelines.rs`: shaders, the camera bind group and its layout, the render pipelines.
-//! - `buffers.rs`: the growing per-frame buffers and the once-uploaded mesh buffers.
 //! - `targets.rs`: [`RenderTargets`] (MSAA colour and depth), [`DEPTH_FORMAT`],
 //!   [`DEFAULT_SAMPLE_COUNT`].
 
-mod buffers;
 mod instances;
 mod pipelines;
 mod targets;
@@ -35,7 +33,7 @@ mod viewport;
 
 use std::ops::Range;
 
-use buffers::{GrowingBuffer, upload};
+use super::buffers::{GrowingBuffer, upload};
 use instances::{CameraUniform, Instance, PaneInstances, camera_uniform, push_pane_instances};
 use pipelines::{Pipelines, camera_bind_group, camera_layout};
 

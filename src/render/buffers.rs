@@ -1,11 +1,11 @@
-//! GPU buffers of the renderer: ones that grow with the frame's panes, and ones uploaded
-//! once.
+//! GPU buffers the renderers share: ones that grow with the frame's contents, and ones
+//! uploaded once.
 
 /// A GPU buffer that grows (to the next power of two) when more is needed, and is reused
 /// otherwise.
-pub(super) struct GrowingBuffer {
+pub(crate) struct GrowingBuffer {
     /// The current buffer.
-    pub(super) buffer: wgpu::Buffer,
+    pub(crate) buffer: wgpu::Buffer,
     /// Debug label, reused for replacement buffers.
     label: &'static str,
     /// Usages of the buffer, besides the `COPY_DST` always added.
@@ -14,7 +14,7 @@ pub(super) struct GrowingBuffer {
 
 impl GrowingBuffer {
     /// A buffer of `size` bytes (at least the copy alignment) for `usage`.
-    pub(super) fn new(
+    pub(crate) fn new(
         device: &wgpu::Device,
         label: &'static str,
         usage: wgpu::BufferUsages,
@@ -28,7 +28,7 @@ impl GrowingBuffer {
     }
 
     /// Makes room for `size` bytes; true when the buffer was replaced.
-    pub(super) fn reserve(&mut self, device: &wgpu::Device, size: u64) -> bool {
+    pub(crate) fn reserve(&mut self, device: &wgpu::Device, size: u64) -> bool {
         if size <= self.buffer.size() {
             return false;
         }
@@ -54,7 +54,7 @@ fn create_buffer(
 }
 
 /// A buffer holding `contents`, created already filled.
-pub(super) fn upload(
+pub(crate) fn upload(
     device: &wgpu::Device,
     label: &'static str,
     usage: wgpu::BufferUsages,

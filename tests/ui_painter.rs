@@ -1,0 +1,142 @@
+//! The lab draws egui's triangles with its own pipeline (`render::UiPainter`) over
+//! egui-wgpu's textures: the panel must come out as egui-wgpu's own renderer draws it.
+//!
+//! Skips (with a note) on a machine without a GPU adapter; `TIMESTEP_LAB_REQUIRE_GPU=1`
+//! makes that a failure.
+
+mod common;
+
+use common::{compare_images, gpu_or_skip};
+use timestep_lab::app::{FrameComposer, UiFrame, UiPass};
+use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
+use timestep_lab::render::{BACKGROUND, GpuContext, Offscreen};
+use timestep_lab::ui::{DisplayStatus, PanelState};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+const WIDTH: u32 = 1280;
+const HEIGHT: u32 = 720;
+
+/// egui's output for the lab's panel and timeline after half a second of frames: the
+/// triangles, and the texture changes of both of egui's passes (the font atlas).
+fn panel_frame() -> (Vec<egui::ClippedPrimitive>, egui::TexturesDelta, f32) {
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
+    for _ in 0..30 {
+        live.stopwatch_mut().advance(16_666_667);
+        live.frame();
+    }
+    let snapshot = live.snapshot();
+    let egui_ctx = egui::Context::default();
+    let mut panel = PanelState::default();
+    let display = DisplayStatus {
+        adapter: "test adapter".into(),
+        ..DisplayStatus::default()
+    };
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(WIDTH as f32, HEIGHT as f32),
+        )),
+        ..egui::RawInput::default()
+    };
+    let run = |panel: &mut PanelState| {
+        UiPass::run(
+            &egui_ctx,
+            input(),
+            panel,
+            &snapshot,
+            &display,
+            (WIDTH, HEIGHT),
+        )
+    };
+    let mut textures = run(&mut panel).textures;
+    let pass = run(&mut panel);
+    textures.append(pass.textures);
+    (pass.primitives, textures, pass.pixels_per_point)
+}
+
+/// The frame drawn by egui-wgpu's own renderer (dithering off: it adds noise) over the
+/// scene's clear colour.
+fn egui_wgpu_image(
+    gpu: &GpuContext,
+    primitives: &[egui::ClippedPrimitive],
+    textures: &egui::TexturesDelta,
+    pixels_per_point: f32,
+) -> image::RgbaImage {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let target = Offscreen::new(device, WIDTH, HEIGHT, FORMAT);
+    let mut renderer = egui_wgpu::Renderer::new(
+        device,
+        FORMAT,
+        egui_wgpu::RendererOptions {
+            dithering: false,
+            ..egui_wgpu::RendererOptions::default()
+        },
+    );
+    for (id, deltas) in &textures.set {
+        for delta in deltas {
+            renderer.update_texture(device, queue, *id, delta);
+        }
+    }
+    let screen = egui_wgpu::ScreenDescriptor {
+        size_in_pixels: [WIDTH, HEIGHT],
+        pixels_per_point,
+    };
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    let extra = renderer.update_buffers(device, queue, &mut encoder, primitives, &screen);
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("egui-wgpu reference"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target.view(),
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(BACKGROUND),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    renderer.render(&mut pass.forget_lifetime(), primitives, &screen);
+    queue.submit(extra.into_iter().chain([encoder.finish()]));
+    target.read_rgba(device, queue).unwrap()
+}
+
+#[test]
+fn the_panel_comes_out_as_egui_wgpu_draws_it() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let (primitives, textures, pixels_per_point) = panel_frame();
+    let reference = egui_wgpu_image(&gpu, &primitives, &textures, pixels_per_point);
+
+    let target = Offscreen::new(&gpu.device, WIDTH, HEIGHT, FORMAT);
+    let mut composer = FrameComposer::new(&gpu.device, FORMAT, (WIDTH, HEIGHT), 1);
+    composer.render(
+        &gpu.device,
+        &gpu.queue,
+        target.view(),
+        (WIDTH, HEIGHT),
+        &[],
+        Some(UiFrame {
+            primitives: &primitives,
+            textures,
+            pixels_per_point,
+        }),
+    );
+    let ours = target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+
+    // The comparison means something only if the panel drew: most of its column differs
+    // from the scene's clear colour.
+    let background = reference.get_pixel(WIDTH - 1, 0).0;
+    let panel_pixels = (0..HEIGHT)
+        .flat_map(|y| (0..300).map(move |x| (x, y)))
+        .filter(|&(x, y)| reference.get_pixel(x, y).0 != background)
+        .count();
+    assert!(
+        panel_pixels > (300 * HEIGHT / 2) as usize,
+        "the reference drew no panel: {panel_pixels} pixels"
+    );
+    // The same arithmetic and blending: at most one step of rounding in any channel.
+    compare_images(&ours, &reference, 1, 0.0).unwrap();
+}
