@@ -19,7 +19,8 @@ const HEIGHT: u32 = 720;
 /// egui's output for the lab's panel and timeline after half a second of frames: the
 /// triangles, and the texture changes of both of egui's passes (the font atlas).
 fn panel_frame() -> (Vec<egui::ClippedPrimitive>, egui::TexturesDelta, f32) {
-    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).unwrap();
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+        .expect("the default settings are valid");
     for _ in 0..30 {
         live.stopwatch_mut().advance(16_666_667);
         live.frame();
@@ -101,7 +102,9 @@ fn egui_wgpu_image(
     });
     renderer.render(&mut pass.forget_lifetime(), primitives, &screen);
     queue.submit(extra.into_iter().chain([encoder.finish()]));
-    target.read_rgba(device, queue).unwrap()
+    target
+        .read_rgba(device, queue)
+        .expect("reading the reference back")
 }
 
 #[test]
@@ -124,7 +127,9 @@ fn the_panel_comes_out_as_egui_wgpu_draws_it() {
             pixels_per_point,
         }),
     );
-    let ours = target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let ours = target
+        .read_rgba(&gpu.device, &gpu.queue)
+        .expect("reading the frame back");
 
     // The comparison means something only if the panel drew: most of its column differs
     // from the scene's clear colour.
@@ -138,5 +143,7 @@ fn the_panel_comes_out_as_egui_wgpu_draws_it() {
         "the reference drew no panel: {panel_pixels} pixels"
     );
     // The same arithmetic and blending: at most one step of rounding in any channel.
-    compare_images(&ours, &reference, 1, 0.0).unwrap();
+    if let Err(problem) = compare_images(&ours, &reference, 1, 0.0) {
+        panic!("the panel differs from egui-wgpu's: {problem}");
+    }
 }
