@@ -77,4 +77,98 @@ pub struct BenchRenderOptions {
     pub msaa: u32,
     /// Print JSON instead of the table.
     pub json: bool,
+    /// Parts of the frame left out, to measure what each costs.
+    pub without: FrameParts,
+}
+
+/// A part of the frame `bench-render --without` leaves out: a thing in the scene, or a
+/// part of the window's UI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FramePart {
+    /// The ground grid.
+    Grid,
+    /// The orbiting sphere.
+    Sphere,
+    /// The translucent ghost (the true position).
+    Ghost,
+    /// The trail of shown positions.
+    Trail,
+    /// The pivot ball and post, the spring's plate and mass, the player.
+    Props,
+    /// The spring's coil.
+    Coil,
+    /// The side panel (hidden: the scene takes its room).
+    Panel,
+    /// The frame timeline (hidden: the scene takes its room).
+    Timeline,
+    /// The whole UI pass (laid out, not drawn).
+    Ui,
+}
+
+impl FramePart {
+    /// Every part, in the order help lists them.
+    pub const ALL: [Self; 9] = [
+        Self::Grid,
+        Self::Sphere,
+        Self::Ghost,
+        Self::Trail,
+        Self::Props,
+        Self::Coil,
+        Self::Panel,
+        Self::Timeline,
+        Self::Ui,
+    ];
+
+    /// The part's name on the command line and in reports.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Grid => "grid",
+            Self::Sphere => "sphere",
+            Self::Ghost => "ghost",
+            Self::Trail => "trail",
+            Self::Props => "props",
+            Self::Coil => "coil",
+            Self::Panel => "panel",
+            Self::Timeline => "timeline",
+            Self::Ui => "ui",
+        }
+    }
+
+    /// The part named `id`.
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|part| part.id() == id)
+    }
+}
+
+/// A set of [`FramePart`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameParts(u16);
+
+impl FrameParts {
+    /// No part.
+    pub const NONE: Self = Self(0);
+
+    /// The set with `part` added.
+    #[must_use]
+    pub fn with(self, part: FramePart) -> Self {
+        Self(self.0 | 1 << part as u16)
+    }
+
+    /// Whether `part` is in the set.
+    pub fn contains(self, part: FramePart) -> bool {
+        self.0 & 1 << part as u16 != 0
+    }
+
+    /// The parts in the set, in [`FramePart::ALL`]'s order.
+    pub fn iter(self) -> impl Iterator<Item = FramePart> {
+        FramePart::ALL
+            .into_iter()
+            .filter(move |&part| self.contains(part))
+    }
+}
+
+impl FromIterator<FramePart> for FrameParts {
+    fn from_iter<I: IntoIterator<Item = FramePart>>(parts: I) -> Self {
+        parts.into_iter().fold(Self::NONE, Self::with)
+    }
 }

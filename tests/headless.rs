@@ -170,6 +170,64 @@ fn bench_render_reports_every_stage_as_json() {
     );
 }
 
+/// `--without` names what the frame left out, in the report and its JSON; the floor is in
+/// the same run, and the frame is read in floors.
+#[test]
+fn bench_render_leaves_out_the_parts_it_is_asked_to_and_reads_the_frame_in_floors() {
+    let bad = lab(&["bench-render", "--without", "grid,gost\u{1b}[31m"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let message = stderr(&bad);
+    assert!(
+        message.contains("--without")
+            && message.contains("not a part of the frame")
+            && message.contains("grid, sphere, ghost, trail, props, coil, panel, timeline, ui"),
+        "{message}"
+    );
+    assert!(!message.contains('\u{1b}'), "{message:?}");
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let output = lab(&[
+        "bench-render",
+        "--frames",
+        "3",
+        "--width",
+        "320",
+        "--height",
+        "200",
+        "--without",
+        "ui,grid",
+        "--without",
+        "trail",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(json["without"], serde_json::json!(["grid", "trail", "ui"]));
+    let frame = json["frame_ms_median"].as_f64().unwrap_or_default();
+    let floor = json["clear_only_ms_median"].as_f64().unwrap_or_default();
+    let over = json["frame_over_floor"].as_f64().unwrap_or_default();
+    assert!(
+        floor > 0.0 && (over - frame / floor).abs() < 1e-9 * over.max(1.0),
+        "{over} vs {frame} / {floor}"
+    );
+    let table = lab(&[
+        "bench-render",
+        "--frames",
+        "2",
+        "--width",
+        "320",
+        "--height",
+        "200",
+        "--without",
+        "panel,timeline",
+    ]);
+    assert!(table.status.success(), "{}", stderr(&table));
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("without: panel, timeline"), "{text}");
+    assert!(text.contains("x the clear-only frame"), "{text}");
+}
+
 /// bench-render measures as many panes as the window shows (it stopped at 6 of 9).
 #[test]
 fn bench_render_takes_every_pane_count_the_window_shows() {

@@ -13,8 +13,8 @@ use image::{Rgba, RgbaImage};
 use timestep_lab::app::{grid_viewports, render_grid};
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::render::{
-    BACKGROUND, GpuContext, MASS_COLOR, PlacedView, Renderer, Viewport, clip_from_world,
-    render_scene_png,
+    BACKGROUND, GpuContext, MASS_COLOR, PlacedView, Renderer, SceneParts, Viewport,
+    clip_from_world, render_scene_parts_png, render_scene_png,
 };
 use timestep_lab::scene::{SceneConfig, ShownScene};
 use timestep_lab::sim::Simulation;
@@ -78,11 +78,15 @@ fn is_background(pixel: Rgba<u8>) -> bool {
     (0..3).all(|c| pixel.0[c].abs_diff(background[c]) <= 3)
 }
 
-fn assert_sphere_colored(pixel: Rgba<u8>, what: &str) {
+/// The sphere's orange: red over green over blue, red well above the background.
+fn is_sphere_colored(pixel: Rgba<u8>) -> bool {
     let [r, g, b, _] = pixel.0;
-    let background = background_srgb();
+    r > g && g > b && r >= background_srgb()[0] + 60
+}
+
+fn assert_sphere_colored(pixel: Rgba<u8>, what: &str) {
     assert!(
-        r > g && g > b && r >= background[0] + 60,
+        is_sphere_colored(pixel),
         "{what}: expected the sphere's orange (r > g > b, r well above the background), got {:?}",
         pixel.0
     );
@@ -276,6 +280,42 @@ fn six_pane_grid_draws_each_sphere_in_its_own_viewport_and_labels_it() {
         );
     }
     assert_matches_snapshot(&image, "render_grid");
+    assert_no_gpu_errors(&ctx);
+}
+
+/// What `bench-render --without` measures is the frame without that part: the renderer
+/// leaves out exactly what it is told to.
+#[test]
+fn the_renderer_leaves_out_the_parts_it_is_told_to() {
+    let Some(ctx) = gpu_or_skip() else { return };
+    let (sim, shown, trail) = run(Strategy::Fixed, 75);
+    let view = PaneView::new(&shown, sim.scene().config(), false, &trail);
+    let viewport = Viewport::full(320, 240);
+    let draw = |parts: SceneParts| {
+        render_scene_parts_png(&ctx, &[PlacedView { viewport, view }], (320, 240), parts).unwrap()
+    };
+    let centre = project(&view, viewport, view.sphere_center);
+    assert_sphere_colored(pixel(&draw(SceneParts::ALL), centre), "everything");
+    // The trail's newest dot sits inside the sphere: leave both out.
+    let without_sphere = draw(SceneParts {
+        sphere: false,
+        trail: false,
+        ..SceneParts::ALL
+    });
+    assert!(
+        !is_sphere_colored(pixel(&without_sphere, centre)),
+        "the sphere is drawn without it: {:?}",
+        pixel(&without_sphere, centre).0
+    );
+    let nothing = draw(SceneParts {
+        grid: false,
+        sphere: false,
+        ghost: false,
+        trail: false,
+        props: false,
+        coil: false,
+    });
+    assert!(nothing.pixels().all(|&pixel| is_background(pixel)));
     assert_no_gpu_errors(&ctx);
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::render::{BACKGROUND, PlacedView, RenderTargets, Renderer, UiPainter};
+use crate::render::{BACKGROUND, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter};
 
 /// The egui output of one frame, tessellated.
 pub struct UiFrame<'a> {
@@ -25,6 +25,8 @@ pub struct FrameComposer {
     egui: egui_wgpu::Renderer,
     /// Draws egui's triangles over those textures.
     ui: UiPainter,
+    /// Whether the UI pass is drawn (`bench-render --without ui` leaves it out).
+    draws_ui: bool,
 }
 
 impl FrameComposer {
@@ -42,7 +44,15 @@ impl FrameComposer {
             // The panel is drawn after the MSAA resolve, into the single-sample target.
             egui: egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default()),
             ui: UiPainter::new(device, format),
+            draws_ui: true,
         }
+    }
+
+    /// Draws only the scene's `parts`, and the UI only if `ui`: what `bench-render
+    /// --without` measures.
+    pub fn leave_out(&mut self, parts: SceneParts, ui: bool) {
+        self.renderer.set_parts(parts);
+        self.draws_ui = ui;
     }
 
     /// Encodes and submits one frame into `target` (`width` × `height` physical pixels):
@@ -70,6 +80,8 @@ impl FrameComposer {
                     self.egui.update_texture(device, queue, *id, delta);
                 }
             }
+        }
+        if let Some(ui) = ui.as_ref().filter(|_| self.draws_ui) {
             self.ui.prepare(
                 device,
                 queue,

@@ -12,7 +12,7 @@ use crate::live::{
     LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, RampSettings,
     ScenePreset,
 };
-use crate::options::{BenchRenderOptions, RenderOptions, WindowOptions};
+use crate::options::{BenchRenderOptions, FramePart, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
 use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
@@ -437,6 +437,18 @@ pub struct BenchRenderArgs {
     /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
     #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
     pub msaa: u32,
+    /// Parts of the frame to leave out, to measure what each costs.
+    #[arg(
+        long,
+        value_name = "PARTS",
+        value_delimiter = ',',
+        value_parser = parse_frame_part,
+        help = format!(
+            "Parts of the frame to leave out, to measure what each costs: a comma list of {}",
+            FramePart::ALL.map(FramePart::id).join(", ")
+        )
+    )]
+    pub without: Vec<FramePart>,
 }
 
 impl BenchRenderArgs {
@@ -448,6 +460,7 @@ impl BenchRenderArgs {
             panes: self.panes,
             msaa: self.msaa,
             json: self.json,
+            without: self.without.iter().copied().collect(),
         }
     }
 }

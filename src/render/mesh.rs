@@ -51,11 +51,10 @@ pub(crate) struct MeshSet {
     pub vertices: Vec<Vertex>,
     /// All indices, relative to each mesh's base vertex.
     pub indices: Vec<u32>,
-    /// Unit sphere (radius 1, centred).
-    pub sphere: MeshRange,
-    /// A coarse unit sphere for small things (trail dots, the pivot, the mass): a few
-    /// pixels wide, they need a tenth of the triangles, which a CPU rasterizer feels.
-    pub dot: MeshRange,
+    /// Unit spheres (radius 1, centred), coarsest first: one per [`SPHERE_SEGMENTS`], so a
+    /// sphere a few pixels wide is not drawn with two thousand triangles (a CPU rasterizer
+    /// pays for each).
+    pub spheres: [MeshRange; SPHERE_LODS],
     /// Capped cylinder, radius 1, from y = 0 to y = 1.
     pub cylinder: MeshRange,
     /// The spring's parameter grid, shaped by the coil vertex shader.
@@ -64,15 +63,14 @@ pub(crate) struct MeshSet {
     pub grid: MeshRange,
 }
 
-/// Longitude segments of the sphere: 48 × 24 gives about 2.2k triangles, smooth at the
-/// sizes the panes show.
-const SPHERE_SEGMENTS: u32 = 48;
-/// Latitude rings of the sphere.
-const SPHERE_RINGS: u32 = 24;
-/// Longitude segments of the coarse sphere (16 × 8: 224 triangles).
-const DOT_SEGMENTS: u32 = 16;
-/// Latitude rings of the coarse sphere.
-const DOT_RINGS: u32 = 8;
+/// How many sphere meshes there are.
+pub(crate) const SPHERE_LODS: usize = 3;
+/// Longitude segments of each sphere mesh, coarsest first; each has half as many latitude
+/// rings. 48 × 24 (about 2.2k triangles) is smooth up to a radius of about 230 pixels.
+const SPHERE_SEGMENTS: [u32; SPHERE_LODS] = [8, 16, 48];
+/// The widest gap, in pixels, [`sphere_lod`] allows between a sphere's outline and its
+/// polygon's: under half a pixel, the coarser mesh draws the same pixels.
+const MAX_OUTLINE_GAP_PX: f32 = 0.5;
 /// Sides of the cylinder.
 const CYLINDER_SIDES: u32 = 24;
 /// Samples along the spring per turn: enough for the coil to look round.
@@ -84,8 +82,8 @@ impl MeshSet {
     /// Generates all meshes. `grid_half_extent_m` and `grid_spacing_m` shape the ground grid.
     pub fn new(grid_half_extent_m: f32, grid_spacing_m: f32) -> Self {
         let mut set = Self::default();
-        set.sphere = set.append(|v, i| sphere(v, i, SPHERE_SEGMENTS, SPHERE_RINGS));
-        set.dot = set.append(|v, i| sphere(v, i, DOT_SEGMENTS, DOT_RINGS));
+        set.spheres =
+            SPHERE_SEGMENTS.map(|segments| set.append(|v, i| sphere(v, i, segments, segments / 2)));
         set.cylinder = set.append(cylinder);
         set.coil = set.append(coil);
         set.grid = set.append(|v, i| grid(v, i, grid_half_extent_m, grid_spacing_m));
@@ -106,6 +104,19 @@ impl MeshSet {
         self.indices.extend(indices);
         range
     }
+}
+
+/// Which sphere mesh draws a sphere `radius_px` pixels across its middle: the coarsest
+/// whose outline stays within [`MAX_OUTLINE_GAP_PX`] of the circle (a regular polygon of
+/// `n` sides around a circle of radius `r` falls short of it by `r·(1 − cos(π/n))`), the
+/// finest when none does. Not a number (a degenerate camera) gives the finest.
+pub(crate) fn sphere_lod(radius_px: f32) -> usize {
+    SPHERE_SEGMENTS
+        .iter()
+        .position(|&segments| {
+            radius_px * (1.0 - (PI / segments as f32).cos()) <= MAX_OUTLINE_GAP_PX
+        })
+        .unwrap_or(SPHERE_LODS - 1)
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -216,7 +227,8 @@ mod tests {
     fn meshes_index_only_their_own_vertices() {
         let set = MeshSet::new(10.0, 1.0);
         let total = set.vertices.len() as i64;
-        for mesh in [set.sphere, set.dot, set.cylinder, set.coil, set.grid] {
+        let [speck, dot, sphere] = set.spheres;
+        for mesh in [speck, dot, sphere, set.cylinder, set.coil, set.grid] {
             let indices = &set.indices[mesh.indices().start as usize..mesh.indices().end as usize];
             assert!(!indices.is_empty());
             assert!(
@@ -225,8 +237,23 @@ mod tests {
                     .all(|&i| (i as i64 + mesh.base_vertex as i64) < total)
             );
         }
-        // About 2k triangles for the sphere, a tenth of that for the coarse one.
-        assert!((2000..2600).contains(&(set.sphere.index_count / 3)));
-        assert!((150..300).contains(&(set.dot.index_count / 3)));
+        // About 2k triangles for the fine sphere, a tenth of that for the next, and a few
+        // dozen for the coarsest.
+        assert!((2000..2600).contains(&(sphere.index_count / 3)));
+        assert!((150..300).contains(&(dot.index_count / 3)));
+        assert!((30..80).contains(&(speck.index_count / 3)));
+    }
+
+    #[test]
+    fn sphere_meshes_follow_the_outline_within_half_a_pixel() {
+        // 8 sides: r·(1 − cos 22.5°) = 0.5 at r = 6.57 px; 16 sides: at r = 26.0 px.
+        assert_eq!(sphere_lod(0.0), 0);
+        assert_eq!(sphere_lod(6.5), 0);
+        assert_eq!(sphere_lod(6.7), 1);
+        assert_eq!(sphere_lod(25.9), 1);
+        assert_eq!(sphere_lod(26.2), 2);
+        assert_eq!(sphere_lod(5000.0), 2);
+        assert_eq!(sphere_lod(f32::NAN), 2);
+        assert_eq!(sphere_lod(f32::INFINITY), 2);
     }
 }

@@ -18,10 +18,10 @@ pub use gpu::{
     DeviceError, ErrorScope, GpuContext, GpuError, adapter_summary, catch_errors,
     log_uncaptured_errors, request_adapter,
 };
-pub use readback::{Offscreen, ReadbackError, render_scene_png};
+pub use readback::{Offscreen, ReadbackError, render_scene_parts_png, render_scene_png};
 pub use renderer::{
     ALARM_COLOR, BACKGROUND, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA, GHOST_COLOR,
     GRID_COLOR, MASS_COLOR, PIVOT_COLOR, PlacedView, RenderTargets, Renderer, SPHERE_COLOR,
-    SPHERE_STRIPE_COLOR, SPRING_COLOR, TRAIL_COLOR, Viewport, clip_from_world,
+    SPHERE_STRIPE_COLOR, SPRING_COLOR, SceneParts, TRAIL_COLOR, Viewport, clip_from_world,
 };
 pub use ui_painter::UiPainter;

@@ -2,7 +2,9 @@
 //! `render` command.
 
 use super::gpu::GpuContext;
-use super::renderer::{BACKGROUND, DEFAULT_SAMPLE_COUNT, PlacedView, RenderTargets, Renderer};
+use super::renderer::{
+    BACKGROUND, DEFAULT_SAMPLE_COUNT, PlacedView, RenderTargets, Renderer, SceneParts,
+};
 
 /// Bytes per row of a texture-to-buffer copy must be a multiple of this.
 const ROW_ALIGNMENT: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
@@ -166,11 +168,22 @@ pub fn render_scene_png(
     width: u32,
     height: u32,
 ) -> Result<image::RgbaImage, ReadbackError> {
+    render_scene_parts_png(ctx, panes, (width, height), SceneParts::ALL)
+}
+
+/// [`render_scene_png`] drawing only the scene's `parts`.
+pub fn render_scene_parts_png(
+    ctx: &GpuContext,
+    panes: &[PlacedView<'_>],
+    (width, height): (u32, u32),
+    parts: SceneParts,
+) -> Result<image::RgbaImage, ReadbackError> {
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let offscreen = Offscreen::new(&ctx.device, width, height, format);
     let (width, height) = offscreen.size();
     let targets = RenderTargets::new(&ctx.device, format, width, height, DEFAULT_SAMPLE_COUNT);
     let mut renderer = Renderer::new(&ctx.device, format, DEFAULT_SAMPLE_COUNT);
+    renderer.set_parts(parts);
     renderer.prepare(&ctx.device, &ctx.queue, panes);
     let mut encoder = ctx
         .device

@@ -7,6 +7,7 @@ use std::ops::Range;
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3, camera};
 
+use crate::render::mesh::{SPHERE_LODS, sphere_lod};
 use crate::view::PaneView;
 use crate::world::{
     COIL_RADIUS_M, COIL_TURNS, FRAMED_ASPECT, GRID_HALF_EXTENT_M, PIVOT_RADIUS_M, PLATE_RADIUS_M,
@@ -160,19 +161,71 @@ pub(super) struct PaneInstances {
     /// Instances of the ground grid.
     pub(super) grid: Range<u32>,
     /// Instances of the orbiting sphere.
-    pub(super) spheres: Range<u32>,
-    /// Instances of the pivot ball, the spring's mass and the trail dots.
-    pub(super) dots: Range<u32>,
+    pub(super) spheres: LodRanges,
+    /// Instances of the pivot ball, the spring's mass and the player's head.
+    pub(super) dots: LodRanges,
+    /// Instances of the trail's dots.
+    pub(super) trail: LodRanges,
     /// Instances of the pivot's post and the spring's anchor plate.
     pub(super) cylinders: Range<u32>,
     /// Instances of the spring's coil.
     pub(super) coil: Range<u32>,
     /// Instances of the ghost sphere.
-    pub(super) ghost: Range<u32>,
+    pub(super) ghost: LodRanges,
 }
 
-/// Appends one pane's instances to `instances`, grouped by mesh and pipeline.
-pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView) -> PaneInstances {
+/// A group of spheres' instances split by the mesh that draws them: one range per
+/// [`MeshSet::spheres`](crate::render::mesh::MeshSet) mesh, coarsest first.
+pub(super) type LodRanges = [Range<u32>; SPHERE_LODS];
+
+/// How large things look in one pane: a sphere's radius in pixels, to choose its mesh.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PaneScale {
+    /// The pane's camera.
+    clip_from_world: Mat4,
+    /// Pixels per unit of clip-space y over w: half the viewport's height times the
+    /// projection's vertical scale.
+    pixels_per_clip_y: f32,
+}
+
+impl PaneScale {
+    /// The scale of a pane drawn with `clip_from_world` in a viewport `height_px` tall.
+    pub(super) fn new(clip_from_world: Mat4, height_px: f32) -> Self {
+        // Clip y is the projection's vertical scale times the camera's unit up axis.
+        let vertical_scale = clip_from_world.row(1).truncate().length();
+        Self {
+            clip_from_world,
+            pixels_per_clip_y: 0.5 * height_px * vertical_scale,
+        }
+    }
+
+    /// The radius in pixels of a sphere of `radius` metres at `center`, as seen at the
+    /// middle of the view; infinite at or behind the eye.
+    pub(super) fn radius_px(&self, center: Vec3, radius: f32) -> f32 {
+        let w = (self.clip_from_world * center.extend(1.0)).w;
+        if w > 1e-6 {
+            radius * self.pixels_per_clip_y / w
+        } else {
+            f32::INFINITY
+        }
+    }
+
+    /// Which sphere mesh draws the sphere `instance` places (its scale is its radius).
+    fn lod(&self, instance: &Instance) -> usize {
+        let columns = &instance.world_from_object;
+        let radius = Vec3::from_slice(&columns[0][..3]).length();
+        let center = Vec3::from_slice(&columns[3][..3]);
+        sphere_lod(self.radius_px(center, radius))
+    }
+}
+
+/// Appends one pane's instances to `instances`, grouped by mesh and pipeline, each sphere
+/// with the mesh its size on screen (`scale`) needs.
+pub(super) fn push_pane_instances(
+    instances: &mut Vec<Instance>,
+    view: &PaneView,
+    scale: &PaneScale,
+) -> PaneInstances {
     let background = [
         BACKGROUND.r as f32,
         BACKGROUND.g as f32,
@@ -199,7 +252,7 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
         );
     });
 
-    let spheres = group(instances, |instances| {
+    let spheres = sphere_group(instances, scale, |instances| {
         let mut sphere = Instance::new(
             Mat4::from_scale_rotation_translation(
                 Vec3::splat(view.sphere_radius_m),
@@ -219,7 +272,7 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
         instances.push(sphere);
     });
 
-    let dots = group(instances, |instances| {
+    let dots = sphere_group(instances, scale, |instances| {
         instances.push(Instance::new(
             ball(view.pivot, PIVOT_RADIUS_M),
             PIVOT_COLOR,
@@ -246,6 +299,9 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
                 1.0,
             ));
         }
+    });
+
+    let trail = sphere_group(instances, scale, |instances| {
         let count = view.trail.len().max(1) as f32;
         for (i, dot) in view.trail_dots().enumerate() {
             // Newest is 1, oldest near 0: old dots darken into the background.
@@ -310,7 +366,7 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
         );
     });
 
-    let ghost = group(instances, |instances| {
+    let ghost = sphere_group(instances, scale, |instances| {
         // A hair smaller than the sphere: where the ghost coincides with the drawn
         // sphere (strategies without lag) it hides inside it instead of z-fighting.
         instances.push(Instance::new(
@@ -324,6 +380,7 @@ pub(super) fn push_pane_instances(instances: &mut Vec<Instance>, view: &PaneView
         grid,
         spheres,
         dots,
+        trail,
         cylinders,
         coil,
         ghost,
@@ -338,13 +395,36 @@ fn group(instances: &mut Vec<Instance>, push: impl FnOnce(&mut Vec<Instance>)) -
     to_u32(start)..to_u32(instances.len())
 }
 
+/// Runs `push`, which appends spheres, and sorts what it appended by the mesh each needs.
+/// Returns the range of each mesh's instances.
+fn sphere_group(
+    instances: &mut Vec<Instance>,
+    scale: &PaneScale,
+    push: impl FnOnce(&mut Vec<Instance>),
+) -> LodRanges {
+    let appended = group(instances, push);
+    let first = appended.start as usize;
+    instances[first..].sort_unstable_by_key(|instance| scale.lod(instance));
+    let mut start = appended.start;
+    std::array::from_fn(|lod| {
+        let count = instances[start as usize..appended.end as usize]
+            .iter()
+            .take_while(|instance| scale.lod(instance) == lod)
+            .count();
+        let range = start..start + u32::try_from(count).expect("instance count fits u32");
+        start = range.end;
+        range
+    })
+}
+
 /// A sphere of `radius` at `center`.
 fn ball(center: Vec3, radius: f32) -> Mat4 {
     Mat4::from_scale_rotation_translation(Vec3::splat(radius), Quat::IDENTITY, center)
 }
 
-/// The camera uniform of a pane showing `view` in a viewport of width over height `aspect`.
-pub(super) fn camera_uniform(view: &PaneView, aspect: f32) -> CameraUniform {
+/// The camera uniform of a pane showing `view` through `clip_from_world` (its
+/// [`clip_from_world`] for the viewport's aspect).
+pub(super) fn camera_uniform(view: &PaneView, clip_from_world: Mat4) -> CameraUniform {
     // A lamp above, left of and behind the viewer, turning with the camera so every pane
     // and every camera angle is lit alike.
     let forward = (view.camera_target - view.camera_eye).normalize_or(Vec3::NEG_Z);
@@ -352,7 +432,7 @@ pub(super) fn camera_uniform(view: &PaneView, aspect: f32) -> CameraUniform {
     let up = right.cross(forward);
     let light_direction = (-0.55 * right + 0.8 * up - 0.45 * forward).normalize();
     CameraUniform {
-        clip_from_world: clip_from_world(view, aspect).to_cols_array_2d(),
+        clip_from_world: clip_from_world.to_cols_array_2d(),
         eye_position: view.camera_eye.extend(1.0).to_array(),
         light_direction: light_direction.extend(0.0).to_array(),
         background: [
@@ -361,5 +441,87 @@ pub(super) fn camera_uniform(view: &PaneView, aspect: f32) -> CameraUniform {
             BACKGROUND.b as f32,
             1.0,
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::SceneConfig;
+    use crate::sim::Simulation;
+    use crate::timestep::{Strategy, TimestepConfig};
+    use crate::view::Trail;
+
+    /// A camera 10 m from the origin looking at it, 60° vertical field of view.
+    fn camera(aspect: f32) -> Mat4 {
+        let clip_from_view =
+            camera::rh::proj::directx::perspective(60f32.to_radians(), aspect, Z_NEAR_M, Z_FAR_M);
+        let view_from_world = camera::rh::view::look_at_mat4(Vec3::Z * 10.0, Vec3::ZERO, Vec3::Y);
+        clip_from_view * view_from_world
+    }
+
+    #[test]
+    fn a_sphere_measures_its_radius_on_screen() {
+        // r / (d·tan 30°) of half the height: 1 m at 10 m on 720 px is 62.35 px.
+        let scale = PaneScale::new(camera(16.0 / 9.0), 720.0);
+        let expected = 360.0 / (10.0 * 30f32.to_radians().tan());
+        assert!((scale.radius_px(Vec3::ZERO, 1.0) - expected).abs() < 1e-3);
+        // Twice as far, half as large; the aspect does not matter.
+        let narrow = PaneScale::new(camera(0.5), 720.0);
+        assert!((narrow.radius_px(Vec3::Z * -10.0, 1.0) - expected / 2.0).abs() < 1e-3);
+        // At or behind the eye: as large as can be.
+        assert_eq!(scale.radius_px(Vec3::Z * 20.0, 1.0), f32::INFINITY);
+    }
+
+    #[test]
+    fn each_sphere_gets_the_mesh_its_size_on_screen_needs() {
+        let mut sim = Simulation::new(
+            Strategy::Interpolated,
+            TimestepConfig::default(),
+            SceneConfig::new(),
+        );
+        let mut trail = Trail::default();
+        let mut shown = None;
+        for _ in 0..60 {
+            let (_, frame) = sim.frame(16_666_667);
+            trail.push((frame.sphere_position.as_vec3(), frame.real_time));
+            shown = Some(frame);
+        }
+        let shown = shown.expect("frames ran");
+        let view = PaneView::new(&shown, sim.scene().config(), false, &trail);
+        let clip = clip_from_world(&view, 16.0 / 9.0);
+        let count = |ranges: &LodRanges| ranges.clone().map(|range| range.len());
+
+        let mut instances = Vec::new();
+        let large = push_pane_instances(&mut instances, &view, &PaneScale::new(clip, 1080.0));
+        // The orbiting sphere is tens of pixels across: the finest mesh.
+        assert_eq!(count(&large.spheres), [0, 0, 1]);
+        // The trail's dots are a few pixels: the coarsest, and none lost.
+        let trail_counts = count(&large.trail);
+        assert_eq!(
+            trail_counts.iter().sum::<usize>(),
+            view.trail_dots().count()
+        );
+        assert!(
+            trail_counts[0] > 0 && trail_counts[2] == 0,
+            "{trail_counts:?}"
+        );
+        // Every range holds instances of its mesh only, in order.
+        for ranges in [&large.spheres, &large.dots, &large.trail, &large.ghost] {
+            for (lod, range) in ranges.iter().enumerate() {
+                let scale = PaneScale::new(clip, 1080.0);
+                for instance in &instances[range.start as usize..range.end as usize] {
+                    assert_eq!(scale.lod(instance), lod);
+                }
+            }
+        }
+
+        // In a pane 40 pixels tall, everything is small.
+        instances.clear();
+        let tiny = push_pane_instances(&mut instances, &view, &PaneScale::new(clip, 40.0));
+        for ranges in [&tiny.spheres, &tiny.dots, &tiny.trail, &tiny.ghost] {
+            let counts = count(ranges);
+            assert_eq!(counts[1] + counts[2], 0, "{counts:?}");
+        }
     }
 }

@@ -34,7 +34,10 @@ mod viewport;
 use std::ops::Range;
 
 use super::buffers::{GrowingBuffer, upload};
-use instances::{CameraUniform, Instance, PaneInstances, camera_uniform, push_pane_instances};
+use instances::{
+    CameraUniform, Instance, LodRanges, PaneInstances, PaneScale, camera_uniform,
+    push_pane_instances,
+};
 use pipelines::{Pipelines, camera_bind_group, camera_layout};
 
 pub use instances::{
@@ -44,8 +47,44 @@ pub use instances::{
 pub use targets::{DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, RenderTargets};
 pub use viewport::{PlacedView, Viewport};
 
-use super::mesh::{MeshRange, MeshSet};
+use super::mesh::{MeshRange, MeshSet, SPHERE_LODS};
 use crate::world::{GRID_HALF_EXTENT_M, GRID_SPACING_M};
+
+/// Which of the scene's things the renderer draws: all of them, but where `bench-render
+/// --without` leaves one out to measure what it costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SceneParts {
+    /// The ground grid.
+    pub grid: bool,
+    /// The orbiting sphere.
+    pub sphere: bool,
+    /// The translucent ghost.
+    pub ghost: bool,
+    /// The trail's dots.
+    pub trail: bool,
+    /// The pivot ball and post, the spring's plate and mass, the player.
+    pub props: bool,
+    /// The spring's coil.
+    pub coil: bool,
+}
+
+impl SceneParts {
+    /// Everything.
+    pub const ALL: Self = Self {
+        grid: true,
+        sphere: true,
+        ghost: true,
+        trail: true,
+        props: true,
+        coil: true,
+    };
+}
+
+impl Default for SceneParts {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
 
 /// What one prepared pane draws.
 #[derive(Clone, Debug)]
@@ -81,10 +120,9 @@ pub struct Renderer {
     vertex_buffer: wgpu::Buffer,
     /// Indices of all the shared meshes.
     index_buffer: wgpu::Buffer,
-    /// Unit sphere: the orbiting sphere and its ghost.
-    sphere_mesh: MeshRange,
-    /// Coarse unit sphere: the pivot ball, the mass and the trail dots.
-    dot_mesh: MeshRange,
+    /// Unit spheres, coarsest first: the orbiting sphere, its ghost, the balls and the
+    /// trail, each drawn with the one its size on screen needs.
+    sphere_meshes: [MeshRange; SPHERE_LODS],
     /// Unit cylinder: the pivot's post and the anchor plate.
     cylinder_mesh: MeshRange,
     /// The spring's parameter grid, shaped by the coil pipeline.
@@ -97,6 +135,8 @@ pub struct Renderer {
     camera_bytes: Vec<u8>,
     /// What each prepared pane draws.
     pane_draws: Vec<PaneDraw>,
+    /// Which things are drawn.
+    parts: SceneParts,
 }
 
 impl Renderer {
@@ -152,15 +192,20 @@ impl Renderer {
             instance_buffer,
             vertex_buffer,
             index_buffer,
-            sphere_mesh: meshes.sphere,
-            dot_mesh: meshes.dot,
+            sphere_meshes: meshes.spheres,
             cylinder_mesh: meshes.cylinder,
             coil_mesh: meshes.coil,
             grid_mesh: meshes.grid,
             instances: Vec::new(),
             camera_bytes: Vec::new(),
             pane_draws: Vec::new(),
+            parts: SceneParts::ALL,
         }
+    }
+
+    /// Draws only `parts` from now on.
+    pub fn set_parts(&mut self, parts: SceneParts) {
+        self.parts = parts;
     }
 
     /// Uploads the cameras and instances of `panes`, replacing the previous frame's. Panes
@@ -179,12 +224,14 @@ impl Renderer {
                 continue;
             };
             let camera_offset = self.camera_bytes.len();
-            let camera = camera_uniform(&pane.view, aspect);
+            let clip_from_world = clip_from_world(&pane.view, aspect);
+            let camera = camera_uniform(&pane.view, clip_from_world);
             self.camera_bytes
                 .extend_from_slice(bytemuck::bytes_of(&camera));
             self.camera_bytes
                 .resize(camera_offset + self.camera_stride as usize, 0);
-            let instances = push_pane_instances(&mut self.instances, &pane.view);
+            let scale = PaneScale::new(clip_from_world, pane.viewport.height);
+            let instances = push_pane_instances(&mut self.instances, &pane.view, &scale);
             self.pane_draws.push(PaneDraw {
                 viewport: pane.viewport,
                 camera_offset: u32::try_from(camera_offset).expect("camera buffer offset fits u32"),
@@ -255,17 +302,33 @@ impl Renderer {
             pass.set_scissor_rect(x, y, width, height);
             pass.set_bind_group(0, &self.camera_bind_group, &[pane.camera_offset]);
 
-            pass.set_pipeline(&self.pipelines.grid);
-            draw_mesh(pass, self.grid_mesh, pane.instances.grid.clone());
+            let parts = self.parts;
+            let instances = &pane.instances;
+            let spheres = |pass: &mut wgpu::RenderPass<'_>, on: bool, ranges: &LodRanges| {
+                if on {
+                    for (mesh, range) in self.sphere_meshes.iter().zip(ranges) {
+                        draw_mesh(pass, *mesh, range.clone());
+                    }
+                }
+            };
+            if parts.grid {
+                pass.set_pipeline(&self.pipelines.grid);
+                draw_mesh(pass, self.grid_mesh, instances.grid.clone());
+            }
             pass.set_pipeline(&self.pipelines.lit);
-            draw_mesh(pass, self.sphere_mesh, pane.instances.spheres.clone());
-            draw_mesh(pass, self.dot_mesh, pane.instances.dots.clone());
-            draw_mesh(pass, self.cylinder_mesh, pane.instances.cylinders.clone());
-            pass.set_pipeline(&self.pipelines.coil);
-            draw_mesh(pass, self.coil_mesh, pane.instances.coil.clone());
+            spheres(pass, parts.sphere, &instances.spheres);
+            spheres(pass, parts.props, &instances.dots);
+            spheres(pass, parts.trail, &instances.trail);
+            if parts.props {
+                draw_mesh(pass, self.cylinder_mesh, instances.cylinders.clone());
+            }
+            if parts.coil {
+                pass.set_pipeline(&self.pipelines.coil);
+                draw_mesh(pass, self.coil_mesh, instances.coil.clone());
+            }
             // Translucent last, over the pane's finished opaque image.
             pass.set_pipeline(&self.pipelines.ghost);
-            draw_mesh(pass, self.sphere_mesh, pane.instances.ghost.clone());
+            spheres(pass, parts.ghost, &instances.ghost);
         }
     }
 }
