@@ -19,8 +19,9 @@ pub struct WindowOptions {
     pub present_mode: PresentModeId,
     /// Window size, physical pixels.
     pub size: (u32, u32),
-    /// MSAA samples of the scene (1 or 4).
-    pub msaa: u32,
+    /// MSAA samples of the scene (1 or 4); `None` chooses for the adapter (4 on a GPU, 1
+    /// on a CPU rasterizer).
+    pub msaa: Option<u32>,
     /// Run this many frames, then exit.
     pub frames: Option<u64>,
     /// Write the last frame (scene and panel) to this PNG.
@@ -73,8 +74,9 @@ pub struct BenchRenderOptions {
     pub size: (u32, u32),
     /// Scene panes, each running the next strategy (1 to [`crate::live::MAX_PANES`]).
     pub panes: u32,
-    /// MSAA samples of the scene (1 or 4).
-    pub msaa: u32,
+    /// MSAA samples of the scene (1 or 4); `None` chooses for the adapter, as the window
+    /// does.
+    pub msaa: Option<u32>,
     /// Print JSON instead of the table.
     pub json: bool,
     /// Parts of the frame left out, to measure what each costs.

@@ -16,7 +16,7 @@ use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
 use super::surface::WindowSurface;
 use crate::live::PresentModeId;
-use crate::render::{GpuContext, PlacedView, request_adapter};
+use crate::render::{DrawQuality, GpuContext, PlacedView, request_adapter};
 
 /// Everything that exists only while the window does. The application drops it when the
 /// event loop exits, while the loop and its connection to the display still exist.
@@ -35,6 +35,8 @@ pub struct Active {
     composer: FrameComposer,
     /// egui's context.
     pub egui_ctx: egui::Context,
+    /// How finely frames are drawn on this adapter.
+    pub quality: DrawQuality,
     /// Whether the window is fully hidden (nothing it draws would be seen).
     pub occluded: bool,
     /// The refresh rate of the monitor the window is on, Hz, as the window system
@@ -55,11 +57,12 @@ pub struct Picture<'a> {
 impl Active {
     /// Creates a window of `size` (physical pixels), the GPU context and the surface (not
     /// configured yet; `requested` is the present mode to start from), and a composer
-    /// drawing the scene with `msaa` samples.
+    /// drawing as finely as suits the adapter ([`DrawQuality`]), the scene with `msaa`
+    /// samples where the person chose them.
     pub fn new(
         event_loop: &ActiveEventLoop,
         (width, height): (u32, u32),
-        msaa: u32,
+        msaa: Option<u32>,
         requested: PresentModeId,
     ) -> anyhow::Result<Self> {
         let attributes = Window::default_attributes()
@@ -81,8 +84,11 @@ impl Active {
         let adapter = pollster::block_on(request_adapter(&instance, Some(&surface)))?;
         let gpu = pollster::block_on(GpuContext::with_adapter(instance, adapter))?;
         let surface = WindowSurface::new(window.clone(), surface, &gpu, requested)?;
-        let composer = FrameComposer::new(&gpu.device, surface.format(), surface.size(), msaa);
+        let quality = DrawQuality::for_adapter(gpu.adapter.get_info().device_type, msaa);
+        let composer =
+            FrameComposer::new(&gpu.device, surface.format(), surface.size(), quality.msaa);
         let egui_ctx = egui::Context::default();
+        quality.apply_to(&egui_ctx);
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
@@ -99,6 +105,7 @@ impl Active {
             surface,
             composer,
             egui_ctx,
+            quality,
             occluded: false,
         })
     }

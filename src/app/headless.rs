@@ -16,7 +16,9 @@ use crate::live::{
     LiveLoop, LiveSettings, Panes, PresentModeId, ScreenFacts, Stopwatch, VirtualStopwatch,
 };
 use crate::options::{BenchRenderOptions, FramePart, RenderOptions};
-use crate::render::{ErrorScope, GpuContext, Offscreen, SceneParts, adapter_summary, catch_errors};
+use crate::render::{
+    DrawQuality, ErrorScope, GpuContext, Offscreen, SceneParts, adapter_summary, catch_errors,
+};
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
 use crate::ui::{DisplayStatus, PanelState};
@@ -155,6 +157,8 @@ pub struct BenchRenderReport {
     pub panes: u32,
     /// MSAA samples of the scene.
     pub msaa: u32,
+    /// Whether the panel's shapes had feathered edges.
+    pub feathering: bool,
     /// The adapter, in words.
     pub adapter: String,
     /// Parts of the frame left out (`--without`).
@@ -183,16 +187,17 @@ pub struct BenchRenderReport {
 pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> {
     let gpu = GpuContext::headless()?;
     let (width, height) = options.size;
+    let quality = DrawQuality::for_adapter(gpu.adapter.get_info().device_type, options.msaa);
     let (offscreen, mut composer) = catch_errors(&gpu.device, || {
         let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
         let composer =
-            FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), options.msaa);
+            FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), quality.msaa);
         (offscreen, composer)
     })
     .with_context(|| {
         format!(
             "creating the {width}x{height} render targets ({}x MSAA) failed on the GPU",
-            options.msaa
+            quality.msaa
         )
     })?;
     let panes = options.panes as usize;
@@ -225,9 +230,11 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     };
     let display = DisplayStatus {
         adapter: adapter_summary(&gpu.adapter.get_info()),
+        drawing: (quality.describe(), quality.why()),
         ..DisplayStatus::default()
     };
     let egui_ctx = egui::Context::default();
+    quality.apply_to(&egui_ctx);
 
     let total = WARM_UP_FRAMES + options.frames;
     let mut engine = Vec::with_capacity(total as usize);
@@ -312,7 +319,8 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         width,
         height,
         panes: options.panes,
-        msaa: options.msaa,
+        msaa: quality.msaa,
+        feathering: quality.feathering,
         adapter: adapter_summary(&gpu.adapter.get_info()),
         without: without.iter().map(FramePart::id).collect(),
         main_thread_ms_median: median_ms(&main_thread),
@@ -355,8 +363,14 @@ fn bench_render_table(r: &BenchRenderReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} frames, {}x{}, {} pane(s), {}x MSAA, {}",
-        r.frames, r.width, r.height, r.panes, r.msaa, r.adapter
+        "{} frames, {}x{}, {} pane(s), {}x MSAA, {} panel edges, {}",
+        r.frames,
+        r.width,
+        r.height,
+        r.panes,
+        r.msaa,
+        if r.feathering { "smooth" } else { "plain" },
+        r.adapter
     );
     if !r.without.is_empty() {
         let _ = writeln!(out, "without: {}", r.without.join(", "));

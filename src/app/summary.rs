@@ -20,6 +20,8 @@ pub struct WindowSummary {
     pub configure_errors: Vec<String>,
     /// The adapter.
     pub adapter: String,
+    /// How finely frames were drawn on it, in words.
+    pub drawing: String,
     /// The strategy of each pane at the end, in pane order.
     pub panes: Vec<Strategy>,
     /// Whether the spiral banner was up at the end.
@@ -53,6 +55,9 @@ impl std::fmt::Display for WindowSummary {
         let ids =
             |modes: &[PresentModeId]| modes.iter().map(|m| m.id()).collect::<Vec<_>>().join(",");
         writeln!(f, "adapter: {}", crate::text::escape(&self.adapter))?;
+        if !self.drawing.is_empty() {
+            writeln!(f, "drawing: {}", self.drawing)?;
+        }
         writeln!(f, "frames: {}", self.frames)?;
         writeln!(f, "present modes offered: {}", ids(&self.offered))?;
         writeln!(f, "present modes configured: {}", ids(&self.configured))?;

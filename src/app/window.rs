@@ -132,6 +132,8 @@ impl ApplicationHandler for App {
                 let adapter = adapter_summary(&active.gpu.adapter.get_info());
                 let offered = active.surface.offered().to_vec();
                 self.display.adapter = adapter.clone();
+                self.display.drawing = (active.quality.describe(), active.quality.why());
+                self.summary.drawing = active.quality.describe();
                 self.display.offered = offered.clone();
                 self.summary.adapter = adapter;
                 self.summary.offered = offered;

@@ -158,9 +158,10 @@ pub struct WindowArgs {
     /// Window height, physical pixels.
     #[arg(long, default_value_t = 800, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     pub height: u32,
-    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
-    #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
-    pub msaa: u32,
+    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software
+    /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
+    #[arg(long, value_name = "N", value_parser = parse_msaa)]
+    pub msaa: Option<u32>,
     /// Run this many frames, print a summary (adapter, present modes, spiral), then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
@@ -434,9 +435,10 @@ pub struct BenchRenderArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software rasterizer).
-    #[arg(long, default_value_t = 4, value_name = "N", value_parser = parse_msaa)]
-    pub msaa: u32,
+    /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software
+    /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
+    #[arg(long, value_name = "N", value_parser = parse_msaa)]
+    pub msaa: Option<u32>,
     /// Parts of the frame to leave out, to measure what each costs.
     #[arg(
         long,

@@ -10,6 +10,7 @@
 mod buffers;
 mod gpu;
 mod mesh;
+mod quality;
 mod readback;
 mod renderer;
 mod ui_painter;
@@ -18,6 +19,7 @@ pub use gpu::{
     DeviceError, ErrorScope, GpuContext, GpuError, adapter_summary, catch_errors,
     log_uncaptured_errors, request_adapter,
 };
+pub use quality::DrawQuality;
 pub use readback::{Offscreen, ReadbackError, render_scene_parts_png, render_scene_png};
 pub use renderer::{
     ALARM_COLOR, BACKGROUND, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA, GHOST_COLOR,

@@ -76,6 +76,8 @@ impl Default for PanelState {
 pub struct DisplayStatus {
     /// The GPU adapter, in words.
     pub adapter: String,
+    /// How finely frames are drawn on it, in words, and why (empty until known).
+    pub drawing: (String, &'static str),
     /// Present modes the surface reports (concrete ones).
     pub offered: Vec<PresentModeId>,
     /// The present mode asked for (may be an `auto-*` one).
@@ -90,6 +92,7 @@ impl Default for DisplayStatus {
     fn default() -> Self {
         Self {
             adapter: String::new(),
+            drawing: (String::new(), ""),
             offered: vec![PresentModeId::Fifo],
             requested: PresentModeId::default(),
             active: None,
@@ -289,6 +292,11 @@ fn panel_contents_ui(
     });
     if !display.adapter.is_empty() {
         ui.small(&display.adapter);
+    }
+    let (drawing, why) = &display.drawing;
+    if !drawing.is_empty() {
+        ui.small(format!("drawn with {drawing}"))
+            .on_hover_text(*why);
     }
     ui.separator();
     let readouts = &snapshot.readouts;

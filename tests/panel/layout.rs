@@ -3,19 +3,26 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use timestep_lab::render::DrawQuality;
 use timestep_lab::timestep::Strategy;
 
 use super::{PanelState, build_sized, harness, scripted_state};
 
+/// On a CPU rasterizer (the panel says it draws with its defaults, one line more) as on a
+/// GPU.
 #[test]
 fn at_1280_by_800_the_strategy_load_and_guards_are_in_sight_without_scrolling() {
+    let mut state = scripted_state();
+    let cpu = DrawQuality::for_adapter(wgpu::DeviceType::Cpu, None);
+    state.model.display.drawing = (cpu.describe(), cpu.why());
     let mut harness = build_sized(
         Harness::builder().with_size(egui::vec2(1280.0, 800.0)),
-        scripted_state(),
+        state,
     );
     harness.run();
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
     for label in [
+        "drawn with 1x MSAA, plain panel edges: CPU defaults",
         "1 fixed",
         "6 extrapolated",
         "per step",

@@ -80,6 +80,7 @@ fn state_of(live: LiveLoop<VirtualStopwatch>) -> PanelState {
         requested: PresentModeId::default(),
         active: Some(PresentModeId::FifoRelaxed),
         session: Default::default(),
+        drawing: Default::default(),
     };
     PanelState {
         model: Model {
