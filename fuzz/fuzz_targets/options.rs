@@ -78,7 +78,16 @@ fuzz_target!(|data: &[u8]| {
             assert!((1..=1_000_000).contains(&options.frames));
             let most = timestep_lab::live::MAX_PANES;
             assert!((1..=most).contains(&(options.panes as usize)));
-            assert!(matches!(options.msaa, 1 | 4));
+            assert!(matches!(options.msaa, None | Some(1 | 4)));
+            // Every part left out is one the help lists, named as typed.
+            let named: Vec<&str> = args.without.iter().map(|part| part.id()).collect();
+            assert!(named.iter().all(|id| timestep_lab::options::FramePart::from_id(id).is_some()));
+            assert_eq!(options.without.iter().count(), {
+                let mut unique = named.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                unique.len()
+            });
             Ok(())
         }
         None => {
