@@ -9,6 +9,8 @@ struct Screen {
     // Size of the target in egui points.
     size_points: vec2<f32>,
     padding: vec2<f32>,
+    // The panels' fill, as the target stores it (linear for an sRGB target).
+    backdrop: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> screen: Screen;
@@ -55,4 +57,17 @@ fn fs_ui_linear(in: UiOut) -> @location(0) vec4<f32> {
     let low = rgb / 12.92;
     let high = pow((rgb + 0.055) / 1.055, vec3<f32>(2.4));
     return vec4<f32>(select(high, low, rgb <= vec3<f32>(0.04045)), encoded.a);
+}
+
+// The panels' backdrop: one triangle over the whole target, cut to each region by the
+// scissor, filled flat and opaque (no texture, no blending).
+@vertex
+fn vs_backdrop(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
+    let corner = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    return vec4<f32>(corner * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_backdrop() -> @location(0) vec4<f32> {
+    return screen.backdrop;
 }

@@ -9,16 +9,25 @@ mod common;
 use common::{compare_images, gpu_or_skip};
 use timestep_lab::app::{FrameComposer, UiFrame, UiPass};
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab::render::{BACKGROUND, GpuContext, Offscreen};
+use timestep_lab::render::{BACKGROUND, Backdrop, GpuContext, Offscreen};
 use timestep_lab::ui::{DisplayStatus, PanelState};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 const WIDTH: u32 = 1280;
 const HEIGHT: u32 = 720;
 
-/// egui's output for the lab's panel and timeline after half a second of frames: the
-/// triangles, and the texture changes of both of egui's passes (the font atlas).
-fn panel_frame() -> (Vec<egui::ClippedPrimitive>, egui::TexturesDelta, f32) {
+/// egui's output for the lab's panel and timeline after half a second of frames, egui
+/// filling the panels' backgrounds or leaving them to the lab (`fills_panels`).
+struct PanelFrame {
+    primitives: Vec<egui::ClippedPrimitive>,
+    /// The texture changes of both of egui's passes (the font atlas).
+    textures: egui::TexturesDelta,
+    pixels_per_point: f32,
+    /// What the lab paints when egui does not.
+    backdrop: Option<Backdrop>,
+}
+
+fn panel_frame(fills_panels: bool) -> PanelFrame {
     let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
         .expect("the default settings are valid");
     for _ in 0..30 {
@@ -27,7 +36,10 @@ fn panel_frame() -> (Vec<egui::ClippedPrimitive>, egui::TexturesDelta, f32) {
     }
     let snapshot = live.snapshot();
     let egui_ctx = egui::Context::default();
-    let mut panel = PanelState::default();
+    let mut panel = PanelState {
+        fills_panels,
+        ..PanelState::default()
+    };
     let display = DisplayStatus {
         adapter: "test adapter".into(),
         ..DisplayStatus::default()
@@ -52,7 +64,12 @@ fn panel_frame() -> (Vec<egui::ClippedPrimitive>, egui::TexturesDelta, f32) {
     let mut textures = run(&mut panel).textures;
     let pass = run(&mut panel);
     textures.append(pass.textures);
-    (pass.primitives, textures, pass.pixels_per_point)
+    PanelFrame {
+        primitives: pass.primitives,
+        textures,
+        pixels_per_point: pass.pixels_per_point,
+        backdrop: pass.backdrop,
+    }
 }
 
 /// The frame drawn by egui-wgpu's own renderer (dithering off: it adds noise) over the
@@ -107,12 +124,8 @@ fn egui_wgpu_image(
         .expect("reading the reference back")
 }
 
-#[test]
-fn the_panel_comes_out_as_egui_wgpu_draws_it() {
-    let Some(gpu) = gpu_or_skip() else { return };
-    let (primitives, textures, pixels_per_point) = panel_frame();
-    let reference = egui_wgpu_image(&gpu, &primitives, &textures, pixels_per_point);
-
+/// The frame the lab's composer draws (no panes: the scene's clear colour) for `frame`.
+fn composer_image(gpu: &GpuContext, frame: PanelFrame) -> image::RgbaImage {
     let target = Offscreen::new(&gpu.device, WIDTH, HEIGHT, FORMAT);
     let mut composer = FrameComposer::new(&gpu.device, FORMAT, (WIDTH, HEIGHT), 1);
     composer.render(
@@ -122,15 +135,29 @@ fn the_panel_comes_out_as_egui_wgpu_draws_it() {
         (WIDTH, HEIGHT),
         &[],
         Some(UiFrame {
-            primitives: &primitives,
-            textures,
-            pixels_per_point,
+            primitives: &frame.primitives,
+            textures: frame.textures,
+            pixels_per_point: frame.pixels_per_point,
+            backdrop: frame.backdrop,
         }),
     );
-    let ours = target
+    target
         .read_rgba(&gpu.device, &gpu.queue)
-        .expect("reading the frame back");
+        .expect("reading the frame back")
+}
 
+/// egui-wgpu's picture of the panel, egui filling its backgrounds, checked to show one.
+fn reference(gpu: &GpuContext) -> image::RgbaImage {
+    let mut frame = panel_frame(true);
+    assert!(frame.backdrop.is_none(), "egui fills the panels itself");
+    let reference = egui_wgpu_image(
+        gpu,
+        &frame.primitives,
+        &frame.textures,
+        frame.pixels_per_point,
+    );
+    // Applied to egui-wgpu's renderer; egui checks that no change is dropped unseen.
+    frame.textures.clear();
     // The comparison means something only if the panel drew: most of its column differs
     // from the scene's clear colour.
     let background = reference.get_pixel(WIDTH - 1, 0).0;
@@ -142,8 +169,40 @@ fn the_panel_comes_out_as_egui_wgpu_draws_it() {
         panel_pixels > (300 * HEIGHT / 2) as usize,
         "the reference drew no panel: {panel_pixels} pixels"
     );
+    reference
+}
+
+#[test]
+fn the_panel_comes_out_as_egui_wgpu_draws_it() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let reference = reference(&gpu);
+    let ours = composer_image(&gpu, panel_frame(true));
     // The same arithmetic and blending: at most one step of rounding in any channel.
     if let Err(problem) = compare_images(&ours, &reference, 1, 0.0) {
         panic!("the panel differs from egui-wgpu's: {problem}");
+    }
+}
+
+/// The window leaves the panels' backgrounds to the lab's flat fill: the picture is the
+/// one egui would have painted (the scroll area's fade included). Where a panel's edge
+/// falls inside a pixel (at fractional scale factors), egui's feathering blends over a
+/// column the flat fill leaves to the scene: one column may differ.
+#[test]
+fn the_panels_backdrop_painted_by_the_lab_looks_as_egui_paints_it() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let reference = reference(&gpu);
+    let frame = panel_frame(false);
+    let backdrop = frame
+        .backdrop
+        .expect("the panel leaves its fill to the lab");
+    assert_eq!(backdrop.color, egui::Visuals::dark().panel_fill);
+    let ours = composer_image(&gpu, frame);
+    if std::env::var("DUMP").is_ok() {
+        ours.save("/tmp/ours.png").unwrap();
+        reference.save("/tmp/ref.png").unwrap();
+    }
+    // One column of 720 pixels is 0.08% of the frame.
+    if let Err(problem) = compare_images(&ours, &reference, 1, 0.001) {
+        panic!("the lab's backdrop differs from egui's fill: {problem}");
     }
 }

@@ -16,7 +16,7 @@ use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
 use super::surface::WindowSurface;
 use crate::live::PresentModeId;
-use crate::render::{DrawQuality, GpuContext, PlacedView, request_adapter};
+use crate::render::{Backdrop, DrawQuality, GpuContext, PlacedView, request_adapter};
 
 /// Everything that exists only while the window does. The application drops it when the
 /// event loop exits, while the loop and its connection to the display still exist.
@@ -52,6 +52,8 @@ pub struct Picture<'a> {
     pub primitives: &'a [egui::ClippedPrimitive],
     /// Physical pixels per egui point.
     pub pixels_per_point: f32,
+    /// The panels' background, when the panel left it to the lab.
+    pub backdrop: Option<Backdrop>,
 }
 
 impl Active {
@@ -187,6 +189,7 @@ fn draw(
             primitives: picture.primitives,
             textures: std::mem::take(pending_textures),
             pixels_per_point: picture.pixels_per_point,
+            backdrop: picture.backdrop,
         }),
     );
 }

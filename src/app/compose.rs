@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use crate::render::{BACKGROUND, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter};
+use crate::render::{
+    BACKGROUND, Backdrop, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter,
+};
 
 /// The egui output of one frame, tessellated.
 pub struct UiFrame<'a> {
@@ -13,6 +15,8 @@ pub struct UiFrame<'a> {
     pub textures: egui::TexturesDelta,
     /// Physical pixels per egui point.
     pub pixels_per_point: f32,
+    /// The panels' background, when egui left it for the lab to paint.
+    pub backdrop: Option<Backdrop>,
 }
 
 /// Draws the scene and the panel with shared pipelines and targets.
@@ -88,6 +92,7 @@ impl FrameComposer {
                 ui.primitives,
                 [width, height],
                 ui.pixels_per_point,
+                ui.backdrop,
             );
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("ui pass"),

@@ -126,6 +126,7 @@ pub fn render_grid<S: Stopwatch>(
             primitives: &pass.primitives,
             textures,
             pixels_per_point: pass.pixels_per_point,
+            backdrop: pass.backdrop,
         }),
     );
     offscreen
@@ -226,6 +227,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     let mut panel = PanelState {
         visible: !without.contains(FramePart::Panel),
         timeline: !without.contains(FramePart::Timeline),
+        fills_panels: false,
         ..PanelState::default()
     };
     let display = DisplayStatus {
@@ -270,6 +272,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
                 primitives: &pass.primitives,
                 textures: pass.textures,
                 pixels_per_point: pass.pixels_per_point,
+                backdrop: pass.backdrop,
             }),
         );
         let wait_start = Instant::now();

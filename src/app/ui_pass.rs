@@ -1,9 +1,9 @@
 //! One frame's UI pass, shared by the window and the headless commands: run the panel on
 //! the loop's snapshot, tessellate, and place the panes it laid out on the target.
 
-use super::viewports::pane_viewports;
+use super::viewports::{pane_viewports, scene_area};
 use crate::live::Snapshot;
-use crate::render::{PlacedView, Viewport};
+use crate::render::{Backdrop, PlacedView, Viewport};
 use crate::ui::{DisplayStatus, PanelState, UiOutput, lab_ui};
 
 /// What the UI pass produced: egui's triangles and texture changes, where each pane's
@@ -19,6 +19,8 @@ pub struct UiPass {
     pub pixels_per_point: f32,
     /// Each pane's viewport, in pane order, physical pixels.
     pub viewports: Vec<Viewport>,
+    /// The panels' background for the caller to paint, when the panel left it unfilled.
+    pub backdrop: Option<Backdrop>,
     /// What the person asked for, for the caller to apply.
     pub output: UiOutput,
 }
@@ -56,6 +58,15 @@ impl UiPass {
             platform_output: full.platform_output,
             pixels_per_point,
             viewports: pane_viewports(&output, pixels_per_point, size),
+            backdrop: output.backdrop.map(|color| {
+                let scene = scene_area(output.scene, pixels_per_point, size);
+                // Whole pixels, as the panes' scissors round them.
+                let (x, y, width, height) = scene.scissor();
+                Backdrop {
+                    color,
+                    scene: [x, y, width, height],
+                }
+            }),
             output,
         }
     }

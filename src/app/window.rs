@@ -35,6 +35,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     let panel = PanelState {
         visible: options.panel,
         timeline: options.timeline,
+        fills_panels: false,
         ..PanelState::default()
     };
     let display = DisplayStatus {
@@ -245,6 +246,7 @@ impl App {
             platform_output,
             pixels_per_point,
             viewports,
+            backdrop,
             output,
         } = UiPass::run(
             &active.egui_ctx,
@@ -265,6 +267,7 @@ impl App {
             panes: &panes,
             primitives: &primitives,
             pixels_per_point,
+            backdrop,
         };
         if last_frame && let Some(path) = self.automation.screenshot() {
             match active.screenshot(&mut self.pending_textures, &picture, path) {

@@ -26,4 +26,4 @@ pub use renderer::{
     GRID_COLOR, MASS_COLOR, PIVOT_COLOR, PlacedView, RenderTargets, Renderer, SPHERE_COLOR,
     SPHERE_STRIPE_COLOR, SPRING_COLOR, SceneParts, TRAIL_COLOR, Viewport, clip_from_world,
 };
-pub use ui_painter::UiPainter;
+pub use ui_painter::{Backdrop, UiPainter};

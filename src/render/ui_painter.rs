@@ -27,12 +27,50 @@ struct UiDraw {
     base_vertex: i32,
 }
 
+/// The panels' background, painted by the lab instead of egui: everything in the target
+/// outside `scene` filled with `color`, flat and opaque. egui paints a panel's fill with
+/// the same textured, blended triangles as its text; on a CPU rasterizer the side panel's
+/// and the timeline's fills (about 400,000 pixels at 1280×800) cost milliseconds that a
+/// flat fill does not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Backdrop {
+    /// The fill, sRGB-encoded as egui gives it.
+    pub color: egui::Color32,
+    /// The scene's rectangle (x, y, width, height in pixels), left unfilled.
+    pub scene: [u32; 4],
+}
+
+impl Backdrop {
+    /// The regions of a `size` target outside the scene, as scissor rectangles: left and
+    /// right of it at full height, above and below it at its width. Empty ones are left
+    /// out.
+    pub fn regions(&self, size: [u32; 2]) -> impl Iterator<Item = [u32; 4]> {
+        let [width, height] = size;
+        let left = self.scene[0].min(width);
+        let top = self.scene[1].min(height);
+        let right = left.saturating_add(self.scene[2]).min(width);
+        let bottom = top.saturating_add(self.scene[3]).min(height);
+        [
+            [0, 0, left, height],
+            [right, 0, width - right, height],
+            [left, 0, right - left, top],
+            [left, bottom, right - left, height - bottom],
+        ]
+        .into_iter()
+        .filter(|[_, _, w, h]| *w > 0 && *h > 0)
+    }
+}
+
 /// Draws egui's [`egui::ClippedPrimitive`]s: [`UiPainter::prepare`] uploads a frame's
 /// meshes into one vertex and one index buffer, [`UiPainter::draw`] records them into a
 /// pass. Buffers grow when a frame needs more and are reused otherwise.
 pub struct UiPainter {
     /// The pipeline, for the target's format.
     pipeline: wgpu::RenderPipeline,
+    /// Fills the backdrop's regions.
+    backdrop_pipeline: wgpu::RenderPipeline,
+    /// Whether the target stores linear colour (an sRGB format).
+    linear_target: bool,
     /// The target's size in points.
     screen_buffer: wgpu::Buffer,
     /// Binds `screen_buffer`.
@@ -47,10 +85,12 @@ pub struct UiPainter {
     indices: Vec<u32>,
     /// This frame's meshes (reused).
     draws: Vec<UiDraw>,
+    /// This frame's backdrop regions, scissor rectangles (reused).
+    backdrop: Vec<[u32; 4]>,
 }
 
-/// Size of the screen uniform: the size in points and padding to 16 bytes.
-const SCREEN_UNIFORM_SIZE: u64 = 16;
+/// Size of the screen uniform: the size in points, padding, the backdrop's colour.
+const SCREEN_UNIFORM_SIZE: u64 = 32;
 
 impl UiPainter {
     /// A painter for targets (views) of `format`; on an sRGB format the shader hands the
@@ -64,7 +104,7 @@ impl UiPainter {
             label: Some("ui screen layout"),
             entries: &[wgpu::BindGroupLayoutEntry {
                 binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: false,
@@ -144,8 +184,40 @@ impl UiPainter {
             multiview_mask: None,
             cache: None,
         });
+        let backdrop_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("ui backdrop layout"),
+            bind_group_layouts: &[Some(&screen_layout)],
+            immediate_size: 0,
+        });
+        let backdrop_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("ui backdrop"),
+            layout: Some(&backdrop_layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_backdrop"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_backdrop"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         Self {
             pipeline,
+            backdrop_pipeline,
+            linear_target: format.is_srgb(),
             screen_buffer,
             screen_bind_group,
             vertex_buffer: GrowingBuffer::new(
@@ -163,12 +235,14 @@ impl UiPainter {
             vertex_bytes: Vec::new(),
             indices: Vec::new(),
             draws: Vec::new(),
+            backdrop: Vec::new(),
         }
     }
 
-    /// Uploads `primitives` for a target of `size` pixels at `pixels_per_point`, replacing
-    /// the previous frame's. Meshes clipped to nothing are dropped; egui's paint callbacks
-    /// (which the lab never makes) are skipped.
+    /// Uploads `primitives` for a target of `size` pixels at `pixels_per_point`, to be
+    /// drawn over `backdrop` when there is one, replacing the previous frame's. Meshes
+    /// clipped to nothing are dropped; egui's paint callbacks (which the lab never makes)
+    /// are skipped.
     pub fn prepare(
         &mut self,
         device: &wgpu::Device,
@@ -176,10 +250,15 @@ impl UiPainter {
         primitives: &[egui::ClippedPrimitive],
         size: [u32; 2],
         pixels_per_point: f32,
+        backdrop: Option<Backdrop>,
     ) {
         self.vertex_bytes.clear();
         self.indices.clear();
         self.draws.clear();
+        self.backdrop.clear();
+        if let Some(backdrop) = backdrop {
+            self.backdrop.extend(backdrop.regions(size));
+        }
         let vertex_size = std::mem::size_of::<egui::epaint::Vertex>();
         for primitive in primitives {
             let egui::epaint::Primitive::Mesh(mesh) = &primitive.primitive else {
@@ -209,16 +288,27 @@ impl UiPainter {
                 base_vertex,
             });
         }
-        if self.draws.is_empty() {
+        if self.draws.is_empty() && self.backdrop.is_empty() {
             return;
         }
-        let points = [
+        let fill = backdrop.map_or([0.0; 4], |backdrop| {
+            if self.linear_target {
+                egui::Rgba::from(backdrop.color).to_array()
+            } else {
+                backdrop.color.to_normalized_gamma_f32()
+            }
+        });
+        let uniform = [
             size[0] as f32 / pixels_per_point,
             size[1] as f32 / pixels_per_point,
             0.0,
             0.0,
+            fill[0],
+            fill[1],
+            fill[2],
+            fill[3],
         ];
-        queue.write_buffer(&self.screen_buffer, 0, bytemuck::cast_slice(&points));
+        queue.write_buffer(&self.screen_buffer, 0, bytemuck::cast_slice(&uniform));
         let index_bytes: &[u8] = bytemuck::cast_slice(&self.indices);
         self.vertex_buffer
             .reserve(device, self.vertex_bytes.len() as u64);
@@ -233,6 +323,14 @@ impl UiPainter {
     /// given), each reading its texture from `textures`. A mesh whose texture egui-wgpu
     /// does not hold is skipped.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, textures: &egui_wgpu::Renderer) {
+        if !self.backdrop.is_empty() {
+            pass.set_pipeline(&self.backdrop_pipeline);
+            pass.set_bind_group(0, &self.screen_bind_group, &[]);
+            for &[x, y, width, height] in &self.backdrop {
+                pass.set_scissor_rect(x, y, width, height);
+                pass.draw(0..3, 0..1);
+            }
+        }
         if self.draws.is_empty() {
             return;
         }
@@ -308,6 +406,63 @@ fn egui_texture_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_backdrop_covers_everything_but_the_scene_once() {
+        let size = [100, 80];
+        let covered = |backdrop: Backdrop| {
+            let mut count = vec![0u8; 100 * 80];
+            for [x, y, w, h] in backdrop.regions(size) {
+                for row in y..y + h {
+                    for column in x..x + w {
+                        count[(row * 100 + column) as usize] += 1;
+                    }
+                }
+            }
+            count
+        };
+        let color = egui::Color32::from_gray(27);
+        // A side panel on the left and a timeline below the scene.
+        let scene = [30, 0, 70, 60];
+        let count = covered(Backdrop { color, scene });
+        for row in 0..80 {
+            for column in 0..100 {
+                let in_scene = column >= 30 && row < 60;
+                assert_eq!(
+                    count[row * 100 + column],
+                    u8::from(!in_scene),
+                    "{column},{row}"
+                );
+            }
+        }
+        // No scene: all of it; the scene everywhere: none; a scene past the target: cut.
+        assert!(
+            covered(Backdrop {
+                color,
+                scene: [0, 0, 0, 0]
+            })
+            .iter()
+            .all(|&n| n == 1)
+        );
+        assert_eq!(
+            Backdrop {
+                color,
+                scene: [0, 0, 100, 80]
+            }
+            .regions(size)
+            .count(),
+            0
+        );
+        assert_eq!(
+            Backdrop {
+                color,
+                scene: [90, 70, u32::MAX, u32::MAX]
+            }
+            .regions(size)
+            .count(),
+            2
+        );
+    }
 
     #[test]
     fn scissor_rounds_to_pixels_and_cuts_to_the_target() {

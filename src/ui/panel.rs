@@ -55,6 +55,11 @@ pub struct PanelState {
     pub stats_window: StatsSpan,
     /// The load ramp the Ramp button starts: its maximum and duration.
     pub ramp: RampSettings,
+    /// Whether egui fills the side panel's and the timeline's backgrounds. The window and
+    /// `bench-render` paint them themselves, as one flat fill per region, which a CPU
+    /// rasterizer does for a fraction of what egui's textured, blended triangles cost
+    /// (`render::Backdrop`); [`UiOutput::backdrop`] then says in which colour.
+    pub fills_panels: bool,
 }
 
 impl Default for PanelState {
@@ -66,6 +71,7 @@ impl Default for PanelState {
             help: false,
             stats_window: StatsSpan::default(),
             ramp: RampSettings::default(),
+            fills_panels: true,
         }
     }
 }
@@ -112,6 +118,9 @@ pub struct UiOutput {
     pub present_mode: Option<PresentModeId>,
     /// The rectangle left for the scene, points.
     pub scene: egui::Rect,
+    /// The colour the caller must fill everything outside `scene` with, when the panels
+    /// were left unfilled ([`PanelState::fills_panels`] off).
+    pub backdrop: Option<egui::Color32>,
     /// Each pane's rectangle, points, in pane order; the first `pane_count` are in use.
     pub panes: [egui::Rect; MAX_PANES],
     /// Panes laid out.
@@ -197,22 +206,41 @@ pub fn lab_ui(
     };
     let readouts = &snapshot.readouts;
     keys_ui(ui, state, &mut edits, readouts);
+    let panel_fill = ui.visuals().panel_fill;
+    let panel_frame = {
+        let frame = egui::Frame::side_top_panel(ui.style());
+        if state.fills_panels {
+            frame
+        } else {
+            frame.fill(egui::Color32::TRANSPARENT)
+        }
+    };
     if state.visible {
         // Narrowed by dragging its edge; the scroll bar always shows that there is more.
         egui::Panel::left("controls")
+            .frame(panel_frame)
             .resizable(true)
             .default_size(PANEL_WIDTH)
             .size_range(MIN_PANEL_WIDTH..=MAX_PANEL_WIDTH)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
-                    .show(ui, |ui| {
-                        panel_contents_ui(ui, state, &mut edits, snapshot, display);
-                    });
+                // What lies under the content is the panel's fill, painted by egui or by
+                // the lab: say so, for what egui paints to match it (the scroll fades).
+                let under = egui::UiBuilder::new().ui_stack_info(
+                    egui::UiStackInfo::default().with_frame(egui::Frame::new().fill(panel_fill)),
+                );
+                ui.scope_builder(under, |ui| {
+                    egui::ScrollArea::vertical()
+                        .scroll_bar_visibility(
+                            egui::scroll_area::ScrollBarVisibility::AlwaysVisible,
+                        )
+                        .show(ui, |ui| {
+                            panel_contents_ui(ui, state, &mut edits, snapshot, display);
+                        });
+                });
             });
     }
     if state.timeline {
-        timeline_panel_ui(ui, snapshot);
+        timeline_panel_ui(ui, snapshot, panel_frame);
     }
     help_ui(ui.ctx(), &mut state.help);
     let mut panes = [egui::Rect::NOTHING; MAX_PANES];
@@ -236,6 +264,7 @@ pub fn lab_ui(
         settings: (edits.settings != snapshot.settings).then_some(edits.settings),
         present_mode: (edits.present_mode != display.requested).then_some(edits.present_mode),
         scene,
+        backdrop: (!state.fills_panels).then_some(panel_fill),
         panes,
         pane_count,
         session: edits.session,
@@ -244,7 +273,7 @@ pub fn lab_ui(
 }
 
 /// The frame timeline under the scene, detailing the focused pane.
-fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>) {
+fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>, frame: egui::Frame) {
     let Some(dt) = snapshot.focus().map(|pane| pane.dt) else {
         return;
     };
@@ -256,6 +285,7 @@ fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>) {
         })
         .collect();
     egui::Panel::bottom("timeline")
+        .frame(frame)
         .resizable(false)
         .show(ui, |ui| {
             ui.horizontal(|ui| {

@@ -47,7 +47,7 @@ impl Viewport {
     }
 
     /// The whole pixels this rectangle covers, as a scissor rectangle.
-    pub(super) fn scissor(&self) -> (u32, u32, u32, u32) {
+    pub fn scissor(&self) -> (u32, u32, u32, u32) {
         let x0 = self.x.max(0.0).floor() as u32;
         let y0 = self.y.max(0.0).floor() as u32;
         let x1 = (self.x + self.width).max(0.0).ceil() as u32;
