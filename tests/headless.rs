@@ -122,21 +122,27 @@ fn render_compare_draws_the_grid_of_panes() {
     }
 }
 
+/// `bench-render` of `frames` frames on a small 320×200 target, with `more` options.
+fn small_bench_render(frames: &str, more: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "bench-render",
+        "--frames",
+        frames,
+        "--width",
+        "320",
+        "--height",
+        "200",
+    ];
+    args.extend_from_slice(more);
+    lab(&args)
+}
+
 #[test]
 fn bench_render_reports_every_stage_as_json() {
     if common::gpu_or_skip().is_none() {
         return;
     }
-    let output = lab(&[
-        "bench-render",
-        "--frames",
-        "5",
-        "--width",
-        "320",
-        "--height",
-        "200",
-        "--json",
-    ]);
+    let output = small_bench_render("5", &["--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.lines().count(), 1, "one JSON object: {text}");
@@ -187,20 +193,10 @@ fn bench_render_leaves_out_the_parts_it_is_asked_to_and_reads_the_frame_in_floor
     if common::gpu_or_skip().is_none() {
         return;
     }
-    let output = lab(&[
-        "bench-render",
-        "--frames",
+    let output = small_bench_render(
         "3",
-        "--width",
-        "320",
-        "--height",
-        "200",
-        "--without",
-        "ui,grid",
-        "--without",
-        "trail",
-        "--json",
-    ]);
+        &["--without", "ui,grid", "--without", "trail", "--json"],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
     assert_eq!(json["without"], serde_json::json!(["grid", "trail", "ui"]));
@@ -211,17 +207,7 @@ fn bench_render_leaves_out_the_parts_it_is_asked_to_and_reads_the_frame_in_floor
         floor > 0.0 && (over - frame / floor).abs() < 1e-9 * over.max(1.0),
         "{over} vs {frame} / {floor}"
     );
-    let table = lab(&[
-        "bench-render",
-        "--frames",
-        "2",
-        "--width",
-        "320",
-        "--height",
-        "200",
-        "--without",
-        "panel,timeline",
-    ]);
+    let table = small_bench_render("2", &["--without", "panel,timeline"]);
     assert!(table.status.success(), "{}", stderr(&table));
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.contains("without: panel, timeline"), "{text}");
@@ -241,18 +227,7 @@ fn bench_render_takes_every_pane_count_the_window_shows() {
     if common::gpu_or_skip().is_none() {
         return;
     }
-    let nine = lab(&[
-        "bench-render",
-        "--frames",
-        "2",
-        "--width",
-        "320",
-        "--height",
-        "200",
-        "--panes",
-        "9",
-        "--json",
-    ]);
+    let nine = small_bench_render("2", &["--panes", "9", "--json"]);
     assert!(nine.status.success(), "{}", stderr(&nine));
     let json: serde_json::Value = serde_json::from_slice(&nine.stdout).expect("valid JSON");
     assert_eq!(json["panes"], 9);

@@ -9,7 +9,7 @@ mod common;
 use common::{compare_images, gpu_or_skip};
 use timestep_lab::app::{FrameComposer, UiFrame, UiPass};
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab::render::{BACKGROUND, Backdrop, GpuContext, Offscreen};
+use timestep_lab::render::{BACKGROUND, Backdrop, GpuContext, Offscreen, begin_color_pass};
 use timestep_lab::ui::{DisplayStatus, PanelState};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -101,22 +101,12 @@ fn egui_wgpu_image(
     };
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     let extra = renderer.update_buffers(device, queue, &mut encoder, primitives, &screen);
-    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("egui-wgpu reference"),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: target.view(),
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(BACKGROUND),
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        depth_stencil_attachment: None,
-        timestamp_writes: None,
-        occlusion_query_set: None,
-        multiview_mask: None,
-    });
+    let pass = begin_color_pass(
+        &mut encoder,
+        "egui-wgpu reference",
+        target.view(),
+        wgpu::LoadOp::Clear(BACKGROUND),
+    );
     renderer.render(&mut pass.forget_lifetime(), primitives, &screen);
     queue.submit(extra.into_iter().chain([encoder.finish()]));
     target

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use crate::render::{
     BACKGROUND, Backdrop, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter,
+    begin_color_pass,
 };
 
 /// The egui output of one frame, tessellated.
@@ -94,22 +95,7 @@ impl FrameComposer {
                 ui.pixels_per_point,
                 ui.backdrop,
             );
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("ui pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut pass = begin_color_pass(&mut encoder, "ui pass", target, wgpu::LoadOp::Load);
             self.ui.draw(&mut pass, &self.egui);
         }
         queue.submit(std::iter::once(encoder.finish()));
@@ -135,22 +121,12 @@ impl FrameComposer {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("clear-only frame"),
         });
-        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("clear pass"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(BACKGROUND),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        }));
+        drop(begin_color_pass(
+            &mut encoder,
+            "clear pass",
+            target,
+            wgpu::LoadOp::Clear(BACKGROUND),
+        ));
         queue.submit(std::iter::once(encoder.finish()));
         start.elapsed()
     }

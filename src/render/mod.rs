@@ -10,6 +10,7 @@
 mod buffers;
 mod gpu;
 mod mesh;
+mod pass;
 mod quality;
 mod readback;
 mod renderer;
@@ -19,6 +20,7 @@ pub use gpu::{
     DeviceError, ErrorScope, GpuContext, GpuError, adapter_summary, catch_errors,
     log_uncaptured_errors, request_adapter,
 };
+pub use pass::begin_color_pass;
 pub use quality::DrawQuality;
 pub use readback::{Offscreen, ReadbackError, render_scene_parts_png, render_scene_png};
 pub use renderer::{
