@@ -190,6 +190,14 @@ fn bench_render_leaves_out_the_parts_it_is_asked_to_and_reads_the_frame_in_floor
         "{message}"
     );
     assert!(!message.contains('\u{1b}'), "{message:?}");
+    // A doubled comma names the empty part it left.
+    let empty = lab(&["bench-render", "--without", "grid,,ui"]);
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(
+        stderr(&empty).contains("an empty name is not a part of the frame"),
+        "{}",
+        stderr(&empty)
+    );
     if common::gpu_or_skip().is_none() {
         return;
     }

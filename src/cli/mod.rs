@@ -101,9 +101,13 @@ pub(super) fn parse_msaa(value: &str) -> Result<u32, String> {
 /// Parses a part of the frame `bench-render --without` leaves out.
 pub(super) fn parse_frame_part(value: &str) -> Result<FramePart, String> {
     FramePart::from_id(value).ok_or_else(|| {
+        let named = if value.is_empty() {
+            "an empty name".to_owned()
+        } else {
+            crate::text::escape(value)
+        };
         format!(
-            "{} is not a part of the frame (allowed: {})",
-            crate::text::escape(value),
+            "{named} is not a part of the frame (allowed: {})",
             FramePart::ALL.map(FramePart::id).join(", ")
         )
     })
