@@ -72,19 +72,26 @@ fn panel_frame(fills_panels: bool) -> PanelFrame {
     }
 }
 
-/// The frame drawn by egui-wgpu's own renderer (dithering off: it adds noise) over the
-/// scene's clear colour.
+/// The two ways the panel is drawn on an sRGB texture: through its own format (egui
+/// decodes to linear; a surface that cannot be viewed otherwise), and through its
+/// non-sRGB twin (egui blends encoded colour: offscreen, and surfaces that allow it).
+const UI_FORMATS: [wgpu::TextureFormat; 2] = [FORMAT, wgpu::TextureFormat::Rgba8Unorm];
+
+/// The frame drawn by egui-wgpu's own renderer (dithering off: it adds noise) through a
+/// view of `ui_format`, over the scene's clear colour.
 fn egui_wgpu_image(
     gpu: &GpuContext,
-    primitives: &[egui::ClippedPrimitive],
-    textures: &egui::TexturesDelta,
-    pixels_per_point: f32,
+    frame: &PanelFrame,
+    ui_format: wgpu::TextureFormat,
 ) -> image::RgbaImage {
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let target = Offscreen::new(device, WIDTH, HEIGHT, FORMAT);
+    let (primitives, textures, pixels_per_point) =
+        (&frame.primitives, &frame.textures, frame.pixels_per_point);
+    let offscreen = Offscreen::new(device, WIDTH, HEIGHT, FORMAT);
+    let target = offscreen.target(ui_format);
     let mut renderer = egui_wgpu::Renderer::new(
         device,
-        FORMAT,
+        ui_format,
         egui_wgpu::RendererOptions {
             dithering: false,
             ..egui_wgpu::RendererOptions::default()
@@ -101,27 +108,39 @@ fn egui_wgpu_image(
     };
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     let extra = renderer.update_buffers(device, queue, &mut encoder, primitives, &screen);
+    // The clear colour is linear: clear through the sRGB view, as the scene pass does.
+    drop(begin_color_pass(
+        &mut encoder,
+        "clear",
+        target.scene,
+        wgpu::LoadOp::Clear(BACKGROUND),
+    ));
     let pass = begin_color_pass(
         &mut encoder,
         "egui-wgpu reference",
-        target.view(),
-        wgpu::LoadOp::Clear(BACKGROUND),
+        target.ui,
+        wgpu::LoadOp::Load,
     );
     renderer.render(&mut pass.forget_lifetime(), primitives, &screen);
     queue.submit(extra.into_iter().chain([encoder.finish()]));
-    target
+    offscreen
         .read_rgba(device, queue)
         .expect("reading the reference back")
 }
 
-/// The frame the lab's composer draws (no panes: the scene's clear colour) for `frame`.
-fn composer_image(gpu: &GpuContext, frame: PanelFrame) -> image::RgbaImage {
+/// The frame the lab's composer draws (no panes: the scene's clear colour) for `frame`,
+/// the panel through a view of `ui_format`.
+fn composer_image(
+    gpu: &GpuContext,
+    frame: PanelFrame,
+    ui_format: wgpu::TextureFormat,
+) -> image::RgbaImage {
     let target = Offscreen::new(&gpu.device, WIDTH, HEIGHT, FORMAT);
-    let mut composer = FrameComposer::new(&gpu.device, FORMAT, (WIDTH, HEIGHT), 1);
+    let mut composer = FrameComposer::new(&gpu.device, (FORMAT, ui_format), (WIDTH, HEIGHT), 1);
     composer.render(
         &gpu.device,
         &gpu.queue,
-        target.view(),
+        target.target(ui_format),
         (WIDTH, HEIGHT),
         &[],
         Some(UiFrame {
@@ -136,16 +155,12 @@ fn composer_image(gpu: &GpuContext, frame: PanelFrame) -> image::RgbaImage {
         .expect("reading the frame back")
 }
 
-/// egui-wgpu's picture of the panel, egui filling its backgrounds, checked to show one.
-fn reference(gpu: &GpuContext) -> image::RgbaImage {
+/// egui-wgpu's picture of the panel through a view of `ui_format`, egui filling its
+/// backgrounds, checked to show one.
+fn reference(gpu: &GpuContext, ui_format: wgpu::TextureFormat) -> image::RgbaImage {
     let mut frame = panel_frame(true);
     assert!(frame.backdrop.is_none(), "egui fills the panels itself");
-    let reference = egui_wgpu_image(
-        gpu,
-        &frame.primitives,
-        &frame.textures,
-        frame.pixels_per_point,
-    );
+    let reference = egui_wgpu_image(gpu, &frame, ui_format);
     // Applied to egui-wgpu's renderer; egui checks that no change is dropped unseen.
     frame.textures.clear();
     // The comparison means something only if the panel drew: most of its column differs
@@ -165,11 +180,13 @@ fn reference(gpu: &GpuContext) -> image::RgbaImage {
 #[test]
 fn the_panel_comes_out_as_egui_wgpu_draws_it() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let reference = reference(&gpu);
-    let ours = composer_image(&gpu, panel_frame(true));
-    // The same arithmetic and blending: at most one step of rounding in any channel.
-    if let Err(problem) = compare_images(&ours, &reference, 1, 0.0) {
-        panic!("the panel differs from egui-wgpu's: {problem}");
+    for ui_format in UI_FORMATS {
+        let reference = reference(&gpu, ui_format);
+        let ours = composer_image(&gpu, panel_frame(true), ui_format);
+        // The same arithmetic and blending: at most one step of rounding in any channel.
+        if let Err(problem) = compare_images(&ours, &reference, 1, 0.0) {
+            panic!("through {ui_format:?} the panel differs from egui-wgpu's: {problem}");
+        }
     }
 }
 
@@ -180,19 +197,26 @@ fn the_panel_comes_out_as_egui_wgpu_draws_it() {
 #[test]
 fn the_panels_backdrop_painted_by_the_lab_looks_as_egui_paints_it() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let reference = reference(&gpu);
-    let frame = panel_frame(false);
-    let backdrop = frame
-        .backdrop
-        .expect("the panel leaves its fill to the lab");
-    assert_eq!(backdrop.color, egui::Visuals::dark().panel_fill);
-    let ours = composer_image(&gpu, frame);
-    if std::env::var("DUMP").is_ok() {
-        ours.save("/tmp/ours.png").unwrap();
-        reference.save("/tmp/ref.png").unwrap();
+    for ui_format in UI_FORMATS {
+        let reference = reference(&gpu, ui_format);
+        let frame = panel_frame(false);
+        let backdrop = frame
+            .backdrop
+            .expect("the panel leaves its fill to the lab");
+        assert_eq!(backdrop.color, egui::Visuals::dark().panel_fill);
+        let ours = composer_image(&gpu, frame, ui_format);
+        // One column of 720 pixels is 0.08% of the frame.
+        if let Err(problem) = compare_images(&ours, &reference, 1, 0.001) {
+            panic!("through {ui_format:?} the lab's backdrop differs from egui's fill: {problem}");
+        }
     }
-    // One column of 720 pixels is 0.08% of the frame.
-    if let Err(problem) = compare_images(&ours, &reference, 1, 0.001) {
-        panic!("the lab's backdrop differs from egui's fill: {problem}");
-    }
+}
+
+/// Blending sRGB-encoded colour is what egui is designed for, and not the same picture as
+/// blending linear colour: the two ways differ (so the tests above tell them apart).
+#[test]
+fn the_two_ways_of_drawing_the_panel_differ() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let [linear, encoded] = UI_FORMATS.map(|ui_format| reference(&gpu, ui_format));
+    assert!(compare_images(&linear, &encoded, 1, 0.001).is_err());
 }

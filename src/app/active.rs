@@ -16,7 +16,7 @@ use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
 use super::surface::WindowSurface;
 use crate::live::PresentModeId;
-use crate::render::{Backdrop, DrawQuality, GpuContext, PlacedView, request_adapter};
+use crate::render::{Backdrop, DrawQuality, FrameTarget, GpuContext, PlacedView, request_adapter};
 
 /// Everything that exists only while the window does. The application drops it when the
 /// event loop exits, while the loop and its connection to the display still exist.
@@ -87,8 +87,12 @@ impl Active {
         let gpu = pollster::block_on(GpuContext::with_adapter(instance, adapter))?;
         let surface = WindowSurface::new(window.clone(), surface, &gpu, requested)?;
         let quality = DrawQuality::for_adapter(gpu.adapter.get_info().device_type, msaa);
-        let composer =
-            FrameComposer::new(&gpu.device, surface.format(), surface.size(), quality.msaa);
+        let composer = FrameComposer::new(
+            &gpu.device,
+            (surface.format(), surface.ui_format()),
+            surface.size(),
+            quality.msaa,
+        );
         let egui_ctx = egui::Context::default();
         quality.apply_to(&egui_ctx);
         let egui_state = egui_winit::State::new(
@@ -134,13 +138,19 @@ impl Active {
     ) -> Option<Duration> {
         let frame = self.surface.acquire(&self.gpu)?;
         let size = self.surface.size();
-        let view = frame.view();
+        let (scene, ui) = (
+            frame.view(self.surface.format()),
+            frame.view(self.surface.ui_format()),
+        );
         draw(
             &mut self.composer,
             &self.gpu,
             size,
             pending_textures,
-            &view,
+            FrameTarget {
+                scene: &scene,
+                ui: &ui,
+            },
             picture,
         );
         Some(self.surface.present(&self.gpu, frame))
@@ -156,13 +166,14 @@ impl Active {
         path: &Path,
     ) -> anyhow::Result<()> {
         let size = self.surface.size();
-        write_screenshot(&self.gpu, size, self.surface.format(), path, |view| {
+        let formats = (self.surface.format(), self.surface.ui_format());
+        write_screenshot(&self.gpu, size, formats, path, |target| {
             draw(
                 &mut self.composer,
                 &self.gpu,
                 size,
                 pending_textures,
-                view,
+                target,
                 picture,
             );
         })
@@ -176,7 +187,7 @@ fn draw(
     gpu: &GpuContext,
     size: (u32, u32),
     pending_textures: &mut egui::TexturesDelta,
-    target: &wgpu::TextureView,
+    target: FrameTarget<'_>,
     picture: &Picture<'_>,
 ) {
     composer.render(

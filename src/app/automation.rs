@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use super::png::write_png;
 use crate::live::PresentModeId;
 use crate::options::WindowOptions;
-use crate::render::{GpuContext, Offscreen};
+use crate::render::{FrameTarget, GpuContext, Offscreen};
 
 /// The automation a window run was asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -77,12 +77,12 @@ impl Automation {
 pub fn write_screenshot(
     gpu: &GpuContext,
     size: (u32, u32),
-    format: wgpu::TextureFormat,
+    (format, ui_format): (wgpu::TextureFormat, wgpu::TextureFormat),
     path: &Path,
-    draw: impl FnOnce(&wgpu::TextureView),
+    draw: impl FnOnce(FrameTarget<'_>),
 ) -> anyhow::Result<()> {
     let offscreen = Offscreen::new(&gpu.device, size.0, size.1, format);
-    draw(offscreen.view());
+    draw(offscreen.target(ui_format));
     let image = offscreen
         .read_rgba(&gpu.device, &gpu.queue)
         .context("reading the screenshot back from the GPU")?;

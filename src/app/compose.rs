@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use crate::render::{
-    BACKGROUND, Backdrop, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter,
+    BACKGROUND, Backdrop, FrameTarget, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter,
     begin_color_pass,
 };
 
@@ -36,10 +36,11 @@ pub struct FrameComposer {
 
 impl FrameComposer {
     /// A composer drawing into targets of `format`, `width` × `height` to start with, the
-    /// scene with `sample_count` MSAA samples (1 or 4).
+    /// scene with `sample_count` MSAA samples (1 or 4), the panel through views of
+    /// `ui_format` (`format` or its non-sRGB twin: [`crate::render::ui_view_format`]).
     pub fn new(
         device: &wgpu::Device,
-        format: wgpu::TextureFormat,
+        (format, ui_format): (wgpu::TextureFormat, wgpu::TextureFormat),
         (width, height): (u32, u32),
         sample_count: u32,
     ) -> Self {
@@ -47,8 +48,12 @@ impl FrameComposer {
             renderer: Renderer::new(device, format, sample_count),
             targets: RenderTargets::new(device, format, width, height, sample_count),
             // The panel is drawn after the MSAA resolve, into the single-sample target.
-            egui: egui_wgpu::Renderer::new(device, format, egui_wgpu::RendererOptions::default()),
-            ui: UiPainter::new(device, format),
+            egui: egui_wgpu::Renderer::new(
+                device,
+                ui_format,
+                egui_wgpu::RendererOptions::default(),
+            ),
+            ui: UiPainter::new(device, ui_format),
             draws_ui: true,
         }
     }
@@ -66,7 +71,7 @@ impl FrameComposer {
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        target: &wgpu::TextureView,
+        target: FrameTarget<'_>,
         (width, height): (u32, u32),
         panes: &[PlacedView<'_>],
         ui: Option<UiFrame<'_>>,
@@ -78,7 +83,7 @@ impl FrameComposer {
             label: Some("frame"),
         });
         self.targets
-            .encode_scene_pass(&mut encoder, target, &self.renderer, BACKGROUND);
+            .encode_scene_pass(&mut encoder, target.scene, &self.renderer, BACKGROUND);
         if let Some(ui) = &ui {
             for (id, deltas) in &ui.textures.set {
                 for delta in deltas {
@@ -95,7 +100,7 @@ impl FrameComposer {
                 ui.pixels_per_point,
                 ui.backdrop,
             );
-            let mut pass = begin_color_pass(&mut encoder, "ui pass", target, wgpu::LoadOp::Load);
+            let mut pass = begin_color_pass(&mut encoder, "ui pass", target.ui, wgpu::LoadOp::Load);
             self.ui.draw(&mut pass, &self.egui);
         }
         queue.submit(std::iter::once(encoder.finish()));

@@ -29,6 +29,11 @@ const WARM_UP_FRAMES: u32 = 30;
 /// The colour format headless frames are drawn in.
 const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
+/// The formats headless frames are drawn through: the scene's, and the panel's, which is
+/// its non-sRGB twin (an offscreen texture may always be viewed so).
+const HEADLESS_FORMATS: (wgpu::TextureFormat, wgpu::TextureFormat) =
+    (HEADLESS_FORMAT, wgpu::TextureFormat::Rgba8Unorm);
+
 /// One display frame at 60 Hz, the rate headless loops are fed.
 const FRAME_60HZ: Nanos = 16_666_667;
 
@@ -91,7 +96,7 @@ pub fn render_grid<S: Stopwatch>(
     (width, height): (u32, u32),
 ) -> anyhow::Result<image::RgbaImage> {
     let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), 4);
+    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMATS, (width, height), 4);
     let mut panel = PanelState {
         visible: false,
         timeline: false,
@@ -119,7 +124,7 @@ pub fn render_grid<S: Stopwatch>(
     composer.render(
         &gpu.device,
         &gpu.queue,
-        offscreen.view(),
+        offscreen.target(HEADLESS_FORMATS.1),
         (width, height),
         &panes,
         Some(UiFrame {
@@ -192,7 +197,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
     let (offscreen, mut composer) = catch_errors(&gpu.device, || {
         let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
         let composer =
-            FrameComposer::new(&gpu.device, HEADLESS_FORMAT, (width, height), quality.msaa);
+            FrameComposer::new(&gpu.device, HEADLESS_FORMATS, (width, height), quality.msaa);
         (offscreen, composer)
     })
     .with_context(|| {
@@ -265,7 +270,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         let encode_time = composer.render(
             &gpu.device,
             &gpu.queue,
-            offscreen.view(),
+            offscreen.target(HEADLESS_FORMATS.1),
             (width, height),
             &panes,
             Some(UiFrame {

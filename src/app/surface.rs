@@ -12,7 +12,7 @@ use winit::window::Window;
 
 use super::present_mode::WgpuPresentMode as _;
 use crate::live::PresentModeId;
-use crate::render::{DeviceError, GpuContext, adapter_summary, catch_errors};
+use crate::render::{DeviceError, GpuContext, adapter_summary, catch_errors, ui_view_format};
 
 /// How long to wait between checks while the window is minimised, hidden or its surface
 /// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
@@ -50,11 +50,15 @@ pub struct AcquiredFrame {
 }
 
 impl AcquiredFrame {
-    /// A view of the texture to draw into.
-    pub fn view(&self) -> wgpu::TextureView {
+    /// A view of the texture to draw into, in `format` (the surface's, or one of its view
+    /// formats).
+    pub fn view(&self, format: wgpu::TextureFormat) -> wgpu::TextureView {
         self.texture
             .texture
-            .create_view(&wgpu::TextureViewDescriptor::default())
+            .create_view(&wgpu::TextureViewDescriptor {
+                format: Some(format),
+                ..wgpu::TextureViewDescriptor::default()
+            })
     }
 }
 
@@ -86,6 +90,15 @@ impl WindowSurface {
             .map(|&mode| PresentModeId::from_wgpu(mode))
             .collect();
         let size = window.inner_size();
+        // The panel is drawn through the format's non-sRGB twin where the surface lets its
+        // textures be viewed so (see `render::FrameTarget`).
+        let reinterpret = format.is_srgb()
+            && gpu
+                .adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS);
+        let ui_format = ui_view_format(format, reinterpret);
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -98,7 +111,11 @@ impl WindowSurface {
                 .first()
                 .copied()
                 .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
+            view_formats: if ui_format == format {
+                vec![]
+            } else {
+                vec![ui_format]
+            },
             color_space: Default::default(),
         };
         Ok(Self {
@@ -120,6 +137,15 @@ impl WindowSurface {
     /// The texture format frames are drawn in.
     pub fn format(&self) -> wgpu::TextureFormat {
         self.config.format
+    }
+
+    /// The format the panel is drawn through: the surface's, or its non-sRGB twin.
+    pub fn ui_format(&self) -> wgpu::TextureFormat {
+        self.config
+            .view_formats
+            .first()
+            .copied()
+            .unwrap_or(self.config.format)
     }
 
     /// The size the surface is configured at, physical pixels.

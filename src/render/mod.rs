@@ -22,7 +22,9 @@ pub use gpu::{
 };
 pub use pass::begin_color_pass;
 pub use quality::DrawQuality;
-pub use readback::{Offscreen, ReadbackError, render_scene_parts_png, render_scene_png};
+pub use readback::{
+    FrameTarget, Offscreen, ReadbackError, render_scene_parts_png, render_scene_png, ui_view_format,
+};
 pub use renderer::{
     ALARM_COLOR, BACKGROUND, DEFAULT_SAMPLE_COUNT, DEPTH_FORMAT, GHOST_ALPHA, GHOST_COLOR,
     GRID_COLOR, MASS_COLOR, PIVOT_COLOR, PlacedView, RenderTargets, Renderer, SPHERE_COLOR,

@@ -26,12 +26,36 @@ pub enum ReadbackError {
     MappedRange(#[from] wgpu::MapRangeError),
 }
 
+/// What one frame is drawn into: the scene through `scene`, the panel through `ui`, two
+/// views of the same texture. For an sRGB texture the UI view can be its non-sRGB twin,
+/// so that egui blends in sRGB-encoded space, as it is designed to, and a CPU rasterizer
+/// skips a decode and encode per pixel (see [`ui_view_format`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FrameTarget<'a> {
+    /// The view the scene is drawn through: the texture's own format.
+    pub scene: &'a wgpu::TextureView,
+    /// The view the panel is drawn through.
+    pub ui: &'a wgpu::TextureView,
+}
+
+/// The format to draw the panel through on a texture of `format`: its non-sRGB twin when
+/// the texture may be viewed so (`reinterpret`), else `format` itself.
+pub fn ui_view_format(format: wgpu::TextureFormat, reinterpret: bool) -> wgpu::TextureFormat {
+    if reinterpret {
+        format.remove_srgb_suffix()
+    } else {
+        format
+    }
+}
+
 /// A colour texture to render into and read back.
 pub struct Offscreen {
     /// The colour texture rendered into and copied from.
     texture: wgpu::Texture,
     /// View of the texture, for render passes.
     view: wgpu::TextureView,
+    /// View of the texture in its non-sRGB twin format (the same format when it has none).
+    encoded_view: wgpu::TextureView,
     /// Width, pixels (at least 1).
     width: u32,
     /// Height, pixels (at least 1).
@@ -62,15 +86,34 @@ impl Offscreen {
             dimension: wgpu::TextureDimension::D2,
             format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
+            // The non-sRGB twin, for the panel (a texture may always be viewed so).
+            view_formats: &[format.remove_srgb_suffix()],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let encoded_view = texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(format.remove_srgb_suffix()),
+            ..wgpu::TextureViewDescriptor::default()
+        });
         Self {
             texture,
             view,
+            encoded_view,
             width,
             height,
             format,
+        }
+    }
+
+    /// The frame target: the scene through the texture's format, the panel through
+    /// `ui_format`, which must be that format or its non-sRGB twin.
+    pub fn target(&self, ui_format: wgpu::TextureFormat) -> FrameTarget<'_> {
+        FrameTarget {
+            scene: &self.view,
+            ui: if ui_format == self.format {
+                &self.view
+            } else {
+                &self.encoded_view
+            },
         }
     }
 
