@@ -135,12 +135,9 @@ impl FramePart {
             Self::Ui => "ui",
         }
     }
-
-    /// The part named `id`.
-    pub fn from_id(id: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|part| part.id() == id)
-    }
 }
+
+timestep_lab_core::stable_ids!(FramePart, UnknownFramePart, "part of the frame");
 
 /// A set of [`FramePart`]s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -185,7 +185,7 @@ fn bench_render_leaves_out_the_parts_it_is_asked_to_and_reads_the_frame_in_floor
     let message = stderr(&bad);
     assert!(
         message.contains("--without")
-            && message.contains("not a part of the frame")
+            && message.contains("unknown part of the frame")
             && message.contains("grid, sphere, ghost, trail, props, coil, panel, timeline, ui"),
         "{message}"
     );
@@ -194,7 +194,7 @@ fn bench_render_leaves_out_the_parts_it_is_asked_to_and_reads_the_frame_in_floor
     let empty = lab(&["bench-render", "--without", "grid,,ui"]);
     assert_eq!(empty.status.code(), Some(2));
     assert!(
-        stderr(&empty).contains("an empty name is not a part of the frame"),
+        stderr(&empty).contains("unknown part of the frame \"\""),
         "{}",
         stderr(&empty)
     );

@@ -81,7 +81,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(matches!(options.msaa, None | Some(1 | 4)));
             // Every part left out is one the help lists, named as typed.
             let named: Vec<&str> = args.without.iter().map(|part| part.id()).collect();
-            assert!(named.iter().all(|id| timestep_lab::options::FramePart::from_id(id).is_some()));
+            assert!(named.iter().all(|id| id.parse::<timestep_lab::options::FramePart>().is_ok()));
             assert_eq!(options.without.iter().count(), {
                 let mut unique = named.clone();
                 unique.sort_unstable();

@@ -10,7 +10,6 @@ mod window_args;
 use clap::{Parser, Subcommand};
 
 use crate::bench::plot::{self};
-use crate::options::FramePart;
 use crate::timestep::{EnginePreset, RangeError, Strategy};
 
 pub use bench_args::{BenchArgs, RunArgs, SweepArgs};
@@ -96,21 +95,6 @@ pub(super) fn parse_msaa(value: &str) -> Result<u32, String> {
             "{value} is not an MSAA sample count (allowed: 1, 4)"
         )),
     }
-}
-
-/// Parses a part of the frame `bench-render --without` leaves out.
-pub(super) fn parse_frame_part(value: &str) -> Result<FramePart, String> {
-    FramePart::from_id(value).ok_or_else(|| {
-        let named = if value.is_empty() {
-            "an empty name".to_owned()
-        } else {
-            crate::text::escape(value)
-        };
-        format!(
-            "{named} is not a part of the frame (allowed: {})",
-            FramePart::ALL.map(FramePart::id).join(", ")
-        )
-    })
 }
 
 /// Parses the plot's `WxH`, each within [`plot::MIN_SIZE`] and [`plot::MAX_SIZE`].

@@ -444,7 +444,6 @@ pub struct BenchRenderArgs {
         long,
         value_name = "PARTS",
         value_delimiter = ',',
-        value_parser = parse_frame_part,
         help = format!(
             "Parts of the frame to leave out, to measure what each costs: a comma list of {}",
             FramePart::ALL.map(FramePart::id).join(", ")

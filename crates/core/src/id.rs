@@ -1,14 +1,17 @@
-//! Stable string ids for the lab's choice enums (strategy, integrator, camera driver): how
-//! they print, parse and (de)serialise.
+//! Stable string ids for the lab's choice enums (strategy, integrator, camera driver, and
+//! the app's own, such as the parts of a frame `bench-render --without` takes): how they
+//! print, parse and (de)serialise.
 
 /// Gives an enum with `const ALL: [Self; N]` and `fn id(self) -> &'static str` a `Display`
 /// that prints the id, a `FromStr` that parses it, an error type that lists the allowed
 /// ids when parsing fails, and serde's `Serialize` and `Deserialize` as the id (a value that
 /// is not one is named as `FromStr` names it). A fourth argument names another list of
-/// every parseable value (for an enum whose `ALL` is not all of them).
+/// every parseable value (for an enum whose `ALL` is not all of them). Exported for the
+/// crates above, which need `serde` as a dependency of their own.
+#[macro_export]
 macro_rules! stable_ids {
     ($ty:ident, $error:ident, $what:literal) => {
-        $crate::id::stable_ids!($ty, $error, $what, $ty::ALL);
+        $crate::stable_ids!($ty, $error, $what, $ty::ALL);
     };
     ($ty:ident, $error:ident, $what:literal, $all:expr) => {
         #[doc = concat!("A ", $what, " id that is not one of the allowed ones.")]
@@ -58,4 +61,4 @@ macro_rules! stable_ids {
     };
 }
 
-pub(crate) use stable_ids;
+pub(crate) use crate::stable_ids;
