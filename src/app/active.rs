@@ -138,10 +138,10 @@ impl Active {
     ) -> Option<Duration> {
         let frame = self.surface.acquire(&self.gpu)?;
         let size = self.surface.size();
-        let (scene, ui) = (
-            frame.view(self.surface.format()),
-            frame.view(self.surface.ui_format()),
-        );
+        let (format, ui_format) = (self.surface.format(), self.surface.ui_format());
+        let scene = frame.view(format);
+        // A second view only where the panel is drawn through another format.
+        let ui = (ui_format != format).then(|| frame.view(ui_format));
         draw(
             &mut self.composer,
             &self.gpu,
@@ -149,7 +149,7 @@ impl Active {
             pending_textures,
             FrameTarget {
                 scene: &scene,
-                ui: &ui,
+                ui: ui.as_ref().unwrap_or(&scene),
             },
             picture,
         );

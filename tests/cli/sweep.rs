@@ -2,22 +2,13 @@
 
 use serde_json::Value;
 
-use super::{fails_with, lab, stderr, stdout};
+use super::{fails_with, lab, result, stderr, stdout};
 
 /// The six classic strategies.
 const CLASSIC: &str = "fixed,variable,semi-fixed,accumulator,interpolated,extrapolated";
 
 fn sweep_json(args: &[&str]) -> Value {
     super::command_json("sweep", args)
-}
-
-fn strategy<'a>(report: &'a Value, id: &str) -> &'a Value {
-    report["results"]
-        .as_array()
-        .expect("results is an array")
-        .iter()
-        .find(|result| result["strategy"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {report}"))
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -42,13 +33,13 @@ fn an_unguarded_accumulator_breaks_where_a_step_costs_dt_and_the_guards_hold() {
     assert_eq!(unguarded["load"]["name"], "step-cost");
     assert_eq!(unguarded["load"]["levels"], 50);
     let spacing = unguarded["load"]["spacing_ms"].as_f64().unwrap();
-    let accumulator = strategy(&unguarded, "accumulator");
+    let accumulator = result(&unguarded, "accumulator");
     let onset = accumulator["onset_ms"].as_f64().unwrap();
     assert!((onset - 20.0).abs() <= spacing, "onset {onset} ms");
     assert_eq!(accumulator["breaking_point_ms"], accumulator["onset_ms"]);
     assert_eq!(accumulator["disagrees"], false);
     assert_eq!(accumulator["levels"].as_array().unwrap().len(), 50);
-    let variable = strategy(&unguarded, "variable");
+    let variable = result(&unguarded, "variable");
     assert_eq!(variable["breaking_point_ms"], Value::Null);
     for level in variable["levels"].as_array().unwrap() {
         assert_eq!(level["spiral"], false);
@@ -62,7 +53,7 @@ fn an_unguarded_accumulator_breaks_where_a_step_costs_dt_and_the_guards_hold() {
         "--strategy",
         "accumulator",
     ]);
-    let accumulator = strategy(&clamped, "accumulator");
+    let accumulator = result(&clamped, "accumulator");
     assert_eq!(accumulator["breaking_point_ms"], Value::Null);
     assert!(accumulator["speed_at_top"].as_f64().unwrap() < 0.8);
 }
@@ -253,7 +244,7 @@ fn a_recorded_session_is_swept_only_as_a_trace() {
         "accumulator",
     ]);
     assert_eq!(
-        strategy(&report, "accumulator")["levels"]
+        result(&report, "accumulator")["levels"]
             .as_array()
             .unwrap()
             .len(),

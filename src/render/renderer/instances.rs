@@ -403,16 +403,14 @@ fn sphere_group(
     push: impl FnOnce(&mut Vec<Instance>),
 ) -> LodRanges {
     let appended = group(instances, push);
-    let first = appended.start as usize;
-    instances[first..].sort_unstable_by_key(|instance| scale.lod(instance));
+    let spheres = &mut instances[appended.start as usize..];
+    spheres.sort_unstable_by_key(|instance| scale.lod(instance));
     let mut start = appended.start;
     std::array::from_fn(|lod| {
-        let count = instances[start as usize..appended.end as usize]
-            .iter()
-            .take_while(|instance| scale.lod(instance) == lod)
-            .count();
-        let range = start..start + u32::try_from(count).expect("instance count fits u32");
-        start = range.end;
+        let count = spheres.partition_point(|instance| scale.lod(instance) <= lod);
+        let end = appended.start + u32::try_from(count).expect("instance count fits u32");
+        let range = start..end;
+        start = end;
         range
     })
 }
