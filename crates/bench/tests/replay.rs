@@ -275,6 +275,7 @@ fn a_trace_replays_paced_by_real_time_with_speed_pause_seek_and_loop() {
         source: "t".into(),
         frame_times_ns: vec![10 * MS, 10 * MS, 100 * MS, 10 * MS],
         display_ns: None,
+        display_anchor_ns: None,
         notes: Vec::new(),
     };
     let recording = Arc::new(recording_from_trace(trace));

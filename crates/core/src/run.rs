@@ -114,6 +114,13 @@ impl PaneRun {
         (report, shown, screen)
     }
 
+    /// The run starts from a shown frame, which reached the screen at `at` on the display's
+    /// clock (a capture's first row: see [`crate::metrics::ScreenRecorder::anchor`]). Call
+    /// it before the first frame.
+    pub fn anchor_screen(&mut self, at: Nanos) {
+        self.recorder.anchor_screen(at);
+    }
+
     /// Takes a display event for a frame run earlier: a shown frame is measured (display
     /// latency and judder) and returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {

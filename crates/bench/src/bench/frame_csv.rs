@@ -36,7 +36,8 @@ pub struct FrameRow {
     pub display_ns: Option<Nanos>,
     /// `(S_i - S_j) - (D_i - D_j)` with `j` the previous shown frame, ns (PresentMon's
     /// `MsAnimationError`); empty when not shown or not judged (before the first step, or
-    /// the first judged shown frame).
+    /// the first judged shown frame), and where PresentMon gives none: a display time or
+    /// CPU start no later than the previous shown frame's.
     pub animation_error_ns: Option<i64>,
     /// The drawn spring displacement, metres.
     pub spring_shown_m: f64,

@@ -60,7 +60,7 @@ use crate::sim::FrameWall;
 use crate::timestep::{
     FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns, ns_from_ms,
 };
-use crate::trace::FrameSource;
+use crate::trace::{DisplayTimes, FrameSource};
 
 pub use crate::run::MAX_COST_MS;
 
@@ -192,14 +192,16 @@ pub fn run_strategy(
 /// Runs one strategy over a trace's frame times under the closed-loop load model and the
 /// display, telling `observer` about every frame as it runs and as it reaches the screen.
 /// `display_times` are the capture's own (for [`DisplaySpec::Trace`]): per frame, the time
-/// from its start to the screen, or `None` if never shown.
+/// from its start to the screen, or `None` if never shown; a capture's anchor (the row
+/// before the first frame, shown at `anchor` from the timeline's 0) is the shown frame the
+/// first frame's animation error is measured from, as in PresentMon.
 ///
 /// The trace's frames are gone through once, as they come: a generated trace is never held
 /// in memory. What the run keeps grows only with the 99th-percentile tail of its frame
 /// times ([`FrameTail`]: 1% of the frames, 8 bytes each).
 pub fn run_strategy_on(
     frame_times: &(impl FrameSource + ?Sized),
-    display_times: Option<&[Option<Nanos>]>,
+    display_times: Option<DisplayTimes<'_>>,
     strategy: Strategy,
     settings: &BenchSettings,
     observer: &mut impl FrameObserver,
@@ -224,6 +226,11 @@ pub fn run_strategy_on(
     let mut inputs = settings
         .input
         .map(|script| ScriptCursor::new(script.events()));
+    if settings.display == DisplaySpec::Trace
+        && let Some(anchor) = display_times.and_then(|times| times.anchor)
+    {
+        run.anchor_screen(anchor);
+    }
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
         // The previous iteration's load (its steps, the render cost, jitter, a hitch),
         // spent from its start.
@@ -275,7 +282,7 @@ pub fn run_strategy_on(
             observer.screen(&screen);
         }
         if settings.display == DisplaySpec::Trace {
-            let delay = display_times.and_then(|times| times.get(i).copied().flatten());
+            let delay = display_times.and_then(|times| times.frames.get(i).copied().flatten());
             let event = match delay {
                 Some(delay) => DisplayEvent::Shown {
                     frame: i as u64,
@@ -321,7 +328,7 @@ fn settle(run: &mut PaneRun, event: &DisplayEvent, observer: &mut impl FrameObse
 /// Runs each strategy over the trace (`display_times` as for [`run_strategy_on`]).
 pub fn run(
     frame_times: &(impl FrameSource + ?Sized),
-    display_times: Option<&[Option<Nanos>]>,
+    display_times: Option<DisplayTimes<'_>>,
     strategies: &[Strategy],
     settings: &BenchSettings,
 ) -> Vec<BenchResult> {
@@ -332,7 +339,7 @@ pub fn run(
 /// frame (see [`run_strategy_on`]).
 pub fn run_observed(
     frame_times: &(impl FrameSource + ?Sized),
-    display_times: Option<&[Option<Nanos>]>,
+    display_times: Option<DisplayTimes<'_>>,
     strategies: &[Strategy],
     settings: &BenchSettings,
     observer: &mut impl FrameObserver,
@@ -349,7 +356,7 @@ pub fn run_observed(
 /// frames in order, so `bench` runs serially with them: [`run_observed`].)
 pub fn run_parallel(
     frame_times: &(impl FrameSource + Sync + ?Sized),
-    display_times: Option<&[Option<Nanos>]>,
+    display_times: Option<DisplayTimes<'_>>,
     strategies: &[Strategy],
     settings: &BenchSettings,
     progress: &SharedProgress,

@@ -246,7 +246,7 @@ impl BenchRequest {
             let shared = SharedProgress::new(progress.labelled(label));
             let results = super::run_parallel(
                 &trace,
-                trace.display_ns(),
+                trace.display_times(),
                 &self.strategies,
                 settings,
                 &shared,
@@ -256,7 +256,7 @@ impl BenchRequest {
             let mut observers = ((csv, recorder), progress);
             let results = super::run_observed(
                 &trace,
-                trace.display_ns(),
+                trace.display_times(),
                 &self.strategies,
                 settings,
                 &mut observers,
@@ -385,7 +385,7 @@ pub(crate) fn open_run(
     let trace = choice.load(on_wait)?;
     notes.extend(trace.notes().iter().cloned());
     notes.extend(hitch_note(&settings.load, hitches, trace.wall_time_s()));
-    if settings.display == DisplaySpec::Trace && trace.display_ns().is_none() {
+    if settings.display == DisplaySpec::Trace && trace.display_times().is_none() {
         return Err(BenchError::NoDisplayTimes {
             trace: trace.source().to_owned(),
         });

@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use super::BenchError;
-use crate::trace::{self, FrameSource, FrameTrace, GeneratedFrames, GeneratedTrace, LoadOptions};
+use crate::trace::{
+    self, DisplayTimes, FrameSource, FrameTrace, GeneratedFrames, GeneratedTrace, LoadOptions,
+};
 
 /// Which trace a [`BenchRequest`](super::BenchRequest) runs over.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,10 +82,10 @@ impl BenchTrace {
         }
     }
 
-    /// The capture's display times, when it has them (see [`FrameTrace::display_ns`]).
-    pub fn display_ns(&self) -> Option<&[Option<u64>]> {
+    /// The capture's display times, when it has them (see [`FrameTrace::display_times`]).
+    pub fn display_times(&self) -> Option<DisplayTimes<'_>> {
         match self {
-            Self::Read(trace) => trace.display_ns.as_deref(),
+            Self::Read(trace) => trace.display_times(),
             Self::Generated(_) => None,
         }
     }

@@ -36,7 +36,7 @@ pub use spec::{DEFAULT_LEVELS, LoadKind, LoadSweep, MAX_LEVELS};
 use crate::bench::{BenchResult, BenchSettings, SharedProgress, run_strategy_on};
 use crate::run::broken;
 use crate::timestep::{Nanos, Strategy};
-use crate::trace::FrameSource;
+use crate::trace::{DisplayTimes, FrameSource};
 
 /// One strategy at one level of the load.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,7 +138,7 @@ const CHUNK: usize = 256;
 /// levels. Returns what it kept of each strategy.
 pub fn sweep(
     frame_times: &(impl FrameSource + Sync + ?Sized),
-    display_times: Option<&[Option<Nanos>]>,
+    display_times: Option<DisplayTimes<'_>>,
     strategies: &[Strategy],
     settings: &BenchSettings,
     load: &LoadSweep,

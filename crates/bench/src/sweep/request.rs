@@ -87,7 +87,7 @@ impl SweepRequest {
         let mut levels: Vec<Vec<LevelJson>> = vec![Vec::new(); self.strategies.len()];
         let sweeps = super::sweep(
             &trace,
-            trace.display_ns(),
+            trace.display_times(),
             &self.strategies,
             settings,
             &self.load,

@@ -94,6 +94,11 @@ pub struct FrameTrace {
     ///
     /// When `Some`, its length equals `frame_times_ns.len()`.
     pub display_ns: Option<Vec<Option<u64>>>,
+    /// The display delay of the capture's row before the first frame, when it was shown: a
+    /// PresentMon 2.x capture's first row has no frame time of its own (its interval is the
+    /// next frame's), but its CPU start is the timeline's 0 and its display time anchors the
+    /// animation error of the first frame, as in PresentMon. `None` otherwise.
+    pub display_anchor_ns: Option<u64>,
     /// Things the loader wants the user to know (printed on stderr by the CLI), e.g. which
     /// PresentMon process was chosen and how many NA rows were skipped.
     pub notes: Vec<String>,
@@ -122,15 +127,35 @@ impl FrameTrace {
         self.total_ns() as f64 / 1e9
     }
 
+    /// The capture's display times, when it has them.
+    pub fn display_times(&self) -> Option<DisplayTimes<'_>> {
+        self.display_ns.as_deref().map(|frames| DisplayTimes {
+            frames,
+            anchor: self.display_anchor_ns,
+        })
+    }
+
     /// A trace read from `origin` with no display times and nothing to note.
     fn from_file(origin: &str, frame_times_ns: Vec<u64>) -> FrameTrace {
         FrameTrace {
             source: origin.to_owned(),
             frame_times_ns,
             display_ns: None,
+            display_anchor_ns: None,
             notes: Vec::new(),
         }
     }
+}
+
+/// A capture's own display times, as `--display trace` uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DisplayTimes<'a> {
+    /// Per frame, the time from its start to the screen, ns; `None` if never shown (see
+    /// [`FrameTrace::display_ns`]).
+    pub frames: &'a [Option<u64>],
+    /// When the frame before the first reached the screen, from the timeline's 0 (see
+    /// [`FrameTrace::display_anchor_ns`]).
+    pub anchor: Option<u64>,
 }
 
 /// How to read a trace file.
@@ -326,6 +351,7 @@ mod tests {
             source: "two\nlines".to_owned(),
             frame_times_ns: vec![0, 1, 16_666_667, 999_999, 60_000_000_000, 33_333_333],
             display_ns: None,
+            display_anchor_ns: None,
             notes: Vec::new(),
         };
         let mut out = Vec::new();
@@ -600,6 +626,7 @@ mod tests {
             source: String::new(),
             frame_times_ns: vec![500_000_000, 250_000_000],
             display_ns: None,
+            display_anchor_ns: None,
             notes: Vec::new(),
         };
         assert_eq!((trace.len(), trace.is_empty()), (2, false));
@@ -762,6 +789,7 @@ mod tests {
                 source,
                 frame_times_ns: frames,
                 display_ns: None,
+                display_anchor_ns: None,
                 notes: Vec::new(),
             };
             let mut out = Vec::new();

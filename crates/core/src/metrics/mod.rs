@@ -108,6 +108,9 @@ impl MetricsRecorder {
         display: Option<DisplayTiming>,
     ) -> Option<ScreenFrame> {
         let steps = report.steps.len();
+        // A run anchored on a shown frame judges its first frame at the screen once the
+        // scene has moved from that frame's state.
+        let judged_at_screen = self.started || (self.screen.anchored() && scene.current().time > 0);
         let screen = match display {
             None => Some(self.screen.shown_now(
                 self.frames,
@@ -120,7 +123,7 @@ impl MetricsRecorder {
                     timing,
                     report.presented_time,
                     report.shown_time,
-                    self.started,
+                    judged_at_screen,
                 );
                 None
             }
@@ -136,6 +139,12 @@ impl MetricsRecorder {
         }
         self.started |= scene.current().time > 0;
         screen
+    }
+
+    /// The run starts from a shown frame at `at` on the display's clock (see
+    /// [`ScreenRecorder::anchor`]). Call it before the first frame.
+    pub fn anchor_screen(&mut self, at: crate::timestep::Nanos) {
+        self.screen.anchor(at);
     }
 
     /// Takes a display event for a frame recorded earlier: a shown frame is measured and

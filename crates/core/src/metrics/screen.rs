@@ -5,6 +5,14 @@
 //! display time elapsed). Display judder is its RMS over the run, display latency the mean
 //! of `D_i - S_i`. A frame's display outcome arrives after the frame ran (at its present,
 //! or later for a mailbox), so each frame waits in a short queue until it is settled.
+//!
+//! Where PresentMon gives a frame no animation error, so does the lab (its
+//! `AnimationErrorTracker` and `DisplayFrameQueue`): the first shown frame of a timeline;
+//! a frame never shown; and a shown frame whose display time, or whose CPU start, is no
+//! later than the previous shown frame's (no display change, or no simulation step, in
+//! PresentMon's terms), which restarts the timeline there. A capture's first row only
+//! anchors its timeline ([`ScreenRecorder::anchor`]), so the first frame after it has an
+//! error.
 
 use super::Smoothness;
 use crate::display::DisplayEvent;
@@ -25,6 +33,8 @@ struct PendingFrame {
     shown_time: Nanos,
     /// Whether smoothness metrics count it.
     judged: bool,
+    /// `C_i`: when the frame started on the display's clock.
+    wall: Nanos,
     /// `T_i + held_i - C_i`: the frame's time on the strategy's clock (what its frame times
     /// add up to before a filter held any back) less its CPU start on the display's clock.
     /// Added to a display time, it puts `D_i` on the strategy's clock, as `T_i` is: time
@@ -75,6 +85,11 @@ pub struct ScreenRecorder {
     next_rebase: i64,
     /// Clock shifts of frames forgotten unshown, for the next shown frame to apply.
     carried_rebase: i64,
+    /// The previous shown frame on the display's clock: when it reached the screen and when
+    /// it started (`C`), for PresentMon's rules on which frames have an animation error.
+    previous_shown: Option<(Nanos, Nanos)>,
+    /// Whether the run started from a shown frame ([`Self::anchor`]).
+    anchored: bool,
 }
 
 impl ScreenRecorder {
@@ -95,6 +110,7 @@ impl ScreenRecorder {
             frame: timing.frame,
             shown_time,
             judged,
+            wall: timing.wall,
             base,
             rebase: std::mem::take(&mut self.next_rebase),
         };
@@ -121,7 +137,28 @@ impl ScreenRecorder {
         };
         let pending = self.pop();
         let display_time = (i128::from(at) + pending.base).clamp(0, i128::from(Nanos::MAX));
-        Some(self.shown(pending.frame, display_time as Nanos, pending))
+        // PresentMon's rule: no display change or no step since the previous shown frame
+        // gives no animation error, and the timeline goes on from this frame.
+        let restart = self.previous_shown.replace((at, pending.wall)).is_some_and(
+            |(previous_at, previous_wall)| at <= previous_at || pending.wall <= previous_wall,
+        );
+        Some(self.shown(pending.frame, display_time as Nanos, pending, restart))
+    }
+
+    /// The run starts from a shown frame: the state at simulated time 0, from a frame that
+    /// started at time 0 and reached the screen at `at` on the display's clock (a
+    /// PresentMon capture's first row, which only anchors the capture's timeline). The
+    /// first frame shown is measured from it, and judged once its scene has moved (see
+    /// [`Self::anchored`]). Call it before the first frame.
+    pub fn anchor(&mut self, at: Nanos) {
+        self.smoothness.record(at, 0, false);
+        self.previous_shown = Some((at, 0));
+        self.anchored = true;
+    }
+
+    /// Whether the run started from a shown frame ([`Self::anchor`]).
+    pub fn anchored(&self) -> bool {
+        self.anchored
     }
 
     /// Records a frame shown at `display_time` on the strategy's clock at once (the `cpu`
@@ -137,10 +174,11 @@ impl ScreenRecorder {
             frame,
             shown_time,
             judged,
+            wall: display_time,
             base: 0,
             rebase: std::mem::take(&mut self.next_rebase),
         };
-        self.shown(frame, display_time, pending)
+        self.shown(frame, display_time, pending, false)
     }
 
     /// Forgets the frames waiting for an outcome (after a reset).
@@ -175,15 +213,25 @@ impl ScreenRecorder {
         self.smoothness.judder_worst_ms()
     }
 
-    /// Measures one shown frame.
-    fn shown(&mut self, frame: u64, display_time: Nanos, pending: PendingFrame) -> ScreenFrame {
+    /// Measures one shown frame; a `restart` has no animation error.
+    fn shown(
+        &mut self,
+        frame: u64,
+        display_time: Nanos,
+        pending: PendingFrame,
+        restart: bool,
+    ) -> ScreenFrame {
         let shift = std::mem::take(&mut self.carried_rebase).saturating_add(pending.rebase);
         if shift != 0 {
             self.smoothness.rebase(shift);
         }
-        let animation_error =
-            self.smoothness
-                .record(display_time, pending.shown_time, pending.judged);
+        let (t, s, judged) = (display_time, pending.shown_time, pending.judged);
+        let animation_error = if restart {
+            self.smoothness.record_restart(t, s, judged);
+            None
+        } else {
+            self.smoothness.record(t, s, judged)
+        };
         ScreenFrame {
             frame,
             display_time,

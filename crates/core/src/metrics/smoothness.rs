@@ -29,6 +29,19 @@ impl Smoothness {
     /// Returns the frame's judder term `(S_i - S_{i-1}) - (T_i - T_{i-1})` in ns when it
     /// counted one.
     pub fn record(&mut self, t: Nanos, s: Nanos, judged: bool) -> Option<f64> {
+        self.record_frame(t, s, judged, true)
+    }
+
+    /// Records frame `(t, s)` as the start of a new timeline: its latency counts when
+    /// `judged`, but it has no judder term (PresentMon gives such a frame no animation
+    /// error: its display time or CPU start did not move on from the previous frame's).
+    /// The frames after it are measured from it.
+    pub fn record_restart(&mut self, t: Nanos, s: Nanos, judged: bool) {
+        self.record_frame(t, s, judged, false);
+    }
+
+    /// [`Self::record`], with a judder term only when `stepped`.
+    fn record_frame(&mut self, t: Nanos, s: Nanos, judged: bool, stepped: bool) -> Option<f64> {
         let mut term = None;
         if judged {
             self.judged += 1;
@@ -37,7 +50,7 @@ impl Smoothness {
             if latency.abs() > self.latency_worst.abs() {
                 self.latency_worst = latency;
             }
-            if let Some((previous_t, previous_s)) = self.previous {
+            if let Some((previous_t, previous_s)) = self.previous.filter(|_| stepped) {
                 let judder = signed_diff(s, previous_s) - signed_diff(t, previous_t);
                 self.judder_sq_sum += judder * judder;
                 self.judder_worst = self.judder_worst.max(judder.abs());
@@ -119,6 +132,18 @@ mod tests {
         assert_eq!(smoothness.latency_worst_ms(), -20.0);
         assert_eq!(smoothness.judder_ms(), 15.0);
         assert_eq!(smoothness.judder_worst_ms(), 30.0);
+    }
+
+    #[test]
+    fn a_restart_counts_its_latency_and_measures_the_next_frame_from_itself() {
+        let mut smoothness = Smoothness::default();
+        smoothness.record(10 * MS, 0, true);
+        // No judder term for the restart (it would be 0 - 20 = -20 ms), latency 30 ms.
+        smoothness.record_restart(30 * MS, 0, true);
+        // From the restart: (10 - 0) - (40 - 30) = 0.
+        assert_eq!(smoothness.record(40 * MS, 10 * MS, true), Some(0.0));
+        assert_eq!(smoothness.judder_worst_ms(), 0.0);
+        assert_eq!(smoothness.latency_ms(), (10.0 + 30.0 + 30.0) / 3.0);
     }
 
     #[test]

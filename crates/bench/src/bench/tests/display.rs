@@ -243,8 +243,8 @@ fn a_presentmon_capture_gives_its_own_animation_error_at_the_screen() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../assets/traces/presentmon2-display.csv");
     let trace = crate::trace::load(&path, &crate::trace::LoadOptions::default()).unwrap();
-    let display = trace.display_ns.as_deref();
-    assert!(display.is_some());
+    let display = trace.display_times();
+    assert!(display.is_some_and(|display| display.anchor.is_some()));
     let mut shown = Vec::new();
     let result = run_strategy_on(
         &trace.frame_times_ns,
@@ -253,8 +253,8 @@ fn a_presentmon_capture_gives_its_own_animation_error_at_the_screen() {
         &on("trace"),
         &mut shown,
     );
-    // The file's own columns, for Game.exe's rows; its first row has no frame time, so
-    // frame i is row i + 1.
+    // The file's own columns, for Game.exe's rows; its first row has no frame time (it
+    // anchors the timeline), so frame i is row i + 1.
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -284,5 +284,15 @@ fn a_presentmon_capture_gives_its_own_animation_error_at_the_screen() {
         );
         compared += 1;
     }
-    assert_eq!(compared, result.display.shown - 1);
+    // Every shown frame has one: the first is measured from the anchoring first row.
+    assert_eq!(compared, result.display.shown);
+    let errors: Vec<f64> = rows
+        .iter()
+        .filter(|row| row[error_column] != "NA")
+        .map(|row| row[error_column].parse().unwrap())
+        .collect();
+    assert_eq!(errors.len() as u64, compared);
+    let rms = (errors.iter().map(|e| e * e).sum::<f64>() / errors.len() as f64).sqrt();
+    let judder = result.metrics.display_judder_ms;
+    assert!((judder - rms).abs() < 1e-4, "{judder} ms against {rms} ms");
 }

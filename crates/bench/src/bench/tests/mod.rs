@@ -465,6 +465,7 @@ fn costs_out_of_range_are_rejected() {
 
 mod display;
 mod input;
+mod parity;
 mod reports;
 mod runner;
 

@@ -213,6 +213,7 @@ impl GeneratedTrace {
             source: self.source.clone(),
             frame_times_ns,
             display_ns: None,
+            display_anchor_ns: None,
             notes: self.notes.clone(),
         }
     }

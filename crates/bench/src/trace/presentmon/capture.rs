@@ -22,6 +22,11 @@ pub(super) struct SwapChain {
     /// Per frame, its display delay in ns or [`NEVER_SHOWN`]; empty when the file has no
     /// display columns.
     pub(super) display_ns: Vec<u64>,
+    /// For CPU-start intervals: the display delay of the swap chain's first row, which has
+    /// no frame time but anchors the timeline (its CPU start is the first frame's start less
+    /// the first frame time); `None` when it was never shown or the file has no display
+    /// columns.
+    pub(super) anchor_ns: Option<u64>,
     /// For CPU-start intervals: the frame-time field of the previous row, which times the
     /// next row's frame.
     previous: Option<Measured>,
@@ -46,6 +51,15 @@ impl SwapChain {
             Reference::Present => Some(measured),
             Reference::CpuStart => self.previous.replace(measured),
         };
+        if layout.reference == Reference::CpuStart && self.rows == 1 && !layout.display.is_empty() {
+            match layout.display_delay_ns(records, place) {
+                Ok(delay) => self.anchor_ns = delay,
+                Err(error) => {
+                    self.error = Some(error);
+                    return;
+                }
+            }
+        }
         match frame {
             None | Some(Measured::Missing) => self.skipped += 1,
             Some(Measured::Bad(error)) => self.error = Some(error),

@@ -193,29 +193,32 @@ impl Layout {
         let dropped = self
             .dropped_column
             .is_some_and(|column| records.field(column) == "1");
-        let never_on_screen = self.displayed_time_column.is_some_and(|column| {
-            let time = records.field(column);
-            is_missing(&time) || time.parse::<f64>() == Ok(0.0)
-        });
+        let displayed_time = self
+            .displayed_time_column
+            .map(|column| records.field(column));
         let missing = self
             .display
             .indices
             .iter()
             .any(|&index| is_missing(&records.field(index)));
-        if dropped || never_on_screen || missing {
+        if dropped || missing || displayed_time.as_deref().is_some_and(is_missing) {
             return Ok(None);
         }
         let place = Place {
             columns: &self.display.columns,
             ..place
         };
-        sum_ns(
+        let delay = sum_ns(
             records,
             &self.display.indices,
             &place,
             Quantity::DisplayDelay,
-        )
-        .map(Some)
+        )?;
+        // PresentMon 2.0 wrote zeros, not NA, for a frame never shown. A shown frame that
+        // the next one replaced in the same refresh also has a DisplayedTime of 0, but its
+        // display delay is not.
+        let zero_displayed = displayed_time.is_some_and(|time| time.parse::<f64>() == Ok(0.0));
+        Ok((!(zero_displayed && delay == 0)).then_some(delay))
     }
 
     /// The note on which columns were used, or `None` when the file is read as PresentMon 1.x

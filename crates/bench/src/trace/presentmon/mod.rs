@@ -19,9 +19,15 @@
 //!   `MsBetweenPresents`, the interval between two `Present()` calls; the display delay is
 //!   `MsUntilDisplayed`, from the `Present()` call.
 //!
+//! A 2.x capture's first row has no frame time (its interval times the next frame), but
+//! its CPU start is the timeline's 0 and its display delay, when it was shown, is kept as
+//! the timeline's anchor ([`FrameTrace::display_anchor_ns`]): PresentMon measures the
+//! second row's animation error from it.
+//!
 //! A frame was never shown when its display columns are `NA` or empty, its `DisplayedTime` is
-//! 0 (2.0 wrote zeros where later versions write `NA`), or its `Dropped` is `1` (1.x writes
-//! `MsUntilDisplayed` 0 for dropped frames, so `Dropped` wins).
+//! 0 with a display delay of 0 (2.0 wrote zeros where later versions write `NA`; a shown
+//! frame replaced in the same refresh has a `DisplayedTime` of 0 too, but a delay), or its
+//! `Dropped` is `1` (1.x writes `MsUntilDisplayed` 0 for dropped frames, so `Dropped` wins).
 
 mod capture;
 mod columns;
@@ -210,10 +216,12 @@ pub(super) fn parse<R: BufRead>(
             .collect::<Vec<_>>()
     });
     notes.extend(layout.note(origin, display_ns.as_deref()));
+    let display_anchor_ns = chain.anchor_ns.filter(|_| display_ns.is_some());
     Ok(FrameTrace {
         source: origin.to_owned(),
         frame_times_ns: chain.frames_ns,
         display_ns,
+        display_anchor_ns,
         notes,
     })
 }

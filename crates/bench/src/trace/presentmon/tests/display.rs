@@ -290,7 +290,29 @@ fn bad_display_value_names_line_and_value() {
         "pm.csv:4, columns 11 and 15 (MsCPUBusy + MsUntilDisplayed): display delay 40000 + \
          30000 ms is out of range (allowed 0 to 60000 ms)"
     );
-    // A row that is not a frame (the swap chain's first) is not read.
+    // The swap chain's first row is no frame, but its display time anchors the timeline:
+    // it is read too.
     let text = with_field(PRESENTMON2, 2, "DisplayLatency", "soon");
-    assert!(parse(&text, "pm.csv", &options(None)).is_ok());
+    let err = parse(&text, "pm.csv", &options(None)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "pm.csv:2, column 17 (DisplayLatency): display delay \"soon\" is not a number"
+    );
+    // Its display columns in another application's rows are not.
+    let text = with_field(PRESENTMON2, 3, "DisplayLatency", "soon");
+    assert!(parse(&text, "pm.csv", &options(Some("Game.exe"))).is_ok());
+}
+
+#[test]
+fn the_first_rows_display_time_anchors_the_timeline() {
+    let trace = parse(PRESENTMON2, "pm.csv", &options(None)).unwrap();
+    // Row 1's DisplayLatency, from its CPU start (the timeline's 0).
+    assert_eq!(trace.display_anchor_ns, Some(16_668_700));
+    let text = with_field(PRESENTMON2, 2, "DisplayLatency", "NA");
+    let trace = parse(&text, "pm.csv", &options(None)).unwrap();
+    assert_eq!(trace.display_anchor_ns, None);
+    // Frame times from Present() to Present() have no such row.
+    let text = without(PRESENTMON2, &["DisplayLatency", "MsCPUBusy"]);
+    let trace = parse(&text, "pm.csv", &options(None)).unwrap();
+    assert_eq!(trace.display_anchor_ns, None);
 }
