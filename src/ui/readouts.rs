@@ -101,14 +101,22 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                  and not in the judder above.",
             );
             let screen = &r.screen;
+            let causes = screen.repeated_by_cause;
             row(
                 "new / repeated*",
                 format!(
                     "{:.1} / {:.0} per s",
                     screen.shown_fps, screen.repeated_per_s
                 ),
-                "New images and refreshes that showed the previous image again, per second, \
-                 on the modeled screen.",
+                &format!(
+                    "New images and refreshes that showed the previous image again, per \
+                     second, on the modeled screen. Each repeat is blamed on one cause; over \
+                     the last second: {} CPU late (the frame was presented after the refresh \
+                     started), {} GPU late (presented in time, its image ready after), {} \
+                     queue full (the frame started late waiting for a free image), {} VRR \
+                     (low-framerate compensation).",
+                    causes.cpu_late, causes.gpu_late, causes.queue_full, causes.display
+                ),
             );
             // Rows never come and go: the ones below stay under the cursor.
             row(

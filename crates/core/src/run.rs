@@ -121,6 +121,12 @@ impl PaneRun {
         self.recorder.anchor_screen(at);
     }
 
+    /// Counts shown frames in whole refreshes of `unit` ns (a display with refreshes: see
+    /// [`crate::metrics::RefreshHistograms`]).
+    pub fn count_refreshes(&mut self, unit: Nanos) {
+        self.recorder.count_refreshes(unit);
+    }
+
     /// Takes a display event for a frame run earlier: a shown frame is measured (display
     /// latency and judder) and returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {

@@ -43,7 +43,7 @@ impl TimelineRefresh {
 
     /// Whether the refresh showed the image already on screen again.
     pub(super) fn repeat(&self) -> bool {
-        self.mark.kind == RefreshKind::Repeat
+        matches!(self.mark.kind, RefreshKind::Repeat(_))
     }
 
     /// Whether the refresh showed parts of more than one image.

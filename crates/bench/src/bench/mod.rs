@@ -226,6 +226,9 @@ pub fn run_strategy_on(
     let mut inputs = settings
         .input
         .map(|script| ScriptCursor::new(script.events()));
+    if let Some(unit) = settings.display.refresh_unit() {
+        run.count_refreshes(unit);
+    }
     if settings.display == DisplaySpec::Trace
         && let Some(anchor) = display_times.and_then(|times| times.anchor)
     {

@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{BenchResult, BenchSettings, cost_ms};
+use crate::display::RepeatCauses;
 use crate::input::{InputPolicy, InputStats};
-use crate::metrics::{FrameStats, HITCH_FACTOR};
+use crate::metrics::{FrameStats, HITCH_FACTOR, RefreshHistograms};
 use crate::timestep::{EnginePreset, ms_from_ns, secs_from_ns};
 
 /// The `trace` object of the JSON report.
@@ -122,6 +123,55 @@ impl SettingsJson {
     }
 }
 
+/// Repeated refreshes by cause, as the JSON report writes them; they add up to
+/// `repeated_refreshes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RepeatCausesJson {
+    /// The next frame was presented after the refresh started.
+    pub cpu_late: u64,
+    /// The next frame was presented in time but its image was ready after the refresh.
+    pub gpu_late: u64,
+    /// The next frame's work started late, waiting for a free image, and would have been
+    /// in time otherwise.
+    pub queue_full: u64,
+    /// VRR's low-framerate compensation.
+    pub display: u64,
+}
+
+impl From<RepeatCauses> for RepeatCausesJson {
+    fn from(causes: RepeatCauses) -> Self {
+        Self {
+            cpu_late: causes.cpu_late,
+            gpu_late: causes.gpu_late,
+            queue_full: causes.queue_full,
+            display: causes.display,
+        }
+    }
+}
+
+/// Shown frames in whole refreshes, as the JSON report writes them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefreshHistogramsJson {
+    /// One refresh, ms (VRR: its fastest).
+    pub refresh_ms: f64,
+    /// Shown frames by display latency from the frame's start, in refreshes rounded up:
+    /// index `n` counts latencies over `n - 1` and up to `n` refreshes, the last all longer.
+    pub latency: Vec<u64>,
+    /// Shown frames by the gap from the previous shown one, in refreshes to the nearest,
+    /// the last index all longer.
+    pub gaps: Vec<u64>,
+}
+
+impl From<RefreshHistograms> for RefreshHistogramsJson {
+    fn from(histograms: RefreshHistograms) -> Self {
+        Self {
+            refresh_ms: ms_from_ns(histograms.unit),
+            latency: histograms.latency.to_vec(),
+            gaps: histograms.gaps.to_vec(),
+        }
+    }
+}
+
 /// One entry of the JSON report's `results`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultJson {
@@ -179,6 +229,13 @@ pub struct ResultJson {
     /// refresh grid; VRR: low-framerate compensation). `null` on the `cpu` and `trace`
     /// displays, which have no refresh grid.
     pub repeated_refreshes: Option<u64>,
+    /// The repeated refreshes by cause; `null` where `repeated_refreshes` is.
+    pub repeated_by_cause: Option<RepeatCausesJson>,
+    /// Frames shown later than the first refresh they could have made (queued behind
+    /// earlier images); `null` where `repeated_refreshes` is.
+    pub late_frames: Option<u64>,
+    /// Shown frames in whole refreshes; `null` where `repeated_refreshes` is.
+    pub refresh_histograms: Option<RefreshHistogramsJson>,
     /// Refreshes that showed parts of two images (`immediate` only; otherwise 0).
     pub torn_refreshes: u64,
     /// New images per second on the screen.
@@ -319,6 +376,8 @@ impl BenchReport {
                 "shown",
                 "dropped",
                 "repeats",
+                "cpu/gpu/queue/vrr",
+                "late",
             ]);
             if torn {
                 header.push("torn");
@@ -364,6 +423,17 @@ impl BenchReport {
                         r.dropped_frames.to_string(),
                         r.repeated_refreshes
                             .map_or_else(|| "-".to_owned(), |n| n.to_string()),
+                        r.repeated_by_cause.map_or_else(
+                            || "-".to_owned(),
+                            |c| {
+                                format!(
+                                    "{}/{}/{}/{}",
+                                    c.cpu_late, c.gpu_late, c.queue_full, c.display
+                                )
+                            },
+                        ),
+                        r.late_frames
+                            .map_or_else(|| "-".to_owned(), |n| n.to_string()),
                     ]);
                     if torn {
                         row.push(r.torn_refreshes.to_string());
@@ -396,7 +466,10 @@ impl BenchReport {
                 "; display times from the capture.\n"
             } else {
                 "; the last frame is never presented (its present lies past the trace's \
-                 end).\n"
+                 end). Each repeated refresh is blamed on one cause: the CPU frame was late, \
+                 the GPU was, the queue was full (the frame started late waiting for a free \
+                 image), or VRR repeated it; late = frames shown after the first refresh \
+                 they could have made.\n"
             });
         }
         self.input_table(&mut out);
@@ -543,6 +616,11 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
         shown: result.display.shown,
         dropped_frames: result.display.dropped,
         repeated_refreshes: result.refresh_grid.then_some(result.display.repeated),
+        repeated_by_cause: result
+            .refresh_grid
+            .then(|| result.display.repeated_by_cause.into()),
+        late_frames: result.refresh_grid.then_some(result.display.late),
+        refresh_histograms: m.refreshes.map(RefreshHistogramsJson::from),
         torn_refreshes: result.display.torn,
         shown_fps: result.display.shown_fps(),
         present_blocked_s: secs_from_ns(result.display.blocked),

@@ -15,7 +15,7 @@
 mod model;
 mod spec;
 
-pub use model::{Display, DisplayCounts, DisplayEvent};
+pub use model::{Display, DisplayCounts, DisplayEvent, RepeatCause, RepeatCauses};
 pub use spec::{
     DEFAULT_IMMEDIATE_HZ, DEFAULT_QUEUE, DISPLAY_SPECS, DisplaySpec, MAX_QUEUE, MAX_REFRESH_HZ,
     MIN_REFRESH_HZ, Refresh,

@@ -22,7 +22,7 @@ pub enum DisplayEvent {
         frame: u64,
     },
     /// `count` refreshes from `at` on, `every` apart, showed the image already on screen
-    /// again (for VRR, low-framerate compensation repeats).
+    /// again (for VRR, low-framerate compensation repeats), all for one `cause`.
     Repeated {
         /// When the first of them started.
         at: Nanos,
@@ -30,12 +30,115 @@ pub enum DisplayEvent {
         count: u64,
         /// Time between them, ns (rounded: refresh `k` of a grid starts at its exact time).
         every: Nanos,
+        /// Why no new image was there.
+        cause: RepeatCause,
     },
     /// The refresh scanned out from `at` showed parts of more than one image (`immediate`).
     Torn {
         /// When the refresh started.
         at: Nanos,
     },
+}
+
+/// Why a refresh showed the image already on screen again: the one cause each repeated
+/// refresh is blamed on, from the frame that came next (its present, its ready time, and
+/// how long its start waited for a free swap-chain image).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RepeatCause {
+    /// The CPU frame was late: the next frame was presented after the refresh started, and
+    /// would have been even without waiting for the queue (or none came before the run
+    /// ended).
+    CpuLate,
+    /// The GPU was late: the next frame was presented before the refresh, but its image was
+    /// ready only after it started (`--gpu-cost`).
+    GpuLate,
+    /// The queue was full: the next frame's CPU work started late because the present
+    /// before it waited for a free image (buffer stuffing), and without that wait it would
+    /// have been presented in time.
+    QueueFull,
+    /// The display: VRR's low-framerate compensation repeated the image because nothing new
+    /// came within its slowest refresh.
+    Display,
+}
+
+impl RepeatCause {
+    /// Every cause, in the order reports list them.
+    pub const ALL: [Self; 4] = [Self::CpuLate, Self::GpuLate, Self::QueueFull, Self::Display];
+
+    /// The stable id, as JSON and the panel name it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::CpuLate => "cpu_late",
+            Self::GpuLate => "gpu_late",
+            Self::QueueFull => "queue_full",
+            Self::Display => "display",
+        }
+    }
+
+    /// What it means, in a few words (the panel's and the timeline's).
+    pub fn explain(self) -> &'static str {
+        match self {
+            Self::CpuLate => "the CPU frame was late",
+            Self::GpuLate => "the GPU finished after the refresh",
+            Self::QueueFull => "the frame started late, waiting for a free image (queue full)",
+            Self::Display => "VRR below its range repeated the image",
+        }
+    }
+}
+
+crate::id::stable_ids!(RepeatCause, UnknownRepeatCause, "repeat cause");
+
+/// Repeated refreshes counted by cause; they add up to [`DisplayCounts::repeated`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RepeatCauses {
+    /// [`RepeatCause::CpuLate`].
+    pub cpu_late: u64,
+    /// [`RepeatCause::GpuLate`].
+    pub gpu_late: u64,
+    /// [`RepeatCause::QueueFull`].
+    pub queue_full: u64,
+    /// [`RepeatCause::Display`].
+    pub display: u64,
+}
+
+impl RepeatCauses {
+    /// The count of one cause.
+    pub fn get(&self, cause: RepeatCause) -> u64 {
+        match cause {
+            RepeatCause::CpuLate => self.cpu_late,
+            RepeatCause::GpuLate => self.gpu_late,
+            RepeatCause::QueueFull => self.queue_full,
+            RepeatCause::Display => self.display,
+        }
+    }
+
+    /// All causes' counts added up.
+    pub fn total(&self) -> u64 {
+        self.cpu_late + self.gpu_late + self.queue_full + self.display
+    }
+
+    /// Counts `count` more refreshes repeated for `cause`.
+    pub fn add(&mut self, cause: RepeatCause, count: u64) {
+        let slot = match cause {
+            RepeatCause::CpuLate => &mut self.cpu_late,
+            RepeatCause::GpuLate => &mut self.gpu_late,
+            RepeatCause::QueueFull => &mut self.queue_full,
+            RepeatCause::Display => &mut self.display,
+        };
+        *slot += count;
+    }
+}
+
+/// The frame a run of repeated refreshes waited for: when it was presented, how long its
+/// start waited for a free image, and when its image was ready.
+#[derive(Clone, Copy, Debug)]
+struct Awaited {
+    /// When the CPU presented it.
+    present: Nanos,
+    /// How long the present before it blocked (the frame's work started that much late).
+    held: Nanos,
+    /// When its image was ready.
+    ready: Nanos,
 }
 
 /// Counts of what the screen did over a run.
@@ -49,6 +152,12 @@ pub struct DisplayCounts {
     pub dropped: u64,
     /// Refreshes that showed the previous image again.
     pub repeated: u64,
+    /// The repeated refreshes by cause.
+    pub repeated_by_cause: RepeatCauses,
+    /// Frames shown later than the first refresh they could have made (their image was
+    /// ready, but earlier images were still waiting in the queue, or VRR's refresh was
+    /// still busy).
+    pub late: u64,
     /// Refreshes that showed parts of two or more images.
     pub torn: u64,
     /// Time the CPU spent blocked in present because the queue was full.
@@ -80,7 +189,10 @@ impl DisplayCounts {
                 self.last_shown = Some(at);
             }
             DisplayEvent::Dropped { .. } => self.dropped += 1,
-            DisplayEvent::Repeated { count, .. } => self.repeated += count,
+            DisplayEvent::Repeated { count, cause, .. } => {
+                self.repeated += count;
+                self.repeated_by_cause.add(cause, count);
+            }
             DisplayEvent::Torn { .. } => self.torn += 1,
         }
     }
@@ -105,8 +217,10 @@ pub struct Display {
     shown_refresh: Option<u64>,
     /// First refresh whose fate (new image or repeat) is not settled yet.
     next_refresh: u64,
-    /// Mailbox: the newest ready frame not yet shown, with its ready time.
-    pending: Option<(u64, Nanos)>,
+    /// Mailbox: the newest ready frame not yet shown, with what it waited for.
+    pending: Option<(u64, Awaited)>,
+    /// How long the latest present blocked: the frame after it started that much late.
+    held: Nanos,
     /// VRR: when the last refresh (new image or repeat) started.
     last_scan: Option<Nanos>,
     /// Immediate: the last refresh counted as torn.
@@ -133,6 +247,7 @@ impl Display {
             shown_refresh: None,
             next_refresh: 0,
             pending: None,
+            held: 0,
             last_scan: None,
             torn_refresh: None,
             counts: DisplayCounts::default(),
@@ -183,6 +298,11 @@ impl Display {
         self.counts.blocked += resume - present_at;
         let ready = present_at.max(self.gpu_free).saturating_add(gpu_cost);
         self.gpu_free = ready;
+        let awaited = Awaited {
+            present: present_at,
+            held: std::mem::replace(&mut self.held, resume - present_at),
+            ready,
+        };
         let release = match self.spec {
             DisplaySpec::Cpu | DisplaySpec::Trace => ready,
             DisplaySpec::Fifo { refresh, .. } => {
@@ -190,7 +310,8 @@ impl Display {
                 let k = self
                     .shown_refresh
                     .map_or(earliest, |last| earliest.max(last + 1));
-                self.repeat(refresh, k, on_event);
+                self.repeat(refresh, k, Some(awaited), on_event);
+                self.counts.late += u64::from(k > earliest);
                 self.shown_refresh = Some(k);
                 self.next_refresh = k + 1;
                 let at = refresh.at(k);
@@ -198,15 +319,15 @@ impl Display {
                 at
             }
             DisplaySpec::Mailbox { refresh } => {
-                self.scan_mailbox(refresh, ready, on_event);
-                if let Some((replaced, _)) = self.pending.replace((frame, ready)) {
+                self.scan_mailbox(refresh, ready, Some(awaited), on_event);
+                if let Some((replaced, _)) = self.pending.replace((frame, awaited)) {
                     self.emit(DisplayEvent::Dropped { frame: replaced }, on_event);
                 }
                 ready
             }
             DisplaySpec::Immediate { refresh } => {
                 let k = refresh.last_at_or_before(ready);
-                self.repeat(refresh, k, on_event);
+                self.repeat(refresh, k, Some(awaited), on_event);
                 // A frame that arrives after a refresh has started tears it, unless the
                 // screen was still empty.
                 if refresh.at(k) < ready
@@ -231,6 +352,7 @@ impl Display {
                         ready.max(last.saturating_add(max.period_ns()))
                     }
                 };
+                self.counts.late += u64::from(at > ready);
                 self.last_scan = Some(at);
                 self.emit(DisplayEvent::Shown { frame, at }, on_event);
                 at
@@ -248,14 +370,16 @@ impl Display {
         let on_event = &mut on_event;
         match self.spec {
             DisplaySpec::Mailbox { refresh } => {
-                if let Some((_, ready)) = self.pending {
-                    let k = refresh.first_at_or_after(ready).max(self.next_refresh);
-                    self.scan_mailbox(refresh, refresh.at(k).saturating_add(1), on_event);
+                if let Some((_, awaited)) = self.pending {
+                    let k = refresh
+                        .first_at_or_after(awaited.ready)
+                        .max(self.next_refresh);
+                    self.scan_mailbox(refresh, refresh.at(k).saturating_add(1), None, on_event);
                 }
-                self.scan_mailbox(refresh, end, on_event);
+                self.scan_mailbox(refresh, end, None, on_event);
             }
             DisplaySpec::Immediate { refresh } | DisplaySpec::Fifo { refresh, .. } => {
-                self.repeat(refresh, refresh.first_at_or_after(end), on_event);
+                self.repeat(refresh, refresh.first_at_or_after(end), None, on_event);
             }
             DisplaySpec::Vrr { min, .. } => {
                 if let Some(last) = self.last_scan {
@@ -278,22 +402,26 @@ impl Display {
         self.counts.count(&event);
     }
 
-    /// Mailbox: settles every refresh that starts before `until`. Each shows the pending
-    /// frame if it is ready by then, else repeats the image on screen.
+    /// Mailbox: settles every refresh that starts before `until`, the ready time of the
+    /// frame `next` (the one being presented; `None` at the end of a run). Each shows the
+    /// pending frame if it is ready by then, else repeats the image on screen.
     fn scan_mailbox(
         &mut self,
         refresh: Refresh,
         until: Nanos,
+        next: Option<Awaited>,
         on_event: &mut impl FnMut(DisplayEvent),
     ) {
         let end = refresh.first_at_or_after(until);
         if end <= self.next_refresh {
             return;
         }
-        if let Some((frame, ready)) = self.pending {
-            let k = refresh.first_at_or_after(ready).max(self.next_refresh);
+        if let Some((frame, awaited)) = self.pending {
+            let earliest = refresh.first_at_or_after(awaited.ready);
+            let k = earliest.max(self.next_refresh);
             if k < end {
-                self.repeat(refresh, k, on_event);
+                self.repeat(refresh, k, Some(awaited), on_event);
+                self.counts.late += u64::from(k > earliest);
                 self.emit(
                     DisplayEvent::Shown {
                         frame,
@@ -306,24 +434,50 @@ impl Display {
                 self.next_refresh = k + 1;
             }
         }
-        self.repeat(refresh, end, on_event);
+        self.repeat(refresh, end, next, on_event);
     }
 
     /// Counts the refreshes from `next_refresh` up to (not including) `end` as repeats of
-    /// the image on screen, if there is one.
-    fn repeat(&mut self, refresh: Refresh, end: u64, on_event: &mut impl FnMut(DisplayEvent)) {
-        if end <= self.next_refresh {
+    /// the image on screen, if there is one, each blamed on why the frame `awaited` (the
+    /// next one to come; `None`: none came before the run ended) missed it: refreshes
+    /// before it would have been presented even without waiting for the queue on the CPU,
+    /// those before it was presented on the queue, and the rest, before its image was
+    /// ready, on the GPU.
+    fn repeat(
+        &mut self,
+        refresh: Refresh,
+        end: u64,
+        awaited: Option<Awaited>,
+        on_event: &mut impl FnMut(DisplayEvent),
+    ) {
+        let start = self.next_refresh;
+        if end <= start {
             return;
         }
-        if self.shown_refresh.is_some() {
-            let event = DisplayEvent::Repeated {
-                at: refresh.at(self.next_refresh),
-                count: end - self.next_refresh,
-                every: refresh.period_ns(),
-            };
-            self.emit(event, on_event);
-        }
         self.next_refresh = end;
+        if self.shown_refresh.is_none() {
+            return;
+        }
+        let bounds = awaited.map_or([end, end], |awaited| {
+            let unblocked = awaited.present.saturating_sub(awaited.held);
+            [unblocked, awaited.present].map(|at| refresh.first_at_or_after(at).clamp(start, end))
+        });
+        let segments = [
+            (start, bounds[0], RepeatCause::CpuLate),
+            (bounds[0], bounds[1], RepeatCause::QueueFull),
+            (bounds[1], end, RepeatCause::GpuLate),
+        ];
+        for (from, to, cause) in segments {
+            if to > from {
+                let event = DisplayEvent::Repeated {
+                    at: refresh.at(from),
+                    count: to - from,
+                    every: refresh.period_ns(),
+                    cause,
+                };
+                self.emit(event, on_event);
+            }
+        }
     }
 
     /// VRR's low-framerate compensation: the panel cannot hold an image longer than its
@@ -345,6 +499,7 @@ impl Display {
             at: last + longest,
             count: repeats,
             every: longest,
+            cause: RepeatCause::Display,
         };
         self.emit(event, on_event);
         last + repeats * longest

@@ -221,6 +221,16 @@ impl DisplaySpec {
         }
     }
 
+    /// The refresh refresh-unit statistics count in: the refresh period of FIFO, mailbox
+    /// and immediate, the fastest refresh of VRR; `None` for `cpu` and `trace`, which have
+    /// no refreshes.
+    pub fn refresh_unit(&self) -> Option<Nanos> {
+        match *self {
+            Self::Vrr { max, .. } => Some(max.period_ns()),
+            _ => self.refresh().map(|refresh| refresh.period_ns()),
+        }
+    }
+
     /// Whether the model decides display times (not `cpu`, not `trace`).
     pub fn is_modeled(&self) -> bool {
         !matches!(self, Self::Cpu | Self::Trace)

@@ -230,7 +230,9 @@ fn vrr_follows_frames_inside_its_range_and_repeats_below_it() {
     let repeats: Vec<Nanos> = events
         .iter()
         .filter_map(|e| match *e {
-            DisplayEvent::Repeated { at, count, every } => Some(at + (count - 1) * every),
+            DisplayEvent::Repeated {
+                at, count, every, ..
+            } => Some(at + (count - 1) * every),
             _ => None,
         })
         .collect();
@@ -256,6 +258,7 @@ fn a_frame_arriving_during_a_repeat_waits_for_it() {
                 at: 20_833_333,
                 count: 1,
                 every: 20_833_333,
+                cause: RepeatCause::Display,
             },
             DisplayEvent::Shown {
                 frame: 1,
@@ -276,4 +279,119 @@ fn gpu_time_delays_readiness_without_costing_cpu_time() {
     let cpu_fps = 100.0 / (end as f64 / 1e9);
     assert!((cpu_fps - 1000.0 / 12.0).abs() < 2.0, "{cpu_fps}");
     assert!(display.counts().blocked > 0);
+}
+
+/// The repeated refreshes of a display's run, by cause, after the presents `(at, gpu_cost)`
+/// and the end of the run at `end`.
+fn blamed(
+    text: &str,
+    presents: &[(Nanos, Nanos)],
+    end: Nanos,
+) -> (Vec<DisplayEvent>, DisplayCounts) {
+    let mut display = Display::new(spec(text));
+    let mut events = Vec::new();
+    for &(at, gpu_cost) in presents {
+        display.present(at, gpu_cost, |e| events.push(e));
+    }
+    display.finish(end, |e| events.push(e));
+    let repeats = events
+        .into_iter()
+        .filter(|e| matches!(e, DisplayEvent::Repeated { .. }))
+        .collect();
+    (repeats, display.counts())
+}
+
+fn repeat(at: Nanos, count: u64, cause: RepeatCause) -> DisplayEvent {
+    DisplayEvent::Repeated {
+        at,
+        count,
+        every: 16_666_667,
+        cause,
+    }
+}
+
+#[test]
+fn a_frame_presented_after_the_refresh_it_needed_blames_the_cpu() {
+    // Shown at 16.7 and 33.3 ms; the third present comes at 60 ms, after the refresh at
+    // 50 ms started, so that one repeats.
+    let (repeats, counts) = blamed("fifo:60", &[(MS, 0), (17 * MS, 0), (60 * MS, 0)], 60 * MS);
+    assert_eq!(repeats, [repeat(50 * MS, 1, RepeatCause::CpuLate)]);
+    assert_eq!(counts.repeated_by_cause.cpu_late, 1);
+    assert_eq!(counts.late, 0);
+}
+
+#[test]
+fn a_frame_presented_in_time_but_rendered_late_blames_the_gpu() {
+    // Presented at 20 ms, before the refresh at 33.3 ms, but its 25 ms of GPU work end at
+    // 45 ms: the refresh at 33.3 ms repeats.
+    let (repeats, counts) = blamed("fifo:60", &[(MS, 0), (20 * MS, 25 * MS)], 20 * MS);
+    assert_eq!(repeats, [repeat(33_333_333, 1, RepeatCause::GpuLate)]);
+    assert_eq!(counts.repeated_by_cause.gpu_late, 1);
+}
+
+#[test]
+fn a_frame_started_late_by_a_full_queue_blames_the_queue() {
+    // One image in flight: the second present (10 ms) waits 6.7 ms for the first to be
+    // shown at 16.7 ms, so the third frame's work starts then; presented at 51.7 ms, it
+    // misses the refresh at 50 ms, which it would have made without that wait (45 ms).
+    let presents = [(MS, 0), (10 * MS, 0), (51_666_667, 0)];
+    let (repeats, counts) = blamed("fifo:60:1", &presents, 51_666_667);
+    assert_eq!(repeats, [repeat(50 * MS, 1, RepeatCause::QueueFull)]);
+    assert_eq!(counts.repeated_by_cause.queue_full, 1);
+    // Without the wait the same late present is the CPU's.
+    let (repeats, _) = blamed("fifo:60:2", &presents, 51_666_667);
+    assert_eq!(repeats, [repeat(50 * MS, 1, RepeatCause::CpuLate)]);
+}
+
+#[test]
+fn a_run_of_repeats_splits_between_the_causes_in_time_order() {
+    // The third frame's work started 6.7 ms late (the second present waited for the
+    // queue); presented at 60 ms (53.3 ms without the wait), its 30 ms of GPU work end at
+    // 90 ms, so it is shown at 100 ms.
+    let presents = [(MS, 0), (10 * MS, 0), (60 * MS, 30 * MS)];
+    let (repeats, counts) = blamed("fifo:60:1", &presents, 60 * MS);
+    // 50 ms: not presented even without the wait (53.3 ms): CPU. 66.7 ms and 83.3 ms:
+    // presented (60 ms), not ready (90 ms): GPU.
+    assert_eq!(
+        repeats,
+        [
+            repeat(50 * MS, 1, RepeatCause::CpuLate),
+            repeat(66_666_667, 2, RepeatCause::GpuLate),
+        ]
+    );
+    assert_eq!(counts.repeated_by_cause.total(), counts.repeated);
+}
+
+#[test]
+fn the_refreshes_after_the_last_frame_are_the_cpus_and_vrr_repeats_are_the_displays() {
+    let (repeats, _) = blamed("fifo:60", &[(MS, 0)], 40 * MS);
+    assert_eq!(repeats, [repeat(33_333_333, 1, RepeatCause::CpuLate)]);
+    let (_, counts) = blamed("vrr:48-144", &[(0, 0), (30 * MS, 0)], 30 * MS);
+    assert_eq!(counts.repeated_by_cause.display, 1);
+    assert_eq!(counts.repeated, 1);
+}
+
+#[test]
+fn every_repeated_refresh_has_one_cause_and_queued_frames_are_late() {
+    for text in [
+        "fifo:60",
+        "fifo:60:1",
+        "fifo:144:3",
+        "mailbox:60",
+        "immediate:60",
+        "vrr:48-144",
+    ] {
+        for gpu in [0, 9 * MS] {
+            // Uneven frames, some faster and some much slower than the refresh.
+            let (_, _, display) = closed_loop(text, 400, gpu, |i| {
+                [4, 9, 17, 30, 6, 55][i as usize % 6] * MS
+            });
+            let counts = display.counts();
+            assert!(counts.repeated > 0, "{text}");
+            assert_eq!(counts.repeated_by_cause.total(), counts.repeated, "{text}");
+        }
+    }
+    // Frames faster than the refresh wait in the queue: shown later than they could be.
+    let (_, _, display) = closed_loop("fifo:60:3", 100, 0, |_| 4 * MS);
+    assert!(display.counts().late > 50, "{:?}", display.counts());
 }

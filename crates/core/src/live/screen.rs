@@ -3,7 +3,7 @@
 //! mode in force, fed with the times the window really presented. What it can measure (how
 //! long acquiring the next image blocked) it measures.
 
-use crate::display::{Display, DisplayEvent, DisplaySpec, Refresh};
+use crate::display::{Display, DisplayEvent, DisplaySpec, Refresh, RepeatCause, RepeatCauses};
 use crate::ring::Ring;
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
 
@@ -45,8 +45,8 @@ pub enum RefreshKind {
     /// A new image.
     #[default]
     New,
-    /// The image already on screen, again.
-    Repeat,
+    /// The image already on screen, again, and why.
+    Repeat(RepeatCause),
     /// Parts of more than one image (immediate).
     Torn,
 }
@@ -76,6 +76,8 @@ pub struct ScreenReadouts {
     pub shown_fps: f64,
     /// Refreshes per second that repeated the previous image.
     pub repeated_per_s: f64,
+    /// The refreshes repeated over the last second, by cause.
+    pub repeated_by_cause: RepeatCauses,
     /// Refreshes per second torn by an arriving image (immediate).
     pub torn_per_s: f64,
     /// Mean time acquiring the next image blocked the window, ms per frame (measured).
@@ -193,7 +195,7 @@ impl LiveDisplay {
     pub fn readouts(&self, now: Nanos) -> ScreenReadouts {
         let from = now.saturating_sub(NANOS_PER_SECOND);
         let recent = self.marks.iter().rev().take_while(|mark| mark.at >= from);
-        let (mut shown, mut repeated, mut torn) = (0u64, 0u64, 0u64);
+        let (mut shown, mut repeated, mut torn) = (0u64, RepeatCauses::default(), 0u64);
         let mut first_new = None;
         let mut last_new = None;
         for mark in recent {
@@ -203,7 +205,7 @@ impl LiveDisplay {
                     last_new.get_or_insert(mark.at);
                     first_new = Some(mark.at);
                 }
-                RefreshKind::Repeat => repeated += 1,
+                RefreshKind::Repeat(cause) => repeated.add(cause, 1),
                 RefreshKind::Torn => torn += 1,
             }
         }
@@ -227,7 +229,8 @@ impl LiveDisplay {
             refresh_hz,
             refresh_source: self.source,
             shown_fps,
-            repeated_per_s: repeated as f64,
+            repeated_per_s: repeated.total() as f64,
+            repeated_by_cause: repeated,
             torn_per_s: torn as f64,
             acquire_wait_ms: if waits > 0 {
                 wait_sum as f64 / waits as f64 / 1e6
@@ -281,13 +284,18 @@ fn mark(marks: &mut Ring<RefreshMark>, on_screen: &mut u64, event: &DisplayEvent
                 frame,
             });
         }
-        DisplayEvent::Repeated { at, count, every } => {
+        DisplayEvent::Repeated {
+            at,
+            count,
+            every,
+            cause,
+        } => {
             // A long stall repeats more refreshes than the row can show: keep the newest.
             let skip = count.saturating_sub(REFRESH_MARKS as u64);
             for k in skip..count {
                 marks.push(RefreshMark {
                     at: at.saturating_add(k.saturating_mul(every)),
-                    kind: RefreshKind::Repeat,
+                    kind: RefreshKind::Repeat(cause),
                     frame: *on_screen,
                 });
             }

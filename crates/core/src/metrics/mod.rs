@@ -26,7 +26,10 @@ pub use frame_times::{
 };
 pub use ordered_frames::OrderedFrames;
 pub use packed_frame_times::{PackedFrameTimes, PackedIter};
-pub use screen::{DisplayTiming, PENDING_CAPACITY, ScreenFrame, ScreenRecorder};
+pub use screen::{
+    DisplayTiming, PENDING_CAPACITY, REFRESH_BUCKETS, RefreshHistograms, ScreenFrame,
+    ScreenRecorder,
+};
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 
@@ -84,6 +87,9 @@ pub struct Metrics {
     pub display_judder_ms: f64,
     /// The largest animation error's magnitude over shown frames, ms.
     pub display_judder_worst_ms: f64,
+    /// Shown frames in whole refreshes (display latency, gaps); `None` on a display without
+    /// refreshes (`cpu`, `trace`).
+    pub refreshes: Option<RefreshHistograms>,
     /// Largest `|x_shown - x_true(S_i)|` of the spring, metres.
     pub position_error_max: f64,
     /// `(E_end - E_true_end) / E_0` of the spring.
@@ -147,6 +153,12 @@ impl MetricsRecorder {
         self.screen.anchor(at);
     }
 
+    /// Counts shown frames in whole refreshes of `unit` ns (see
+    /// [`ScreenRecorder::count_refreshes`]).
+    pub fn count_refreshes(&mut self, unit: crate::timestep::Nanos) {
+        self.screen.count_refreshes(unit);
+    }
+
     /// Takes a display event for a frame recorded earlier: a shown frame is measured and
     /// returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
@@ -186,6 +198,7 @@ impl MetricsRecorder {
             display_latency_worst_ms: self.screen.latency_worst_ms(),
             display_judder_ms: self.screen.judder_ms(),
             display_judder_worst_ms: self.screen.judder_worst_ms(),
+            refreshes: self.screen.refreshes(),
             position_error_max: self.position_error_max,
             energy_drift: scene.energy_drift(),
             sim_time_s: secs_from_ns(end.time),

@@ -46,6 +46,39 @@ struct PendingFrame {
     rebase: i64,
 }
 
+/// Buckets of the refresh-unit histograms: 0 to 6 refreshes, and 7 or more.
+pub const REFRESH_BUCKETS: usize = 8;
+
+/// Shown frames counted in whole refreshes of the display (Android's Swappy reports its
+/// histograms so): how long each took from its start to the screen, and how far apart
+/// shown frames were.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RefreshHistograms {
+    /// The refresh, ns: the display's period (VRR: its fastest).
+    pub unit: Nanos,
+    /// Shown frames by display latency, frame start (`C_i`) to the screen, in refreshes
+    /// rounded up: bucket `n` counts latencies over `n - 1` and up to `n` refreshes (the
+    /// last bucket, all longer).
+    pub latency: [u64; REFRESH_BUCKETS],
+    /// Shown frames by the gap from the previous shown frame, in refreshes to the nearest
+    /// (1: every refresh a new image; 2: one repeat between), the last bucket all longer.
+    pub gaps: [u64; REFRESH_BUCKETS],
+}
+
+impl RefreshHistograms {
+    /// Counts a frame that started at `wall` and reached the screen at `at`, `gap` after
+    /// the previous shown frame (`None` for the first).
+    fn count(&mut self, wall: Nanos, at: Nanos, gap: Option<Nanos>) {
+        let last = REFRESH_BUCKETS as u64 - 1;
+        let latency = at.saturating_sub(wall).div_ceil(self.unit).min(last);
+        self.latency[latency as usize] += 1;
+        if let Some(gap) = gap {
+            let gap = gap.saturating_add(self.unit / 2) / self.unit;
+            self.gaps[gap.min(last) as usize] += 1;
+        }
+    }
+}
+
 /// Where a frame sits on the display's clock, for [`ScreenRecorder::frame`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DisplayTiming {
@@ -90,6 +123,9 @@ pub struct ScreenRecorder {
     previous_shown: Option<(Nanos, Nanos)>,
     /// Whether the run started from a shown frame ([`Self::anchor`]).
     anchored: bool,
+    /// Shown frames in whole refreshes, when the display has refreshes
+    /// ([`Self::count_refreshes`]).
+    refreshes: Option<RefreshHistograms>,
 }
 
 impl ScreenRecorder {
@@ -139,9 +175,14 @@ impl ScreenRecorder {
         let display_time = (i128::from(at) + pending.base).clamp(0, i128::from(Nanos::MAX));
         // PresentMon's rule: no display change or no step since the previous shown frame
         // gives no animation error, and the timeline goes on from this frame.
-        let restart = self.previous_shown.replace((at, pending.wall)).is_some_and(
-            |(previous_at, previous_wall)| at <= previous_at || pending.wall <= previous_wall,
-        );
+        let previous = self.previous_shown.replace((at, pending.wall));
+        if let Some(refreshes) = &mut self.refreshes {
+            let gap = previous.map(|(previous_at, _)| at.saturating_sub(previous_at));
+            refreshes.count(pending.wall, at, gap);
+        }
+        let restart = previous.is_some_and(|(previous_at, previous_wall)| {
+            at <= previous_at || pending.wall <= previous_wall
+        });
         Some(self.shown(pending.frame, display_time as Nanos, pending, restart))
     }
 
@@ -159,6 +200,20 @@ impl ScreenRecorder {
     /// Whether the run started from a shown frame ([`Self::anchor`]).
     pub fn anchored(&self) -> bool {
         self.anchored
+    }
+
+    /// Counts the shown frames in whole refreshes of `unit` ns from now on (see
+    /// [`RefreshHistograms`]); a `unit` of 0 counts nothing.
+    pub fn count_refreshes(&mut self, unit: Nanos) {
+        self.refreshes = (unit > 0).then_some(RefreshHistograms {
+            unit,
+            ..RefreshHistograms::default()
+        });
+    }
+
+    /// The shown frames in whole refreshes, if counted.
+    pub fn refreshes(&self) -> Option<RefreshHistograms> {
+        self.refreshes
     }
 
     /// Records a frame shown at `display_time` on the strategy's clock at once (the `cpu`

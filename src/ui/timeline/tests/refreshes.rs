@@ -93,7 +93,7 @@ fn the_refreshes_in_the_window_are_picked_and_last_until_the_next() {
             kind: if k % 2 == 0 {
                 RefreshKind::New
             } else {
-                RefreshKind::Repeat
+                RefreshKind::Repeat(crate::display::RepeatCause::CpuLate)
             },
             frame: k as u64 / 2,
         });

@@ -104,7 +104,7 @@ fn slow_frames_on_fifo_repeat_refreshes_on_the_refresh_row() {
     let marks = lab.snapshot().refreshes;
     let repeats = marks
         .iter()
-        .filter(|mark| mark.kind == RefreshKind::Repeat)
+        .filter(|mark| matches!(mark.kind, RefreshKind::Repeat(_)))
         .count();
     let new = marks
         .iter()
@@ -117,7 +117,7 @@ fn slow_frames_on_fifo_repeat_refreshes_on_the_refresh_row() {
     for mark in marks.iter() {
         match mark.kind {
             RefreshKind::New => on_screen = Some(mark.frame),
-            RefreshKind::Repeat => assert_eq!(Some(mark.frame), on_screen),
+            RefreshKind::Repeat(_) => assert_eq!(Some(mark.frame), on_screen),
             RefreshKind::Torn => unreachable!("FIFO never tears"),
         }
     }
