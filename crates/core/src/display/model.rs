@@ -74,16 +74,6 @@ impl RepeatCause {
             Self::Display => "display",
         }
     }
-
-    /// What it means, in a few words (the panel's and the timeline's).
-    pub fn explain(self) -> &'static str {
-        match self {
-            Self::CpuLate => "the CPU frame was late",
-            Self::GpuLate => "the GPU finished after the refresh",
-            Self::QueueFull => "the frame started late, waiting for a free image (queue full)",
-            Self::Display => "VRR below its range repeated the image",
-        }
-    }
 }
 
 crate::id::stable_ids!(RepeatCause, UnknownRepeatCause, "repeat cause");
