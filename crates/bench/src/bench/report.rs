@@ -123,32 +123,6 @@ impl SettingsJson {
     }
 }
 
-/// Repeated refreshes by cause, as the JSON report writes them; they add up to
-/// `repeated_refreshes`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct RepeatCausesJson {
-    /// The next frame was presented after the refresh started.
-    pub cpu_late: u64,
-    /// The next frame was presented in time but its image was ready after the refresh.
-    pub gpu_late: u64,
-    /// The next frame's work started late, waiting for a free image, and would have been
-    /// in time otherwise.
-    pub queue_full: u64,
-    /// VRR's low-framerate compensation.
-    pub display: u64,
-}
-
-impl From<RepeatCauses> for RepeatCausesJson {
-    fn from(causes: RepeatCauses) -> Self {
-        Self {
-            cpu_late: causes.cpu_late,
-            gpu_late: causes.gpu_late,
-            queue_full: causes.queue_full,
-            display: causes.display,
-        }
-    }
-}
-
 /// Shown frames in whole refreshes, as the JSON report writes them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RefreshHistogramsJson {
@@ -230,7 +204,7 @@ pub struct ResultJson {
     /// displays, which have no refresh grid.
     pub repeated_refreshes: Option<u64>,
     /// The repeated refreshes by cause; `null` where `repeated_refreshes` is.
-    pub repeated_by_cause: Option<RepeatCausesJson>,
+    pub repeated_by_cause: Option<RepeatCauses>,
     /// Frames shown later than the first refresh they could have made (queued behind
     /// earlier images); `null` where `repeated_refreshes` is.
     pub late_frames: Option<u64>,
@@ -618,7 +592,7 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
         repeated_refreshes: result.refresh_grid.then_some(result.display.repeated),
         repeated_by_cause: result
             .refresh_grid
-            .then(|| result.display.repeated_by_cause.into()),
+            .then_some(result.display.repeated_by_cause),
         late_frames: result.refresh_grid.then_some(result.display.late),
         refresh_histograms: m.refreshes.map(RefreshHistogramsJson::from),
         torn_refreshes: result.display.torn,

@@ -61,25 +61,9 @@ pub enum RepeatCause {
     Display,
 }
 
-impl RepeatCause {
-    /// Every cause, in the order reports list them.
-    pub const ALL: [Self; 4] = [Self::CpuLate, Self::GpuLate, Self::QueueFull, Self::Display];
-
-    /// The stable id, as JSON and the panel name it.
-    pub fn id(self) -> &'static str {
-        match self {
-            Self::CpuLate => "cpu_late",
-            Self::GpuLate => "gpu_late",
-            Self::QueueFull => "queue_full",
-            Self::Display => "display",
-        }
-    }
-}
-
-crate::id::stable_ids!(RepeatCause, UnknownRepeatCause, "repeat cause");
-
-/// Repeated refreshes counted by cause; they add up to [`DisplayCounts::repeated`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Repeated refreshes counted by cause; they add up to [`DisplayCounts::repeated`]. Its
+/// fields are `bench`'s JSON `repeated_by_cause`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RepeatCauses {
     /// [`RepeatCause::CpuLate`].
     pub cpu_late: u64,
@@ -87,21 +71,11 @@ pub struct RepeatCauses {
     pub gpu_late: u64,
     /// [`RepeatCause::QueueFull`].
     pub queue_full: u64,
-    /// [`RepeatCause::Display`].
+    /// [`RepeatCause::Display`] (VRR).
     pub display: u64,
 }
 
 impl RepeatCauses {
-    /// The count of one cause.
-    pub fn get(&self, cause: RepeatCause) -> u64 {
-        match cause {
-            RepeatCause::CpuLate => self.cpu_late,
-            RepeatCause::GpuLate => self.gpu_late,
-            RepeatCause::QueueFull => self.queue_full,
-            RepeatCause::Display => self.display,
-        }
-    }
-
     /// All causes' counts added up.
     pub fn total(&self) -> u64 {
         self.cpu_late + self.gpu_late + self.queue_full + self.display
