@@ -22,6 +22,7 @@ pub const PANE_COLORS: [Color32; MAX_PANES] = [
     Color32::from_rgb(90, 225, 210),
     Color32::from_rgb(255, 120, 110),
     Color32::from_rgb(200, 200, 200),
+    Color32::from_rgb(205, 150, 95),
 ];
 
 /// Height of the ramp's plot, points.

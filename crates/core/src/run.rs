@@ -102,6 +102,10 @@ impl PaneRun {
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
     ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
+        let wall = FrameWall {
+            display_delay: display.and_then(|timing| timing.predicted_delay()),
+            ..wall
+        };
         let (report, shown) = self.sim.frame_with_input(frame_time, events, wall);
         let screen = self
             .recorder

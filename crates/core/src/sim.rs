@@ -12,6 +12,9 @@ pub struct FrameWall {
     pub now: Nanos,
     /// Real time since the previous frame started.
     pub real_frame: Nanos,
+    /// How long after its start the frame is predicted to reach the screen (what
+    /// `display-time` draws to); `None` when nothing predicts it.
+    pub display_delay: Option<Nanos>,
 }
 
 /// An engine, the scene it steps and the inputs routed to the steps.
@@ -50,7 +53,9 @@ impl Simulation {
         events: &[InputEvent],
         wall: FrameWall,
     ) -> (FrameReport, ShownScene) {
-        let report = self.engine.advance(frame_time);
+        let report = self
+            .engine
+            .advance_to_display(frame_time, wall.display_delay);
         if !events.is_empty() {
             self.input.read(
                 events,

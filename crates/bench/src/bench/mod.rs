@@ -50,7 +50,7 @@ pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
 pub(crate) use runner::{open_run, trace_json};
 pub use trace_choice::{BenchTrace, TraceChoice};
 
-use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec};
+use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec, Forecast};
 use crate::input::{InputScript, InputStats, ScriptCursor};
 use crate::live::{LoadModel, LoadSettings};
 use crate::metrics::{DisplayTiming, FrameTail, Metrics};
@@ -209,6 +209,7 @@ pub fn run_strategy_on(
     observer.start(strategy);
     let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
     let mut display = Display::new(settings.display);
+    let mut forecast = Forecast::default();
     let modeled = settings.display.is_modeled();
     let mut filters = settings.filter.build(
         settings
@@ -247,6 +248,7 @@ pub fn run_strategy_on(
         // It ends by presenting the previous frame; a full queue holds the CPU there.
         let frame = if modeled && i > 0 {
             let present_at = wall_time.saturating_add(work);
+            forecast.presented(wall_time, present_at);
             let resume = display.present(present_at, settings.gpu_cost, |event| {
                 settle(&mut run, &event, &mut *observer);
             });
@@ -255,12 +257,14 @@ pub fn run_strategy_on(
             work
         };
         wall_time = wall_time.saturating_add(frame);
+        forecast.frame_time(frame);
         tail.record(frame);
         let fed = filters.apply(frame);
-        let timing = (settings.display != DisplaySpec::Cpu).then_some(DisplayTiming {
+        let timing = (settings.display != DisplaySpec::Cpu).then(|| DisplayTiming {
             frame: i as u64,
             wall: wall_time,
             held: filters.held(),
+            predicted: forecast.predict(&display, wall_time, settings.gpu_cost),
         });
         let events = match inputs.as_mut() {
             Some(cursor) => cursor.until(wall_time),
@@ -269,6 +273,7 @@ pub fn run_strategy_on(
         let wall = FrameWall {
             now: wall_time,
             real_frame: frame,
+            display_delay: None,
         };
         let (report, shown, screen) = run.frame_with_input(fed, events, wall, step_work, timing);
         observer.frame(&BenchFrame {
@@ -287,10 +292,14 @@ pub fn run_strategy_on(
         if settings.display == DisplaySpec::Trace {
             let delay = display_times.and_then(|times| times.frames.get(i).copied().flatten());
             let event = match delay {
-                Some(delay) => DisplayEvent::Shown {
-                    frame: i as u64,
-                    at: wall_time.saturating_add(delay),
-                },
+                Some(delay) => {
+                    let at = wall_time.saturating_add(delay);
+                    forecast.shown(wall_time, at);
+                    DisplayEvent::Shown {
+                        frame: i as u64,
+                        at,
+                    }
+                }
                 None => DisplayEvent::Dropped { frame: i as u64 },
             };
             display.record(event);

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{BenchResult, BenchSettings, cost_ms};
 use crate::display::RepeatCauses;
 use crate::input::{InputPolicy, InputStats};
-use crate::metrics::{FrameStats, HITCH_FACTOR, RefreshHistograms};
+use crate::metrics::{ForecastErrors, FrameStats, HITCH_FACTOR, RefreshHistograms};
 use crate::timestep::{EnginePreset, ms_from_ns, secs_from_ns};
 
 /// The `trace` object of the JSON report.
@@ -146,6 +146,34 @@ impl From<RefreshHistograms> for RefreshHistogramsJson {
     }
 }
 
+/// The `display_forecast` object of a result: how the forecast of display times that
+/// `display-time` draws to did over the shown frames.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ForecastJson {
+    /// Shown frames with a forecast.
+    pub frames: u64,
+    /// Of them, shown earlier than forecast.
+    pub early: u64,
+    /// Of them, shown later than forecast.
+    pub late: u64,
+    /// Mean magnitude of the error (shown less forecast), ms.
+    pub mean_abs_error_ms: f64,
+    /// The largest magnitude, ms.
+    pub worst_error_ms: f64,
+}
+
+impl From<ForecastErrors> for ForecastJson {
+    fn from(errors: ForecastErrors) -> Self {
+        Self {
+            frames: errors.frames,
+            early: errors.early,
+            late: errors.late,
+            mean_abs_error_ms: errors.mean_abs_ms(),
+            worst_error_ms: ms_from_ns(errors.worst),
+        }
+    }
+}
+
 /// One entry of the JSON report's `results`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultJson {
@@ -210,6 +238,8 @@ pub struct ResultJson {
     pub late_frames: Option<u64>,
     /// Shown frames in whole refreshes; `null` where `repeated_refreshes` is.
     pub refresh_histograms: Option<RefreshHistogramsJson>,
+    /// How the forecast of each frame's display time did; `null` on the `cpu` display.
+    pub display_forecast: Option<ForecastJson>,
     /// Refreshes that showed parts of two images (`immediate` only; otherwise 0).
     pub torn_refreshes: u64,
     /// New images per second on the screen.
@@ -595,6 +625,7 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
             .then_some(result.display.repeated_by_cause),
         late_frames: result.refresh_grid.then_some(result.display.late),
         refresh_histograms: m.refreshes.map(RefreshHistogramsJson::from),
+        display_forecast: m.forecast.map(ForecastJson::from),
         torn_refreshes: result.display.torn,
         shown_fps: result.display.shown_fps(),
         present_blocked_s: secs_from_ns(result.display.blocked),

@@ -224,6 +224,7 @@ impl BenchRequest {
         let (trace, csv_file, plot_file) = open_run(
             &self.trace,
             settings,
+            &self.strategies,
             settings.load.hitch_ms > 0.0,
             (self.csv.as_deref(), self.plot.as_ref()),
             notes,
@@ -374,6 +375,7 @@ impl BenchRequest {
 pub(crate) fn open_run(
     choice: &TraceChoice,
     settings: &BenchSettings,
+    strategies: &[Strategy],
     hitches: bool,
     (csv, plot): (Option<&Path>, Option<&PlotRequest>),
     notes: &mut Vec<String>,
@@ -385,6 +387,7 @@ pub(crate) fn open_run(
     let trace = choice.load(on_wait)?;
     notes.extend(trace.notes().iter().cloned());
     notes.extend(hitch_note(&settings.load, hitches, trace.wall_time_s()));
+    notes.extend(display_time_note(strategies, settings.display));
     if settings.display == DisplaySpec::Trace && trace.display_times().is_none() {
         return Err(BenchError::NoDisplayTimes {
             trace: trace.source().to_owned(),
@@ -406,6 +409,17 @@ pub(crate) fn open_run(
     let csv = csv.map(|path| create("--csv", path)).transpose()?;
     let plot = plot.map(|path| create("--plot", path)).transpose()?;
     Ok((trace, csv, plot))
+}
+
+/// A note when `display-time` runs on the `cpu` display, which has no display time to
+/// predict: it falls back to drawing at the CPU's time, and says so.
+pub(crate) fn display_time_note(strategies: &[Strategy], display: DisplaySpec) -> Option<String> {
+    (display == DisplaySpec::Cpu && strategies.contains(&Strategy::DisplayTime)).then(|| {
+        "display-time has no display time to predict on --display cpu (the default): it draws \
+         at the CPU's time, as interpolated does; give it a screen with --display fifo:HZ, \
+         mailbox:HZ, immediate[:HZ], vrr:MIN-MAX or trace"
+            .to_owned()
+    })
 }
 
 /// A note when hitches are asked for (`hitches`) but come no sooner than the trace ends:

@@ -59,6 +59,7 @@ impl SweepRequest {
         let (trace, csv_file, plot_file) = open_run(
             &self.trace,
             settings,
+            &self.strategies,
             settings.load.hitch_ms > 0.0 || self.load.kind == LoadKind::Hitch,
             (self.csv.as_deref(), self.plot.as_ref()),
             notes,

@@ -12,9 +12,11 @@
 //! Time starts at 0 with a refresh; every time is integer nanoseconds on the CPU's clock,
 //! and refresh `k` starts at `round(k * 1e9 / hz)`, so the grid never drifts.
 
+mod forecast;
 mod model;
 mod spec;
 
+pub use forecast::{FORECAST_FRAMES, FORECAST_TOLERANCE, Forecast};
 pub use model::{Display, DisplayCounts, DisplayEvent, RepeatCause, RepeatCauses};
 pub use spec::{
     DEFAULT_IMMEDIATE_HZ, DEFAULT_QUEUE, DISPLAY_SPECS, DisplaySpec, MAX_QUEUE, MAX_REFRESH_HZ,

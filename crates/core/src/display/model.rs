@@ -327,6 +327,34 @@ impl Display {
         resume
     }
 
+    /// When a frame presented at `present_at`, its image ready `gpu_cost` after the work
+    /// the GPU has queued, would first reach the screen if nothing came after it: the model
+    /// itself run forward on a copy (a full queue, the refresh grid, the frame on screen,
+    /// VRR's range and its low-framerate repeats all count). `None` for the `cpu` and
+    /// `trace` displays, which decide no times.
+    pub fn predict(&self, present_at: Nanos, gpu_cost: Nanos) -> Option<Nanos> {
+        if !self.spec.is_modeled() {
+            return None;
+        }
+        let mut copy = self.clone();
+        let frame = copy.next_frame;
+        let shown_at = |event: DisplayEvent| match event {
+            DisplayEvent::Shown { frame: shown, at } if shown == frame => Some(at),
+            _ => None,
+        };
+        let mut predicted = None;
+        copy.present(present_at, gpu_cost, |event| {
+            predicted = predicted.or(shown_at(event));
+        });
+        if predicted.is_none() {
+            // A mailbox shows a ready image at the next refresh, when nothing replaces it.
+            copy.finish(present_at, |event| {
+                predicted = predicted.or(shown_at(event))
+            });
+        }
+        predicted
+    }
+
     /// Settles what is still open at the end of a run at `end`: a mailbox frame waiting for
     /// a refresh is shown at the next one (nothing newer will replace it), and the refreshes
     /// before `end` that showed nothing new are counted.

@@ -395,3 +395,96 @@ fn every_repeated_refresh_has_one_cause_and_queued_frames_are_late() {
     let (_, _, display) = closed_loop("fifo:60:3", 100, 0, |_| 4 * MS);
     assert!(display.counts().late > 50, "{:?}", display.counts());
 }
+
+/// Presents one frame at `present_at` and returns when it reached the screen (a mailbox's
+/// once the run ends).
+fn shown_at(display: &mut Display, present_at: Nanos, gpu_cost: Nanos) -> Option<Nanos> {
+    let frame = display.next_frame();
+    let mut at = None;
+    let mut watch = |event: DisplayEvent| {
+        if let DisplayEvent::Shown {
+            frame: shown,
+            at: when,
+        } = event
+            && shown == frame
+        {
+            at = Some(when);
+        }
+    };
+    display.present(present_at, gpu_cost, &mut watch);
+    display.finish(present_at, &mut watch);
+    at
+}
+
+#[test]
+fn a_prediction_is_the_model_run_forward_and_changes_nothing() {
+    // FIFO with a full queue, mailbox, VRR holding, immediate: warmed up by fast frames,
+    // then a frame presented at several times, with and without GPU cost.
+    for text in [
+        "fifo:60",
+        "fifo:60:3",
+        "mailbox:60",
+        "vrr:48-144",
+        "immediate:60",
+    ] {
+        for gpu_cost in [0, 9 * MS] {
+            for present_in in [MS, 7 * MS, 17 * MS, 40 * MS] {
+                let (_, now, display) = closed_loop(text, 10, gpu_cost, |_| 5 * MS);
+                let before = format!("{display:?}");
+                let predicted = display.predict(now + present_in, gpu_cost);
+                assert_eq!(format!("{display:?}"), before, "{text}: a copy ran");
+                let mut real = display.clone();
+                let at = shown_at(&mut real, now + present_in, gpu_cost);
+                assert_eq!(predicted, at, "{text} gpu {gpu_cost} in {present_in}");
+                assert!(predicted.is_some(), "{text}");
+            }
+        }
+    }
+    // A full FIFO queue: the frame waits behind the two in flight, whatever its work.
+    let (_, now, display) = closed_loop("fifo:60", 10, 0, |_| 2 * MS);
+    let refresh = Refresh::new(60.0).unwrap();
+    let predicted = display.predict(now + MS, 0).unwrap();
+    assert!(predicted >= refresh.first_at_or_after(now) + 2 * refresh.period_ns() - 1);
+    for text in ["cpu", "trace"] {
+        assert_eq!(Display::new(spec(text)).predict(MS, 0), None, "{text}");
+    }
+}
+
+#[test]
+fn the_forecast_takes_the_shortest_recent_work() {
+    let display = Display::new(spec("vrr:30-240"));
+    let mut forecast = Forecast::default();
+    assert_eq!(forecast.predict(&display, 0, 0), None, "nothing seen yet");
+    // Before any present, the frame time before the first frame stands in for the work.
+    forecast.frame_time(0);
+    assert_eq!(forecast.work(), None, "nothing measured");
+    forecast.frame_time(12 * MS);
+    assert_eq!(forecast.work(), Some(12 * MS));
+    forecast.presented(100 * MS, 115 * MS);
+    forecast.presented(115 * MS, 133 * MS);
+    forecast.frame_time(2 * MS);
+    assert_eq!(
+        forecast.work(),
+        Some(12 * MS),
+        "presents came: intervals no longer count"
+    );
+    for _ in 0..FORECAST_FRAMES {
+        forecast.presented(0, 15 * MS);
+    }
+    assert_eq!(
+        forecast.work(),
+        Some(15 * MS),
+        "the window moved past 12 ms"
+    );
+    // VRR shows the frame when it is ready: its start, the work, half the tolerance early.
+    assert_eq!(
+        forecast.predict(&display, 500 * MS, 0),
+        Some(515 * MS - FORECAST_TOLERANCE / 2)
+    );
+    // A capture's display times: the last shown frame's delay.
+    let capture = Display::new(spec("trace"));
+    assert_eq!(forecast.predict(&capture, 0, 0), None);
+    forecast.shown(40 * MS, 71 * MS);
+    assert_eq!(forecast.predict(&capture, 100 * MS, 0), Some(131 * MS));
+    assert_eq!(forecast.predict(&Display::new(spec("cpu")), 0, 0), None);
+}

@@ -309,6 +309,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             frame: self.screen.next_frame(),
             wall: now,
             held: self.filters.held(),
+            predicted: self.screen.frame_starts(now, real_frame),
         };
         let time_scale = self.clock.time_scale();
         let load = &self.load;

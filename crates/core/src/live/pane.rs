@@ -90,6 +90,7 @@ impl Pane {
             FrameWall {
                 now: wall,
                 real_frame,
+                display_delay: None,
             },
             step_work,
             Some(display),

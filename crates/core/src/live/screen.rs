@@ -3,7 +3,9 @@
 //! mode in force, fed with the times the window really presented. What it can measure (how
 //! long acquiring the next image blocked) it measures.
 
-use crate::display::{Display, DisplayEvent, DisplaySpec, Refresh, RepeatCause, RepeatCauses};
+use crate::display::{
+    Display, DisplayEvent, DisplaySpec, Forecast, Refresh, RepeatCause, RepeatCauses,
+};
 use crate::ring::Ring;
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
 
@@ -105,6 +107,10 @@ pub struct LiveDisplay {
     present_mark: Option<Nanos>,
     /// Recent presents: when, and how long acquiring the image blocked.
     presents: Ring<(Nanos, Nanos)>,
+    /// When the frame run last started.
+    frame_start: Option<Nanos>,
+    /// The display time forecast for each frame about to run.
+    forecast: Forecast,
 }
 
 impl LiveDisplay {
@@ -119,6 +125,8 @@ impl LiveDisplay {
             on_screen: 0,
             present_mark: None,
             presents: Ring::new(1024),
+            frame_start: None,
+            forecast: Forecast::default(),
         };
         screen.rebuild();
         screen
@@ -174,11 +182,22 @@ impl LiveDisplay {
     /// frame's start). `on_event` gets what the screen did, in order.
     pub fn present(&mut self, now: Nanos, mut on_event: impl FnMut(&DisplayEvent)) {
         let at = self.present_mark.take().unwrap_or(now).min(now);
+        if let Some(start) = self.frame_start {
+            self.forecast.presented(start, at);
+        }
         let (marks, on_screen) = (&mut self.marks, &mut self.on_screen);
         self.display.present(at, 0, |event| {
             mark(marks, on_screen, &event);
             on_event(&event);
         });
+    }
+
+    /// A frame starts `now`, `interval` after the one before it: when it is predicted to
+    /// reach the screen, on the stopwatch (see [`Forecast`]).
+    pub fn frame_starts(&mut self, now: Nanos, interval: Nanos) -> Option<Nanos> {
+        self.frame_start = Some(now);
+        self.forecast.frame_time(interval);
+        self.forecast.predict(&self.display, now, 0)
     }
 
     /// Recent refreshes, oldest first.

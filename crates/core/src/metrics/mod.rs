@@ -27,8 +27,8 @@ pub use frame_times::{
 pub use ordered_frames::OrderedFrames;
 pub use packed_frame_times::{PackedFrameTimes, PackedIter};
 pub use screen::{
-    DisplayTiming, PENDING_CAPACITY, REFRESH_BUCKETS, RefreshHistograms, ScreenFrame,
-    ScreenRecorder,
+    DisplayTiming, ForecastErrors, PENDING_CAPACITY, REFRESH_BUCKETS, RefreshHistograms,
+    ScreenFrame, ScreenRecorder,
 };
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
@@ -90,6 +90,9 @@ pub struct Metrics {
     /// Shown frames in whole refreshes (display latency, gaps); `None` on a display without
     /// refreshes (`cpu`, `trace`).
     pub refreshes: Option<RefreshHistograms>,
+    /// How the forecast of display times `display-time` draws to did over the shown
+    /// frames; `None` when no frame had one (the `cpu` display).
+    pub forecast: Option<ForecastErrors>,
     /// Largest `|x_shown - x_true(S_i)|` of the spring, metres.
     pub position_error_max: f64,
     /// `(E_end - E_true_end) / E_0` of the spring.
@@ -199,6 +202,7 @@ impl MetricsRecorder {
             display_judder_ms: self.screen.judder_ms(),
             display_judder_worst_ms: self.screen.judder_worst_ms(),
             refreshes: self.screen.refreshes(),
+            forecast: self.screen.forecast(),
             position_error_max: self.position_error_max,
             energy_drift: scene.energy_drift(),
             sim_time_s: secs_from_ns(end.time),

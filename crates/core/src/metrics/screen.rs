@@ -15,7 +15,7 @@
 //! error.
 
 use super::Smoothness;
-use crate::display::DisplayEvent;
+use crate::display::{DisplayEvent, FORECAST_TOLERANCE};
 use crate::timestep::Nanos;
 
 /// Frames that can wait for their display outcome: presented ones not yet settled plus the
@@ -44,6 +44,46 @@ struct PendingFrame {
     /// How far the strategy's clock moved (a resync) between the previous frame and this
     /// one, ns.
     rebase: i64,
+    /// When it was predicted to reach the screen, on the display's clock.
+    predicted: Option<Nanos>,
+}
+
+/// How the forecast of display times ([`crate::display::Forecast`], what `display-time`
+/// draws to) did over the shown frames that had one: a frame's error is when it reached
+/// the screen less when it was predicted to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ForecastErrors {
+    /// Shown frames with a forecast.
+    pub frames: u64,
+    /// Of them, shown earlier than forecast (by more than [`FORECAST_TOLERANCE`]).
+    pub early: u64,
+    /// Of them, shown later than forecast (by more than [`FORECAST_TOLERANCE`]).
+    pub late: u64,
+    /// The errors' magnitudes added up, ns.
+    pub abs_sum: u64,
+    /// The largest error's magnitude, ns.
+    pub worst: Nanos,
+}
+
+impl ForecastErrors {
+    /// Mean magnitude of the error, ms (0 without frames).
+    pub fn mean_abs_ms(&self) -> f64 {
+        if self.frames == 0 {
+            0.0
+        } else {
+            self.abs_sum as f64 / self.frames as f64 / 1e6
+        }
+    }
+
+    /// Counts a frame shown at `at`, predicted for `predicted`.
+    fn count(&mut self, at: Nanos, predicted: Nanos) {
+        let error = at.abs_diff(predicted);
+        self.frames += 1;
+        self.early += u64::from(at.saturating_add(FORECAST_TOLERANCE) < predicted);
+        self.late += u64::from(at > predicted.saturating_add(FORECAST_TOLERANCE));
+        self.abs_sum = self.abs_sum.saturating_add(error);
+        self.worst = self.worst.max(error);
+    }
 }
 
 /// Buckets of the refresh-unit histograms: 0 to 6 refreshes, and 7 or more.
@@ -88,6 +128,16 @@ pub struct DisplayTiming {
     pub wall: Nanos,
     /// Time the frame filters held back after this frame (negative: paid out early).
     pub held: i64,
+    /// When the frame is predicted to reach the screen, on the display's clock
+    /// ([`crate::display::Forecast`]); `None` when nothing predicts it.
+    pub predicted: Option<Nanos>,
+}
+
+impl DisplayTiming {
+    /// The predicted time from the frame's start to the screen.
+    pub fn predicted_delay(&self) -> Option<Nanos> {
+        self.predicted.map(|at| at.saturating_sub(self.wall))
+    }
 }
 
 /// One frame as it reached the screen.
@@ -126,6 +176,8 @@ pub struct ScreenRecorder {
     /// Shown frames in whole refreshes, when the display has refreshes
     /// ([`Self::count_refreshes`]).
     refreshes: Option<RefreshHistograms>,
+    /// How the display-time forecast did.
+    forecast: ForecastErrors,
 }
 
 impl ScreenRecorder {
@@ -149,6 +201,7 @@ impl ScreenRecorder {
             wall: timing.wall,
             base,
             rebase: std::mem::take(&mut self.next_rebase),
+            predicted: timing.predicted,
         };
         self.len += 1;
     }
@@ -172,6 +225,9 @@ impl ScreenRecorder {
             return None;
         };
         let pending = self.pop();
+        if let Some(predicted) = pending.predicted {
+            self.forecast.count(at, predicted);
+        }
         let display_time = (i128::from(at) + pending.base).clamp(0, i128::from(Nanos::MAX));
         // PresentMon's rule: no display change or no step since the previous shown frame
         // gives no animation error, and the timeline goes on from this frame.
@@ -216,6 +272,11 @@ impl ScreenRecorder {
         self.refreshes
     }
 
+    /// How the display-time forecast did; `None` when no shown frame had one.
+    pub fn forecast(&self) -> Option<ForecastErrors> {
+        (self.forecast.frames > 0).then_some(self.forecast)
+    }
+
     /// Records a frame shown at `display_time` on the strategy's clock at once (the `cpu`
     /// display, where `D_i = T_i`).
     pub fn shown_now(
@@ -232,6 +293,7 @@ impl ScreenRecorder {
             wall: display_time,
             base: 0,
             rebase: std::mem::take(&mut self.next_rebase),
+            predicted: None,
         };
         self.shown(frame, display_time, pending, false)
     }

@@ -434,6 +434,8 @@ impl Scene {
             View::Velocity(ahead) => self.current.extrapolate(ahead, &self.config),
             View::BlendOlder(t) => self.older.lerp(&self.previous, t),
             View::FrameStart => self.frame_start,
+            // A strategy's kind only: the engine reports the blend it resolves to.
+            View::AtDisplay => self.current,
             View::Extrapolate(ahead) => {
                 let mut copy = self.clone();
                 copy.pending_kick_mps = 0.0;
@@ -451,7 +453,7 @@ impl Scene {
         let pivot = config.orbit.pivot;
         let (camera_eye, camera_target) = match (config.camera.view, config.camera.driver) {
             (CameraView::Orbit, CameraDriver::PerFrame) => {
-                let angle = config.camera.angular_speed() * real_s;
+                let angle = config.camera.angular_speed() * secs_from_ns(report.animation_time);
                 (
                     CameraState::at_angle(&config.camera, pivot, angle).eye,
                     pivot,

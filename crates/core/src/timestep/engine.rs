@@ -1,6 +1,7 @@
 //! The engine: runs the strategy's stepping rule on each frame's time, keeps the time
 //! ledger, and says which state to draw.
 
+use super::pacing::{Paced, Pacing};
 #[cfg(test)]
 use super::preset::EngineLoop;
 use super::rules::Stepped;
@@ -106,6 +107,10 @@ pub enum View<Fraction = f64, Ahead = Nanos> {
     BlendOlder(Fraction),
     /// The state as it was before this frame's steps.
     FrameStart,
+    /// The state at the frame's predicted display time less a steady latency
+    /// (`display-time`, [`super::pacing`]): a strategy's kind only; each frame's report
+    /// draws it as a [`View::Blend`] or [`View::BlendOlder`] (or the latest state).
+    AtDisplay,
 }
 
 /// Which state a strategy draws, without the amounts each frame fills in.
@@ -140,6 +145,12 @@ pub struct FrameReport {
     pub dropped: Nanos,
     /// Real time carried to the next frame.
     pub accumulator: Nanos,
+    /// Real time per-frame animation (the per-frame camera) shows: `T`, or for
+    /// `display-time` its drawn clock one step on, `T + δ - L + dt` (see
+    /// [`super::Pacing`]), so that everything drawn moves with the predicted display times.
+    pub animation_time: Nanos,
+    /// `display-time`'s drawn clock this frame; `None` for every other strategy.
+    pub paced: Option<Paced>,
 }
 
 /// Turns frame times into steps for one strategy at a time, in integer nanoseconds: runs the
@@ -184,6 +195,8 @@ pub struct Engine {
     frames: u64,
     /// Steps taken.
     steps: u64,
+    /// `display-time`'s drawn clock.
+    pacing: Pacing,
 }
 
 /// The state drawn after a frame and the simulated time it shows.
@@ -221,6 +234,7 @@ impl Engine {
             rebased: 0,
             frames: 0,
             steps: 0,
+            pacing: Pacing::default(),
         }
     }
 
@@ -244,6 +258,7 @@ impl Engine {
         self.strategy = strategy;
         self.rule = strategy.step_rule(&self.config);
         self.fraction = 0.0;
+        self.pacing = Pacing::default();
         if strategy.preset().is_some() {
             self.handed_to_preset += std::mem::take(&mut self.accumulator);
         } else {
@@ -343,8 +358,19 @@ impl Engine {
     }
 
     /// Advances one render frame of `frame_time` and says which steps to take and what to
-    /// draw. A zero frame time (pause) takes no step under any strategy.
+    /// draw. A zero frame time (pause) takes no step under any strategy. With no display
+    /// time predicted, `display-time` draws as if the screen showed the frame at once.
     pub fn advance(&mut self, frame_time: Nanos) -> FrameReport {
+        self.advance_to_display(frame_time, None)
+    }
+
+    /// [`Self::advance`] for a frame predicted to reach the screen `display_delay` after its
+    /// start (what `display-time` animates to; every other strategy ignores it).
+    pub fn advance_to_display(
+        &mut self,
+        frame_time: Nanos,
+        display_delay: Option<Nanos>,
+    ) -> FrameReport {
         let start_time = self.latest_time;
         let preset = self.strategy.preset().is_some();
         let stepped = if preset {
@@ -378,7 +404,21 @@ impl Engine {
                 self.presented_time,
             );
         }
-        let shown = self.shown(start_time);
+        let paced = (self.strategy.view() == View::AtDisplay).then(|| {
+            let oldest = self
+                .latest_time
+                .saturating_sub(self.last_step)
+                .saturating_sub(self.step_before_last);
+            self.pacing.frame(
+                frame_time,
+                display_delay,
+                self.presented_time,
+                self.rule.dt(),
+                oldest,
+                self.latest_time,
+            )
+        });
+        let shown = self.shown(start_time, paced);
         FrameReport {
             strategy: self.strategy,
             frame_time,
@@ -392,6 +432,10 @@ impl Engine {
             presented_time: self.presented_time,
             dropped: stepped.dropped,
             accumulator: self.accumulator(),
+            animation_time: paced.map_or(self.presented_time, |paced| {
+                (self.presented_time + paced.delay + self.rule.dt()).saturating_sub(paced.behind)
+            }),
+            paced,
         }
     }
 
@@ -416,8 +460,9 @@ impl Engine {
     }
 
     /// The state to draw after this frame's steps and the simulated time it shows, for a
-    /// frame that started at simulated time `start_time`.
-    fn shown(&self, start_time: Nanos) -> Shown {
+    /// frame that started at simulated time `start_time` (`paced`: `display-time`'s drawn
+    /// clock).
+    fn shown(&self, start_time: Nanos, paced: Option<Paced>) -> Shown {
         let latest = self.latest_time;
         let kind = self.strategy.view();
         let (view, time) = match kind {
@@ -450,8 +495,37 @@ impl Engine {
             // Fewer than two steps: both states behind are the start.
             View::BlendOlder(()) => (View::BlendOlder(0.0), latest - self.last_step),
             View::FrameStart => (View::FrameStart, start_time),
+            View::AtDisplay => return self.at_time(paced.map_or(latest, |paced| paced.time)),
         };
         Shown { view, time }
+    }
+
+    /// The kept state at simulated time `time` (clamped to the kept states): the latest, a
+    /// blend along the last step, or one along the step before it.
+    fn at_time(&self, time: Nanos) -> Shown {
+        let latest = self.latest_time;
+        let h = self.last_step;
+        if h == 0 || time >= latest {
+            return Shown {
+                view: View::Latest,
+                time: latest,
+            };
+        }
+        let previous = latest - h;
+        if time >= previous || self.step_before_last == 0 {
+            let time = time.max(previous);
+            return Shown {
+                view: View::Blend((time - previous) as f64 / h as f64),
+                time,
+            };
+        }
+        let before = self.step_before_last;
+        let older = previous.saturating_sub(before);
+        let time = time.max(older);
+        Shown {
+            view: View::BlendOlder((time - older) as f64 / before as f64),
+            time,
+        }
     }
 
     /// Where in a step of `h` the drawn state lies. The lab's strategies draw exactly one

@@ -17,7 +17,7 @@
 //! - **extrapolated** draws the current state advanced by a throw-away step of the leftover:
 //!   no added latency, but the prediction overshoots when something changes (a kick).
 //!
-//! and three variants engines use:
+//! and four variants engines use or are adopting:
 //!
 //! - **velocity-extrapolated** draws `S_N + alpha·dt·v_N`: the current state moved along
 //!   its velocity (Unity's Extrapolate, bevy_transform_interpolation's extrapolation). It
@@ -30,6 +30,12 @@
 //! - **equal-substeps** splits each frame into `n = ceil(frame / dt)` equal steps, none
 //!   longer than `dt` (Unreal's substepping): nothing carried, nothing shown late, but the
 //!   step size follows the frame time.
+//! - **display-time** steps as the accumulator does but draws the state at the frame's
+//!   predicted display time less a steady latency (`pacing.rs`), where every other strategy
+//!   draws at the CPU's `T`: the motion on screen advances as the display times do, so a
+//!   CPU whose frame starts wobble around the refresh no longer shows the wobble. The
+//!   prediction comes from the display ([`crate::display::Forecast`]); on the `cpu` display
+//!   there is none, and it draws as `interpolated` does.
 //!
 //! Beside them, [`EnginePreset`]s are the loops real engines run (Godot, Bevy, Unity,
 //! Unreal, Fiedler's article, Glaiel's frame timer, Matter.js), each with its own step,
@@ -39,7 +45,7 @@
 //! time into steps (fixed, variable, semi-fixed, the clamped accumulator, equal substeps,
 //! or an engine's own loop); its [`View`] says which state is drawn (the latest, a blend
 //! of the last two, an extrapolation, ...). The clamped accumulator is written once
-//! (`rules.rs`) and serves the five accumulator strategies under the configured
+//! (`rules.rs`) and serves the six accumulator strategies under the configured
 //! [`StepLimits`] and the Bevy, Unity and Fiedler presets under their engines' constants.
 //! Every fact about a strategy (id, name, number key, [`Family`], known problem, rule,
 //! view) is one row of the strategy table ([`Strategy::facts`]). The [`Engine`] runs the
@@ -59,6 +65,7 @@ mod clock;
 mod config;
 mod engine;
 mod filter;
+mod pacing;
 mod preset;
 mod rules;
 mod strategy;
@@ -76,6 +83,7 @@ pub use filter::{
     AverageFilter, DEFAULT_SNAP_TOLERANCE, FILTER_SPECS, FilterSpec, FrameFilters,
     MAX_AVERAGE_FRAMES, MAX_SNAP_TOLERANCE_MS, SNAP_TOLERANCE_FRACTION, SnapFilter,
 };
+pub use pacing::{PACING_FRAMES, Paced, Pacing, SLEW_DIVISOR};
 pub use preset::{EngineLoop, EnginePreset, UnknownEnginePreset};
 pub use rules::{Alpha, StepLimits, StepRule};
 pub use strategy::{Family, Strategy, StrategyFacts, UnknownStrategy};

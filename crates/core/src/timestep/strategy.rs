@@ -33,6 +33,9 @@ pub enum Strategy {
     /// Each frame split into `n = ceil(frame / dt)` equal steps, none longer than `dt`
     /// (Unreal's substepping). Nothing is carried but the nanoseconds that do not divide.
     EqualSubsteps,
+    /// As `Interpolated`, but drawing the state at the frame's predicted display time less
+    /// a steady latency instead of at `T` (see [`super::Pacing`]).
+    DisplayTime,
     /// An engine's own loop, with its own step, guards and drawing.
     Preset(EnginePreset),
 }
@@ -178,6 +181,17 @@ static STRATEGIES: [StrategyFacts; Strategy::CHOICES.len()] = [
         known_problem: "step sizes follow the frame, so not deterministic",
         rule: StepRule::EqualSubsteps,
         view: View::Latest,
+        provenance: None,
+    },
+    StrategyFacts {
+        strategy: Strategy::DisplayTime,
+        id: "display-time",
+        name: "accumulator, drawn at the display time",
+        key: Some('0'),
+        family: Family::Accumulator,
+        known_problem: "a wrong forecast of the display time shows as a jump; needs a display",
+        rule: StepRule::accumulator,
+        view: View::AtDisplay,
         provenance: None,
     },
     StrategyFacts {
@@ -356,8 +370,8 @@ impl Strategy {
     ];
 
     /// Every lab strategy, in the order the lab presents them: the classic six, then the
-    /// smoothing variants engines use.
-    pub const ALL: [Strategy; 9] = [
+    /// smoothing variants engines use, then drawing at the display time.
+    pub const ALL: [Strategy; 10] = [
         Strategy::Fixed,
         Strategy::Variable,
         Strategy::SemiFixed,
@@ -367,6 +381,7 @@ impl Strategy {
         Strategy::VelocityExtrapolated,
         Strategy::Hermite,
         Strategy::EqualSubsteps,
+        Strategy::DisplayTime,
     ];
 
     /// Everything a pane can run: every lab strategy, then every engine preset.
@@ -402,6 +417,7 @@ impl Strategy {
             Strategy::VelocityExtrapolated => 6,
             Strategy::Hermite => 7,
             Strategy::EqualSubsteps => 8,
+            Strategy::DisplayTime => 9,
             Strategy::Preset(preset) => Self::ALL.len() + preset as usize,
         }
     }
@@ -505,9 +521,9 @@ mod tests {
     }
 
     #[test]
-    fn the_lab_strategies_have_keys_1_to_9_and_no_preset_has_one() {
+    fn the_lab_strategies_have_keys_1_to_9_then_0_and_no_preset_has_one() {
         for (i, strategy) in Strategy::ALL.into_iter().enumerate() {
-            let key = char::from_digit(i as u32 + 1, 10);
+            let key = char::from_digit((i as u32 + 1) % 10, 10);
             assert_eq!(strategy.key(), key, "{strategy}");
         }
         assert!(EnginePreset::ALL.iter().all(|p| p.facts().key.is_none()));

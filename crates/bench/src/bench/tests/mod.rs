@@ -272,6 +272,7 @@ fn json_has_exactly_the_documented_fields() {
         "repeated_by_cause",
         "late_frames",
         "refresh_histograms",
+        "display_forecast",
         "shown",
         "shown_fps",
         "torn_refreshes",
@@ -467,6 +468,7 @@ fn costs_out_of_range_are_rejected() {
 }
 
 mod display;
+mod display_time;
 mod input;
 mod parity;
 mod reports;

@@ -231,11 +231,11 @@ fn the_load_is_spent_once_for_the_focused_pane() {
 }
 
 #[test]
-fn a_comparison_needs_two_to_nine_panes() {
+fn a_comparison_needs_two_to_ten_panes() {
     let error = Panes::new(&[Strategy::Fixed]).expect_err("one pane");
     assert_eq!(
         error.to_string(),
-        "comparison panes 1 (fixed) is out of range (allowed 2 to 9 strategies)"
+        "comparison panes 1 (fixed) is out of range (allowed 2 to 10 strategies)"
     );
     let mut panes = Panes::new(&[Strategy::Fixed, Strategy::Variable]).expect("valid");
     assert!(!panes.remove_last());

@@ -1,0 +1,109 @@
+//! `display-time` in the bench: drawing at the predicted display time, what it gains where
+//! the forecast is right and what a wrong forecast costs.
+
+use super::*;
+
+fn on(display: &str) -> BenchSettings {
+    BenchSettings {
+        display: DisplaySpec::parse(display).unwrap(),
+        ..BenchSettings::default()
+    }
+}
+
+/// CPU frame times alternating 15 and 18.333 ms about a 60 Hz display (the shipped
+/// `wobble60.txt`).
+fn wobble(frames: usize) -> Vec<Nanos> {
+    (0..frames)
+        .map(|i| if i % 2 == 0 { 15_000_000 } else { 18_333_000 })
+        .collect()
+}
+
+#[test]
+fn steady_frames_on_fifo_show_no_animation_error() {
+    let trace = frames_60hz(10);
+    let result = run_strategy(&trace, Strategy::DisplayTime, &on("fifo:60"));
+    assert_eq!(result.metrics.display_judder_ms, 0.0);
+    let forecast = result.metrics.forecast.expect("forecast on a display");
+    assert_eq!((forecast.early, forecast.late), (0, 0));
+    assert_eq!(forecast.frames, result.display.shown);
+}
+
+#[test]
+fn the_vsync_wobble_vanishes_at_the_display_time_for_a_little_latency() {
+    let trace = wobble(600);
+    let paced = run_strategy(&trace, Strategy::DisplayTime, &on("fifo:60"));
+    let interpolated = run_strategy(&trace, Strategy::Interpolated, &on("fifo:60"));
+    assert!(
+        paced.metrics.display_judder_ms < 0.05,
+        "{}",
+        paced.metrics.display_judder_ms
+    );
+    assert!(
+        (interpolated.metrics.display_judder_ms - 1.667).abs() < 0.01,
+        "{}",
+        interpolated.metrics.display_judder_ms
+    );
+    // The price: the state drawn is older by the wobble's half (the longest delay, not
+    // the mean), 0.83 ms.
+    let extra = paced.metrics.display_latency_ms - interpolated.metrics.display_latency_ms;
+    assert!((0.8..0.9).contains(&extra), "{extra}");
+    // On the CPU's clock it is the one that looks uneven: `T` wobbles, its drawn time not.
+    assert!(paced.metrics.judder_ms > 1.6 && interpolated.metrics.judder_ms < 1e-6);
+    let forecast = paced.metrics.forecast.expect("a forecast");
+    assert_eq!(
+        (forecast.early, forecast.late),
+        (0, 0),
+        "every refresh foreseen"
+    );
+}
+
+#[test]
+fn a_wrong_forecast_costs_animation_error_and_is_counted() {
+    // 60 fps with 1 ms of jitter on a 60 Hz mailbox: every frame's present is a coin toss
+    // between two refreshes, and the forecast (the shortest recent work) often loses.
+    let frames = crate::trace::generate("jitter:60:1", 20.0)
+        .unwrap()
+        .frame_times_ns;
+    let paced = run_strategy(&frames, Strategy::DisplayTime, &on("mailbox:60"));
+    let interpolated = run_strategy(&frames, Strategy::Interpolated, &on("mailbox:60"));
+    let forecast = paced.metrics.forecast.expect("a forecast");
+    assert!(forecast.late > forecast.frames / 20, "{forecast:?}");
+    assert!(
+        forecast.worst >= 16_000_000,
+        "a whole refresh: {forecast:?}"
+    );
+    assert!(
+        paced.metrics.display_judder_ms > interpolated.metrics.display_judder_ms,
+        "{} vs {}",
+        paced.metrics.display_judder_ms,
+        interpolated.metrics.display_judder_ms
+    );
+}
+
+#[test]
+fn on_the_cpu_display_it_is_interpolated_and_the_bench_says_so() {
+    let trace: Vec<Nanos> = (0..900u64)
+        .map(|i| 9_000_000 + (i * 7919 % 23) * 500_000)
+        .collect();
+    let settings = BenchSettings::default();
+    let paced = run_strategy(&trace, Strategy::DisplayTime, &settings);
+    let interpolated = run_strategy(&trace, Strategy::Interpolated, &settings);
+    assert_eq!(paced.metrics, interpolated.metrics);
+    let note = crate::bench::runner::display_time_note(&[Strategy::DisplayTime], DisplaySpec::Cpu)
+        .expect("a note on the cpu display");
+    assert!(
+        note.contains("--display cpu") && note.contains("interpolated"),
+        "{note}"
+    );
+    for display in ["fifo:60", "trace"] {
+        let spec = DisplaySpec::parse(display).unwrap();
+        assert_eq!(
+            crate::bench::runner::display_time_note(&[Strategy::DisplayTime], spec),
+            None
+        );
+    }
+    assert_eq!(
+        crate::bench::runner::display_time_note(&[Strategy::Interpolated], DisplaySpec::Cpu),
+        None
+    );
+}
