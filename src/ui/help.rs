@@ -5,7 +5,7 @@ use egui::RichText;
 
 /// The keyboard shortcuts, as (keys, what they do).
 pub const KEYS: [(&str, &str); 13] = [
-    ("1-9", "pick a strategy; comparing, focus that pane"),
+    ("1-9, 0", "pick a strategy; comparing, focus that pane"),
     ("C", "compare strategies side by side"),
     ("T", "show or hide the frame timeline"),
     ("P", "pause or resume"),

@@ -6,16 +6,26 @@ use egui::RichText;
 use crate::live::LiveSettings;
 use crate::timestep::{EnginePreset, Strategy};
 
+/// What `display-time` does, where it is chosen.
+const DISPLAY_TIME: &str = "Steps as the accumulator does, but draws the state at the time \
+     the frame is predicted to reach the screen (from the modeled screen below: its refresh \
+     grid, the images in flight) less a steady latency, instead of at the CPU's frame start. \
+     The motion then advances as the refreshes do: CPU frame starts that wobble about the \
+     refresh no longer show. A wrong prediction shows as a jump. docs/strategies.md";
+
 /// Strategy choice (the lab's strategies, then an engine's own loop), with its known problem.
 pub(super) fn strategy_ui(ui: &mut egui::Ui, settings: &mut LiveSettings) {
     ui.label(RichText::new("Strategy").strong());
     for strategy in Strategy::ALL {
         let key = strategy.key().unwrap_or(' ');
-        ui.radio_value(
+        let choice = ui.radio_value(
             &mut settings.strategy,
             strategy,
             format!("{key} {}  ({})", strategy.id(), strategy.name()),
         );
+        if strategy == Strategy::DisplayTime {
+            choice.on_hover_text(DISPLAY_TIME);
+        }
     }
     ui.horizontal(|ui| {
         let mut chosen = settings.strategy;

@@ -186,7 +186,7 @@ static STRATEGIES: [StrategyFacts; Strategy::CHOICES.len()] = [
     StrategyFacts {
         strategy: Strategy::DisplayTime,
         id: "display-time",
-        name: "accumulator, drawn at the display time",
+        name: "interpolated at display time",
         key: Some('0'),
         family: Family::Accumulator,
         known_problem: "a wrong forecast of the display time shows as a jump; needs a display",
