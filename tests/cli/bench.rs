@@ -35,7 +35,8 @@ fn bench_default_is_steady_60_over_all_strategies() {
             "extrapolated",
             "velocity-extrapolated",
             "hermite",
-            "equal-substeps"
+            "equal-substeps",
+            "display-time"
         ]
     );
     assert_eq!(result(&report, "interpolated")["latency_ms"], 20.0);

@@ -38,12 +38,12 @@ fn an_unknown_preset_is_refused_with_the_valid_ids() {
 }
 
 #[test]
-fn a_comparison_needs_two_to_nine_known_strategies() {
+fn a_comparison_needs_two_to_ten_known_strategies() {
     fails_with(
         &["--compare", "fixed", "--frames", "1"],
         &[
             "--compare",
-            "comparison panes 1 (fixed) is out of range (allowed 2 to 9 strategies)",
+            "comparison panes 1 (fixed) is out of range (allowed 2 to 10 strategies)",
         ],
     );
     fails_with(

@@ -143,7 +143,7 @@ fn bench_writes_the_per_frame_csv_and_the_plot() {
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 600 * 9, "600 frames, nine strategies");
+    assert_eq!(rows.len(), 600 * 10, "600 frames, ten strategies");
     // wobble60 is 15 and 18.333 ms alternating, and interpolated lags one 20 ms step.
     let interpolated: Vec<&csv::StringRecord> =
         rows.iter().filter(|r| &r[1] == "interpolated").collect();
@@ -289,8 +289,8 @@ fn progress_shows_on_a_terminal_and_stays_off_stdout() {
         return;
     };
     assert!(success, "{screen}");
-    // 86,400 frames a strategy, nine strategies side by side: the bar counts all of them.
-    assert!(screen.contains("/777,600 frames, ETA"), "{screen}");
+    // 86,400 frames a strategy, ten strategies side by side: the bar counts all of them.
+    assert!(screen.contains("/864,000 frames, ETA"), "{screen}");
     assert!(screen.contains("strategies"), "{screen}");
     assert!(
         screen.ends_with("\r\x1b[2K"),

@@ -17,7 +17,7 @@ fn shipped_traces_all_run() {
     ] {
         let report = bench_json(&["--trace", &asset(name)]);
         assert!(report["trace"]["frames"].as_u64().unwrap() > 200, "{name}");
-        assert_eq!(report["results"].as_array().unwrap().len(), 9);
+        assert_eq!(report["results"].as_array().unwrap().len(), 10);
     }
 }
 

@@ -105,7 +105,7 @@ fn a_panes_picker_lists_the_engine_presets_after_the_strategies() {
     harness.run();
     harness.get_by_label("pane 2 strategy").click();
     harness.run();
-    // The nine strategies first, then the presets, in the order the lab lists them.
+    // The ten strategies first, then the presets, in the order the lab lists them.
     let top = |harness: &Harness<'static, PanelState>, label: &str| {
         harness.get_by_label(label).rect().top()
     };

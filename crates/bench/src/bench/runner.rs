@@ -411,10 +411,12 @@ pub(crate) fn open_run(
     Ok((trace, csv, plot))
 }
 
-/// A note when `display-time` runs on the `cpu` display, which has no display time to
-/// predict: it falls back to drawing at the CPU's time, and says so.
+/// A note when `display-time` is asked for on the `cpu` display, which has no display time
+/// to predict: it falls back to drawing at the CPU's time, and says so. `all` (the default)
+/// runs it without the note, which would otherwise follow every plain `bench`.
 pub(crate) fn display_time_note(strategies: &[Strategy], display: DisplaySpec) -> Option<String> {
-    (display == DisplaySpec::Cpu && strategies.contains(&Strategy::DisplayTime)).then(|| {
+    let asked = strategies.contains(&Strategy::DisplayTime) && strategies != Strategy::ALL;
+    (display == DisplaySpec::Cpu && asked).then(|| {
         "display-time has no display time to predict on --display cpu (the default): it draws \
          at the CPU's time, as interpolated does; give it a screen with --display fifo:HZ, \
          mailbox:HZ, immediate[:HZ], vrr:MIN-MAX or trace"

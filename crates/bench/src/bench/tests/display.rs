@@ -6,13 +6,6 @@ use crate::metrics::ScreenFrame;
 use crate::scene::ShownScene;
 use crate::timestep::FrameReport;
 
-fn on(display: &str) -> BenchSettings {
-    BenchSettings {
-        display: DisplaySpec::parse(display).unwrap(),
-        ..BenchSettings::default()
-    }
-}
-
 fn with_filter(mut settings: BenchSettings, filter: &str) -> BenchSettings {
     settings.filter = FilterSpec::parse(filter).unwrap();
     settings
@@ -34,14 +27,6 @@ impl FrameObserver for Vec<ScreenFrame> {
     fn screen(&mut self, screen: &ScreenFrame) {
         self.push(*screen);
     }
-}
-
-/// CPU frame times alternating 15 and 18.333 ms: a game's frame starts wobbling around a
-/// 60 Hz display.
-fn wobble(frames: usize) -> Vec<Nanos> {
-    (0..frames)
-        .map(|i| if i % 2 == 0 { 15_000_000 } else { 18_333_000 })
-        .collect()
 }
 
 #[test]

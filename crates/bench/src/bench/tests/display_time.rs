@@ -3,21 +3,6 @@
 
 use super::*;
 
-fn on(display: &str) -> BenchSettings {
-    BenchSettings {
-        display: DisplaySpec::parse(display).unwrap(),
-        ..BenchSettings::default()
-    }
-}
-
-/// CPU frame times alternating 15 and 18.333 ms about a 60 Hz display (the shipped
-/// `wobble60.txt`).
-fn wobble(frames: usize) -> Vec<Nanos> {
-    (0..frames)
-        .map(|i| if i % 2 == 0 { 15_000_000 } else { 18_333_000 })
-        .collect()
-}
-
 #[test]
 fn steady_frames_on_fifo_show_no_animation_error() {
     let trace = frames_60hz(10);
@@ -102,8 +87,10 @@ fn on_the_cpu_display_it_is_interpolated_and_the_bench_says_so() {
             None
         );
     }
-    assert_eq!(
-        crate::bench::runner::display_time_note(&[Strategy::Interpolated], DisplaySpec::Cpu),
-        None
-    );
+    for quiet in [&[Strategy::Interpolated][..], &Strategy::ALL] {
+        assert_eq!(
+            crate::bench::runner::display_time_note(quiet, DisplaySpec::Cpu),
+            None
+        );
+    }
 }

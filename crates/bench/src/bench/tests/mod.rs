@@ -15,6 +15,22 @@ fn frames_60hz(seconds: u64) -> Vec<Nanos> {
         .frame_times_ns
 }
 
+/// The default settings on a display.
+fn on(display: &str) -> BenchSettings {
+    BenchSettings {
+        display: DisplaySpec::parse(display).unwrap(),
+        ..BenchSettings::default()
+    }
+}
+
+/// CPU frame times alternating 15 and 18.333 ms: a game's frame starts wobbling around a
+/// 60 Hz display (the shipped `wobble60.txt`).
+fn wobble(frames: usize) -> Vec<Nanos> {
+    (0..frames)
+        .map(|i| if i % 2 == 0 { 15_000_000 } else { 18_333_000 })
+        .collect()
+}
+
 fn unguarded(step_cost: Nanos) -> BenchSettings {
     let mut settings = BenchSettings::default()
         .with_costs_ms(ms_from_ns(step_cost), 0.0)

@@ -48,13 +48,6 @@ fn csv_run(
     (rows, seen, results)
 }
 
-fn on(display: &str) -> BenchSettings {
-    BenchSettings {
-        display: DisplaySpec::parse(display).unwrap(),
-        ..BenchSettings::default()
-    }
-}
-
 #[test]
 fn the_csv_has_a_row_per_frame_and_strategy_with_the_engines_numbers() {
     let trace = crate::trace::generate("jitter:60:3:7", 2.0)
