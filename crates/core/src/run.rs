@@ -102,11 +102,8 @@ impl PaneRun {
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
     ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
-        let wall = FrameWall {
-            display_delay: display.and_then(|timing| timing.predicted_delay()),
-            ..wall
-        };
-        let (report, shown) = self.sim.frame_with_input(frame_time, events, wall);
+        let delay = display.and_then(|timing| timing.predicted_delay());
+        let (report, shown) = self.sim.frame_with_input(frame_time, events, wall, delay);
         let screen = self
             .recorder
             .record(&report, &shown, self.sim.scene(), display);

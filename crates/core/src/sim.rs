@@ -12,9 +12,6 @@ pub struct FrameWall {
     pub now: Nanos,
     /// Real time since the previous frame started.
     pub real_frame: Nanos,
-    /// How long after its start the frame is predicted to reach the screen (what
-    /// `display-time` draws to); `None` when nothing predicts it.
-    pub display_delay: Option<Nanos>,
 }
 
 /// An engine, the scene it steps and the inputs routed to the steps.
@@ -41,21 +38,22 @@ impl Simulation {
     /// Advances one render frame with no input: plans the steps, takes them, and says
     /// what to draw.
     pub fn frame(&mut self, frame_time: Nanos) -> (FrameReport, ShownScene) {
-        self.frame_with_input(frame_time, &[], FrameWall::default())
+        self.frame_with_input(frame_time, &[], FrameWall::default(), None)
     }
 
-    /// Advances one render frame that read `events` (received up to `wall.now`): plans
-    /// the steps, routes the inputs to them under every policy, takes them with the
-    /// chosen policy's inputs, and says what to draw.
+    /// Advances one render frame that read `events` (received up to `wall.now`) and is
+    /// predicted to reach the screen `display_delay` after its start (what `display-time`
+    /// draws to; `None` when nothing predicts it): plans the steps, routes the inputs to
+    /// them under every policy, takes them with the chosen policy's inputs, and says what
+    /// to draw.
     pub fn frame_with_input(
         &mut self,
         frame_time: Nanos,
         events: &[InputEvent],
         wall: FrameWall,
+        display_delay: Option<Nanos>,
     ) -> (FrameReport, ShownScene) {
-        let report = self
-            .engine
-            .advance_to_display(frame_time, wall.display_delay);
+        let report = self.engine.advance_to_display(frame_time, display_delay);
         if !events.is_empty() {
             self.input.read(
                 events,

@@ -273,7 +273,6 @@ pub fn run_strategy_on(
         let wall = FrameWall {
             now: wall_time,
             real_frame: frame,
-            display_delay: None,
         };
         let (report, shown, screen) = run.frame_with_input(fed, events, wall, step_work, timing);
         observer.frame(&BenchFrame {

@@ -90,7 +90,6 @@ impl Pane {
             FrameWall {
                 now: wall,
                 real_frame,
-                display_delay: None,
             },
             step_work,
             Some(display),

@@ -149,8 +149,6 @@ pub struct FrameReport {
     /// `display-time` its drawn clock one step on, `T + δ - L + dt` (see
     /// [`super::Pacing`]), so that everything drawn moves with the predicted display times.
     pub animation_time: Nanos,
-    /// `display-time`'s drawn clock this frame; `None` for every other strategy.
-    pub paced: Option<Paced>,
 }
 
 /// Turns frame times into steps for one strategy at a time, in integer nanoseconds: runs the
@@ -435,7 +433,6 @@ impl Engine {
             animation_time: paced.map_or(self.presented_time, |paced| {
                 (self.presented_time + paced.delay + self.rule.dt()).saturating_sub(paced.behind)
             }),
-            paced,
         }
     }
 
