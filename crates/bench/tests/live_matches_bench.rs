@@ -72,11 +72,7 @@ fn without_load_the_live_loop_measures_what_bench_measures() {
             frame_after(&mut lab, frame);
         }
         let bench = run_strategy(&frames, strategy, &bench_on_the_assumed_screen());
-        assert_eq!(
-            lab.run_metrics(),
-            counted_by_the_window(bench.metrics),
-            "{strategy}"
-        );
+        assert_eq!(lab.run_metrics(), bench.metrics, "{strategy}");
         assert!(!lab.spiralling());
     }
 }
@@ -126,23 +122,7 @@ fn every_pane_is_fed_the_same_frames_and_measures_what_bench_measures() {
                 "{strategy}: the frame times its engine received"
             );
             let bench = run_strategy(&frames, strategy, &bench_settings);
-            assert_eq!(
-                pane.run_metrics(),
-                counted_by_the_window(bench.metrics),
-                "{strategy}"
-            );
+            assert_eq!(pane.run_metrics(), bench.metrics, "{strategy}");
         }
-    }
-}
-
-/// The bench's metrics as the window counts them: the window does not count shown frames in
-/// whole refreshes yet (issue 24's panel part), so those are left out of the comparison;
-/// everything else must match to the bit.
-fn counted_by_the_window(
-    metrics: timestep_lab_core::metrics::Metrics,
-) -> timestep_lab_core::metrics::Metrics {
-    timestep_lab_core::metrics::Metrics {
-        refreshes: None,
-        ..metrics
     }
 }

@@ -128,6 +128,11 @@ impl PaneRun {
         self.recorder.count_refreshes(unit);
     }
 
+    /// The refresh shown frames are counted in, ns; `None` when they are not counted.
+    pub fn refresh_unit(&self) -> Option<Nanos> {
+        self.recorder.refresh_unit()
+    }
+
     /// Takes a display event for a frame run earlier: a shown frame is measured (display
     /// latency and judder) and returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {

@@ -285,6 +285,12 @@ impl<S: Stopwatch> LiveLoop<S> {
                 self.recording_failed(&error);
             }
         }
+        // Every pane counts its shown frames in the screen's refreshes, as the bench does:
+        // from its first frame, and again from a reset or a new refresh rate.
+        let unit = self.screen.refresh_unit();
+        for pane in &mut self.panes {
+            pane.count_refreshes(unit);
+        }
         // The frame run last reached the display at its present: settle what the screen
         // did with it (and with earlier ones) in every pane.
         if self.unpresented {

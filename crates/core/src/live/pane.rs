@@ -147,6 +147,15 @@ impl Pane {
         }
     }
 
+    /// Counts shown frames in whole refreshes of `unit` ns, the screen's (0: it has none),
+    /// as `bench` does on the same display. A new unit starts the counts over: refreshes of
+    /// two lengths do not add up.
+    pub(super) fn count_refreshes(&mut self, unit: Nanos) {
+        if self.run.refresh_unit() != (unit > 0).then_some(unit) {
+            self.run.count_refreshes(unit);
+        }
+    }
+
     /// Records what the load spent in the frame just run.
     pub(super) fn set_load(&mut self, load: LoadSpent) {
         if let Some(last) = &mut self.last {

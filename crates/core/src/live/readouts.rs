@@ -9,7 +9,8 @@ use super::settings::MAX_PANES;
 use super::slow::SlowLoop;
 use super::stopwatch::Stopwatch;
 use crate::input::InputStats;
-use crate::timestep::{Strategy, ms_from_ns, secs_from_ns};
+use crate::metrics::{ForecastErrors, RefreshHistograms};
+use crate::timestep::{Strategy, View, ms_from_ns, secs_from_ns};
 
 /// One comparison pane's label: its strategy and its numbers over the last second.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -32,6 +33,12 @@ pub struct PaneReadout {
     pub spiral: bool,
     /// Whether this pane's spring exploded.
     pub exploded: bool,
+    /// Shown frames in whole refreshes since the start or the last reset, as `bench`
+    /// counts them; `None` before the first frame.
+    pub refreshes: Option<RefreshHistograms>,
+    /// How the display-time forecast did since the start or the last reset; `None` when
+    /// the pane draws to no forecast (only `display-time` does).
+    pub forecast: Option<ForecastErrors>,
 }
 
 /// Live readouts: the last frame and the sliding window.
@@ -100,6 +107,7 @@ impl Readouts {
         let mut panes = [PaneReadout::default(); MAX_PANES];
         for (i, (slot, pane)) in panes.iter_mut().zip(live.panes()).enumerate() {
             let stats = pane.window_stats();
+            let metrics = pane.run_metrics();
             if i == focus {
                 window = stats;
             }
@@ -113,6 +121,10 @@ impl Readouts {
                 steps_now: pane.last().map_or(0, |frame| frame.report.steps.len()),
                 spiral: pane.spiralling(),
                 exploded: pane.exploded(),
+                refreshes: metrics.refreshes,
+                forecast: metrics
+                    .forecast
+                    .filter(|_| pane.strategy().view() == View::AtDisplay),
             };
         }
         let engine = live.sim().engine();

@@ -86,6 +86,9 @@ pub struct ScreenReadouts {
     pub acquire_wait_ms: f64,
     /// Presents the window measured in the last second.
     pub measured_presents: u64,
+    /// Frames shown later than the first refresh they could have made, since the start
+    /// or the last reset.
+    pub late_frames: u64,
 }
 
 /// The screen model and its recent refreshes.
@@ -111,6 +114,10 @@ pub struct LiveDisplay {
     frame_start: Option<Nanos>,
     /// The display time forecast for each frame about to run.
     forecast: Forecast,
+    /// Late frames counted by models replaced since the last reset.
+    late_carried: u64,
+    /// The model's late frames at the last reset (0 when the model is newer).
+    late_at_reset: u64,
 }
 
 impl LiveDisplay {
@@ -127,6 +134,8 @@ impl LiveDisplay {
             presents: Ring::new(1024),
             frame_start: None,
             forecast: Forecast::default(),
+            late_carried: 0,
+            late_at_reset: 0,
         };
         screen.rebuild();
         screen
@@ -164,6 +173,12 @@ impl LiveDisplay {
             .spec()
             .refresh()
             .map_or(0, |refresh| refresh.period_ns())
+    }
+
+    /// The refresh shown frames are counted in, ns (VRR: its fastest; see
+    /// [`DisplaySpec::refresh_unit`]); 0 when the model has no refreshes.
+    pub fn refresh_unit(&self) -> Nanos {
+        self.display.spec().refresh_unit().unwrap_or(0)
     }
 
     /// Sequence number the frame about to run will be presented as.
@@ -205,9 +220,24 @@ impl LiveDisplay {
         &self.marks
     }
 
-    /// Forgets the refreshes shown (a reset); the model keeps running.
+    /// Forgets the refreshes shown and the late frames counted (a reset); the model keeps
+    /// running.
     pub fn clear_marks(&mut self) {
         self.marks.clear();
+        self.late_carried = 0;
+        self.late_at_reset = self.display.counts().late;
+    }
+
+    /// Frames shown later than the first refresh they could have made (see
+    /// [`crate::display::DisplayCounts::late`]) since the start or the last reset, across
+    /// changes of the model.
+    pub fn late_frames(&self) -> u64 {
+        self.late_carried
+            + self
+                .display
+                .counts()
+                .late
+                .saturating_sub(self.late_at_reset)
     }
 
     /// The numbers over the second before `now`.
@@ -257,6 +287,7 @@ impl LiveDisplay {
                 0.0
             },
             measured_presents: waits,
+            late_frames: self.late_frames(),
         }
     }
 
@@ -287,6 +318,8 @@ impl LiveDisplay {
             },
         };
         let next = self.display.next_frame();
+        self.late_carried = self.late_frames();
+        self.late_at_reset = 0;
         self.display = Display::new(spec).numbered_from(next);
         self.source = source;
     }

@@ -162,6 +162,11 @@ impl MetricsRecorder {
         self.screen.count_refreshes(unit);
     }
 
+    /// The refresh shown frames are counted in, ns; `None` when they are not counted.
+    pub fn refresh_unit(&self) -> Option<crate::timestep::Nanos> {
+        self.screen.refreshes().map(|refreshes| refreshes.unit)
+    }
+
     /// Takes a display event for a frame recorded earlier: a shown frame is measured and
     /// returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {

@@ -151,3 +151,70 @@ fn the_window_present_time_and_acquire_wait_are_measured() {
     assert!(shown.len() >= 58);
     assert!(shown.windows(2).all(|pair| pair[1] > pair[0]));
 }
+
+#[test]
+fn every_pane_counts_its_shown_frames_in_the_screens_refreshes() {
+    // 30 fps on a 60 Hz FIFO: every image waits one refresh and stays for two.
+    let mut lab = on_screen(
+        LiveSettings {
+            compare: true,
+            ..LiveSettings::default()
+        },
+        PresentModeId::Fifo,
+        60.0,
+        std::iter::repeat_n(33_333_333, 120),
+    );
+    let readouts = lab.snapshot().readouts;
+    for pane in &readouts.panes[..readouts.pane_count] {
+        let refreshes = pane.refreshes.expect("counted on a screen with refreshes");
+        assert_eq!(refreshes.unit, FRAME_60HZ);
+        let shown: u64 = refreshes.latency.iter().sum();
+        assert!((118..=120).contains(&shown), "{refreshes:?}");
+        assert_eq!(refreshes.gaps[2], shown - 1, "{refreshes:?}");
+    }
+    // A new refresh rate starts the counts over in its own unit.
+    lab.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Fifo),
+        monitor_hz: Some(144.0),
+    });
+    frame_after(&mut lab, 33_333_333);
+    let refreshes = lab.snapshot().readouts.panes[0].refreshes.unwrap();
+    assert_eq!(refreshes.unit, 6_944_444);
+    assert!(refreshes.latency.iter().sum::<u64>() <= 1, "{refreshes:?}");
+    // So does a reset.
+    for _ in 0..30 {
+        frame_after(&mut lab, 33_333_333);
+    }
+    lab.reset();
+    frame_after(&mut lab, 33_333_333);
+    let refreshes = lab.snapshot().readouts.panes[0].refreshes.unwrap();
+    assert_eq!(refreshes.latency.iter().sum::<u64>(), 0, "{refreshes:?}");
+}
+
+#[test]
+fn late_frames_count_from_the_reset_across_changes_of_the_screen() {
+    // 100 fps into a 60 Hz FIFO: images queue behind each other and reach the screen
+    // later than the first refresh after they were ready.
+    let mut lab = on_screen(
+        LiveSettings::default(),
+        PresentModeId::Fifo,
+        60.0,
+        std::iter::repeat_n(10 * MS, 100),
+    );
+    let late = |lab: &LiveLoop<VirtualStopwatch>| lab.snapshot().readouts.screen.late_frames;
+    let before = late(&lab);
+    assert!(before > 20, "{before}");
+    // A new model keeps what the old one counted.
+    lab.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Fifo),
+        monitor_hz: Some(50.0),
+    });
+    frame_after(&mut lab, 10 * MS);
+    assert!(late(&lab) >= before);
+    lab.reset();
+    assert_eq!(late(&lab), 0);
+    for _ in 0..100 {
+        frame_after(&mut lab, 10 * MS);
+    }
+    assert!(late(&lab) > 20, "{}", late(&lab));
+}
