@@ -12,6 +12,7 @@ mod display;
 mod frame_stats;
 mod hands;
 mod help;
+mod in_refreshes;
 mod load;
 mod pane_labels;
 mod panel;

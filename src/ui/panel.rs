@@ -10,6 +10,7 @@ use super::display::display_ui;
 use super::frame_stats::{frame_distribution_ui, frame_stats_ui};
 use super::hands::hands_ui;
 use super::help::{KEYS, help_ui};
+use super::in_refreshes::in_refreshes_ui;
 use super::load::{guards_ui, load_ui};
 use super::pane_labels::pane_labels_ui;
 use super::plots::plots_ui;
@@ -367,6 +368,9 @@ fn panel_contents_ui(
         .show(ui, |ui| guards_ui(ui, settings));
     ui.separator();
     readouts_ui(ui, readouts);
+    egui::CollapsingHeader::new("At the screen, in refreshes*")
+        .default_open(false)
+        .show(ui, |ui| in_refreshes_ui(ui, readouts));
     egui::CollapsingHeader::new("Frame statistics")
         .default_open(true)
         .show(ui, |ui| {

@@ -154,3 +154,42 @@ fn frame_statistics_say_which_definitions_they_use() {
     harness.run();
     harness.get_by_label_contains("percentiles, lows and the hitch threshold are within 0.1%");
 }
+
+#[test]
+fn the_screen_in_refreshes_counts_every_shown_frame_as_bench_does() {
+    let mut harness = harness(sixty_then_thirty_hz());
+    harness.run();
+    let header = "At the screen, in refreshes*";
+    harness.get_by_label(header).scroll_to_me();
+    harness.run();
+    harness.get_by_label(header).click();
+    harness.run();
+    let refreshes = harness.state().readouts.panes[0]
+        .refreshes
+        .expect("counted on the modeled screen");
+    let shown: u64 = refreshes.latency.iter().sum();
+    // Every frame but the pending last two reached the screen; at 60 Hz each made the
+    // next refresh (gap 1), at 30 Hz every other one (gap 2).
+    assert!((628..=630).contains(&shown), "{refreshes:?}");
+    assert_eq!(refreshes.gaps[1], 600, "{refreshes:?}");
+    assert_eq!(refreshes.gaps[2], shown - 601, "{refreshes:?}");
+    harness.get_by_label_contains("1 refresh = 16.67 ms: FIFO 60 Hz, 2 in flight");
+    // The first frame's present was not recorded: it is presented when the second starts,
+    // together with the second, which then waits a refresh behind it: one late frame.
+    assert_eq!(harness.state().readouts.screen.late_frames, 1);
+    harness.get_by_label(&format!("late frames: 1 of {shown} shown"));
+    // Every frame reached the screen within a refresh of its start: the latency row is
+    // 100% in column 1. The gaps row: 95% of one refresh, 5% of two (the 5 also heads
+    // column 5 of both tables).
+    assert_eq!(refreshes.latency[1], shown, "{refreshes:?}");
+    harness.get_by_label(" 95");
+    assert_eq!(harness.get_all_by_label("  5").count(), 3);
+    harness.get_by_label(" 95").hover();
+    harness.run();
+    harness.get_by_label(&format!("600 of {} frames", shown - 1));
+    harness
+        .get_by_label_contains("latency, start to screen")
+        .hover();
+    harness.run();
+    harness.get_by_label_contains("Display latency in whole refreshes, rounded up");
+}

@@ -695,6 +695,13 @@ pub(super) fn frame_tooltip_ui(
                 format!("{:.2} ms", frame.latency_ms()),
             );
             row("screen", frame.screen_text());
+            row(
+                "repeated before it",
+                model.repeats_before(frame).map_or_else(
+                    || "not in the window".to_owned(),
+                    |causes| causes.describe(),
+                ),
+            );
             for pane in panes {
                 let steps = pane
                     .history

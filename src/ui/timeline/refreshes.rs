@@ -15,7 +15,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::display::DisplaySpec;
+use crate::display::{DisplaySpec, RepeatCauses};
 use crate::live::{OnScreen, RefreshKind, RefreshMark};
 use crate::ring::Ring;
 use crate::timestep::Nanos;
@@ -93,6 +93,25 @@ impl TimelineModel {
             return None;
         };
         self.wall_range()?.contains(&at).then(|| self.axis_time(at))
+    }
+
+    /// The refreshes that showed the previous image again while the screen waited for
+    /// `frame`'s, by cause: the run of repeats just before the refresh that first showed
+    /// it. `None` when that refresh is not in the window (the frame's image was dropped,
+    /// is not on screen yet, or reached it outside the window), or the run may start
+    /// before the window.
+    pub(super) fn repeats_before(&self, frame: &TimelineFrame) -> Option<RepeatCauses> {
+        let shown = self.refreshes.iter().position(|refresh| {
+            refresh.mark.kind == RefreshKind::New && refresh.mark.frame == frame.sample.frame
+        })?;
+        let mut causes = RepeatCauses::default();
+        for refresh in self.refreshes[..shown].iter().rev() {
+            match refresh.mark.kind {
+                RefreshKind::Repeat(cause) => causes.add(cause, 1),
+                RefreshKind::New | RefreshKind::Torn => return Some(causes),
+            }
+        }
+        None
     }
 
     /// Places the refreshes of `marks` (oldest first, on the stopwatch) that happened within

@@ -61,6 +61,21 @@ pub enum RepeatCause {
     Display,
 }
 
+impl RepeatCause {
+    /// Every cause, in the order tables list them.
+    pub const ALL: [Self; 4] = [Self::CpuLate, Self::GpuLate, Self::QueueFull, Self::Display];
+
+    /// The cause in a few words, for a tooltip: `CPU late`, `GPU late`, `queue full`, `VRR`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::CpuLate => "CPU late",
+            Self::GpuLate => "GPU late",
+            Self::QueueFull => "queue full",
+            Self::Display => "VRR",
+        }
+    }
+}
+
 /// Repeated refreshes counted by cause; they add up to [`DisplayCounts::repeated`]. Its
 /// fields are `bench`'s JSON `repeated_by_cause`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -79,6 +94,33 @@ impl RepeatCauses {
     /// All causes' counts added up.
     pub fn total(&self) -> u64 {
         self.cpu_late + self.gpu_late + self.queue_full + self.display
+    }
+
+    /// The refreshes repeated for `cause`.
+    pub fn get(&self, cause: RepeatCause) -> u64 {
+        match cause {
+            RepeatCause::CpuLate => self.cpu_late,
+            RepeatCause::GpuLate => self.gpu_late,
+            RepeatCause::QueueFull => self.queue_full,
+            RepeatCause::Display => self.display,
+        }
+    }
+
+    /// The counts in words, largest first, e.g. `2 CPU late, 1 queue full`; `none` when
+    /// nothing repeated.
+    pub fn describe(&self) -> String {
+        let mut causes = RepeatCause::ALL.map(|cause| (cause, self.get(cause)));
+        causes.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+        let parts: Vec<String> = causes
+            .iter()
+            .filter(|&&(_, count)| count > 0)
+            .map(|&(cause, count)| format!("{count} {}", cause.label()))
+            .collect();
+        if parts.is_empty() {
+            "none".to_owned()
+        } else {
+            parts.join(", ")
+        }
     }
 
     /// Counts `count` more refreshes repeated for `cause`.

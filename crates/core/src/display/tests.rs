@@ -488,3 +488,19 @@ fn the_forecast_takes_the_shortest_recent_work() {
     assert_eq!(forecast.predict(&capture, 100 * MS, 0), Some(131 * MS));
     assert_eq!(forecast.predict(&Display::new(spec("cpu")), 0, 0), None);
 }
+
+#[test]
+fn repeat_causes_are_described_largest_first() {
+    let mut causes = RepeatCauses::default();
+    assert_eq!(causes.describe(), "none");
+    causes.add(RepeatCause::QueueFull, 1);
+    causes.add(RepeatCause::CpuLate, 2);
+    causes.add(RepeatCause::Display, 1);
+    assert_eq!(causes.describe(), "2 CPU late, 1 queue full, 1 VRR");
+    for cause in RepeatCause::ALL {
+        assert_eq!(
+            causes.get(cause),
+            [2, 0, 1, 1][RepeatCause::ALL.iter().position(|&c| c == cause).unwrap()]
+        );
+    }
+}

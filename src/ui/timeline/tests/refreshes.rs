@@ -114,6 +114,15 @@ fn the_refreshes_in_the_window_are_picked_and_last_until_the_next() {
     let shades: Vec<bool> = model.refreshes.iter().map(TimelineRefresh::shade).collect();
     assert_eq!(shades, [true, true, false, false]);
     assert!(model.refreshes[1].repeat() && !model.refreshes[1].torn());
+    // Frame 2's image came after one repeat of frame 1's; whether frame 1's came after
+    // repeats is not known in the window (its refresh is the first), and frame 3's image
+    // reached the screen after it.
+    let repeats: Vec<Option<String>> = model
+        .frames
+        .iter()
+        .map(|frame| model.repeats_before(frame).map(|causes| causes.describe()))
+        .collect();
+    assert_eq!(repeats, [None, Some("1 CPU late".to_owned()), None]);
     // No marks, or no frames: nothing placed.
     model.place_refreshes(&Ring::new(4));
     assert!(model.refreshes.is_empty());
@@ -167,6 +176,30 @@ fn fifo_shows_every_frame_at_its_own_new_refresh() {
         }
     }
     assert!(connected >= 25, "{connected} frames shown in the window");
+    // Every image made the first refresh after it: nothing repeated before any of them.
+    assert!(
+        model
+            .frames
+            .iter()
+            .filter_map(|frame| model.repeats_before(frame))
+            .all(|causes| causes.total() == 0)
+    );
+}
+
+#[test]
+fn at_30_fps_on_a_60_hz_fifo_each_image_follows_one_repeat_of_a_late_cpu_frame() {
+    let model = live_model(None, 2 * FRAME_60HZ, 60);
+    let repeats: Vec<String> = model
+        .frames
+        .iter()
+        .filter_map(|frame| model.repeats_before(frame))
+        .map(|causes| causes.describe())
+        .collect();
+    assert!(repeats.len() >= 12, "{repeats:?}");
+    assert!(
+        repeats.iter().all(|text| text == "1 CPU late"),
+        "{repeats:?}"
+    );
 }
 
 #[test]
