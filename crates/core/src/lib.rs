@@ -13,6 +13,7 @@
 //! settings file's value is read through serde.
 
 pub mod display;
+pub mod feedback;
 pub mod grid;
 mod id;
 pub mod input;

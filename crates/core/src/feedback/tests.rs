@@ -1,0 +1,240 @@
+//! Timestamp conversions, matching (out of order, twice, discarded, a new surface) and the
+//! measured screen's period, VRR test and model score.
+
+use super::*;
+
+const MS: Nanos = 1_000_000;
+/// One 60 Hz refresh.
+const FRAME_60HZ: Nanos = 16_666_667;
+
+/// Feedback for `present` shown at platform time `at` (ns) at refresh `sequence`.
+fn shown(
+    present: u64,
+    generation: Option<u32>,
+    at: i128,
+    sequence: Option<u64>,
+) -> PresentFeedback {
+    PresentFeedback {
+        present,
+        generation,
+        outcome: FeedbackOutcome::Presented {
+            at,
+            refresh: None,
+            sequence,
+            flags: FeedbackFlags::default(),
+        },
+    }
+}
+
+fn discarded(present: u64, generation: Option<u32>) -> PresentFeedback {
+    PresentFeedback {
+        present,
+        generation,
+        outcome: FeedbackOutcome::Discarded,
+    }
+}
+
+#[test]
+fn platform_timestamps_map_onto_the_stopwatch() {
+    // Wayland: seconds split in two 32-bit halves, then nanoseconds.
+    assert_eq!(wayland_time_ns(0, 12, 345), Some(12_000_000_345));
+    assert_eq!(
+        wayland_time_ns(1, 0, 0),
+        Some((1i128 << 32) * 1_000_000_000)
+    );
+    assert_eq!(wayland_time_ns(0, 1, 1_000_000_000), None);
+    assert_eq!(wayland_sequence(2, 7), (2 << 32) + 7);
+    // X11: UST in microseconds.
+    assert_eq!(x11_ust_ns(1_500), 1_500_000);
+    // CLOCK_MONOTONIC read as 5 000 s when the stopwatch read 2 s.
+    let clock = ClockMap::new(5_000_000_000_000, 2_000_000_000);
+    assert_eq!(clock.stopwatch(5_000_000_000_000), Some(2_000_000_000));
+    assert_eq!(clock.stopwatch(x11_ust_ns(4_998_000_001)), Some(1_000));
+    // Before the stopwatch started: not on it.
+    assert_eq!(clock.stopwatch(4_997_999_999_999), None);
+}
+
+#[test]
+fn feedback_finds_its_frame_in_any_order_once() {
+    let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
+    let ids: Vec<u64> = (0..4)
+        .map(|k| matcher.presented(100 + k, k * 10 * MS))
+        .collect();
+    assert_eq!(ids, [1, 2, 3, 4]);
+    // Out of order: the third answered before the first.
+    let third = matcher
+        .take(shown(3, None, i128::from(30 * MS), Some(9)))
+        .unwrap();
+    assert_eq!(
+        (third.frame, third.shown_at, third.sequence),
+        (102, Some(30 * MS), Some(9))
+    );
+    let first = matcher
+        .take(shown(1, None, i128::from(12 * MS), None))
+        .unwrap();
+    assert_eq!((first.frame, first.presented_at), (100, 0));
+    // Twice: the second answer is ignored.
+    assert_eq!(
+        matcher.take(shown(3, None, i128::from(30 * MS), None)),
+        None
+    );
+    // Discarded: matched, never shown.
+    let second = matcher.take(discarded(2, None)).unwrap();
+    assert_eq!((second.frame, second.shown_at), (101, None));
+    // Not presented yet, or never: ignored.
+    assert_eq!(matcher.take(shown(9, None, 0, None)), None);
+    assert_eq!(matcher.take(shown(0, None, 0, None)), None);
+    let counts = matcher.counts();
+    assert_eq!(
+        (
+            counts.presents,
+            counts.shown,
+            counts.discarded,
+            counts.duplicate,
+            counts.unknown
+        ),
+        (4, 2, 1, 1, 2)
+    );
+    assert_eq!(counts.ignored(), 3);
+}
+
+#[test]
+fn feedback_for_an_old_surface_is_ignored() {
+    let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
+    matcher.presented(1, 0);
+    matcher.presented(2, 10 * MS);
+    let generation = matcher.new_surface(20 * MS);
+    assert_eq!(generation, 1);
+    // The two waiting presents will never be answered now.
+    assert_eq!(matcher.counts().unanswered, 2);
+    assert_eq!(matcher.presented(3, 25 * MS), 1);
+    // Named for generation 0: old.
+    assert_eq!(
+        matcher.take(shown(1, Some(0), i128::from(30 * MS), None)),
+        None
+    );
+    // Not named, shown before generation 1 began: the old surface's present 1.
+    assert_eq!(
+        matcher.take(shown(1, None, i128::from(15 * MS), None)),
+        None
+    );
+    assert_eq!(matcher.counts().old_surface, 2);
+    // The new surface's present 1.
+    let matched = matcher
+        .take(shown(1, Some(1), i128::from(33 * MS), None))
+        .unwrap();
+    assert_eq!(matched.frame, 3);
+}
+
+#[test]
+fn a_time_on_another_clock_is_implausible() {
+    // The platform's clock read 1 000 s when the stopwatch read 0.
+    let mut matcher = FeedbackMatcher::new(ClockMap::new(1_000_000_000_000, 0));
+    matcher.presented(1, 100 * MS);
+    matcher.presented(2, 116 * MS);
+    matcher.presented(3, 133 * MS);
+    let platform = |stopwatch: Nanos| 1_000_000_000_000 + i128::from(stopwatch);
+    // A wall-clock time (CLOCK_REALTIME, 56 years on): ignored.
+    assert_eq!(
+        matcher.take(shown(1, None, 1_764_000_000_000_000_000, None)),
+        None
+    );
+    // Shown a second before it was presented: ignored.
+    assert_eq!(matcher.take(shown(2, None, platform(0), None)), None);
+    // Before the stopwatch started: ignored.
+    assert_eq!(matcher.take(shown(3, None, 5, None)), None);
+    assert_eq!(matcher.counts().implausible, 3);
+    // A present never answered is forgotten after IN_FLIGHT more.
+    let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
+    for frame in 0..=IN_FLIGHT as u64 {
+        matcher.presented(frame, frame * MS);
+    }
+    assert_eq!(matcher.counts().unanswered, 1);
+    assert_eq!(matcher.take(shown(1, None, i128::from(MS), None)), None);
+    assert_eq!(matcher.counts().unknown, 1);
+}
+
+/// A measured screen fed presents at `presents` (stopwatch ns), each shown at the next
+/// refresh of `period` (numbered), the model predicting `model_offset` earlier.
+fn measured_run(period: impl Fn(u64) -> Nanos, frames: u64, model_offset: Nanos) -> MeasuredScreen {
+    let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
+    let mut at = 0;
+    for frame in 0..frames {
+        at += period(frame);
+        let present = screen.presented(frame, at - MS);
+        screen.modeled(frame, Some(at - model_offset));
+        screen.feedback(shown(present, None, i128::from(at), Some(frame + 1)));
+    }
+    screen
+}
+
+#[test]
+fn the_measured_period_is_the_median_refresh_and_varying_refreshes_are_vrr() {
+    let steady = measured_run(|_| FRAME_60HZ, 40, 0);
+    assert_eq!(steady.period(), Some(FRAME_60HZ));
+    assert!(!steady.variable());
+    // Each image a refresh late on the counter: the period is still one refresh.
+    let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
+    for frame in 0..10 {
+        let present = screen.presented(frame, frame * 2 * FRAME_60HZ);
+        screen.feedback(shown(
+            present,
+            None,
+            i128::from((frame + 1) * 2 * FRAME_60HZ),
+            Some(2 * frame + 2),
+        ));
+    }
+    assert_eq!(screen.period(), Some(FRAME_60HZ));
+    // 48 to 144 Hz, following the frames: VRR.
+    let vrr = measured_run(
+        |frame| [7 * MS, 12 * MS, 20 * MS][frame as usize % 3],
+        40,
+        0,
+    );
+    assert!(vrr.variable());
+    assert_eq!(vrr.period(), Some(12 * MS));
+    // Without a counter: what the platform reports, else the shortest interval.
+    let mut unnumbered = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
+    for (frame, at) in [(0, 10 * MS), (1, 30 * MS), (2, 40 * MS)] {
+        let present = unnumbered.presented(frame, at - MS);
+        unnumbered.feedback(shown(present, None, i128::from(at), None));
+    }
+    assert_eq!(unnumbered.period(), Some(10 * MS));
+    assert!(!unnumbered.variable());
+}
+
+#[test]
+fn the_model_is_scored_against_the_measurement_in_either_order() {
+    // The model predicts every frame 2 ms early.
+    let screen = measured_run(|_| FRAME_60HZ, 30, 2 * MS);
+    let score = screen.score();
+    assert_eq!(score.compared, 30);
+    assert!((score.mean_abs_ms() - 2.0).abs() < 1e-9);
+    assert!((score.mean_ms() - 2.0).abs() < 1e-9);
+    assert_eq!(score.worst, 2 * MS);
+    assert_eq!(score.agreement(), 1.0);
+    // Measured before modeled, and disagreements.
+    let mut screen = MeasuredScreen::new(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+    let first = screen.presented(0, 0);
+    let second = screen.presented(1, 10 * MS);
+    let third = screen.presented(2, 20 * MS);
+    screen.feedback(discarded(first, None));
+    screen.feedback(shown(second, None, i128::from(16 * MS), Some(1)));
+    screen.feedback(discarded(third, None));
+    screen.modeled(0, Some(16 * MS));
+    screen.modeled(1, Some(15 * MS));
+    screen.modeled(2, None);
+    let score = screen.score();
+    assert_eq!(
+        (
+            score.compared,
+            score.model_only,
+            score.both_dropped,
+            score.measured_only
+        ),
+        (1, 1, 1, 0)
+    );
+    assert_eq!(score.worst, MS);
+    assert!((score.agreement() - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(screen.shown().len(), 1);
+}
