@@ -224,3 +224,45 @@ fn ramp_frames_do_not_allocate() {
     assert!(ramp.onsets().iter().any(Option::is_some), "panes broke");
     assert_eq!(count, 0, "the ramp allocated {count} times");
 }
+
+/// Presentation feedback on: presents numbered, feedback matched and scored, the measured
+/// period and VRR test read, a surface recreated now and then, without the heap.
+#[test]
+fn frames_with_presentation_feedback_do_not_allocate() {
+    use timestep_lab_core::feedback::{
+        ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
+    };
+    let mut live = warmed_up(LiveSettings::default());
+    live.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+    let mut waiting = [None; 4];
+    let count = allocations_during(|| {
+        for i in 0..2_000u64 {
+            live.stopwatch_mut().advance(16_666_667);
+            std::hint::black_box(live.frame());
+            if i % 700 == 0 {
+                live.surface_recreated();
+            }
+            let present = live.record_present(0);
+            // Answered three frames later, shown a refresh after the present.
+            let slot = (i % 4) as usize;
+            if let Some((generation, present)) = waiting[slot].take() {
+                live.present_feedback(PresentFeedback {
+                    present,
+                    generation: Some(generation),
+                    outcome: FeedbackOutcome::Presented {
+                        at: i128::from(live.now()),
+                        refresh: Some(16_666_667),
+                        sequence: Some(i),
+                        flags: FeedbackFlags::default(),
+                    },
+                });
+            }
+            waiting[slot] = present;
+            let measured = live.screen().measured().expect("measured");
+            std::hint::black_box((measured.period(), measured.variable(), measured.score()));
+        }
+    });
+    assert_eq!(count, 0, "feedback allocated {count} times");
+    let counts = live.screen().measured().unwrap().counts();
+    assert!(counts.shown > 1_900, "{counts:?}");
+}

@@ -104,6 +104,30 @@ impl ModelScore {
     }
 }
 
+/// The measured screen's numbers, for the panel and the summary.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredReadouts {
+    /// Where the feedback comes from.
+    pub source: FeedbackSource,
+    /// The presents and what became of their feedback.
+    pub counts: FeedbackCounts,
+    /// The measured refresh period, ns ([`MeasuredScreen::period`]).
+    pub period: Option<Nanos>,
+    /// Whether the refresh varies (VRR).
+    pub variable: bool,
+    /// The model against the measurements.
+    pub score: ModelScore,
+}
+
+impl MeasuredReadouts {
+    /// The measured refresh rate, Hz.
+    pub fn refresh_hz(&self) -> Option<f64> {
+        self.period
+            .filter(|&period| period > 0)
+            .map(|period| 1e9 / period as f64)
+    }
+}
+
 /// One frame's outcome from one side, waiting for the other's.
 #[derive(Clone, Copy, Debug, Default)]
 struct Half {
@@ -161,6 +185,26 @@ impl MeasuredScreen {
     /// Where the feedback comes from.
     pub fn source(&self) -> FeedbackSource {
         self.source
+    }
+
+    /// The numbers for the panel and the summary.
+    pub fn readouts(&self) -> MeasuredReadouts {
+        MeasuredReadouts {
+            source: self.source,
+            counts: self.counts(),
+            period: self.period(),
+            variable: self.variable(),
+            score: self.score,
+        }
+    }
+
+    /// The model's frames are numbered from scratch (a new model): frames waiting to be
+    /// paired with the model's outcome are forgotten, and presents waiting for feedback
+    /// go to a new generation (see [`Self::new_surface`]).
+    pub fn restart(&mut self, now: Nanos) {
+        self.modeled = [Half::default(); PAIRED_FRAMES];
+        self.measured = [Half::default(); PAIRED_FRAMES];
+        self.new_surface(now);
     }
 
     /// The presents and what became of their feedback.

@@ -29,7 +29,9 @@ mod matcher;
 mod measured;
 
 pub use matcher::{FeedbackCounts, FeedbackMatcher, IN_FLIGHT, MatchedFeedback};
-pub use measured::{MEASURED_REFRESHES, MeasuredRefresh, MeasuredScreen, ModelScore};
+pub use measured::{
+    MEASURED_REFRESHES, MeasuredReadouts, MeasuredRefresh, MeasuredScreen, ModelScore,
+};
 
 use crate::timestep::Nanos;
 

@@ -13,6 +13,7 @@ use super::screen::{LiveDisplay, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
+use crate::feedback::{ClockMap, FeedbackSource, MatchedFeedback, PresentFeedback};
 use crate::input::{InputEvent, InputKind};
 use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
@@ -354,19 +355,46 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Notes that the window handed the last frame to the display now, after acquiring
     /// its image blocked for `acquire_wait` (for the measured present rate, and as the
-    /// present time the screen model takes).
-    pub fn record_present(&mut self, acquire_wait: Nanos) {
+    /// present time the screen model takes). Returns the present's surface generation and
+    /// number for its feedback to name, when the screen is measured.
+    pub fn record_present(&mut self, acquire_wait: Nanos) -> Option<(u32, u64)> {
         let now = self.stopwatch.now();
-        self.record_present_at(now, acquire_wait);
+        self.record_present_at(now, acquire_wait)
     }
 
-    /// [`Self::record_present`] at a given stopwatch time (a recorded present).
-    pub fn record_present_at(&mut self, now: Nanos, acquire_wait: Nanos) {
+    /// [`Self::record_present`] at a given stopwatch time (a recorded present). Returns
+    /// the present's surface generation and number for its feedback to name, when the
+    /// screen is measured ([`Self::measure_screen`]).
+    pub fn record_present_at(&mut self, now: Nanos, acquire_wait: Nanos) -> Option<(u32, u64)> {
         self.presents.push(now);
-        self.screen.record_present(now, acquire_wait);
+        let present = self.screen.record_present(now, acquire_wait);
         if let Some((row, _)) = self.journal.as_mut().and_then(|j| j.current.as_mut()) {
             row.present = Some((now, acquire_wait));
         }
+        present
+    }
+
+    /// The platform reports presentation through `source`, on a clock that maps onto the
+    /// stopwatch by `clock`: the screen is measured from now on (see [`crate::feedback`]).
+    pub fn measure_screen(&mut self, source: FeedbackSource, clock: ClockMap) {
+        self.screen.measure(source, clock);
+    }
+
+    /// The screen cannot be measured, for `reason`: it stays modeled, and says why.
+    pub fn screen_unmeasured(&mut self, reason: &'static str) {
+        self.screen.unmeasured(reason);
+    }
+
+    /// The window recreated its surface (resize, lost surface, present mode): feedback for
+    /// the old one is ignored. Returns the new generation when the screen is measured.
+    pub fn surface_recreated(&mut self) -> Option<u32> {
+        let now = self.stopwatch.now();
+        self.screen.new_surface(now)
+    }
+
+    /// Takes presentation feedback from the platform; returns the frame it matched.
+    pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
+        self.screen.feedback(feedback)
     }
 
     /// Whether the last frame was a replayed one.
@@ -448,7 +476,9 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// The screen model from scratch, with what the window said last.
     fn restart_screen(&mut self) {
         let facts = self.screen.facts();
-        self.screen = LiveDisplay::new(self.settings.refresh_override_hz);
+        let mut screen = LiveDisplay::new(self.settings.refresh_override_hz);
+        screen.take_measurement(&mut self.screen, self.stopwatch.now());
+        self.screen = screen;
         self.screen.set(facts, self.settings.refresh_override_hz);
         self.unpresented = false;
         self.rebuild_filters();

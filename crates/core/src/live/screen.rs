@@ -6,6 +6,9 @@
 use crate::display::{
     Display, DisplayEvent, DisplaySpec, Forecast, Refresh, RepeatCause, RepeatCauses,
 };
+use crate::feedback::{
+    ClockMap, FeedbackSource, MatchedFeedback, MeasuredReadouts, MeasuredScreen, PresentFeedback,
+};
 use crate::ring::Ring;
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
 
@@ -89,6 +92,10 @@ pub struct ScreenReadouts {
     /// Frames shown later than the first refresh they could have made, since the start
     /// or the last reset.
     pub late_frames: u64,
+    /// The measured screen, when the platform reports presentation.
+    pub measured: Option<MeasuredReadouts>,
+    /// Why the screen is not measured, when the window said.
+    pub unmeasured: Option<&'static str>,
 }
 
 /// The screen model and its recent refreshes.
@@ -118,6 +125,12 @@ pub struct LiveDisplay {
     late_carried: u64,
     /// The model's late frames at the last reset (0 when the model is newer).
     late_at_reset: u64,
+    /// The screen as the platform reports it, when it does.
+    measured: Option<MeasuredScreen>,
+    /// Why the screen is not measured, when the window said.
+    unmeasured: Option<&'static str>,
+    /// The frame that ran last, as the model numbers it.
+    last_frame: Option<u64>,
 }
 
 impl LiveDisplay {
@@ -136,6 +149,9 @@ impl LiveDisplay {
             forecast: Forecast::default(),
             late_carried: 0,
             late_at_reset: 0,
+            measured: None,
+            unmeasured: None,
+            last_frame: None,
         };
         screen.rebuild();
         screen
@@ -187,10 +203,54 @@ impl LiveDisplay {
     }
 
     /// The window presented the last frame now (`at`), after acquiring its image blocked
-    /// for `acquire_wait`.
-    pub fn record_present(&mut self, at: Nanos, acquire_wait: Nanos) {
+    /// for `acquire_wait`. Returns the present's surface generation and number for its
+    /// feedback to name, when the screen is measured.
+    pub fn record_present(&mut self, at: Nanos, acquire_wait: Nanos) -> Option<(u32, u64)> {
         self.present_mark = Some(at);
         self.presents.push((at, acquire_wait));
+        let (measured, frame) = (self.measured.as_mut()?, self.last_frame?);
+        Some((measured.generation(), measured.presented(frame, at)))
+    }
+
+    /// The platform reports presentation through `source`, on a clock that maps onto the
+    /// stopwatch by `clock`: the screen is measured from now on.
+    pub fn measure(&mut self, source: FeedbackSource, clock: ClockMap) {
+        self.measured = Some(MeasuredScreen::new(source, clock));
+        self.unmeasured = None;
+    }
+
+    /// The screen cannot be measured, for `reason`: it stays modeled.
+    pub fn unmeasured(&mut self, reason: &'static str) {
+        self.measured = None;
+        self.unmeasured = Some(reason);
+    }
+
+    /// The window recreated its surface at `now`: feedback for the old one is ignored.
+    /// Returns the new generation, when the screen is measured.
+    pub fn new_surface(&mut self, now: Nanos) -> Option<u32> {
+        self.measured
+            .as_mut()
+            .map(|measured| measured.new_surface(now))
+    }
+
+    /// Takes presentation feedback; returns the frame it matched, if any.
+    pub fn feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
+        self.measured.as_mut()?.feedback(feedback)
+    }
+
+    /// The measured screen, when the platform reports presentation.
+    pub fn measured(&self) -> Option<&MeasuredScreen> {
+        self.measured.as_ref()
+    }
+
+    /// Carries the measurement over from `old`, a screen this one replaces at `now`
+    /// (frames are numbered from scratch).
+    pub fn take_measurement(&mut self, old: &mut Self, now: Nanos) {
+        self.unmeasured = old.unmeasured;
+        self.measured = old.measured.take();
+        if let Some(measured) = &mut self.measured {
+            measured.restart(now);
+        }
     }
 
     /// Presents the frame run last: at the time the window said, else `now` (the next
@@ -201,8 +261,16 @@ impl LiveDisplay {
             self.forecast.presented(start, at);
         }
         let (marks, on_screen) = (&mut self.marks, &mut self.on_screen);
+        let mut measured = self.measured.as_mut();
         self.display.present(at, 0, |event| {
             mark(marks, on_screen, &event);
+            if let Some(measured) = &mut measured {
+                match event {
+                    DisplayEvent::Shown { frame, at } => measured.modeled(frame, Some(at)),
+                    DisplayEvent::Dropped { frame } => measured.modeled(frame, None),
+                    DisplayEvent::Repeated { .. } | DisplayEvent::Torn { .. } => {}
+                }
+            }
             on_event(&event);
         });
     }
@@ -211,6 +279,7 @@ impl LiveDisplay {
     /// reach the screen, on the stopwatch (see [`Forecast`]).
     pub fn frame_starts(&mut self, now: Nanos, interval: Nanos) -> Option<Nanos> {
         self.frame_start = Some(now);
+        self.last_frame = Some(self.display.next_frame());
         self.forecast.frame_time(interval);
         self.forecast.predict(&self.display, now, 0)
     }
@@ -288,6 +357,8 @@ impl LiveDisplay {
             },
             measured_presents: waits,
             late_frames: self.late_frames(),
+            measured: self.measured.as_ref().map(MeasuredScreen::readouts),
+            unmeasured: self.unmeasured,
         }
     }
 

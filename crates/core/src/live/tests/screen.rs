@@ -218,3 +218,74 @@ fn late_frames_count_from_the_reset_across_changes_of_the_screen() {
     }
     assert!(late(&lab) > 20, "{}", late(&lab));
 }
+
+#[test]
+fn a_measured_screen_scores_the_model_frame_by_frame() {
+    use crate::feedback::{
+        ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
+    };
+    let mut lab = live(LiveSettings::default());
+    assert_eq!(lab.snapshot().readouts.screen.measured, None);
+    lab.screen_unmeasured("no Present events");
+    assert_eq!(
+        lab.snapshot().readouts.screen.unmeasured,
+        Some("no Present events")
+    );
+    // The platform's clock read 1 000 s when the stopwatch read 0.
+    let offset: i128 = 1_000_000_000_000;
+    lab.measure_screen(FeedbackSource::X11Present, ClockMap::new(offset, 0));
+    lab.frame();
+    let mut presents = Vec::new();
+    for _ in 0..120 {
+        lab.stopwatch_mut().advance(FRAME_60HZ);
+        presents.push(lab.record_present(0).expect("numbered when measured"));
+        lab.frame();
+    }
+    // The screen showed every frame 1 ms after the model said, at numbered refreshes.
+    let shown: Vec<(u64, Nanos)> = lab
+        .history()
+        .iter()
+        .filter_map(|sample| match sample.screen {
+            OnScreen::Shown { at, .. } => Some((sample.frame, at)),
+            _ => None,
+        })
+        .collect();
+    assert!(shown.len() > 100);
+    // Feedback older than IN_FLIGHT presents is forgotten: answer the last 60 frames.
+    let shown = &shown[shown.len() - 60..];
+    for (k, &(frame, at)) in shown.iter().enumerate() {
+        // Present n showed frame n - 1 (the first frame ran before any present).
+        let (generation, present) = presents[frame as usize];
+        assert_eq!(present, frame + 1);
+        let matched = lab.present_feedback(PresentFeedback {
+            present,
+            generation: Some(generation),
+            outcome: FeedbackOutcome::Presented {
+                at: offset + i128::from(at + MS),
+                refresh: None,
+                sequence: Some(k as u64),
+                flags: FeedbackFlags::default(),
+            },
+        });
+        assert_eq!(matched.map(|m| m.frame), Some(frame));
+    }
+    let measured = lab.snapshot().readouts.screen.measured.expect("measured");
+    assert_eq!(measured.source, FeedbackSource::X11Present);
+    assert!((measured.refresh_hz().unwrap() - 60.0).abs() < 0.01);
+    assert!(!measured.variable);
+    assert_eq!(measured.score.compared, shown.len() as u64);
+    assert!((measured.score.mean_ms() - 1.0).abs() < 1e-9);
+    assert_eq!(measured.score.agreement(), 1.0);
+    // A recreated surface: the old numbers are ignored.
+    lab.surface_recreated();
+    let (generation, present) = presents[119];
+    assert!(
+        lab.present_feedback(PresentFeedback {
+            present,
+            generation: Some(generation),
+            outcome: FeedbackOutcome::Discarded,
+        })
+        .is_none()
+    );
+    assert_eq!(lab.screen().measured().unwrap().counts().old_surface, 1);
+}
