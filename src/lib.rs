@@ -20,6 +20,6 @@ pub mod ui;
 
 pub use timestep_lab_bench::{bench, png_file, recording, sweep, trace};
 pub use timestep_lab_core::{
-    display, grid, input, live, metrics, ring, run, scene, setting, sim, stats, text, timestep,
-    view, world,
+    display, feedback, grid, input, live, metrics, ring, run, scene, setting, sim, stats, text,
+    timestep, view, world,
 };

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::feedback::MeasuredReadouts;
 use crate::live::{LiveLoop, PresentModeId, Ramp, RampPhase, SlowLoop, Stopwatch};
 use crate::text::escape_path;
 use crate::timestep::Strategy;
@@ -48,6 +49,8 @@ pub struct WindowSummary {
     pub player: Option<(f64, f64, glam::DVec3)>,
     /// The last load ramp, in words: how it ended and each pane's onset.
     pub ramp: Option<String>,
+    /// Where the display times came from, and what the measurement found, in lines.
+    pub display_times: Vec<String>,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -94,6 +97,9 @@ impl std::fmt::Display for WindowSummary {
         if let Some(ramp) = &self.ramp {
             writeln!(f, "{ramp}")?;
         }
+        for line in &self.display_times {
+            writeln!(f, "{line}")?;
+        }
         let hashes: Vec<String> = self
             .state_hashes
             .iter()
@@ -127,6 +133,8 @@ impl WindowSummary {
             .map(|pane| pane.run_metrics().state_hash)
             .collect();
         self.ramp = live.ramp().map(ramp_summary);
+        let screen = live.snapshot().readouts.screen;
+        self.display_times = display_times(screen.measured, screen.unmeasured);
         let player = live.sim().scene().current().player;
         self.player = Some((
             player.look.yaw.to_degrees(),
@@ -134,6 +142,56 @@ impl WindowSummary {
             player.eye,
         ));
     }
+}
+
+/// Where the display times came from, in lines: `display times: measured (SOURCE), K of N
+/// frames`, the measured refresh and the model's error against it; or `display times:
+/// modeled (REASON)`.
+pub fn display_times(
+    measured: Option<MeasuredReadouts>,
+    unmeasured: Option<&'static str>,
+) -> Vec<String> {
+    let Some(measured) = measured else {
+        let reason = unmeasured.unwrap_or("the window found no presentation feedback to read");
+        return vec![format!("display times: modeled ({reason})")];
+    };
+    let counts = measured.counts;
+    let answered = counts.shown + counts.discarded;
+    if answered == 0 {
+        return vec![format!(
+            "display times: modeled (no feedback came from {} in {} presents)",
+            measured.source.label(),
+            counts.presents
+        )];
+    }
+    let mut lines = vec![format!(
+        "display times: measured ({}), {answered} of {} frames ({} shown, {} discarded, {} \
+         feedback ignored)",
+        measured.source.label(),
+        counts.presents,
+        counts.shown,
+        counts.discarded,
+        counts.ignored()
+    )];
+    match measured.refresh_hz() {
+        Some(hz) if measured.variable => {
+            lines.push(format!("measured refresh: vrr, median {hz:.2} Hz"));
+        }
+        Some(hz) => lines.push(format!("measured refresh: {hz:.2} Hz")),
+        None => lines.push("measured refresh: unknown (fewer than two images shown)".into()),
+    }
+    let score = measured.score;
+    lines.push(format!(
+        "model error: mean {:.3} ms (signed {:+.3} ms), worst {:.3} ms over {} frames; \
+         shown/dropped agree on {:.1}% of {}",
+        score.mean_abs_ms(),
+        score.mean_ms(),
+        score.worst as f64 / 1e6,
+        score.compared,
+        score.agreement() * 100.0,
+        score.judged()
+    ));
+    lines
 }
 
 /// A ramp in a line: how it ended, the step cost back in force, and each pane's onset
@@ -175,6 +233,57 @@ fn ramp_summary(ramp: &Ramp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::feedback::{FeedbackCounts, FeedbackSource, ModelScore};
+
+    #[test]
+    fn the_display_times_say_measured_or_why_modeled() {
+        assert_eq!(
+            display_times(None, Some("no X11 Present event came")),
+            ["display times: modeled (no X11 Present event came)"]
+        );
+        let mut measured = MeasuredReadouts {
+            source: FeedbackSource::X11Present,
+            counts: FeedbackCounts {
+                presents: 120,
+                ..FeedbackCounts::default()
+            },
+            period: None,
+            variable: false,
+            score: ModelScore::default(),
+        };
+        assert_eq!(
+            display_times(Some(measured), None),
+            ["display times: modeled (no feedback came from X11 Present in 120 presents)"]
+        );
+        measured.counts.shown = 110;
+        measured.counts.discarded = 2;
+        measured.counts.duplicate = 1;
+        measured.period = Some(16_666_667);
+        measured.score = ModelScore {
+            compared: 100,
+            abs_error_sum: 150_000_000,
+            error_sum: -50_000_000,
+            worst: 4_000_000,
+            both_dropped: 1,
+            model_only: 1,
+            measured_only: 0,
+        };
+        assert_eq!(
+            display_times(Some(measured), None),
+            [
+                "display times: measured (X11 Present), 112 of 120 frames (110 shown, 2 \
+                 discarded, 1 feedback ignored)",
+                "measured refresh: 60.00 Hz",
+                "model error: mean 1.500 ms (signed -0.500 ms), worst 4.000 ms over 100 \
+                 frames; shown/dropped agree on 99.0% of 102",
+            ]
+        );
+        measured.variable = true;
+        assert_eq!(
+            display_times(Some(measured), None)[1],
+            "measured refresh: vrr, median 60.00 Hz"
+        );
+    }
 
     #[test]
     fn paths_and_the_adapter_are_printed_escaped() {

@@ -33,6 +33,9 @@ pub struct WindowSurface {
     offered: Vec<PresentModeId>,
     /// Whether the surface is configured now (acquiring from one that is not panics).
     configured: bool,
+    /// Successful configurations so far: each makes a new swap chain, whose presents the
+    /// platform numbers afresh.
+    configurations: u64,
     /// No frame before this instant (after an occluded acquire or a failed configure).
     idle_until: Option<Instant>,
     /// Every surface configuration that failed, the first [`MAX_RECORDED_ERRORS`].
@@ -124,6 +127,7 @@ impl WindowSurface {
             config,
             offered,
             configured: false,
+            configurations: 0,
             idle_until: None,
             configure_errors: Vec::new(),
         })
@@ -162,6 +166,11 @@ impl WindowSurface {
     /// configure).
     pub fn idle_until(&self) -> Option<Instant> {
         self.idle_until
+    }
+
+    /// Successful configurations so far (each a new swap chain).
+    pub fn configurations(&self) -> u64 {
+        self.configurations
     }
 
     /// Every surface configuration that failed, the first [`MAX_RECORDED_ERRORS`].
@@ -203,6 +212,7 @@ impl WindowSurface {
             self.surface.configure(&gpu.device, &self.config);
         });
         self.configured = outcome.is_ok();
+        self.configurations += u64::from(self.configured);
         if let Err(error) = &outcome {
             let mode = PresentModeId::from_wgpu(self.config.present_mode);
             let text = format!(

@@ -15,6 +15,7 @@ use winit::window::{Fullscreen, WindowId};
 
 use super::active::{Active, Picture};
 use super::automation::Automation;
+use super::feedback::PresentWatch;
 use super::hands::Hands;
 use super::os_errors::no_window_error;
 use super::recording::Recorder;
@@ -60,6 +61,8 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         error: None,
         pending_textures: egui::TexturesDelta::default(),
         hands: Hands::default(),
+        present_watch: PresentWatch::default(),
+        configurations: 0,
     };
     let outcome = event_loop.run_app(&mut app);
     // Texture changes of a last frame that was never drawn are of no use any more.
@@ -120,6 +123,10 @@ struct App {
     pending_textures: egui::TexturesDelta,
     /// The person's hands on the scene: keys held, the mouse dragging the view.
     hands: Hands,
+    /// The platform's presentation feedback, read every frame.
+    present_watch: PresentWatch,
+    /// The surface configurations the loop knows of (each a new swap chain).
+    configurations: u64,
 }
 
 impl ApplicationHandler for App {
@@ -142,6 +149,7 @@ impl ApplicationHandler for App {
                     let mode = self.display.requested.resolve(active.surface.offered());
                     self.configure(&mut active, mode);
                 }
+                self.present_watch = PresentWatch::start(&active.window, &mut self.live);
                 self.active = Some(active);
             }
             Err(error) => {
@@ -275,16 +283,29 @@ impl App {
                 Err(error) => self.error = Some(error),
             }
         }
+        let configurations = active.surface.configurations();
         let acquire_wait = active.present(&mut self.pending_textures, &picture);
+        // A swap chain made since the last present numbers its presents afresh, from this
+        // one: feedback for the old one is stale. (One made while presenting, after this
+        // present, counts from the next.)
+        if configurations != self.configurations {
+            self.configurations = configurations;
+            self.live.surface_recreated();
+        }
         let drawn = acquire_wait.is_some();
         if let Some(wait) = acquire_wait {
-            // A replay presents what was recorded, not what this window does.
-            if !self.replay.is_replaying() {
+            // A replay presents what was recorded, not what this window does; the
+            // platform numbers the present all the same.
+            if self.replay.is_replaying() {
+                self.live.note_present();
+            } else {
                 self.live
                     .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX));
             }
+            self.present_watch.presented();
             self.summary.frames += 1;
         }
+        self.present_watch.poll(&mut self.live);
         self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
         if last_frame && drawn || self.error.is_some() || output.actions.quit || self.replay.done()

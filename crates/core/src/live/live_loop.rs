@@ -374,6 +374,14 @@ impl<S: Stopwatch> LiveLoop<S> {
         present
     }
 
+    /// The window presented a frame the loop did not time (a replay presents its recorded
+    /// times instead): numbered for its feedback all the same, since the platform numbers
+    /// every present. Returns its generation and number, when the screen is measured.
+    pub fn note_present(&mut self) -> Option<(u32, u64)> {
+        let now = self.stopwatch.now();
+        self.screen.note_present(now)
+    }
+
     /// The platform reports presentation through `source`, on a clock that maps onto the
     /// stopwatch by `clock`: the screen is measured from now on (see [`crate::feedback`]).
     pub fn measure_screen(&mut self, source: FeedbackSource, clock: ClockMap) {

@@ -208,6 +208,12 @@ impl LiveDisplay {
     pub fn record_present(&mut self, at: Nanos, acquire_wait: Nanos) -> Option<(u32, u64)> {
         self.present_mark = Some(at);
         self.presents.push((at, acquire_wait));
+        self.note_present(at)
+    }
+
+    /// Numbers the last frame's present at `at` for its feedback, without feeding the
+    /// model (see [`crate::live::LiveLoop::note_present`]).
+    pub fn note_present(&mut self, at: Nanos) -> Option<(u32, u64)> {
         let (measured, frame) = (self.measured.as_mut()?, self.last_frame?);
         Some((measured.generation(), measured.presented(frame, at)))
     }
