@@ -10,7 +10,7 @@
 mod active;
 mod automation;
 mod compose;
-mod feedback;
+pub mod feedback;
 mod hands;
 mod headless;
 mod os_errors;

@@ -17,6 +17,7 @@ mod ramp;
 mod replay;
 mod startup;
 mod wayland;
+mod x11_present;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;

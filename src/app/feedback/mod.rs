@@ -17,12 +17,13 @@ use crate::live::{LiveLoop, Stopwatch};
 use crate::timestep::Nanos;
 
 /// How long the first answer may take, ns, before the window says none will come: at
-/// least this long and [`FIRST_PRESENTS`] presents.
-const FIRST_ANSWER: Nanos = 2_000_000_000;
+/// least this long and [`FIRST_PRESENTS`] presents. A platform that answers does so a few
+/// refreshes after each present.
+const FIRST_ANSWER: Nanos = 500_000_000;
 
 /// Presents the first answer may take, so a slow renderer's few frames are not judged
-/// early.
-const FIRST_PRESENTS: u64 = 30;
+/// early, nor a fast one's first half second.
+const FIRST_PRESENTS: u64 = 60;
 
 /// Why an X11 window stays modeled when no Present event comes.
 pub const NO_X11_EVENTS: &str = "no X11 Present event came for this window: its driver \
