@@ -183,7 +183,9 @@ impl ApplicationHandler for App {
         // Drop the window state now, not after `run_app` returns: by then the event loop
         // has closed its display connection, and egui-winit's Wayland clipboard, whose
         // worker thread destroys its objects on that connection when dropped, would crash
-        // the process at exit (egui issue 7660).
+        // the process at exit (egui issue 7660). The presentation watch speaks on that
+        // connection and through the window's surface: it goes first.
+        self.present_watch.stop();
         if let Some(active) = self.active.take() {
             self.summary.configure_errors = active.surface.configure_errors().to_vec();
         }
@@ -284,6 +286,7 @@ impl App {
             }
         }
         let configurations = active.surface.configurations();
+        self.present_watch.before_present();
         let acquire_wait = active.present(&mut self.pending_textures, &picture);
         // A swap chain made since the last present numbers its presents afresh, from this
         // one: feedback for the old one is stale. (One made while presenting, after this
@@ -296,13 +299,13 @@ impl App {
         if let Some(wait) = acquire_wait {
             // A replay presents what was recorded, not what this window does; the
             // platform numbers the present all the same.
-            if self.replay.is_replaying() {
-                self.live.note_present();
+            let numbers = if self.replay.is_replaying() {
+                self.live.note_present()
             } else {
                 self.live
-                    .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX));
-            }
-            self.present_watch.presented();
+                    .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX))
+            };
+            self.present_watch.presented(numbers);
             self.summary.frames += 1;
         }
         self.present_watch.poll(&mut self.live);

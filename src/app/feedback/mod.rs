@@ -3,11 +3,17 @@
 //! platform; each says in words why there is none where it cannot measure:
 //!
 //! - X11: the Present extension, on a connection of the lab's own ([`x11`]).
-//! - Wayland's presentation-time and `VK_GOOGLE_display_timing` are not read yet: the
-//!   window says so and stays modeled.
+//! - Wayland: presentation-time on the window's own connection (`wayland`, the one
+//!   module with `unsafe`: it wraps winit's display and surface pointers).
+//! - `VK_GOOGLE_display_timing` is not read yet (Debian's Mesa does not offer it); other
+//!   platforms neither: the window says so and stays modeled.
 
 #[cfg(target_os = "linux")]
+mod wayland;
+#[cfg(target_os = "linux")]
 pub mod x11;
+
+use std::sync::Arc;
 
 use winit::raw_window_handle::{HasWindowHandle as _, RawWindowHandle};
 use winit::window::Window;
@@ -30,8 +36,13 @@ pub const NO_X11_EVENTS: &str = "no X11 Present event came for this window: its 
     puts images up without the Present extension (Mesa's software rasterizers and NVIDIA's \
     X11 driver do)";
 
-/// Why a Wayland window stays modeled.
-pub const WAYLAND_NOT_READ: &str = "Wayland's presentation-time is not read yet";
+/// Why a Wayland window stays modeled when the compositor never answers.
+pub const NO_WAYLAND_FEEDBACK: &str = "the compositor never answered a presentation-time \
+    feedback request";
+
+/// Why a Wayland window stays modeled when the lab cannot ask for feedback.
+pub const WAYLAND_UNWATCHED: &str = "the compositor offers no usable presentation-time \
+    (wp_presentation on a steady clock)";
 
 /// Why a window elsewhere stays modeled.
 pub const OTHER_PLATFORM: &str = "this platform's presentation feedback is not read yet";
@@ -39,120 +50,182 @@ pub const OTHER_PLATFORM: &str = "this platform's presentation feedback is not r
 /// Why an X11 window stays modeled when the lab cannot watch its Presents.
 pub const X11_UNWATCHED: &str = "the X server's Present extension cannot be watched";
 
-/// CLOCK_MONOTONIC now, ns: the clock every platform stamps feedback on.
-#[cfg(target_os = "linux")]
-fn monotonic_ns() -> i128 {
-    let now = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
-    i128::from(now.tv_sec) * 1_000_000_000 + i128::from(now.tv_nsec)
-}
+/// How often the platform clock is read against the stopwatch again, ns: a clock other
+/// than CLOCK_MONOTONIC (Weston stamps CLOCK_MONOTONIC_RAW) drifts from it by up to a few
+/// hundred parts per million, a few microseconds a second.
+const CLOCK_RESAMPLE: Nanos = 1_000_000_000;
 
-/// The platform clock against the loop's stopwatch, both read now.
+/// `clock` against the loop's stopwatch, both read now.
 #[cfg(target_os = "linux")]
-fn clock_map<S: Stopwatch>(live: &LiveLoop<S>) -> ClockMap {
-    let platform = monotonic_ns();
+fn clock_map<S: Stopwatch>(clock: rustix::time::ClockId, live: &LiveLoop<S>) -> ClockMap {
+    let now = rustix::time::clock_gettime(clock);
+    let platform = i128::from(now.tv_sec) * 1_000_000_000 + i128::from(now.tv_nsec);
     ClockMap::new(platform, live.stopwatch().now())
 }
 
-/// The window's feedback source, read every frame.
-#[derive(Debug, Default)]
-pub enum PresentWatch {
+/// A platform's feedback, read every frame.
+#[derive(Debug)]
+enum Source {
     /// X11 Present events on a connection of the lab's own.
     #[cfg(target_os = "linux")]
-    X11 {
-        /// The connection watching the window (boxed: the enum's other variant is empty).
-        observer: Box<x11::PresentObserver>,
-        /// When watching began, on the stopwatch.
-        since: Nanos,
-        /// Presents made since.
-        presents: u64,
-        /// Whether any event came.
-        answered: bool,
-    },
-    /// Nothing to read: the loop was told why.
-    #[default]
-    Off,
+    X11(Box<x11::PresentObserver>),
+    /// Wayland presentation-time on the window's own connection.
+    #[cfg(target_os = "linux")]
+    Wayland(wayland::PresentationWatch),
+}
+
+impl Source {
+    /// The clock its feedback is stamped on.
+    #[cfg(target_os = "linux")]
+    fn clock(&self) -> rustix::time::ClockId {
+        match self {
+            Self::X11(_) => rustix::time::ClockId::Monotonic,
+            Self::Wayland(watch) => watch.clock(),
+        }
+    }
+}
+
+/// The window's feedback source and how long it has been silent.
+#[derive(Debug, Default)]
+pub struct PresentWatch {
+    /// The source; `None` when there is none (the loop was told why).
+    source: Option<Source>,
+    /// When watching began, on the stopwatch.
+    since: Nanos,
+    /// Presents made since.
+    presents: u64,
+    /// Whether any feedback came.
+    answered: bool,
+    /// When the clocks were last read together, on the stopwatch.
+    clock_read: Nanos,
 }
 
 impl PresentWatch {
     /// Starts watching `window`'s presents for `live`, or tells it why the screen stays
     /// modeled.
-    pub fn start<S: Stopwatch>(window: &Window, live: &mut LiveLoop<S>) -> Self {
+    pub fn start<S: Stopwatch>(window: &Arc<Window>, live: &mut LiveLoop<S>) -> Self {
+        let source = match Self::source(window) {
+            Ok((source, kind)) => {
+                live.measure_screen(kind, clock_map(source.clock(), live));
+                Some(source)
+            }
+            Err(reason) => {
+                live.screen_unmeasured(reason);
+                None
+            }
+        };
+        Self {
+            source,
+            since: live.stopwatch().now(),
+            presents: 0,
+            answered: false,
+            clock_read: live.stopwatch().now(),
+        }
+    }
+
+    /// The source for `window`'s platform, or why there is none.
+    fn source(window: &Arc<Window>) -> Result<(Source, FeedbackSource), &'static str> {
         let handle = window.window_handle().map(|handle| handle.as_raw());
         match handle {
             #[cfg(target_os = "linux")]
             Ok(RawWindowHandle::Xlib(handle)) => {
-                Self::watch_x11(u32::try_from(handle.window).unwrap_or(0), live)
+                Self::x11(u32::try_from(handle.window).unwrap_or(0))
             }
             #[cfg(target_os = "linux")]
-            Ok(RawWindowHandle::Xcb(handle)) => Self::watch_x11(handle.window.get(), live),
-            Ok(RawWindowHandle::Wayland(_)) => {
-                live.screen_unmeasured(WAYLAND_NOT_READ);
-                Self::Off
-            }
-            _ => {
-                live.screen_unmeasured(OTHER_PLATFORM);
-                Self::Off
-            }
+            Ok(RawWindowHandle::Xcb(handle)) => Self::x11(handle.window.get()),
+            #[cfg(target_os = "linux")]
+            Ok(RawWindowHandle::Wayland(_)) => Self::wayland(window),
+            _ => Err(OTHER_PLATFORM),
         }
     }
 
     /// Watches X11 window `window`.
     #[cfg(target_os = "linux")]
-    fn watch_x11<S: Stopwatch>(window: u32, live: &mut LiveLoop<S>) -> Self {
+    fn x11(window: u32) -> Result<(Source, FeedbackSource), &'static str> {
         match x11::PresentObserver::watch(None, window) {
-            Ok(observer) => {
-                live.measure_screen(FeedbackSource::X11Present, clock_map(live));
-                Self::X11 {
-                    observer: Box::new(observer),
-                    since: live.stopwatch().now(),
-                    presents: 0,
-                    answered: false,
-                }
-            }
+            Ok(observer) => Ok((Source::X11(Box::new(observer)), FeedbackSource::X11Present)),
             Err(error) => {
                 eprintln!("timestep-lab: {error}; the screen stays modeled");
-                live.screen_unmeasured(X11_UNWATCHED);
-                Self::Off
+                Err(X11_UNWATCHED)
             }
         }
     }
 
-    /// The window presented a frame.
-    pub fn presented(&mut self) {
-        match self {
+    /// Watches `window`'s Wayland surface.
+    #[cfg(target_os = "linux")]
+    fn wayland(window: &Arc<Window>) -> Result<(Source, FeedbackSource), &'static str> {
+        match wayland::PresentationWatch::for_window(window.clone()) {
+            Ok(watch) => Ok((Source::Wayland(watch), FeedbackSource::WaylandPresentation)),
+            Err(error) => {
+                eprintln!("timestep-lab: {error}; the screen stays modeled");
+                Err(WAYLAND_UNWATCHED)
+            }
+        }
+    }
+
+    /// The window is about to present a frame.
+    pub fn before_present(&mut self) {
+        match self.source.as_mut() {
             #[cfg(target_os = "linux")]
-            Self::X11 { presents, .. } => *presents += 1,
-            Self::Off => {}
+            Some(Source::Wayland(watch)) => watch.before_present(),
+            _ => {}
+        }
+    }
+
+    /// The window presented a frame (or tried to), numbered `numbers` by the loop.
+    pub fn presented(&mut self, numbers: Option<(u32, u64)>) {
+        self.presents += 1;
+        match self.source.as_mut() {
+            #[cfg(target_os = "linux")]
+            Some(Source::Wayland(watch)) => watch.presented(numbers),
+            _ => {}
         }
     }
 
     /// Hands `live` the feedback that arrived; never waits. When none comes for long
     /// enough, or the source breaks, tells `live` why and stops.
     pub fn poll<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) {
-        match self {
+        let Some(source) = self.source.as_mut() else {
+            return;
+        };
+        let answered = &mut self.answered;
+        let mut take = |feedback| {
+            *answered = true;
+            live.present_feedback(feedback);
+        };
+        let (polled, silent_reason, broken_reason) = match source {
             #[cfg(target_os = "linux")]
-            Self::X11 {
-                observer,
-                since,
-                presents,
-                answered,
-            } => {
-                let polled = observer.poll(|complete| {
-                    *answered = true;
-                    live.present_feedback(complete.feedback());
-                });
-                let waited = live.stopwatch().now().saturating_sub(*since);
-                let silent = !*answered && *presents >= FIRST_PRESENTS && waited >= FIRST_ANSWER;
-                if let Err(error) = polled {
-                    eprintln!("timestep-lab: {error}; the screen stays modeled");
-                    live.screen_unmeasured(X11_UNWATCHED);
-                    *self = Self::Off;
-                } else if silent {
-                    live.screen_unmeasured(NO_X11_EVENTS);
-                    *self = Self::Off;
-                }
-            }
-            Self::Off => {}
+            Source::X11(observer) => (
+                observer.poll(|complete| take(complete.feedback())),
+                NO_X11_EVENTS,
+                X11_UNWATCHED,
+            ),
+            #[cfg(target_os = "linux")]
+            Source::Wayland(watch) => (
+                watch.poll(&mut take),
+                NO_WAYLAND_FEEDBACK,
+                WAYLAND_UNWATCHED,
+            ),
+        };
+        let now = live.stopwatch().now();
+        if now.saturating_sub(self.clock_read) >= CLOCK_RESAMPLE {
+            self.clock_read = now;
+            live.set_feedback_clock(clock_map(source.clock(), live));
         }
+        let waited = now.saturating_sub(self.since);
+        let silent = !self.answered && self.presents >= FIRST_PRESENTS && waited >= FIRST_ANSWER;
+        if let Err(error) = polled {
+            eprintln!("timestep-lab: {error}; the screen stays modeled");
+            live.screen_unmeasured(broken_reason);
+            self.source = None;
+        } else if silent {
+            live.screen_unmeasured(silent_reason);
+            self.source = None;
+        }
+    }
+
+    /// Stops watching (before the window and its connection go).
+    pub fn stop(&mut self) {
+        self.source = None;
     }
 }

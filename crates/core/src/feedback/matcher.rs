@@ -106,6 +106,12 @@ impl FeedbackMatcher {
         }
     }
 
+    /// Maps platform times through `clock` from now on (a fresh reading of both clocks:
+    /// a platform clock other than CLOCK_MONOTONIC drifts from the stopwatch).
+    pub fn set_clock(&mut self, clock: ClockMap) {
+        self.clock = clock;
+    }
+
     /// The surface generation presents go to now.
     pub fn generation(&self) -> u32 {
         self.generation

@@ -229,6 +229,11 @@ impl MeasuredScreen {
         self.matcher.new_surface(now)
     }
 
+    /// Maps platform times through `clock` from now on ([`FeedbackMatcher::set_clock`]).
+    pub fn set_clock(&mut self, clock: ClockMap) {
+        self.matcher.set_clock(clock);
+    }
+
     /// The surface generation presents go to now.
     pub fn generation(&self) -> u32 {
         self.matcher.generation()

@@ -388,6 +388,12 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.screen.measure(source, clock);
     }
 
+    /// Maps feedback times through `clock` from now on: a fresh reading of the platform's
+    /// clock and the stopwatch, for a platform clock that drifts from it.
+    pub fn set_feedback_clock(&mut self, clock: ClockMap) {
+        self.screen.set_feedback_clock(clock);
+    }
+
     /// The screen cannot be measured, for `reason`: it stays modeled, and says why.
     pub fn screen_unmeasured(&mut self, reason: &'static str) {
         self.screen.unmeasured(reason);

@@ -225,6 +225,13 @@ impl LiveDisplay {
         self.unmeasured = None;
     }
 
+    /// Maps feedback times through `clock` from now on (a fresh reading of both clocks).
+    pub fn set_feedback_clock(&mut self, clock: ClockMap) {
+        if let Some(measured) = &mut self.measured {
+            measured.set_clock(clock);
+        }
+    }
+
     /// The screen cannot be measured, for `reason`: it stays modeled.
     pub fn unmeasured(&mut self, reason: &'static str) {
         self.measured = None;
