@@ -135,3 +135,49 @@ fn a_wayland_window_draws_and_exits_cleanly() {
     let sphere = image.pixels().filter(|p| is_sphere_colour(p)).count();
     assert!(sphere > 200, "{sphere} sphere-coloured pixels");
 }
+
+#[test]
+fn under_weston_the_screen_is_measured_by_presentation_time() {
+    let Some(compositor) = wayland_compositor() else {
+        return;
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
+    command
+        .env("WAYLAND_DISPLAY", &compositor.socket)
+        .env("XDG_RUNTIME_DIR", &compositor.runtime_dir)
+        .env_remove("DISPLAY");
+    let output = run(
+        command,
+        &[
+            "--frames",
+            "120",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--no-panel",
+            "--no-config",
+            "--present-mode",
+            "fifo",
+        ],
+    );
+    assert_success(&output);
+    // `measured (Wayland presentation-time), K of N frames (...)`: nearly every present
+    // answered (the last few may still be on their way at exit).
+    let times = summary_value(&output, "display times");
+    let counts = times
+        .strip_prefix("measured (Wayland presentation-time), ")
+        .unwrap_or_else(|| panic!("not measured: {times}"));
+    let mut numbers = counts
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|n| !n.is_empty())
+        .map(|n| n.parse::<u64>().expect("a count"));
+    let (answered, presents) = (numbers.next().expect("K"), numbers.next().expect("N"));
+    assert_eq!(presents, 120, "{times}");
+    assert!(answered >= 110, "{times}");
+    // Weston's headless output refreshes at 60 Hz: the refresh counter and the times it
+    // reports say so.
+    assert_eq!(summary_value(&output, "measured refresh"), "60.00 Hz");
+    let error = summary_value(&output, "model error");
+    assert!(error.starts_with("mean "), "{error}");
+}
