@@ -70,6 +70,9 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     // A ramp still rising puts its load back: nothing half-set is reported or saved.
     app.live.stop_ramp();
     app.summary.take_end_state(&app.live);
+    app.summary
+        .display_times
+        .extend(app.present_watch.cost_summary());
     app.summary.replayed = app.replay.progress();
     app.summary.replay_error = app.replay.error();
     app.summary.key_inputs = app.hands.key_inputs();

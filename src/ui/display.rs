@@ -2,7 +2,7 @@
 //! modeled screen and its refresh rate, and the frame-time filter.
 
 use super::panel::{DisplayStatus, Edits, KEEP_GIVEN, reserved_ui};
-use super::readouts::{refresh_source, screen_model};
+use super::readouts::{measurement_note, refresh_source, screen_model};
 use crate::live::{ASSUMED_REFRESH_HZ, PresentModeId, ScreenReadouts};
 use crate::timestep::{FilterSpec, MAX_AVERAGE_FRAMES};
 
@@ -58,11 +58,12 @@ pub(super) fn display_ui(
     ui.separator();
     ui.small(format!(
         "The screen is modeled: {} ({}). Acquiring an image blocked {:.2} ms a frame \
-         (measured over {} presents).",
+         (measured over {} presents). {}",
         screen_model(screen),
         refresh_source(screen.refresh_source),
         screen.acquire_wait_ms,
         screen.measured_presents,
+        measurement_note(screen),
     ));
     let monitor_hz = if screen.refresh_hz > 0.0 {
         screen.refresh_hz

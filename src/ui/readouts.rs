@@ -119,6 +119,8 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                 ),
             );
             // Rows never come and go: the ones below stay under the cursor.
+            let (value, help) = measured_screen(screen);
+            row("measured screen", value, &help);
             row(
                 "dropped / torn*",
                 format!("{} / {:.0} per s", w.dropped_frames, screen.torn_per_s),
@@ -139,10 +141,76 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             );
         });
     ui.small(format!(
-        "* at the screen, modeled: {} ({}). wgpu reports no present times.",
+        "* at the screen, modeled: {} ({}). {}",
         screen_model(&r.screen),
-        refresh_source(r.screen.refresh_source)
+        refresh_source(r.screen.refresh_source),
+        measurement_note(&r.screen)
     ));
+}
+
+/// Whether the platform's presentation feedback measures the screen, in a sentence.
+pub(super) fn measurement_note(screen: &ScreenReadouts) -> String {
+    match (screen.measured, screen.unmeasured) {
+        (Some(measured), _) if measured.counts.shown + measured.counts.discarded > 0 => {
+            format!(
+                "The screen is measured too ({}): see the measured screen row.",
+                measured.source.label()
+            )
+        }
+        (Some(measured), _) => format!("Waiting for {} to answer.", measured.source.label()),
+        (None, Some(reason)) => format!("Not measured: {reason}."),
+        (None, None) => "Not measured: the window reads no presentation feedback.".to_owned(),
+    }
+}
+
+/// The measured screen's row: its refresh and how far the model is off, and the details
+/// on hover; or that nothing measures it, and why.
+fn measured_screen(screen: &ScreenReadouts) -> (String, String) {
+    let Some(measured) = screen
+        .measured
+        .filter(|m| m.counts.shown + m.counts.discarded > 0)
+    else {
+        let why = screen
+            .unmeasured
+            .unwrap_or("the platform has not answered a present yet");
+        return (
+            "not measured".to_owned(),
+            format!(
+                "The platform's presentation feedback (Wayland presentation-time, X11 \
+                 Present) says when each image really reached the screen. None here: {why}. \
+                 The starred numbers come from the model alone."
+            ),
+        );
+    };
+    let rate = match measured.refresh_hz() {
+        Some(hz) if measured.variable => format!("vrr ~{hz:.1} Hz"),
+        Some(hz) => format!("{hz:.2} Hz"),
+        None => "? Hz".to_owned(),
+    };
+    let score = measured.score;
+    let counts = measured.counts;
+    (
+        format!("{rate}, {:+.1} ms", score.mean_ms()),
+        format!(
+            "Measured by {}: {} of {} presents answered ({} shown, {} discarded; {} answers \
+             ignored: late, twice, for an old surface or on another clock). The model \
+             predicted each shown frame's display time off by {:.2} ms on average ({:+.2} ms \
+             with sign: positive, the screen was later; worst {:.2} ms), and agreed on shown \
+             or dropped for {:.1}% of {} frames. A compositor that holds each frame for its \
+             own repaint shows here as a steady positive offset.",
+            measured.source.label(),
+            counts.shown + counts.discarded,
+            counts.presents,
+            counts.shown,
+            counts.discarded,
+            counts.ignored(),
+            score.mean_abs_ms(),
+            score.mean_ms(),
+            score.worst as f64 / 1e6,
+            score.agreement() * 100.0,
+            score.judged()
+        ),
+    )
 }
 
 /// The screen model in words, e.g. "FIFO 60 Hz, 2 queued".

@@ -6,6 +6,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use timestep_lab_bench::bench::{BenchSettings, run};
 use timestep_lab_bench::trace::generate;
+use timestep_lab_core::feedback::{
+    ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
+};
 use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab_core::metrics::MetricsRecorder;
 use timestep_lab_core::scene::SceneConfig;
@@ -79,6 +82,44 @@ fn engine(c: &mut Criterion) {
         b.iter(|| {
             live.stopwatch_mut().advance(16_666_667);
             black_box(live.frame())
+        })
+    });
+    // The core's share of presentation feedback per frame: the present numbered, three
+    // frames later its answer matched to its frame, scored against the model and folded
+    // into the measured period and VRR test, and the readouts the panel shows of it.
+    c.bench_function("live_loop_presentation_feedback_per_frame", |b| {
+        let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
+            .expect("default settings are valid");
+        live.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+        live.frame();
+        let mut waiting = [None; 4];
+        let mut i = 0u64;
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                live.stopwatch_mut().advance(16_666_667);
+                black_box(live.frame());
+                let start = Instant::now();
+                let present = live.record_present(0);
+                let slot = (i % 4) as usize;
+                if let Some((generation, present)) = waiting[slot].take() {
+                    black_box(live.present_feedback(PresentFeedback {
+                        present,
+                        generation: Some(generation),
+                        outcome: FeedbackOutcome::Presented {
+                            at: i128::from(live.now()),
+                            refresh: Some(16_666_667),
+                            sequence: Some(i),
+                            flags: FeedbackFlags::default(),
+                        },
+                    }));
+                }
+                waiting[slot] = present;
+                black_box(live.screen().measured().map(|m| m.readouts()));
+                total += start.elapsed();
+                i += 1;
+            }
+            total
         })
     });
     let trace = frames_60hz(600);

@@ -71,7 +71,7 @@ enum Source {
     X11(Box<x11::PresentObserver>),
     /// Wayland presentation-time on the window's own connection.
     #[cfg(target_os = "linux")]
-    Wayland(wayland::PresentationWatch),
+    Wayland(Box<wayland::PresentationWatch>),
 }
 
 impl Source {
@@ -98,6 +98,68 @@ pub struct PresentWatch {
     answered: bool,
     /// When the clocks were last read together, on the stopwatch.
     clock_read: Nanos,
+    /// What the watch cost the main thread, per frame.
+    cost: FeedbackCost,
+}
+
+/// Frames whose feedback cost is kept (the most recent).
+const COST_FRAMES: usize = 4096;
+
+/// What reading feedback costs the main thread, frame by frame: asking before the
+/// present, noting it, and polling.
+#[derive(Debug)]
+struct FeedbackCost {
+    /// The cost of the frame running now so far.
+    frame: std::time::Duration,
+    /// Recent frames' costs, ns, round robin.
+    frames: Box<[u32; COST_FRAMES]>,
+    /// Frames recorded (the first `min(len, COST_FRAMES)` slots hold costs).
+    len: usize,
+}
+
+impl Default for FeedbackCost {
+    fn default() -> Self {
+        Self {
+            frame: std::time::Duration::ZERO,
+            frames: Box::new([0; COST_FRAMES]),
+            len: 0,
+        }
+    }
+}
+
+impl FeedbackCost {
+    /// Runs `work`, adding its time to the frame's cost.
+    fn time<T>(&mut self, work: impl FnOnce() -> T) -> T {
+        let start = std::time::Instant::now();
+        let out = work();
+        self.frame += start.elapsed();
+        out
+    }
+
+    /// Ends the frame's cost.
+    fn end_frame(&mut self) {
+        let ns = u32::try_from(self.frame.as_nanos()).unwrap_or(u32::MAX);
+        self.frames[self.len % COST_FRAMES] = ns;
+        self.len += 1;
+        self.frame = std::time::Duration::ZERO;
+    }
+
+    /// `presentation feedback cost: median X ms, p99 Y ms of the main thread a frame (N
+    /// frames)`, for the exit summary; `None` before a frame.
+    fn summary(&self) -> Option<String> {
+        let kept = self.len.min(COST_FRAMES);
+        let mut costs = self.frames[..kept].to_vec();
+        costs.sort_unstable();
+        let at = |q: f64| f64::from(costs[((kept - 1) as f64 * q).round() as usize]) / 1e6;
+        (kept > 0).then(|| {
+            format!(
+                "presentation feedback cost: median {:.4} ms, p99 {:.4} ms of the main \
+                 thread a frame ({kept} frames)",
+                at(0.5),
+                at(0.99)
+            )
+        })
+    }
 }
 
 impl PresentWatch {
@@ -120,7 +182,14 @@ impl PresentWatch {
             presents: 0,
             answered: false,
             clock_read: live.stopwatch().now(),
+            cost: FeedbackCost::default(),
         }
+    }
+
+    /// What reading feedback cost the main thread per frame, in a line for the exit
+    /// summary; `None` without a source or a frame.
+    pub fn cost_summary(&self) -> Option<String> {
+        self.cost.summary()
     }
 
     /// The source for `window`'s platform, or why there is none.
@@ -155,7 +224,10 @@ impl PresentWatch {
     #[cfg(target_os = "linux")]
     fn wayland(window: &Arc<Window>) -> Result<(Source, FeedbackSource), &'static str> {
         match wayland::PresentationWatch::for_window(window.clone()) {
-            Ok(watch) => Ok((Source::Wayland(watch), FeedbackSource::WaylandPresentation)),
+            Ok(watch) => Ok((
+                Source::Wayland(Box::new(watch)),
+                FeedbackSource::WaylandPresentation,
+            )),
             Err(error) => {
                 eprintln!("timestep-lab: {error}; the screen stays modeled");
                 Err(WAYLAND_UNWATCHED)
@@ -167,7 +239,7 @@ impl PresentWatch {
     pub fn before_present(&mut self) {
         match self.source.as_mut() {
             #[cfg(target_os = "linux")]
-            Some(Source::Wayland(watch)) => watch.before_present(),
+            Some(Source::Wayland(watch)) => self.cost.time(|| watch.before_present()),
             _ => {}
         }
     }
@@ -177,7 +249,7 @@ impl PresentWatch {
         self.presents += 1;
         match self.source.as_mut() {
             #[cfg(target_os = "linux")]
-            Some(Source::Wayland(watch)) => watch.presented(numbers),
+            Some(Source::Wayland(watch)) => self.cost.time(|| watch.presented(numbers)),
             _ => {}
         }
     }
@@ -188,6 +260,7 @@ impl PresentWatch {
         let Some(source) = self.source.as_mut() else {
             return;
         };
+        let start = std::time::Instant::now();
         let answered = &mut self.answered;
         let mut take = |feedback| {
             *answered = true;
@@ -207,6 +280,8 @@ impl PresentWatch {
                 WAYLAND_UNWATCHED,
             ),
         };
+        self.cost.frame += start.elapsed();
+        self.cost.end_frame();
         let now = live.stopwatch().now();
         if now.saturating_sub(self.clock_read) >= CLOCK_RESAMPLE {
             self.clock_read = now;

@@ -13,7 +13,7 @@
 //! window (`window.rs`, `exiting`).
 #![allow(unsafe_code)]
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use rustix::time::ClockId;
 
@@ -36,16 +36,29 @@ use crate::feedback::{
     FeedbackFlags, FeedbackOutcome, PresentFeedback, wayland_sequence, wayland_time_ns,
 };
 
-/// Which present a feedback object answers: set once the loop has numbered it.
-type PresentNumber = Arc<OnceLock<(u32, u64)>>;
+/// Feedback requests whose present numbers are kept: far more than wait for an answer.
+const REQUESTS: usize = 64;
 
 /// What the queue's events leave for the next poll.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Received {
     /// The clock the compositor stamps feedback on.
     clock_id: Option<u32>,
     /// Feedback not handed on yet.
     feedback: Vec<PresentFeedback>,
+    /// The loop's numbers (generation, present) of recent requests, at `request %
+    /// REQUESTS`, keyed by `request + 1` (0: none). A feedback object's data is its request.
+    numbers: [(u64, u32, u64); REQUESTS],
+}
+
+impl Default for Received {
+    fn default() -> Self {
+        Self {
+            clock_id: None,
+            feedback: Vec::with_capacity(REQUESTS),
+            numbers: [(0, 0, 0); REQUESTS],
+        }
+    }
 }
 
 /// The window surface's presentation feedback.
@@ -60,8 +73,10 @@ pub struct PresentationWatch {
     surface: WlSurface,
     /// What the events left.
     received: Received,
-    /// The feedback asked for the present about to be made.
-    requested: Option<PresentNumber>,
+    /// Feedback requests made.
+    requests: u64,
+    /// The request for the present about to be made.
+    requested: Option<u64>,
     /// The clock the compositor stamps feedback on.
     clock: ClockId,
     /// The window, kept alive while its surface and connection are used; last, so it
@@ -127,6 +142,7 @@ impl PresentationWatch {
             presentation,
             surface,
             received,
+            requests: 0,
             requested: None,
             clock,
             _window: window,
@@ -140,17 +156,19 @@ impl PresentationWatch {
 
     /// Asks for feedback on the surface's next commit (the present about to be made).
     pub fn before_present(&mut self) {
-        let number = PresentNumber::default();
+        let request = self.requests;
+        self.requests += 1;
         self.presentation
-            .feedback(&self.surface, &self.handle, number.clone());
-        self.requested = Some(number);
+            .feedback(&self.surface, &self.handle, request);
+        self.requested = Some(request);
     }
 
     /// The present was made, numbered `numbers` (generation, number) by the loop; `None`:
     /// no present was made or the loop does not measure.
     pub fn presented(&mut self, numbers: Option<(u32, u64)>) {
-        if let (Some(requested), Some(numbers)) = (self.requested.take(), numbers) {
-            let _ = requested.set(numbers);
+        if let (Some(request), Some((generation, present))) = (self.requested.take(), numbers) {
+            self.received.numbers[(request % REQUESTS as u64) as usize] =
+                (request + 1, generation, present);
         }
     }
 
@@ -158,11 +176,11 @@ impl PresentationWatch {
     pub fn poll(&mut self, mut on_feedback: impl FnMut(PresentFeedback)) -> Result<(), String> {
         let broken =
             |error: &dyn std::fmt::Display| format!("the Wayland connection broke: {error}");
-        self.queue.flush().map_err(|error| broken(&error))?;
-        if let Some(guard) = self.queue.prepare_read() {
-            // Reads what the socket holds without waiting; another reader may have taken it.
-            let _ = guard.read();
-        }
+        // Neither a flush nor a read of the socket here. The feedback request waits in the
+        // connection's one outgoing buffer ahead of the commit the Vulkan WSI makes and
+        // flushes. libwayland's read waits for every other reader that prepared one (the
+        // WSI, winit's loop): it cost 9 ms a frame under Weston. winit's loop reads the
+        // socket between frames, and this queue's events wait in it.
         self.queue
             .dispatch_pending(&mut self.received)
             .map_err(|error| broken(&error))?;
@@ -217,19 +235,20 @@ impl Dispatch<WpPresentation, ()> for Received {
     }
 }
 
-impl Dispatch<WpPresentationFeedback, PresentNumber> for Received {
+impl Dispatch<WpPresentationFeedback, u64> for Received {
     fn event(
         state: &mut Self,
         _: &WpPresentationFeedback,
         event: wp_presentation_feedback::Event,
-        number: &PresentNumber,
+        request: &u64,
         _: &Connection,
         _: &QueueHandle<Self>,
     ) {
         // Feedback for a present the loop did not number is of no use.
-        let Some(&(generation, present)) = number.get() else {
+        let (key, generation, present) = state.numbers[(*request % REQUESTS as u64) as usize];
+        if key != request + 1 {
             return;
-        };
+        }
         let outcome = match event {
             wp_presentation_feedback::Event::Presented {
                 tv_sec_hi,
