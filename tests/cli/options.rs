@@ -197,17 +197,26 @@ fn bad_display_specs_and_filters_exit_2_naming_the_problem() {
             "--trace",
             &asset("hitches30.txt"),
         ],
+        &["--display trace needs display times", "hitches30.txt"],
+    );
+    // A recording made where the screen was modeled has no display times either.
+    fails_with(
         &[
-            "--display trace needs a capture with display times",
-            "hitches30.txt",
+            "bench",
+            "--display",
+            "trace",
+            "--trace",
+            &asset("lab-session.csv"),
+        ],
+        &[
+            "--display trace needs display times",
+            "a recording made where the window measured the screen",
+            "lab-session.csv has none",
         ],
     );
     fails_with(
         &["bench", "--display", "trace"],
-        &[
-            "--display trace needs a capture with display times",
-            "steady:60",
-        ],
+        &["--display trace needs display times", "steady:60"],
     );
     fails_with(
         &["bench", "--gpu-cost", "5"],

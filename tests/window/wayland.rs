@@ -181,3 +181,105 @@ fn under_weston_the_screen_is_measured_by_presentation_time() {
     let error = summary_value(&output, "model error");
     assert!(error.starts_with("mean "), "{error}");
 }
+
+/// `shown FRAME at MS` events of a recording's text: frame and display time, ns.
+fn recorded_display_times(text: &str) -> std::collections::BTreeMap<u64, u64> {
+    let mut shown = std::collections::BTreeMap::new();
+    for piece in text.split([';', ',', '\n']) {
+        let Some(rest) = piece.trim().strip_prefix("shown ") else {
+            continue;
+        };
+        let (frame, at) = rest.split_once(" at ").expect("shown FRAME at MS");
+        let at: f64 = at.trim().parse().expect("a time in ms");
+        shown.insert(frame.parse().expect("a frame"), (at * 1e6).round() as u64);
+    }
+    shown
+}
+
+#[test]
+fn a_recording_under_weston_carries_its_display_times_and_bench_reads_them_frame_for_frame() {
+    let Some(compositor) = wayland_compositor() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("timestep-lab-{}-wl-rec", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let recording = dir.join("session.csv");
+    let csv = dir.join("frames.csv");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
+    command
+        .env("WAYLAND_DISPLAY", &compositor.socket)
+        .env("XDG_RUNTIME_DIR", &compositor.runtime_dir)
+        .env_remove("DISPLAY");
+    let output = run(
+        command,
+        &[
+            "--frames",
+            "120",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--no-panel",
+            "--no-config",
+            "--present-mode",
+            "fifo",
+            "--record",
+            recording.to_str().expect("utf-8 path"),
+        ],
+    );
+    assert_success(&output);
+    let text = std::fs::read_to_string(&recording).expect("the recording");
+    let shown = recorded_display_times(&text);
+    assert!(shown.len() >= 100, "{} shown events", shown.len());
+    // The images reached the screen in order, each after the one before.
+    let times: Vec<u64> = shown.values().copied().collect();
+    assert!(times.windows(2).all(|pair| pair[1] > pair[0]), "{times:?}");
+    let bench = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args(["bench", "--trace"])
+        .arg(&recording)
+        .args(["--display", "trace", "--strategy", "variable", "--csv"])
+        .arg(&csv)
+        .output()
+        .expect("bench runs");
+    assert!(
+        bench.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&bench.stderr).contains("display times measured as recorded"),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    // Frame for frame: the frames bench shows are the recorded ones, and the time between
+    // two shown frames at the screen is the time between their recorded display times.
+    let mut reader = csv::Reader::from_path(&csv).expect("the per-frame CSV");
+    let headers = reader.headers().expect("a header").clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    let (frame, display) = (column("frame"), column("display_ns"));
+    let mut bench_shown = std::collections::BTreeMap::new();
+    for row in reader.records() {
+        let row = row.expect("a row");
+        if !row[display].is_empty() {
+            bench_shown.insert(
+                row[frame].parse::<u64>().expect("a frame"),
+                row[display].parse::<u64>().expect("a time"),
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        bench_shown.keys().collect::<Vec<_>>(),
+        shown.keys().collect::<Vec<_>>()
+    );
+    let (first, first_bench) = (times[0], *bench_shown.values().next().expect("one"));
+    for ((&frame, &at), &d) in shown.iter().zip(bench_shown.values()) {
+        let recorded = at - first;
+        let benched = d - first_bench;
+        assert!(
+            recorded.abs_diff(benched) <= 1_000,
+            "frame {frame}: {recorded} ns after the first recorded, {benched} ns in bench"
+        );
+    }
+}

@@ -94,9 +94,10 @@ pub enum BenchError {
     },
     /// `--display trace` over a trace without display times.
     #[error(
-        "--display trace needs a capture with display times (PresentMon's MsUntilDisplayed \
-         or DisplayLatency column); {trace} has none: use a modeled display such as \
-         --display fifo:60"
+        "--display trace needs display times: a PresentMon capture's MsUntilDisplayed or \
+         DisplayLatency column, or a recording made where the window measured the screen \
+         (Wayland presentation-time, X11 Present); {trace} has none: use a modeled display \
+         such as --display fifo:60"
     )]
     NoDisplayTimes {
         /// The trace, as its report names it.
@@ -211,11 +212,14 @@ impl BenchRequest {
         notes: &mut Vec<String>,
         on_wait: impl FnOnce(&str) + Send + 'static,
     ) -> Result<String, BenchError> {
+        // A recorded session replays as recorded; measured at its own display times
+        // (`--display trace`), or with `--as-trace`, it is a trace.
         if let TraceChoice::File {
             path,
             options,
             as_trace: false,
         } = &self.trace
+            && self.settings.display != DisplaySpec::Trace
             && trace::is_recording(path)
         {
             return self.replay_recording(path, options, notes);

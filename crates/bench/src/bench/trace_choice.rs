@@ -39,6 +39,10 @@ impl TraceChoice {
         on_wait: impl FnOnce(&str) + Send + 'static,
     ) -> Result<BenchTrace, BenchError> {
         match self {
+            // A recorded session read as a trace keeps the display times it measured.
+            Self::File { path, .. } if trace::is_recording(path) => {
+                Ok(BenchTrace::Read(crate::recording::recording_trace(path)?))
+            }
             Self::File { path, options, .. } => Ok(BenchTrace::Read(trace::load_with_wait_notice(
                 path, options, on_wait,
             )?)),

@@ -37,7 +37,15 @@ pub fn load_recording(path: &Path) -> Result<Recording, TraceError> {
 /// keeps of every frame it takes in this pass, instead of another).
 pub fn load_recording_with(
     path: &Path,
-    each: impl FnMut(&RecordedFrame),
+    mut each: impl FnMut(&RecordedFrame),
+) -> Result<Recording, TraceError> {
+    load_recording_observed(path, |frame, _| each(frame))
+}
+
+/// [`load_recording`], handing each frame and the requests before it to `each`.
+fn load_recording_observed(
+    path: &Path,
+    each: impl FnMut(&RecordedFrame, &[RecordedEvent]),
 ) -> Result<Recording, TraceError> {
     let source = RecordingSource {
         origin: escape_path(path),
@@ -46,27 +54,72 @@ pub fn load_recording_with(
     checked(source, each)
 }
 
+/// The recording at `path` as a trace: its frame times and, when the window measured the
+/// screen as it recorded, each frame's display time as the time from its start (a frame the
+/// platform never answered for counts as never shown, as a discarded one does).
+pub fn recording_trace(path: &Path) -> Result<FrameTrace, TraceError> {
+    let (mut frame_times, mut starts, mut displayed) = (Vec::new(), Vec::new(), Vec::new());
+    let recording = load_recording_observed(path, |frame, events| {
+        frame_times.push(frame.frame_time);
+        starts.push(frame.time);
+        for event in events {
+            if let RecordedEvent::Displayed { frame, at } = *event {
+                displayed.push((frame, at));
+            }
+        }
+    })?;
+    let mut notes = recording.notes;
+    let display_ns = (!displayed.is_empty()).then(|| {
+        let mut display_ns = vec![None; frame_times.len()];
+        let mut answered = 0usize;
+        for (frame, at) in displayed {
+            let Some(slot) = usize::try_from(frame)
+                .ok()
+                .filter(|&f| f < display_ns.len())
+            else {
+                continue;
+            };
+            answered += 1;
+            display_ns[slot] = at.map(|at| at.saturating_sub(starts[slot]));
+        }
+        notes.push(format!(
+            "{}: display times measured as recorded for {answered} of {} frames; the \
+             others count as never shown",
+            recording.source,
+            frame_times.len()
+        ));
+        display_ns
+    });
+    Ok(FrameTrace {
+        source: recording.source,
+        frame_times_ns: frame_times,
+        display_ns,
+        display_anchor_ns: None,
+        notes,
+    })
+}
+
 /// [`load_recording`] of a recording held in memory; `source` names it in messages.
 pub fn read_recording(bytes: impl Into<Arc<[u8]>>, source: &str) -> Result<Recording, TraceError> {
     let source = RecordingSource {
         origin: escape(source),
         bytes: Bytes::Memory(bytes.into()),
     };
-    checked(source, |_| {})
+    checked(source, |_, _| {})
 }
 
 /// The recording `source` holds, its header understood and every row and request checked;
 /// each frame is handed to `each` as it is read.
 fn checked(
     source: RecordingSource,
-    mut each: impl FnMut(&RecordedFrame),
+    mut each: impl FnMut(&RecordedFrame, &[RecordedEvent]),
 ) -> Result<Recording, TraceError> {
     let (header, mut frames) = source.read()?;
     let mut summary = RecordingSummary::default();
     let mut events = Vec::new();
     while let Some(frame) = frames.frame(&mut events)? {
         summary.add(&frame, events.len());
-        each(&frame);
+        each(&frame, &events);
     }
     if summary.frames == 0 {
         return Err(TraceError::Empty {
@@ -352,6 +405,11 @@ impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
                 RecordedEvent::SingleStep => "step".to_owned(),
                 RecordedEvent::Screen(facts) => format!("screen {}", screen_text(*facts)),
                 RecordedEvent::Input(event) => input_text(event),
+                RecordedEvent::Displayed {
+                    frame,
+                    at: Some(at),
+                } => format!("shown {frame} at {}", ms_text(*at)),
+                RecordedEvent::Displayed { frame, at: None } => format!("discarded {frame}"),
             };
             if !text.is_empty() {
                 text.push_str("; ");
@@ -516,6 +574,38 @@ fn shortened(text: &str) -> String {
     text.chars().take(60).collect()
 }
 
+/// A frame's row number in a display event (`shown 12 at ...`, `discarded 12`).
+fn parse_frame(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    text.parse().map_err(|_| {
+        format!(
+            "frame \"{}\" is not a row number (0 or more)",
+            escape(&shortened(text))
+        )
+    })
+}
+
+/// `FRAME at MS`: when the recording's frame `FRAME` reached the screen.
+fn parse_shown(text: &str) -> Result<RecordedEvent, String> {
+    let bad = || {
+        format!(
+            "display event \"shown {}\" is not shown FRAME at MS",
+            escape(&shortened(text))
+        )
+    };
+    let (frame, at) = text.split_once(" at ").ok_or_else(bad)?;
+    let at = exact_ns(at.trim()).ok_or_else(|| {
+        format!(
+            "display time \"{}\" is not a time in ms (0 or more)",
+            escape(&shortened(at.trim()))
+        )
+    })?;
+    Ok(RecordedEvent::Displayed {
+        frame: parse_frame(frame)?,
+        at: Some(at),
+    })
+}
+
 /// Reads one row's events (`kick; set {...}; pause`), applying setting changes to
 /// `settings`, which holds the settings as of the row before.
 fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedEvent>, String> {
@@ -545,6 +635,11 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             (verb @ ("press" | "release" | "look"), rest) => {
                 RecordedEvent::Input(parse_input(verb, rest)?)
             }
+            ("shown", rest) => parse_shown(rest)?,
+            ("discarded", frame) => RecordedEvent::Displayed {
+                frame: parse_frame(frame)?,
+                at: None,
+            },
             ("set", table) => {
                 let table = parse_table(table.trim())?;
                 apply_settings_table(settings, &table)?;
@@ -553,8 +648,8 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             _ => {
                 return Err(format!(
                     "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
-                     screen MODE HZ, press KEY at MS, release KEY at MS, look YAW PITCH at MS \
-                     or set {{...}})",
+                     screen MODE HZ, press KEY at MS, release KEY at MS, look YAW PITCH at MS, \
+                     shown FRAME at MS, discarded FRAME or set {{...}})",
                     escape(&shortened(piece))
                 ));
             }
@@ -566,220 +661,4 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use timestep_lab_core::live::replay_all;
-    use timestep_lab_core::timestep::Strategy;
-
-    fn header() -> RecordingHeader {
-        RecordingHeader {
-            version: "0.1.0".into(),
-            adapter: "llvmpipe\n(LLVM)\u{1b}[31m".into(),
-            settings: LiveSettings::default(),
-            paused: true,
-            screen: ScreenFacts {
-                present_mode: Some(PresentModeId::Fifo),
-                monitor_hz: Some(143.856),
-            },
-        }
-    }
-
-    #[test]
-    fn events_and_header_are_read_back_as_written() {
-        let header = header();
-        let mut writer = RecordingWriter::new(Vec::new(), &header).unwrap();
-        let faster = LiveSettings {
-            rate_hz: 100.0,
-            strategy: Strategy::Accumulator,
-            ..header.settings
-        };
-        // A second apart, so that the inputs before row 2 arrived before it started.
-        let row = |i: u64| RecordedFrame {
-            time: i * 1_000_000_000,
-            frame_time: 16_666_667,
-            load: i,
-            carried: 0,
-            present: i.is_multiple_of(2).then_some((i * 1_000_000_000 + 5, 7)),
-            line: 0,
-        };
-        let events = [
-            vec![],
-            vec![RecordedEvent::Kick, RecordedEvent::Settings(faster)],
-            vec![
-                RecordedEvent::Pause,
-                RecordedEvent::SingleStep,
-                RecordedEvent::Resume,
-                RecordedEvent::Reset,
-                RecordedEvent::Screen(ScreenFacts::default()),
-                RecordedEvent::Input(InputEvent {
-                    at: 1_234_567_891,
-                    kind: InputKind::Press(MoveKey::Left),
-                }),
-                RecordedEvent::Input(InputEvent {
-                    at: 1_234_567_892,
-                    kind: InputKind::Look {
-                        yaw_rad: 0.1 + 0.2,
-                        pitch_rad: -1e-17,
-                    },
-                }),
-                RecordedEvent::Input(InputEvent {
-                    at: 2_000_000_000,
-                    kind: InputKind::Release(MoveKey::Left),
-                }),
-            ],
-        ];
-        for (i, events) in events.iter().enumerate() {
-            writer.frame(&row(i as u64), events).unwrap();
-        }
-        let bytes = writer.finish().unwrap();
-        let text = String::from_utf8(bytes.clone()).unwrap();
-        assert!(
-            text.contains("# adapter: llvmpipe (LLVM)\\u{1b}[31m\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("\"kick; set { rate_hz = 100.0, strategy = \"\"accumulator\"\" }\""),
-            "{text}"
-        );
-        let recording = read_recording(bytes, "rec.csv").unwrap();
-        let read = recording.header.clone().unwrap();
-        assert_eq!(read.settings, header.settings);
-        assert_eq!(read.screen, header.screen);
-        assert!(read.paused);
-        assert_eq!(read.version, "0.1.0");
-        let expected: Vec<(usize, RecordedEvent)> = events
-            .iter()
-            .enumerate()
-            .flat_map(|(i, events)| events.iter().map(move |&e| (i, e)))
-            .collect();
-        let mut reader = recording.frames.open().unwrap();
-        let (mut read_events, mut frames) = (Vec::new(), 0);
-        let mut each = Vec::new();
-        while let Some(frame) = reader.next_frame(&mut each).unwrap() {
-            assert_eq!(RecordedFrame { line: 0, ..frame }, row(frames));
-            read_events.extend(each.iter().map(|&event| (frames as usize, event)));
-            frames += 1;
-        }
-        assert_eq!(read_events, expected);
-        assert_eq!(frames as usize, recording.summary.frames);
-        assert_eq!(recording.summary.events, expected.len());
-    }
-
-    const HEAD: &str = "# timestep-lab session recording\n# version: 0.1.0\n\
-        # settings: {rate_hz = 50.0}\n\
-        frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
-
-    /// A recording cut short (by a full disk or a crash) ends in the middle of a row: that
-    /// row is left out with a note naming its line, and the rows before it replay; it used to
-    /// be refused whole.
-    #[test]
-    fn a_recording_cut_short_replays_to_its_last_whole_row() {
-        let whole = format!("{HEAD}0,0,0,0,0,,,\n1,16.7,16.7,0,0,,,\n2,33.4,16.7,0,0,,,\n");
-        let read = read_recording(whole.as_bytes(), "rec.csv").unwrap();
-        assert_eq!(read.summary.frames, 3);
-        assert!(read.notes.is_empty(), "{:?}", read.notes);
-        // Cut inside the last row: what is there would not read ("33." has no place for
-        // the rest), and with a few more bytes gone it would.
-        for cut in [whole.len() - 8, whole.len() - 12] {
-            let read = read_recording(&whole.as_bytes()[..cut], "rec.csv").unwrap();
-            assert_eq!(read.summary.frames, 2, "cut at {cut}");
-            assert_eq!(
-                read.notes,
-                [
-                    "rec.csv:7: the last row has no line end, as when recording stopped on a full \
-                  disk or a crash: it is left out, and the 2 rows before it replay"
-                ]
-            );
-            let replayed = replay_all(&Arc::new(read), None).unwrap();
-            assert_eq!(replayed.run_metrics().frames, 2);
-        }
-        // A line end is all it takes to be whole.
-        let read = read_recording(&whole.as_bytes()[..whole.len() - 1], "rec.csv").unwrap();
-        assert_eq!(read.summary.frames, 2);
-    }
-
-    /// A recording from a newer version, or without a version line, is read as this
-    /// version's format with a note saying so; one from this version or an older one
-    /// without.
-    #[test]
-    fn another_version_is_read_with_a_note() {
-        let row = "0,0,0,0,0,,,\n";
-        let with = |version: &str| {
-            let text = HEAD.replace("# version: 0.1.0\n", version) + row;
-            read_recording(text.as_bytes(), "rec.csv").unwrap().notes
-        };
-        assert!(with("# version: 0.1.0\n").is_empty());
-        assert!(with("# version: 0.0.9\n").is_empty());
-        let newer = with("# version: 0.10.0\n");
-        assert_eq!(newer.len(), 1);
-        assert!(
-            newer[0].starts_with("rec.csv: recorded by version 0.10.0, not this one"),
-            "{newer:?}"
-        );
-        let odd = with("# version: 2.0-\u{1b}[31m\n");
-        assert!(odd[0].contains("2.0-\\u{1b}[31m"), "escaped: {odd:?}");
-        let none = with("");
-        assert!(
-            none[0].starts_with("rec.csv: the recording has no \"# version:\" line"),
-            "{none:?}"
-        );
-    }
-
-    /// An input stamped after the start of the frame it comes before cannot come from the
-    /// window (it stamps inputs as they arrive): refused with its line.
-    #[test]
-    fn an_input_stamped_after_its_frame_starts_is_refused() {
-        let text = format!("{HEAD}0,10,0,0,0,,,press forward at 10.000000\n");
-        assert!(read_recording(text.as_bytes(), "rec.csv").is_ok());
-        let late = text.replace("at 10.000000", "at 10.000001");
-        let error = read_recording(late.as_bytes(), "rec.csv").unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "rec.csv:5: an input stamped at 10.000001 ms comes before a frame that starts \
-             earlier, at 10.000000 ms: the window stamps an input when it arrives, before the \
-             frame that takes it"
-        );
-    }
-
-    #[test]
-    fn bad_events_name_the_line_and_the_event() {
-        let head = "# timestep-lab session recording\n# settings: {rate_hz = 50.0}\n\
-                    frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
-        let cases = [
-            ("0,0,0,0,0,,,jump", "rec.csv:4: unknown event \"jump\""),
-            (
-                "0,0,0,0,0,,,set {rate_hz = 0.0}",
-                "rec.csv:4: physics rate 0 Hz is out of range",
-            ),
-            (
-                "0,0,0,0,0,,,set {warp = 9}",
-                "rec.csv:4: unknown setting `warp`",
-            ),
-            (
-                "0,0,0,0,0,,,set {rate_hz = 5",
-                "rec.csv:4: event \"set {rate_hz = 5\" has no closing brace",
-            ),
-            (
-                "0,0,0,0,0,,,screen fifo",
-                "rec.csv:4: screen \"fifo\" is not a present mode",
-            ),
-        ];
-        for (row, message) in cases {
-            let text = format!("{head}{row}\n");
-            let error = read_recording(text.as_bytes(), "rec.csv")
-                .unwrap_err()
-                .to_string();
-            assert!(error.starts_with(message), "{error}");
-        }
-        let no_settings = "# timestep-lab session recording\nframe,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n0,0,0,0,0,,,\n";
-        let error = read_recording(no_settings.as_bytes(), "r").unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "r:1: the header has no \"# settings:\" line"
-        );
-        // A header and no row: nothing to replay.
-        let no_rows = format!("{head}\n");
-        let error = read_recording(no_rows.as_bytes(), "r").unwrap_err();
-        assert_eq!(error.to_string(), "r: the trace has no frame times");
-    }
-}
+mod tests;

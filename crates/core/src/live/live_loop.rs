@@ -406,9 +406,16 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.screen.new_surface(now)
     }
 
-    /// Takes presentation feedback from the platform; returns the frame it matched.
+    /// Takes presentation feedback from the platform; returns the frame it matched. A
+    /// recording running notes when the frame's image reached the screen (its frames are
+    /// numbered from the recording's start, as the screen model's are).
     pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
-        self.screen.feedback(feedback)
+        let matched = self.screen.feedback(feedback)?;
+        self.note(RecordedEvent::Displayed {
+            frame: matched.frame,
+            at: matched.shown_at,
+        });
+        Some(matched)
     }
 
     /// Whether the last frame was a replayed one.

@@ -5,7 +5,8 @@
 //! frame time it ran (measured, plus the load carried in), when the window presented it and
 //! how long acquiring its image blocked, and, between frames, every request that changed
 //! something ([`RecordedEvent`]: settings, kicks, resets, pause, single steps, a new present
-//! mode or refresh rate, a key pressed or released, the view turned). Recording starts from
+//! mode or refresh rate, a key pressed or released, the view turned), and when the platform
+//! measured the screen, when each frame's image reached it. Recording starts from
 //! a reset, with the settings, pause state and screen in a header, so a replay that starts from the same header and is given the same
 //! inputs runs the very same frames: the same reports, metrics and `state_hash`.
 //!
@@ -39,6 +40,15 @@ pub enum RecordedEvent {
     Screen(ScreenFacts),
     /// The person pressed or released a movement key or turned the view.
     Input(InputEvent),
+    /// The platform said when the image of the recording's frame `frame` (its row, from 0)
+    /// reached the screen, on the stopwatch; `None`: it was discarded, never shown. Written
+    /// frames later than its frame, when the feedback came (see [`crate::feedback`]).
+    Displayed {
+        /// The frame's row, from 0.
+        frame: u64,
+        /// When its image reached the screen, on the stopwatch; `None`: discarded.
+        at: Option<Nanos>,
+    },
 }
 
 /// What a recording starts from.

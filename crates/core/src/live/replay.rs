@@ -179,6 +179,8 @@ impl Replay {
             RecordedEvent::SingleStep => live.single_step(),
             RecordedEvent::Screen(facts) => live.set_screen(facts),
             RecordedEvent::Input(input) => live.input_at(input.at, input.kind),
+            // What the screen showed is a measurement of the recorded run, not an input.
+            RecordedEvent::Displayed { .. } => {}
         }
     }
 

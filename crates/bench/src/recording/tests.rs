@@ -1,0 +1,322 @@
+//! Recordings written and read back: events, headers, bad rows, other versions.
+
+use super::*;
+use timestep_lab_core::live::replay_all;
+use timestep_lab_core::timestep::Strategy;
+
+fn header() -> RecordingHeader {
+    RecordingHeader {
+        version: "0.1.0".into(),
+        adapter: "llvmpipe\n(LLVM)\u{1b}[31m".into(),
+        settings: LiveSettings::default(),
+        paused: true,
+        screen: ScreenFacts {
+            present_mode: Some(PresentModeId::Fifo),
+            monitor_hz: Some(143.856),
+        },
+    }
+}
+
+#[test]
+fn events_and_header_are_read_back_as_written() {
+    let header = header();
+    let mut writer = RecordingWriter::new(Vec::new(), &header).unwrap();
+    let faster = LiveSettings {
+        rate_hz: 100.0,
+        strategy: Strategy::Accumulator,
+        ..header.settings
+    };
+    // A second apart, so that the inputs before row 2 arrived before it started.
+    let row = |i: u64| RecordedFrame {
+        time: i * 1_000_000_000,
+        frame_time: 16_666_667,
+        load: i,
+        carried: 0,
+        present: i.is_multiple_of(2).then_some((i * 1_000_000_000 + 5, 7)),
+        line: 0,
+    };
+    let events = [
+        vec![],
+        vec![RecordedEvent::Kick, RecordedEvent::Settings(faster)],
+        vec![
+            RecordedEvent::Pause,
+            RecordedEvent::SingleStep,
+            RecordedEvent::Resume,
+            RecordedEvent::Reset,
+            RecordedEvent::Screen(ScreenFacts::default()),
+            RecordedEvent::Input(InputEvent {
+                at: 1_234_567_891,
+                kind: InputKind::Press(MoveKey::Left),
+            }),
+            RecordedEvent::Input(InputEvent {
+                at: 1_234_567_892,
+                kind: InputKind::Look {
+                    yaw_rad: 0.1 + 0.2,
+                    pitch_rad: -1e-17,
+                },
+            }),
+            RecordedEvent::Input(InputEvent {
+                at: 2_000_000_000,
+                kind: InputKind::Release(MoveKey::Left),
+            }),
+        ],
+    ];
+    for (i, events) in events.iter().enumerate() {
+        writer.frame(&row(i as u64), events).unwrap();
+    }
+    let bytes = writer.finish().unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    assert!(
+        text.contains("# adapter: llvmpipe (LLVM)\\u{1b}[31m\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"kick; set { rate_hz = 100.0, strategy = \"\"accumulator\"\" }\""),
+        "{text}"
+    );
+    let recording = read_recording(bytes, "rec.csv").unwrap();
+    let read = recording.header.clone().unwrap();
+    assert_eq!(read.settings, header.settings);
+    assert_eq!(read.screen, header.screen);
+    assert!(read.paused);
+    assert_eq!(read.version, "0.1.0");
+    let expected: Vec<(usize, RecordedEvent)> = events
+        .iter()
+        .enumerate()
+        .flat_map(|(i, events)| events.iter().map(move |&e| (i, e)))
+        .collect();
+    let mut reader = recording.frames.open().unwrap();
+    let (mut read_events, mut frames) = (Vec::new(), 0);
+    let mut each = Vec::new();
+    while let Some(frame) = reader.next_frame(&mut each).unwrap() {
+        assert_eq!(RecordedFrame { line: 0, ..frame }, row(frames));
+        read_events.extend(each.iter().map(|&event| (frames as usize, event)));
+        frames += 1;
+    }
+    assert_eq!(read_events, expected);
+    assert_eq!(frames as usize, recording.summary.frames);
+    assert_eq!(recording.summary.events, expected.len());
+}
+
+const HEAD: &str = "# timestep-lab session recording\n# version: 0.1.0\n\
+    # settings: {rate_hz = 50.0}\n\
+    frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
+
+/// A recording cut short (by a full disk or a crash) ends in the middle of a row: that
+/// row is left out with a note naming its line, and the rows before it replay; it used to
+/// be refused whole.
+#[test]
+fn a_recording_cut_short_replays_to_its_last_whole_row() {
+    let whole = format!("{HEAD}0,0,0,0,0,,,\n1,16.7,16.7,0,0,,,\n2,33.4,16.7,0,0,,,\n");
+    let read = read_recording(whole.as_bytes(), "rec.csv").unwrap();
+    assert_eq!(read.summary.frames, 3);
+    assert!(read.notes.is_empty(), "{:?}", read.notes);
+    // Cut inside the last row: what is there would not read ("33." has no place for
+    // the rest), and with a few more bytes gone it would.
+    for cut in [whole.len() - 8, whole.len() - 12] {
+        let read = read_recording(&whole.as_bytes()[..cut], "rec.csv").unwrap();
+        assert_eq!(read.summary.frames, 2, "cut at {cut}");
+        assert_eq!(
+            read.notes,
+            [
+                "rec.csv:7: the last row has no line end, as when recording stopped on a full \
+              disk or a crash: it is left out, and the 2 rows before it replay"
+            ]
+        );
+        let replayed = replay_all(&Arc::new(read), None).unwrap();
+        assert_eq!(replayed.run_metrics().frames, 2);
+    }
+    // A line end is all it takes to be whole.
+    let read = read_recording(&whole.as_bytes()[..whole.len() - 1], "rec.csv").unwrap();
+    assert_eq!(read.summary.frames, 2);
+}
+
+/// A recording from a newer version, or without a version line, is read as this
+/// version's format with a note saying so; one from this version or an older one
+/// without.
+#[test]
+fn another_version_is_read_with_a_note() {
+    let row = "0,0,0,0,0,,,\n";
+    let with = |version: &str| {
+        let text = HEAD.replace("# version: 0.1.0\n", version) + row;
+        read_recording(text.as_bytes(), "rec.csv").unwrap().notes
+    };
+    assert!(with("# version: 0.1.0\n").is_empty());
+    assert!(with("# version: 0.0.9\n").is_empty());
+    let newer = with("# version: 0.10.0\n");
+    assert_eq!(newer.len(), 1);
+    assert!(
+        newer[0].starts_with("rec.csv: recorded by version 0.10.0, not this one"),
+        "{newer:?}"
+    );
+    let odd = with("# version: 2.0-\u{1b}[31m\n");
+    assert!(odd[0].contains("2.0-\\u{1b}[31m"), "escaped: {odd:?}");
+    let none = with("");
+    assert!(
+        none[0].starts_with("rec.csv: the recording has no \"# version:\" line"),
+        "{none:?}"
+    );
+}
+
+/// An input stamped after the start of the frame it comes before cannot come from the
+/// window (it stamps inputs as they arrive): refused with its line.
+#[test]
+fn an_input_stamped_after_its_frame_starts_is_refused() {
+    let text = format!("{HEAD}0,10,0,0,0,,,press forward at 10.000000\n");
+    assert!(read_recording(text.as_bytes(), "rec.csv").is_ok());
+    let late = text.replace("at 10.000000", "at 10.000001");
+    let error = read_recording(late.as_bytes(), "rec.csv").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "rec.csv:5: an input stamped at 10.000001 ms comes before a frame that starts \
+         earlier, at 10.000000 ms: the window stamps an input when it arrives, before the \
+         frame that takes it"
+    );
+}
+
+#[test]
+fn bad_events_name_the_line_and_the_event() {
+    let head = "# timestep-lab session recording\n# settings: {rate_hz = 50.0}\n\
+                frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n";
+    let cases = [
+        ("0,0,0,0,0,,,jump", "rec.csv:4: unknown event \"jump\""),
+        (
+            "0,0,0,0,0,,,set {rate_hz = 0.0}",
+            "rec.csv:4: physics rate 0 Hz is out of range",
+        ),
+        (
+            "0,0,0,0,0,,,set {warp = 9}",
+            "rec.csv:4: unknown setting `warp`",
+        ),
+        (
+            "0,0,0,0,0,,,set {rate_hz = 5",
+            "rec.csv:4: event \"set {rate_hz = 5\" has no closing brace",
+        ),
+        (
+            "0,0,0,0,0,,,screen fifo",
+            "rec.csv:4: screen \"fifo\" is not a present mode",
+        ),
+    ];
+    for (row, message) in cases {
+        let text = format!("{head}{row}\n");
+        let error = read_recording(text.as_bytes(), "rec.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with(message), "{error}");
+    }
+    let no_settings = "# timestep-lab session recording\nframe,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n0,0,0,0,0,,,\n";
+    let error = read_recording(no_settings.as_bytes(), "r").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "r:1: the header has no \"# settings:\" line"
+    );
+    // A header and no row: nothing to replay.
+    let no_rows = format!("{head}\n");
+    let error = read_recording(no_rows.as_bytes(), "r").unwrap_err();
+    assert_eq!(error.to_string(), "r: the trace has no frame times");
+}
+
+#[test]
+fn measured_display_times_are_written_and_read_back_as_a_trace() {
+    let mut writer = RecordingWriter::new(Vec::new(), &header()).unwrap();
+    let start = |i: u64| i * 16_666_667;
+    // Frame i is answered two rows later: shown 20 ms after it started, but frame 2 was
+    // discarded and frame 4 never answered.
+    for i in 0..6u64 {
+        let events: Vec<RecordedEvent> = match i.checked_sub(2) {
+            Some(2) => vec![RecordedEvent::Displayed { frame: 2, at: None }],
+            Some(frame) if frame < 4 => vec![RecordedEvent::Displayed {
+                frame,
+                at: Some(start(frame) + 20_000_123),
+            }],
+            _ => vec![],
+        };
+        let row = RecordedFrame {
+            time: start(i),
+            frame_time: 16_666_667,
+            ..RecordedFrame::default()
+        };
+        writer.frame(&row, &events).unwrap();
+    }
+    let bytes = writer.finish().unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    assert!(text.contains("shown 0 at 20.000123"), "{text}");
+    assert!(text.contains("discarded 2"), "{text}");
+    let path =
+        std::env::temp_dir().join(format!("timestep-lab-displayed-{}.csv", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let trace = recording_trace(&path);
+    let _ = std::fs::remove_file(&path);
+    let trace = trace.unwrap();
+    assert_eq!(trace.frame_times_ns, vec![16_666_667; 6]);
+    assert_eq!(
+        trace.display_ns,
+        Some(vec![
+            Some(20_000_123),
+            Some(20_000_123),
+            None,
+            Some(20_000_123),
+            None,
+            None
+        ])
+    );
+    assert!(
+        trace
+            .notes
+            .iter()
+            .any(|note| note.contains("display times measured as recorded for 4 of 6 frames")),
+        "{:?}",
+        trace.notes
+    );
+    // A replay of it ignores them: they are what the screen did, not inputs.
+    // The same rows without them replay to the very same run.
+    let without: String = text
+        .lines()
+        .map(
+            |line| match line.find("shown").or_else(|| line.find("discarded")) {
+                Some(at) => &line[..at],
+                None => line,
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    assert!(!without.contains("shown") && !without.contains("discarded"));
+    let replay = |bytes: Vec<u8>| {
+        let recording = std::sync::Arc::new(read_recording(bytes, "displayed.csv").unwrap());
+        replay_all(&recording, Some(Strategy::Interpolated))
+            .unwrap()
+            .run_metrics()
+    };
+    assert_eq!(replay(bytes), replay(without.into_bytes()));
+}
+
+#[test]
+fn bad_display_events_name_the_problem() {
+    for (event, message) in [
+        (
+            "shown 3",
+            "display event \"shown 3\" is not shown FRAME at MS",
+        ),
+        (
+            "shown x at 5",
+            "frame \"x\" is not a row number (0 or more)",
+        ),
+        (
+            "shown 3 at -5",
+            "display time \"-5\" is not a time in ms (0 or more)",
+        ),
+        (
+            "discarded -1",
+            "frame \"-1\" is not a row number (0 or more)",
+        ),
+    ] {
+        let text = format!(
+            "# timestep-lab session recording\n# version: 0.1.0\n# settings: {{}}\n\
+             frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+             0,0,16.666667,0,0,,,{event}\n"
+        );
+        let error = read_recording(text.into_bytes(), "bad.csv").unwrap_err();
+        assert!(error.to_string().contains(message), "{event}: {error}");
+    }
+}
