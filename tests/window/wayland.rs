@@ -232,9 +232,15 @@ fn a_recording_under_weston_carries_its_display_times_and_bench_reads_them_frame
     let text = std::fs::read_to_string(&recording).expect("the recording");
     let shown = recorded_display_times(&text);
     assert!(shown.len() >= 100, "{} shown events", shown.len());
-    // The images reached the screen in order, each after the one before.
+    // The images reached the screen in order. Weston's headless output has no vblank: it
+    // finishes each repaint on a 16 ms timer and stamps the image with the clock when that
+    // fires (libweston/backend-headless/headless.c), so images are at least 16 ms apart,
+    // not on a grid of 60 Hz refreshes.
     let times: Vec<u64> = shown.values().copied().collect();
-    assert!(times.windows(2).all(|pair| pair[1] > pair[0]), "{times:?}");
+    assert!(
+        times.windows(2).all(|pair| pair[1] >= pair[0] + 15_900_000),
+        "{times:?}"
+    );
     let bench = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(["bench", "--trace"])
         .arg(&recording)
