@@ -22,7 +22,9 @@ use super::recording::Recorder;
 use super::summary::WindowSummary;
 use super::surface::MINIMISED_POLL;
 use super::ui_pass::{UiPass, snapshot_panes};
-use crate::live::{LiveLoop, PresentModeId, RealStopwatch, Replay, ReplayControl, ScreenFacts};
+use crate::live::{
+    LiveLoop, PresentModeId, RealStopwatch, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
+};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
@@ -289,6 +291,7 @@ impl App {
             }
         }
         let configurations = active.surface.configurations();
+        let presenting = self.live.stopwatch().now();
         self.present_watch.before_present();
         let acquire_wait = active.present(&mut self.pending_textures, &picture);
         // A swap chain made since the last present numbers its presents afresh, from this
@@ -296,7 +299,7 @@ impl App {
         // present, counts from the next.)
         if configurations != self.configurations {
             self.configurations = configurations;
-            self.live.surface_recreated();
+            self.live.surface_recreated(presenting);
         }
         let drawn = acquire_wait.is_some();
         if let Some(wait) = acquire_wait {

@@ -240,7 +240,7 @@ fn frames_with_presentation_feedback_do_not_allocate() {
             live.stopwatch_mut().advance(16_666_667);
             std::hint::black_box(live.frame());
             if i % 700 == 0 {
-                live.surface_recreated();
+                live.surface_recreated(live.now());
             }
             let present = live.record_present(0);
             // Answered three frames later, shown a refresh after the present.

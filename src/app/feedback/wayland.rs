@@ -8,9 +8,11 @@
 //! names, the refresh period, the refresh counter and how) or replaced (`discarded`). Its
 //! events land on a queue of the lab's own, read without waiting once per frame.
 //!
-//! The pointers stay valid while the window exists (winit's window holds its connection
-//! too), and the watch holds the window; the app also stops the watch before it drops the
-//! window (`window.rs`, `exiting`).
+//! What keeps the pointers valid: the `wl_surface` lives as long as winit's window, which
+//! the watch holds. The `wl_display` connection is owned by winit's event loop and closed
+//! when `run_app` returns, which the watch cannot hold: it must be dropped before that.
+//! The one owner, `PresentWatch` (crate-private, like this type), is stopped in
+//! `ApplicationHandler::exiting`, which winit calls before it closes the connection.
 #![allow(unsafe_code)]
 
 use std::sync::Arc;
@@ -79,8 +81,8 @@ pub struct PresentationWatch {
     requested: Option<u64>,
     /// The clock the compositor stamps feedback on.
     clock: ClockId,
-    /// The window, kept alive while its surface and connection are used; last, so it
-    /// goes after them.
+    /// The window, so its surface lives while the watch uses it; last, so it goes after
+    /// the proxies on it.
     _window: Arc<Window>,
 }
 
@@ -93,8 +95,9 @@ impl std::fmt::Debug for PresentationWatch {
 impl PresentationWatch {
     /// Binds the compositor's `wp_presentation` on `window`'s connection for its surface,
     /// and checks its clock. The error says what is missing (or that the window is not a
-    /// Wayland one).
-    pub fn for_window(window: Arc<Window>) -> Result<Self, String> {
+    /// Wayland one). The watch must be dropped before winit's event loop returns (see the
+    /// module's doc).
+    pub(super) fn for_window(window: Arc<Window>) -> Result<Self, String> {
         let not_wayland = || "the window is not a Wayland window".to_owned();
         let display = match window.display_handle().map(|handle| handle.as_raw()) {
             Ok(RawDisplayHandle::Wayland(display)) => display.display,
@@ -104,9 +107,9 @@ impl PresentationWatch {
             Ok(RawWindowHandle::Wayland(surface)) => surface.surface,
             _ => return Err(not_wayland()),
         };
-        // SAFETY: winit's display handle is its live `wl_display`; winit's window keeps its
-        // connection open, and the watch keeps the window (`_window`), so the display
-        // outlives this backend.
+        // SAFETY: winit's display handle is its live `wl_display`. The event loop owns it
+        // and closes it when `run_app` returns; the app drops this watch before that, in
+        // `exiting` (module doc), so the display outlives this backend and its proxies.
         let backend = unsafe { Backend::from_foreign_display(display.as_ptr().cast()) };
         let connection = Connection::from_backend(backend);
         let (globals, mut queue) = registry_queue_init::<Received>(&connection)
@@ -115,9 +118,9 @@ impl PresentationWatch {
         let presentation: WpPresentation = globals
             .bind(&handle, 1..=1, ())
             .map_err(|_| "the compositor offers no presentation-time (wp_presentation)")?;
-        // SAFETY: winit's window handle is the window's live `wl_surface` proxy, alive
-        // while the window is (kept by the watch); the id checks its interface, and tracks
-        // whether winit destroyed it.
+        // SAFETY: winit's window handle is the window's live `wl_surface` proxy, alive as
+        // long as the window, which the watch holds (`_window`); the id checks its
+        // interface, and tracks whether winit destroyed it.
         let id = unsafe { ObjectId::from_ptr(WlSurface::interface(), surface.as_ptr().cast()) }
             .map_err(|_| "the window's surface is not a wl_surface")?;
         let surface = WlSurface::from_id(&connection, id)
@@ -269,7 +272,8 @@ impl Dispatch<WpPresentationFeedback, u64> for Received {
                 FeedbackOutcome::Presented {
                     at,
                     refresh: (refresh > 0).then_some(u64::from(refresh)),
-                    sequence: Some(wayland_sequence(seq_hi, seq_lo)),
+                    // A counter of 0 means the output has none (the protocol's words).
+                    sequence: Some(wayland_sequence(seq_hi, seq_lo)).filter(|&seq| seq != 0),
                     flags: FeedbackFlags {
                         vsync: kind.contains(Kind::Vsync),
                         hw_clock: kind.contains(Kind::HwClock),

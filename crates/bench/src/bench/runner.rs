@@ -388,7 +388,7 @@ pub(crate) fn open_run(
     if let Some(font) = plot.and_then(|plot| plot.font.as_deref()) {
         plot::load_font(font)?;
     }
-    let trace = choice.load(on_wait)?;
+    let trace = choice.load(settings.display == DisplaySpec::Trace, on_wait)?;
     notes.extend(trace.notes().iter().cloned());
     notes.extend(hitch_note(&settings.load, hitches, trace.wall_time_s()));
     notes.extend(display_time_note(strategies, settings.display));

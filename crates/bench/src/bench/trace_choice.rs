@@ -33,14 +33,16 @@ pub enum TraceChoice {
 
 impl TraceChoice {
     /// Reads or makes the trace. `on_wait` is told the path when a file has given no data
-    /// for a second (a named pipe whose writer has not started blocks the read).
+    /// for a second (a named pipe whose writer has not started blocks the read). With
+    /// `display_times` (`--display trace`), a recorded session is read with the display
+    /// times it measured.
     pub fn load(
         &self,
+        display_times: bool,
         on_wait: impl FnOnce(&str) + Send + 'static,
     ) -> Result<BenchTrace, BenchError> {
         match self {
-            // A recorded session read as a trace keeps the display times it measured.
-            Self::File { path, .. } if trace::is_recording(path) => {
+            Self::File { path, .. } if display_times && trace::is_recording(path) => {
                 Ok(BenchTrace::Read(crate::recording::recording_trace(path)?))
             }
             Self::File { path, options, .. } => Ok(BenchTrace::Read(trace::load_with_wait_notice(

@@ -19,6 +19,7 @@ use timestep_lab_core::live::{
     Recording, RecordingHeader, RecordingSink, RecordingSummary, ScreenFacts,
 };
 use timestep_lab_core::text::{escape, escape_path};
+use timestep_lab_core::timestep::Nanos;
 
 use crate::trace::{
     FrameTrace, RECORDING_COLUMNS, RECORDING_MARK, RecordingHead, RecordingRows, TraceError,
@@ -55,39 +56,56 @@ fn load_recording_observed(
 }
 
 /// The recording at `path` as a trace: its frame times and, when the window measured the
-/// screen as it recorded, each frame's display time as the time from its start (a frame the
-/// platform never answered for counts as never shown, as a discarded one does).
+/// screen as it recorded, each frame's display time as the time from its start. A frame the
+/// platform answered as discarded counts as never shown; the frames after the last one
+/// answered (their answers were still on their way when the recording stopped) are left
+/// out, so none is taken for dropped. An answer names a frame before the row it is in.
 pub fn recording_trace(path: &Path) -> Result<FrameTrace, TraceError> {
-    let (mut frame_times, mut starts, mut displayed) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut frame_times, mut starts) = (Vec::new(), Vec::new());
+    let mut display_ns: Vec<Option<Nanos>> = Vec::new();
+    let mut last_answered = None;
+    let mut misplaced = None;
     let recording = load_recording_observed(path, |frame, events| {
-        frame_times.push(frame.frame_time);
-        starts.push(frame.time);
         for event in events {
-            if let RecordedEvent::Displayed { frame, at } = *event {
-                displayed.push((frame, at));
+            if let RecordedEvent::Displayed { frame: shown, at } = *event {
+                match usize::try_from(shown).ok().filter(|&f| f < starts.len()) {
+                    Some(f) => {
+                        display_ns[f] = at.map(|at| at.saturating_sub(starts[f]));
+                        last_answered = last_answered.max(Some(f));
+                    }
+                    None => {
+                        misplaced.get_or_insert((frame.line, shown));
+                    }
+                }
             }
         }
+        frame_times.push(frame.frame_time);
+        starts.push(frame.time);
+        display_ns.push(None);
     })?;
+    if let Some((line, frame)) = misplaced {
+        return Err(TraceError::Recording {
+            origin: recording.source,
+            line,
+            message: format!(
+                "display event for frame {frame} comes before that frame's row: an answer \
+                 names a frame recorded earlier"
+            ),
+        });
+    }
     let mut notes = recording.notes;
-    let display_ns = (!displayed.is_empty()).then(|| {
-        let mut display_ns = vec![None; frame_times.len()];
-        let mut answered = 0usize;
-        for (frame, at) in displayed {
-            let Some(slot) = usize::try_from(frame)
-                .ok()
-                .filter(|&f| f < display_ns.len())
-            else {
-                continue;
-            };
-            answered += 1;
-            display_ns[slot] = at.map(|at| at.saturating_sub(starts[slot]));
-        }
+    let display_ns = last_answered.map(|last| {
+        let kept = last + 1;
         notes.push(format!(
-            "{}: display times measured as recorded for {answered} of {} frames; the \
-             others count as never shown",
+            "{}: display times measured as recorded for {} of {} frames; the {} after the \
+             last answered are left out",
             recording.source,
-            frame_times.len()
+            display_ns[..kept].iter().filter(|d| d.is_some()).count(),
+            kept,
+            frame_times.len() - kept
         ));
+        frame_times.truncate(kept);
+        display_ns.truncate(kept);
         display_ns
     });
     Ok(FrameTrace {

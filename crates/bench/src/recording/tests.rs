@@ -248,23 +248,22 @@ fn measured_display_times_are_written_and_read_back_as_a_trace() {
     let trace = recording_trace(&path);
     let _ = std::fs::remove_file(&path);
     let trace = trace.unwrap();
-    assert_eq!(trace.frame_times_ns, vec![16_666_667; 6]);
+    // Frames 4 and 5, never answered before the recording stopped, are left out.
+    assert_eq!(trace.frame_times_ns, vec![16_666_667; 4]);
     assert_eq!(
         trace.display_ns,
         Some(vec![
             Some(20_000_123),
             Some(20_000_123),
             None,
-            Some(20_000_123),
-            None,
-            None
+            Some(20_000_123)
         ])
     );
     assert!(
-        trace
-            .notes
-            .iter()
-            .any(|note| note.contains("display times measured as recorded for 4 of 6 frames")),
+        trace.notes.iter().any(|note| note.contains(
+            "display times measured as recorded for 3 of 4 frames; the 2 after the last \
+             answered are left out"
+        )),
         "{:?}",
         trace.notes
     );
@@ -319,4 +318,22 @@ fn bad_display_events_name_the_problem() {
         let error = read_recording(text.into_bytes(), "bad.csv").unwrap_err();
         assert!(error.to_string().contains(message), "{event}: {error}");
     }
+}
+
+#[test]
+fn an_answer_for_a_frame_not_recorded_yet_is_refused_with_its_line() {
+    let text = "# timestep-lab session recording\n# version: 0.1.0\n# settings: {}\n\
+                frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+                0,0,16.666667,0,0,,,\n\
+                1,16.666667,16.666667,0,0,,,shown 1 at 30\n";
+    let path =
+        std::env::temp_dir().join(format!("timestep-lab-misplaced-{}.csv", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let error = recording_trace(&path);
+    let _ = std::fs::remove_file(&path);
+    let error = error.unwrap_err().to_string();
+    assert!(
+        error.contains(":6:") && error.contains("display event for frame 1 comes before"),
+        "{error}"
+    );
 }

@@ -98,11 +98,17 @@ impl RepeatCauses {
 
     /// The refreshes repeated for `cause`.
     pub fn get(&self, cause: RepeatCause) -> u64 {
+        let mut copy = *self;
+        *copy.slot(cause)
+    }
+
+    /// The count of `cause`.
+    fn slot(&mut self, cause: RepeatCause) -> &mut u64 {
         match cause {
-            RepeatCause::CpuLate => self.cpu_late,
-            RepeatCause::GpuLate => self.gpu_late,
-            RepeatCause::QueueFull => self.queue_full,
-            RepeatCause::Display => self.display,
+            RepeatCause::CpuLate => &mut self.cpu_late,
+            RepeatCause::GpuLate => &mut self.gpu_late,
+            RepeatCause::QueueFull => &mut self.queue_full,
+            RepeatCause::Display => &mut self.display,
         }
     }
 
@@ -125,13 +131,7 @@ impl RepeatCauses {
 
     /// Counts `count` more refreshes repeated for `cause`.
     pub fn add(&mut self, cause: RepeatCause, count: u64) {
-        let slot = match cause {
-            RepeatCause::CpuLate => &mut self.cpu_late,
-            RepeatCause::GpuLate => &mut self.gpu_late,
-            RepeatCause::QueueFull => &mut self.queue_full,
-            RepeatCause::Display => &mut self.display,
-        };
-        *slot += count;
+        *self.slot(cause) += count;
     }
 }
 

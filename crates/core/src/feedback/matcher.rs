@@ -14,6 +14,17 @@ pub const IN_FLIGHT: usize = 64;
 /// still returning. Earlier than this, the time is on another clock.
 const SHOWN_BEFORE_PRESENT: Nanos = 50_000_000;
 
+/// The same for a source that cannot name the surface generation (X11), ns: there an
+/// answer shown before its present was recorded may be an old swap chain's present of the
+/// same number, so only a little slack is allowed (the server completes a Present after
+/// the request that the present call sends).
+const SHOWN_BEFORE_PRESENT_UNNAMED: Nanos = 1_000_000;
+
+/// The frame of a present numbered only to keep count with the platform, never scored
+/// against the model or recorded (a replay's present, or one made before the model
+/// restarted its numbering).
+pub const UNSCORED: u64 = u64::MAX;
+
 /// Latest a frame may be shown after its present, ns. Later than this, the time is on
 /// another clock (or the platform kept it past any display's queue).
 const SHOWN_AFTER_PRESENT: Nanos = 5_000_000_000;
@@ -139,6 +150,14 @@ impl FeedbackMatcher {
         self.generation
     }
 
+    /// The model numbers its frames from scratch: the presents still waiting keep their
+    /// numbers (the platform's count goes on) but are no longer scored or recorded.
+    pub fn forget_frames(&mut self) {
+        for slot in self.in_flight.iter_mut().filter(|slot| slot.present > 0) {
+            slot.frame = UNSCORED;
+        }
+    }
+
     /// The window presented `frame` at `at` on the stopwatch: returns the present's number
     /// in the generation, which its feedback will name.
     pub fn presented(&mut self, frame: u64, at: Nanos) -> u64 {
@@ -193,9 +212,14 @@ impl FeedbackMatcher {
                     self.counts.implausible += 1;
                     return None;
                 };
-                if feedback.generation.is_none() && shown_at < self.generation_start {
+                let unnamed = feedback.generation.is_none();
+                if unnamed
+                    && (shown_at < self.generation_start
+                        || shown_at.saturating_add(SHOWN_BEFORE_PRESENT_UNNAMED) < waiting.at)
+                {
                     // A source that cannot name the generation: shown before this one
-                    // began, so it was an old surface's present of the same number.
+                    // began, or before this present, so it was an old swap chain's present
+                    // of the same number.
                     self.counts.old_surface += 1;
                     return None;
                 }

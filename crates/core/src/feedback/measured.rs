@@ -2,7 +2,7 @@
 //! they reveal (and whether it varies), and the display model scored against them frame by
 //! frame. Fixed memory: nothing allocates after it is made.
 
-use super::matcher::{FeedbackCounts, FeedbackMatcher, MatchedFeedback};
+use super::matcher::{FeedbackCounts, FeedbackMatcher, MatchedFeedback, UNSCORED};
 use super::{ClockMap, FeedbackSource, PresentFeedback};
 use crate::ring::Ring;
 use crate::timestep::Nanos;
@@ -16,9 +16,10 @@ const PERIOD_SAMPLES: usize = 32;
 /// Frames whose model outcome or measurement waits for the other, by frame number.
 const PAIRED_FRAMES: usize = 256;
 
-/// Spread of the per-refresh intervals, (longest − shortest) over the median, above which
-/// the refresh varies: VRR. A fixed refresh measured by a hardware clock varies by well
-/// under a percent; a compositor's software timestamps by a few.
+/// Spread of the per-refresh intervals, from the 10th to the 90th percentile over the
+/// median, above which the refresh varies: VRR. A fixed refresh measured by a hardware
+/// clock varies by well under a percent, a compositor's software timestamps by a few; the
+/// percentiles leave out the odd late timestamp.
 const VRR_SPREAD: f64 = 0.10;
 
 /// One new image on the screen, as measured.
@@ -92,9 +93,9 @@ impl ModelScore {
                 let magnitude = Nanos::try_from(error.unsigned_abs()).unwrap_or(Nanos::MAX);
                 self.compared += 1;
                 self.abs_error_sum = self.abs_error_sum.saturating_add(magnitude);
-                self.error_sum = self
-                    .error_sum
-                    .saturating_add(i64::try_from(error).unwrap_or(i64::MAX));
+                let signed =
+                    i64::try_from(error).unwrap_or(if error < 0 { i64::MIN } else { i64::MAX });
+                self.error_sum = self.error_sum.saturating_add(signed);
                 self.worst = self.worst.max(magnitude);
             }
             (None, None) => self.both_dropped += 1,
@@ -154,6 +155,9 @@ pub struct MeasuredScreen {
     samples_len: usize,
     /// Where the next interval goes.
     samples_next: usize,
+    /// Whether the intervals came from the platform's refresh counter (else they are the
+    /// gaps between new images).
+    numbered: bool,
     /// The refresh period the platform reported last, ns.
     reported: Option<Nanos>,
     /// The model's outcomes waiting for their measurement, by frame.
@@ -175,6 +179,7 @@ impl MeasuredScreen {
             samples: [0; PERIOD_SAMPLES],
             samples_len: 0,
             samples_next: 0,
+            numbered: false,
             reported: None,
             modeled: [Half::default(); PAIRED_FRAMES],
             measured: [Half::default(); PAIRED_FRAMES],
@@ -198,13 +203,14 @@ impl MeasuredScreen {
         }
     }
 
-    /// The model's frames are numbered from scratch (a new model): frames waiting to be
-    /// paired with the model's outcome are forgotten, and presents waiting for feedback
-    /// go to a new generation (see [`Self::new_surface`]).
-    pub fn restart(&mut self, now: Nanos) {
+    /// The model's frames are numbered from scratch (a new model, at a recording's start or
+    /// a replay's): frames waiting to be paired with the model's outcome are forgotten, and
+    /// the presents waiting for feedback are still counted but no longer scored. The
+    /// surface and the presents' numbering go on, as the platform's do.
+    pub fn restart(&mut self) {
         self.modeled = [Half::default(); PAIRED_FRAMES];
         self.measured = [Half::default(); PAIRED_FRAMES];
-        self.new_surface(now);
+        self.matcher.forget_frames();
     }
 
     /// The presents and what became of their feedback.
@@ -257,10 +263,12 @@ impl MeasuredScreen {
     /// Takes feedback from the source; returns the frame it matched, if any.
     pub fn feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
         let matched = self.matcher.take(feedback)?;
-        if let Some(modeled) = take(&mut self.modeled, matched.frame) {
-            self.score.count(modeled, matched.shown_at);
-        } else {
-            put(&mut self.measured, matched.frame, matched.shown_at);
+        if matched.frame != UNSCORED {
+            if let Some(modeled) = take(&mut self.modeled, matched.frame) {
+                self.score.count(modeled, matched.shown_at);
+            } else {
+                put(&mut self.measured, matched.frame, matched.shown_at);
+            }
         }
         if let Some(refresh) = matched.refresh {
             self.reported = Some(refresh);
@@ -279,6 +287,7 @@ impl MeasuredScreen {
                     _ => 1,
                 };
                 if let Some(interval) = (at - before).checked_div(refreshes) {
+                    self.numbered = before_sequence.is_some() && matched.sequence.is_some();
                     self.samples[self.samples_next] = interval;
                     self.samples_next = (self.samples_next + 1) % PERIOD_SAMPLES;
                     self.samples_len = (self.samples_len + 1).min(PERIOD_SAMPLES);
@@ -313,14 +322,14 @@ impl MeasuredScreen {
         let mut samples = self.samples;
         let samples = &mut samples[..self.samples_len];
         samples.sort_unstable();
-        let median = samples[samples.len() / 2].max(1) as f64;
-        (samples[samples.len() - 1] - samples[0]) as f64 / median > VRR_SPREAD
+        let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+        let median = at(0.5).max(1) as f64;
+        (at(0.9) - at(0.1)) as f64 / median > VRR_SPREAD
     }
 
-    /// Whether the last image came with a refresh counter.
+    /// Whether the intervals kept came from the platform's refresh counter.
     fn numbered(&self) -> bool {
-        self.previous
-            .is_some_and(|(_, sequence)| sequence.is_some())
+        self.numbered
     }
 }
 

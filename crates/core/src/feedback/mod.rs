@@ -28,7 +28,7 @@
 mod matcher;
 mod measured;
 
-pub use matcher::{FeedbackCounts, FeedbackMatcher, IN_FLIGHT, MatchedFeedback};
+pub use matcher::{FeedbackCounts, FeedbackMatcher, IN_FLIGHT, MatchedFeedback, UNSCORED};
 pub use measured::{
     MEASURED_REFRESHES, MeasuredReadouts, MeasuredRefresh, MeasuredScreen, ModelScore,
 };

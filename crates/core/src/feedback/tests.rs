@@ -173,6 +173,9 @@ fn the_measured_period_is_the_median_refresh_and_varying_refreshes_are_vrr() {
     let steady = measured_run(|_| FRAME_60HZ, 40, 0);
     assert_eq!(steady.period(), Some(FRAME_60HZ));
     assert!(!steady.variable());
+    // One late timestamp in a steady run is not VRR.
+    let hiccup = measured_run(|frame| FRAME_60HZ + u64::from(frame == 20) * 3 * MS, 40, 0);
+    assert!(!hiccup.variable());
     // Each image a refresh late on the counter: the period is still one refresh.
     let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
     for frame in 0..10 {
@@ -237,4 +240,51 @@ fn the_model_is_scored_against_the_measurement_in_either_order() {
     assert_eq!(score.worst, MS);
     assert!((score.agreement() - 2.0 / 3.0).abs() < 1e-12);
     assert_eq!(screen.shown().len(), 1);
+}
+
+#[test]
+fn a_restarted_model_keeps_the_platforms_numbering_and_stops_scoring_the_old_frames() {
+    let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
+    for frame in 0..3 {
+        assert_eq!(screen.presented(frame, frame * 10 * MS), frame + 1);
+    }
+    // A recording starts: the model numbers its frames from 0 again, the swap chain's
+    // serials go on.
+    screen.restart();
+    assert_eq!(screen.presented(0, 30 * MS), 4);
+    screen.modeled(1, Some(15 * MS));
+    // Present 2 showed the old frame 1: measured, but neither scored nor given a frame.
+    let old = screen
+        .feedback(shown(2, None, i128::from(16 * MS), Some(2)))
+        .expect("counted");
+    assert_eq!(old.frame, UNSCORED);
+    assert_eq!(screen.score().judged(), 0);
+    // Present 4 is the new frame 0.
+    let new = screen
+        .feedback(shown(4, None, i128::from(33 * MS), Some(3)))
+        .expect("matched");
+    assert_eq!(new.frame, 0);
+    assert_eq!(screen.counts().shown, 2);
+}
+
+#[test]
+fn an_unnamed_answer_shown_before_its_present_is_an_old_swap_chains() {
+    let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
+    matcher.new_surface(100 * MS);
+    matcher.presented(7, 100 * MS);
+    // Serial 1 of the old chain, shown 5 ms before this chain's first present.
+    assert_eq!(
+        matcher.take(shown(1, None, i128::from(95 * MS), None)),
+        None
+    );
+    assert_eq!(matcher.counts().old_surface, 1);
+    // A named answer may come that early (the compositor showed it while the call returned).
+    let mut named = FeedbackMatcher::new(ClockMap::new(0, 0));
+    let generation = named.new_surface(100 * MS);
+    named.presented(7, 100 * MS);
+    assert!(
+        named
+            .take(shown(1, Some(generation), i128::from(99 * MS), None))
+            .is_some()
+    );
 }

@@ -359,19 +359,18 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// number for its feedback to name, when the screen is measured.
     pub fn record_present(&mut self, acquire_wait: Nanos) -> Option<(u32, u64)> {
         let now = self.stopwatch.now();
-        self.record_present_at(now, acquire_wait)
+        self.record_present_at(now, acquire_wait);
+        self.screen.note_present(now, true)
     }
 
-    /// [`Self::record_present`] at a given stopwatch time (a recorded present). Returns
-    /// the present's surface generation and number for its feedback to name, when the
-    /// screen is measured ([`Self::measure_screen`]).
-    pub fn record_present_at(&mut self, now: Nanos, acquire_wait: Nanos) -> Option<(u32, u64)> {
+    /// [`Self::record_present`] at a given stopwatch time, unnumbered (a recorded present,
+    /// replayed).
+    pub fn record_present_at(&mut self, now: Nanos, acquire_wait: Nanos) {
         self.presents.push(now);
-        let present = self.screen.record_present(now, acquire_wait);
+        self.screen.record_present(now, acquire_wait);
         if let Some((row, _)) = self.journal.as_mut().and_then(|j| j.current.as_mut()) {
             row.present = Some((now, acquire_wait));
         }
-        present
     }
 
     /// Whether the last frame was a replayed one.
@@ -454,7 +453,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     fn restart_screen(&mut self) {
         let facts = self.screen.facts();
         let mut screen = LiveDisplay::new(self.settings.refresh_override_hz);
-        screen.take_measurement(&mut self.screen, self.stopwatch.now());
+        screen.take_measurement(&mut self.screen);
         self.screen = screen;
         self.screen.set(facts, self.settings.refresh_override_hz);
         self.unpresented = false;

@@ -8,6 +8,7 @@ use crate::display::{
 };
 use crate::feedback::{
     ClockMap, FeedbackSource, MatchedFeedback, MeasuredReadouts, MeasuredScreen, PresentFeedback,
+    UNSCORED,
 };
 use crate::ring::Ring;
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
@@ -203,18 +204,19 @@ impl LiveDisplay {
     }
 
     /// The window presented the last frame now (`at`), after acquiring its image blocked
-    /// for `acquire_wait`. Returns the present's surface generation and number for its
-    /// feedback to name, when the screen is measured.
-    pub fn record_present(&mut self, at: Nanos, acquire_wait: Nanos) -> Option<(u32, u64)> {
+    /// for `acquire_wait` (or a replay presents a recorded frame).
+    pub fn record_present(&mut self, at: Nanos, acquire_wait: Nanos) {
         self.present_mark = Some(at);
         self.presents.push((at, acquire_wait));
-        self.note_present(at)
     }
 
-    /// Numbers the last frame's present at `at` for its feedback, without feeding the
-    /// model (see [`crate::live::LiveLoop::note_present`]).
-    pub fn note_present(&mut self, at: Nanos) -> Option<(u32, u64)> {
-        let (measured, frame) = (self.measured.as_mut()?, self.last_frame?);
+    /// Numbers a present the window made at `at` for its feedback: the last frame's, to be
+    /// scored against the model, or (`scored` false: a replay, whose model runs on the
+    /// recording's clock) one only measured. Returns its surface generation and number,
+    /// when the screen is measured.
+    pub fn note_present(&mut self, at: Nanos, scored: bool) -> Option<(u32, u64)> {
+        let measured = self.measured.as_mut()?;
+        let frame = if scored { self.last_frame? } else { UNSCORED };
         Some((measured.generation(), measured.presented(frame, at)))
     }
 
@@ -256,13 +258,13 @@ impl LiveDisplay {
         self.measured.as_ref()
     }
 
-    /// Carries the measurement over from `old`, a screen this one replaces at `now`
-    /// (frames are numbered from scratch).
-    pub fn take_measurement(&mut self, old: &mut Self, now: Nanos) {
+    /// Carries the measurement over from `old`, a screen this one replaces (its frames are
+    /// numbered from scratch).
+    pub fn take_measurement(&mut self, old: &mut Self) {
         self.unmeasured = old.unmeasured;
         self.measured = old.measured.take();
         if let Some(measured) = &mut self.measured {
-            measured.restart(now);
+            measured.restart();
         }
     }
 
@@ -402,7 +404,10 @@ impl LiveDisplay {
             },
         };
         let next = self.display.next_frame();
-        self.late_carried = self.late_frames();
+        // Late frames count on as the model changes, but start over with a new refresh
+        // length, as the panes' refresh histograms do.
+        let same_unit = spec.refresh_unit() == self.display.spec().refresh_unit();
+        self.late_carried = if same_unit { self.late_frames() } else { 0 };
         self.late_at_reset = 0;
         self.display = Display::new(spec).numbered_from(next);
         self.source = source;

@@ -3,17 +3,19 @@
 //! [`crate::feedback`]).
 
 use super::LiveLoop;
-use crate::feedback::{ClockMap, FeedbackSource, MatchedFeedback, PresentFeedback};
+use crate::feedback::{ClockMap, FeedbackSource, MatchedFeedback, PresentFeedback, UNSCORED};
 use crate::live::recording::RecordedEvent;
 use crate::live::stopwatch::Stopwatch;
+use crate::timestep::Nanos;
 
 impl<S: Stopwatch> LiveLoop<S> {
     /// The window presented a frame the loop did not time (a replay presents its recorded
     /// times instead): numbered for its feedback all the same, since the platform numbers
-    /// every present. Returns its generation and number, when the screen is measured.
+    /// every present, but only measured, not scored: the replay's model runs on the
+    /// recording's clock. Returns its generation and number, when the screen is measured.
     pub fn note_present(&mut self) -> Option<(u32, u64)> {
         let now = self.stopwatch.now();
-        self.screen.note_present(now)
+        self.screen.note_present(now, false)
     }
 
     /// The platform reports presentation through `source`, on a clock that maps onto the
@@ -33,11 +35,11 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.screen.unmeasured(reason);
     }
 
-    /// The window recreated its surface (resize, lost surface, present mode): feedback for
-    /// the old one is ignored. Returns the new generation when the screen is measured.
-    pub fn surface_recreated(&mut self) -> Option<u32> {
-        let now = self.stopwatch.now();
-        self.screen.new_surface(now)
+    /// The window recreated its surface (resize, lost surface, present mode) before the
+    /// present it began at `at` on the stopwatch: feedback for the old one is ignored.
+    /// Returns the new generation when the screen is measured.
+    pub fn surface_recreated(&mut self, at: Nanos) -> Option<u32> {
+        self.screen.new_surface(at)
     }
 
     /// Takes presentation feedback from the platform; returns the frame it matched. A
@@ -45,10 +47,12 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// numbered from the recording's start, as the screen model's are).
     pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
         let matched = self.screen.feedback(feedback)?;
-        self.note(RecordedEvent::Displayed {
-            frame: matched.frame,
-            at: matched.shown_at,
-        });
+        if matched.frame != UNSCORED {
+            self.note(RecordedEvent::Displayed {
+                frame: matched.frame,
+                at: matched.shown_at,
+            });
+        }
         Some(matched)
     }
 }
