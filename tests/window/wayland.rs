@@ -136,31 +136,36 @@ fn a_wayland_window_draws_and_exits_cleanly() {
     assert!(sphere > 200, "{sphere} sphere-coloured pixels");
 }
 
-#[test]
-fn under_weston_the_screen_is_measured_by_presentation_time() {
-    let Some(compositor) = wayland_compositor() else {
-        return;
-    };
+/// 120 frames of a small window without the panel under FIFO on `compositor`, with `more`
+/// arguments.
+fn small_fifo_run(compositor: &WaylandCompositor, more: &[&str]) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
     command
         .env("WAYLAND_DISPLAY", &compositor.socket)
         .env("XDG_RUNTIME_DIR", &compositor.runtime_dir)
         .env_remove("DISPLAY");
-    let output = run(
-        command,
-        &[
-            "--frames",
-            "120",
-            "--width",
-            "320",
-            "--height",
-            "240",
-            "--no-panel",
-            "--no-config",
-            "--present-mode",
-            "fifo",
-        ],
-    );
+    let mut args = vec![
+        "--frames",
+        "120",
+        "--width",
+        "320",
+        "--height",
+        "240",
+        "--no-panel",
+        "--no-config",
+        "--present-mode",
+        "fifo",
+    ];
+    args.extend_from_slice(more);
+    run(command, &args)
+}
+
+#[test]
+fn under_weston_the_screen_is_measured_by_presentation_time() {
+    let Some(compositor) = wayland_compositor() else {
+        return;
+    };
+    let output = small_fifo_run(&compositor, &[]);
     assert_success(&output);
     // `measured (Wayland presentation-time), K of N frames (...)`: nearly every present
     // answered (the last few may still be on their way at exit).
@@ -206,27 +211,9 @@ fn a_recording_under_weston_carries_its_display_times_and_bench_reads_them_frame
     std::fs::create_dir_all(&dir).expect("a directory");
     let recording = dir.join("session.csv");
     let csv = dir.join("frames.csv");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
-    command
-        .env("WAYLAND_DISPLAY", &compositor.socket)
-        .env("XDG_RUNTIME_DIR", &compositor.runtime_dir)
-        .env_remove("DISPLAY");
-    let output = run(
-        command,
-        &[
-            "--frames",
-            "120",
-            "--width",
-            "320",
-            "--height",
-            "240",
-            "--no-panel",
-            "--no-config",
-            "--present-mode",
-            "fifo",
-            "--record",
-            recording.to_str().expect("utf-8 path"),
-        ],
+    let output = small_fifo_run(
+        &compositor,
+        &["--record", recording.to_str().expect("utf-8 path")],
     );
     assert_success(&output);
     let text = std::fs::read_to_string(&recording).expect("the recording");

@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use timestep_lab_bench::bench::{BenchSettings, run};
 use timestep_lab_bench::trace::generate;
-use timestep_lab_core::feedback::{
-    ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
-};
+use timestep_lab_core::feedback::{ClockMap, FeedbackSource, PresentFeedback};
 use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab_core::metrics::MetricsRecorder;
 use timestep_lab_core::scene::SceneConfig;
@@ -103,16 +101,13 @@ fn engine(c: &mut Criterion) {
                 let present = live.record_present(0);
                 let slot = (i % 4) as usize;
                 if let Some((generation, present)) = waiting[slot].take() {
-                    black_box(live.present_feedback(PresentFeedback {
+                    black_box(live.present_feedback(PresentFeedback::shown(
                         present,
-                        generation: Some(generation),
-                        outcome: FeedbackOutcome::Presented {
-                            at: i128::from(live.now()),
-                            refresh: Some(16_666_667),
-                            sequence: Some(i),
-                            flags: FeedbackFlags::default(),
-                        },
-                    }));
+                        Some(generation),
+                        i128::from(live.now()),
+                        Some(16_666_667),
+                        Some(i),
+                    )));
                 }
                 waiting[slot] = present;
                 black_box(live.screen().measured().map(|m| m.readouts()));

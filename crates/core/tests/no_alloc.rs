@@ -229,9 +229,7 @@ fn ramp_frames_do_not_allocate() {
 /// period and VRR test read, a surface recreated now and then, without the heap.
 #[test]
 fn frames_with_presentation_feedback_do_not_allocate() {
-    use timestep_lab_core::feedback::{
-        ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
-    };
+    use timestep_lab_core::feedback::{ClockMap, FeedbackSource, PresentFeedback};
     let mut live = warmed_up(LiveSettings::default());
     live.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
     let mut waiting = [None; 4];
@@ -246,16 +244,13 @@ fn frames_with_presentation_feedback_do_not_allocate() {
             // Answered three frames later, shown a refresh after the present.
             let slot = (i % 4) as usize;
             if let Some((generation, present)) = waiting[slot].take() {
-                live.present_feedback(PresentFeedback {
+                live.present_feedback(PresentFeedback::shown(
                     present,
-                    generation: Some(generation),
-                    outcome: FeedbackOutcome::Presented {
-                        at: i128::from(live.now()),
-                        refresh: Some(16_666_667),
-                        sequence: Some(i),
-                        flags: FeedbackFlags::default(),
-                    },
-                });
+                    Some(generation),
+                    i128::from(live.now()),
+                    Some(16_666_667),
+                    Some(i),
+                ));
             }
             waiting[slot] = present;
             let measured = live.screen().measured().expect("measured");

@@ -103,6 +103,30 @@ pub struct PresentFeedback {
     pub outcome: FeedbackOutcome,
 }
 
+impl PresentFeedback {
+    /// Present `present` of surface generation `generation` shown at platform time `at`
+    /// (ns) at refresh `sequence`, with the refresh period `refresh` and no flags: the
+    /// answer a test or a benchmark plays the platform with.
+    pub fn shown(
+        present: u64,
+        generation: Option<u32>,
+        at: i128,
+        refresh: Option<Nanos>,
+        sequence: Option<u64>,
+    ) -> Self {
+        Self {
+            present,
+            generation,
+            outcome: FeedbackOutcome::Presented {
+                at,
+                refresh,
+                sequence,
+                flags: FeedbackFlags::default(),
+            },
+        }
+    }
+}
+
 /// A platform clock (CLOCK_MONOTONIC, ns) against the stopwatch, from one reading of each
 /// taken together.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

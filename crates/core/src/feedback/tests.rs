@@ -14,16 +14,7 @@ fn shown(
     at: i128,
     sequence: Option<u64>,
 ) -> PresentFeedback {
-    PresentFeedback {
-        present,
-        generation,
-        outcome: FeedbackOutcome::Presented {
-            at,
-            refresh: None,
-            sequence,
-            flags: FeedbackFlags::default(),
-        },
-    }
+    PresentFeedback::shown(present, generation, at, None, sequence)
 }
 
 fn discarded(present: u64, generation: Option<u32>) -> PresentFeedback {
