@@ -298,6 +298,9 @@ fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>, frame: egui::Fr
             let screen = TimelineScreen {
                 refreshes: snapshot.refreshes,
                 model: snapshot.readouts.screen.model,
+                measured: snapshot
+                    .measured
+                    .map(|measured| (measured.shown(), measured.source())),
             };
             timeline_ui(ui, &timeline, screen, snapshot.readouts.focus, dt);
         });

@@ -16,8 +16,9 @@
 //!   red cross marks a frame whose image the modeled screen dropped (replaced before a
 //!   refresh showed it).
 //! - **screen**: each refresh of the modeled screen (the display model in force, named in
-//!   the caption and on hovering the label; nothing here is measured), lasting until the
-//!   next. Refreshes are on the stopwatch; they are placed on the axis piecewise-linearly
+//!   the caption and on hovering the label), lasting until the next; where the platform
+//!   reports presentation, a mark on the row's top edge where each new image measurably
+//!   reached the screen, beside the model's cells. Refreshes are on the stopwatch; they are placed on the axis piecewise-linearly
 //!   between the frames' `(wall_i, T_i)` (see `refreshes.rs`). A new image is a filled cell, a
 //!   repeat an outlined one, both in the shade of the shown frame's sequence number, so a
 //!   frame held on screen reads as a run of one shade; a torn refresh is an orange zigzag.
@@ -62,6 +63,7 @@ mod tests;
 use egui::{Align2, Sense, Vec2};
 
 use crate::display::DisplaySpec;
+use crate::feedback::{FeedbackSource, MeasuredRefresh};
 use crate::live::{History, RefreshMark};
 use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
@@ -89,6 +91,9 @@ pub struct TimelineScreen<'a> {
     pub refreshes: &'a Ring<RefreshMark>,
     /// The display model that produced them (named on the row: they are modeled).
     pub model: DisplaySpec,
+    /// The measured screen's new images, oldest answer first, on the loop's stopwatch, and
+    /// where they were measured from; `None` where the platform reports nothing.
+    pub measured: Option<(&'a Ring<MeasuredRefresh>, FeedbackSource)>,
 }
 
 /// Real time the timeline covers (0.5 s): long enough to see a 50 Hz step pattern repeat
@@ -126,7 +131,8 @@ pub fn timeline_ui(
     response.widget_info(|| {
         egui::WidgetInfo::labeled(egui::accesskit::Role::Figure, true, "frame timeline")
     });
-    screen_label_ui(ui, &rows, model_id, screen.model);
+    let source = screen.measured.map(|(_, source)| source);
+    screen_label_ui(ui, &rows, model_id, screen.model, source);
     if !ui.is_rect_visible(rect) {
         return;
     }
@@ -141,6 +147,9 @@ pub fn timeline_ui(
         None => model.clear(),
     }
     model.place_refreshes(screen.refreshes);
+    if let Some((shown, _)) = screen.measured {
+        model.place_measured(shown);
+    }
 
     painter.rect_filled(rows.strip_rect(), 2.0, STRIP_BACKGROUND);
     let axis = Axis::new(&model, rows.strip_x());
@@ -155,6 +164,7 @@ pub fn timeline_ui(
         focus,
         dt,
         screen_model: screen.model,
+        measured: source,
     };
     paint_timeline(&painter, &context, hovered);
     if model.frames.is_empty() {
@@ -176,8 +186,14 @@ pub fn timeline_ui(
 
 /// The screen row's label answers the pointer: it names the display model (for a screen
 /// reader too) and says what the row shows.
-fn screen_label_ui(ui: &egui::Ui, rows: &Rows, id: egui::Id, model: DisplaySpec) {
-    let label = screen_label(model);
+fn screen_label_ui(
+    ui: &egui::Ui,
+    rows: &Rows,
+    id: egui::Id,
+    model: DisplaySpec,
+    measured: Option<FeedbackSource>,
+) {
+    let label = screen_label(model, measured);
     let response = ui.interact(
         rows.label_rect(rows.screen()),
         id.with("screen_label"),

@@ -73,6 +73,9 @@ pub(super) struct TimelineModel {
     /// The modeled screen's refreshes in the window, oldest first (see
     /// [`Self::place_refreshes`]).
     pub(super) refreshes: Vec<TimelineRefresh>,
+    /// Where the measured screen's new images reached it in the window, on the axis, in
+    /// order (see [`Self::place_measured`]).
+    pub(super) measured: Vec<Nanos>,
     /// Axis time at the left edge of the strip.
     pub(super) axis_start: Nanos,
     /// Axis time at the right edge of the strip (greater than `axis_start`).
@@ -91,6 +94,7 @@ impl TimelineModel {
     pub(super) fn clear(&mut self) {
         self.frames.clear();
         self.refreshes.clear();
+        self.measured.clear();
         self.median_frame = 0;
         (self.axis_start, self.axis_end) = (0, TIMELINE_WINDOW);
     }

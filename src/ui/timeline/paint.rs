@@ -5,6 +5,7 @@
 use egui::{Align2, Color32, FontId, Pos2, Rangef, Rect, RichText, Stroke, Vec2};
 
 use crate::display::DisplaySpec;
+use crate::feedback::FeedbackSource;
 use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
 use super::TimelinePane;
@@ -47,6 +48,9 @@ const SHOWN_DARK: Color32 = Color32::from_rgb(50, 126, 114);
 const SHOWN_MERGED: Color32 = Color32::from_rgb(72, 156, 142);
 /// Torn refreshes.
 const TORN: Color32 = Color32::from_rgb(245, 105, 45);
+
+/// A measured new image on the screen row.
+const MEASURED: Color32 = Color32::from_rgb(240, 240, 240);
 /// The connector from a frame to the refresh that first showed it.
 const SCREEN_CONNECTOR: Color32 = Color32::from_rgba_premultiplied(86, 160, 148, 190);
 /// The tick at each `T_i`.
@@ -102,6 +106,8 @@ pub(super) struct PaintContext<'a, 'h> {
     pub(super) dt: Nanos,
     /// The display model behind the screen row.
     pub(super) screen_model: DisplaySpec,
+    /// Where the screen row's measured marks come from, if the screen is measured.
+    pub(super) measured: Option<FeedbackSource>,
 }
 
 /// What hovering the screen row's label says.
@@ -110,7 +116,9 @@ pub(super) const SCREEN_HELP: &str = "Each refresh of the modeled screen, from w
     screen, orange zigzag when torn. Shades alternate with the shown frame's number, so a \
     run of one shade is one frame held on screen. A line joins each frame to the refresh \
     that first showed it; a red \u{00d7} on a frame: its image was dropped. Modeled from \
-    the present mode and refresh rate: wgpu reports no present timing.";
+    the present mode and refresh rate. Where the platform reports presentation (Wayland \
+    presentation-time, X11 Present), a white mark on the row's top edge shows when each new \
+    image really reached the screen, beside the model's cells.";
 
 /// Paints every row, the connectors and the hovered frame's highlight.
 pub(super) fn paint_timeline(
@@ -491,6 +499,30 @@ fn paint_screen(painter: &egui::Painter, strip: &egui::Painter, context: &PaintC
         }
     }
     flush(&mut merged);
+    paint_measured(strip, context, row);
+}
+
+/// The measured screen's new images: a small mark hanging from the top of the screen row
+/// where each reached the screen (one per point at most).
+fn paint_measured(strip: &egui::Painter, context: &PaintContext<'_, '_>, row: Rect) {
+    let mut last_x = f32::NEG_INFINITY;
+    for &at in &context.model.measured {
+        let x = context.axis.x(at);
+        if x - last_x < 1.0 {
+            continue;
+        }
+        last_x = x;
+        let top = row.top() + 1.0;
+        strip.add(egui::Shape::convex_polygon(
+            vec![
+                Pos2::new(x - 3.0, top),
+                Pos2::new(x + 3.0, top),
+                Pos2::new(x, top + 5.0),
+            ],
+            MEASURED,
+            Stroke::NONE,
+        ));
+    }
 }
 
 /// One refresh's cell in `rect`, a point short of the next one's where there is room.
@@ -604,8 +636,8 @@ fn paint_caption(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
     let (left_width, right_width) = (left.size().x, right.size().x);
     painter.galley(Pos2::new(row.left(), y), left, CAPTION);
     painter.galley(Pos2::new(row.right() - right_width, y), right, CAPTION);
-    // The longest legend that fits: the screen row's model first, as it is not measured.
-    let screen = screen_label(context.screen_model);
+    // The longest legend that fits: the screen row's model first, and what measures it.
+    let screen = screen_label(context.screen_model, context.measured);
     let legends = [
         format!("{screen} · ticks: steps at simulated time · lines: frame to state shown"),
         format!("{screen} · ticks: steps · lines: frame to state shown"),

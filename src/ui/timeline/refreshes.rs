@@ -16,6 +16,7 @@
 use std::ops::RangeInclusive;
 
 use crate::display::{DisplaySpec, RepeatCauses};
+use crate::feedback::{FeedbackSource, MeasuredRefresh};
 use crate::live::{OnScreen, RefreshKind, RefreshMark};
 use crate::ring::Ring;
 use crate::timestep::Nanos;
@@ -114,6 +115,20 @@ impl TimelineModel {
         None
     }
 
+    /// Places the measured new images of `shown` that reached the screen within the
+    /// window's stopwatch times on the axis, in `measured`, in time order.
+    pub(super) fn place_measured(&mut self, shown: &Ring<MeasuredRefresh>) {
+        self.measured.clear();
+        let Some(walls) = self.wall_range() else {
+            return;
+        };
+        // Answers come in any order: look at every one kept (a few hundred).
+        for refresh in shown.iter().filter(|refresh| walls.contains(&refresh.at)) {
+            self.measured.push(self.axis_time(refresh.at));
+        }
+        self.measured.sort_unstable();
+    }
+
     /// Places the refreshes of `marks` (oldest first, on the stopwatch) that happened within
     /// the window's stopwatch times on the axis. Each lasts until the next mark, in the
     /// window or not. Costs the marks since the window's start, not all of them.
@@ -146,8 +161,15 @@ impl TimelineModel {
     }
 }
 
-/// The screen row's full label, naming the display model behind it, e.g.
-/// `screen (modeled: fifo:60:2)`.
-pub(super) fn screen_label(model: DisplaySpec) -> String {
-    format!("screen (modeled: {model})")
+/// The screen row's full label, naming the display model behind it and the measurement
+/// beside it, e.g. `screen (modeled: fifo:60:2)` or `screen (modeled: fifo:60:2; marks:
+/// measured by X11 Present)`.
+pub(super) fn screen_label(model: DisplaySpec, measured: Option<FeedbackSource>) -> String {
+    match measured {
+        Some(source) => format!(
+            "screen (modeled: {model}; marks: measured by {})",
+            source.label()
+        ),
+        None => format!("screen (modeled: {model})"),
+    }
 }

@@ -707,6 +707,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             readouts: Readouts::gather(self),
             panes,
             refreshes: self.screen.marks(),
+            measured: self.screen.measured(),
             frame_spans: &self.frame_spans,
             ramp: self.ramp.as_ref(),
         }

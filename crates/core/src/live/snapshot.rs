@@ -8,6 +8,7 @@ use super::ramp::Ramp;
 use super::readouts::Readouts;
 use super::screen::RefreshMark;
 use super::settings::{LiveSettings, MAX_PANES};
+use crate::feedback::MeasuredScreen;
 use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
 use crate::view::PaneView;
@@ -36,6 +37,9 @@ pub struct Snapshot<'a> {
     pub panes: [Option<PaneSnapshot<'a>>; MAX_PANES],
     /// The modeled screen's recent refreshes, oldest first (the timeline's refresh row).
     pub refreshes: &'a Ring<RefreshMark>,
+    /// The measured screen, when the platform reports presentation (the timeline marks
+    /// its new images on the refresh row).
+    pub measured: Option<&'a MeasuredScreen>,
     /// The loop's real frame times over the frame statistics' windows (their plots).
     pub frame_spans: &'a FrameSpans,
     /// The load ramp running, or the last one (its curves) until the next ramp or a reset.

@@ -10,6 +10,7 @@ use super::model::{TimelineFrame, TimelineModel};
 use super::refreshes::{TimelineRefresh, screen_label};
 use super::steps::{PaneOffset, step_ends};
 use crate::display::DisplaySpec;
+use crate::feedback::{FeedbackSource, MeasuredRefresh};
 use crate::live::{
     FrameSample, History, LiveLoop, LiveSettings, OnScreen, PresentModeId, RefreshKind,
     RefreshMark, ScreenFacts, Stopwatch, VirtualStopwatch,

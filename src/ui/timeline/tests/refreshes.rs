@@ -228,13 +228,31 @@ fn mailbox_drops_frames_and_shows_a_new_one_every_refresh() {
 }
 
 #[test]
-fn the_screen_label_names_the_model() {
+fn the_screen_label_names_the_model_and_the_measurement() {
     let fifo = DisplaySpec::parse("fifo:60:2").expect("a valid spec");
-    assert_eq!(screen_label(fifo), "screen (modeled: fifo:60:2)");
+    assert_eq!(screen_label(fifo, None), "screen (modeled: fifo:60:2)");
     assert_eq!(
-        screen_label(DisplaySpec::parse("mailbox:144").expect("a valid spec")),
-        "screen (modeled: mailbox:144)"
+        screen_label(
+            DisplaySpec::parse("mailbox:144").expect("a valid spec"),
+            Some(FeedbackSource::WaylandPresentation)
+        ),
+        "screen (modeled: mailbox:144; marks: measured by Wayland presentation-time)"
     );
+}
+
+#[test]
+fn measured_images_in_the_window_are_placed_on_the_axis_in_order() {
+    let mut model = model_of(&uneven_knots());
+    let mut shown = Ring::new(16);
+    // Answers come out of order; 90 ms and 135 ms lie outside the window (100 to 130 ms).
+    for (frame, at) in [(2, 125), (0, 90), (1, 104), (3, 135)] {
+        shown.push(MeasuredRefresh { at: at * MS, frame });
+    }
+    model.place_measured(&shown);
+    assert_eq!(model.measured, [4 * MS, 25 * MS]);
+    // A rebuild forgets them until they are placed again.
+    model.rebuild(&uneven_knots());
+    assert!(model.measured.is_empty());
 }
 
 #[test]
