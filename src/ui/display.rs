@@ -3,7 +3,7 @@
 
 use super::panel::{DisplayStatus, Edits, KEEP_GIVEN, reserved_ui};
 use super::readouts::{measurement_note, refresh_source, screen_model};
-use crate::live::{ASSUMED_REFRESH_HZ, PresentModeId, ScreenReadouts};
+use crate::live::{ASSUMED_REFRESH_HZ, DisplayTimesBy, PresentModeId, ScreenReadouts};
 use crate::timestep::{FilterSpec, MAX_AVERAGE_FRAMES};
 
 /// Present mode and frame cap.
@@ -56,9 +56,13 @@ pub(super) fn display_ui(
         );
     });
     ui.separator();
+    let model = match screen.display_times {
+        DisplayTimesBy::Model => "The screen is modeled",
+        DisplayTimesBy::Measurement(_) => "The screen is measured; beside it runs the model",
+    };
     ui.small(format!(
-        "The screen is modeled: {} ({}). Acquiring an image blocked {:.2} ms a frame \
-         (measured over {} presents). {}",
+        "{model}: {} ({}). Acquiring an image blocked {:.2} ms a frame (measured over {} \
+         presents). {}",
         screen_model(screen),
         refresh_source(screen.refresh_source),
         screen.acquire_wait_ms,

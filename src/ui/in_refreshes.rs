@@ -7,8 +7,8 @@
 use egui::RichText;
 
 use super::PANE_COLORS;
-use super::readouts::screen_model;
-use crate::live::{PaneReadout, Readouts};
+use super::readouts::{screen_model, source_label};
+use crate::live::{DisplayTimesBy, PaneReadout, Readouts};
 use crate::metrics::{REFRESH_BUCKETS, RefreshHistograms};
 
 /// What the latency table counts, for its hover text.
@@ -42,8 +42,15 @@ pub(super) fn in_refreshes_ui(ui: &mut egui::Ui, readouts: &Readouts) {
         .iter()
         .find_map(|pane| pane.refreshes)
         .map_or(0, |refreshes| refreshes.unit);
+    let shown = match readouts.screen.display_times {
+        DisplayTimesBy::Model => String::new(),
+        DisplayTimesBy::Measurement(source) => format!(
+            " Frames shown as measured ({}); late frames are the model's.",
+            source_label(source)
+        ),
+    };
     ui.small(format!(
-        "1 refresh = {:.2} ms: {}. Since the start or the last reset.",
+        "1 refresh = {:.2} ms: {}. Since the start or the last reset.{shown}",
         unit as f64 / 1e6,
         screen_model(&readouts.screen)
     ));

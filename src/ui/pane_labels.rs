@@ -4,7 +4,7 @@
 use egui::{Color32, RichText};
 
 use super::panel::ALARM;
-use crate::live::{LiveSettings, PaneReadout, Readouts};
+use crate::live::{DisplayTimesBy, LiveSettings, PaneReadout, Readouts};
 
 /// Outline of the focused comparison pane.
 const FOCUS: Color32 = Color32::from_rgb(240, 160, 60);
@@ -47,7 +47,7 @@ pub(super) fn pane_labels_ui(
             .inner_margin(4.0)
             .show(&mut label_ui, |ui| {
                 ui.label(
-                    RichText::new(pane_label(i, pane))
+                    RichText::new(pane_label(i, pane, readouts.screen.display_times))
                         .monospace()
                         .size(12.0)
                         .color(Color32::from_gray(235)),
@@ -56,11 +56,15 @@ pub(super) fn pane_labels_ui(
     }
 }
 
-/// The text of pane `index`'s label.
-fn pane_label(index: usize, pane: &PaneReadout) -> String {
+/// The text of pane `index`'s label; its screen numbers say whether the screen is measured.
+fn pane_label(index: usize, pane: &PaneReadout, display_times: DisplayTimesBy) -> String {
     let strategy = pane.strategy.map_or("", |s| s.id());
+    let screen = match display_times {
+        DisplayTimesBy::Model => "modeled screen*",
+        DisplayTimesBy::Measurement(_) => "measured screen*",
+    };
     let mut label = format!(
-        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\nat the screen* {:.1} ms  {:.2} ms\nsteps {} now, {:.2}/frame",
+        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\n{screen} {:.1} ms  {:.2} ms\nsteps {} now, {:.2}/frame",
         index + 1,
         pane.latency_ms,
         pane.judder_ms,

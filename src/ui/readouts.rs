@@ -1,13 +1,14 @@
 //! The live numbers: a row per readout, each explaining itself on hover, and what the
-//! modeled screen behind the starred ones is.
+//! screen behind the starred ones is: measured, or modeled.
 
 use super::panel::ms;
 use crate::display::DisplaySpec;
-use crate::live::{Readouts, RefreshSource, ScreenReadouts};
+use crate::live::{DisplayTimesBy, Readouts, RefreshSource, ScreenReadouts};
 
 /// The live numbers.
 pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
     let w = &r.window;
+    let shown_on = shown_on(&r.screen);
     egui::Grid::new("readouts")
         .num_columns(2)
         .spacing([12.0, 2.0])
@@ -90,15 +91,19 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             row(
                 "screen latency*",
                 format!("{:.2} ms", w.display_latency_ms),
-                "Mean D - S over frames shown on the modeled screen: how old the drawn state \
-                 is when its image reaches the screen.",
+                &format!(
+                    "Mean D - S over frames shown {shown_on}: how old the drawn state is when \
+                     its image reaches the screen."
+                ),
             );
             row(
                 "screen judder*",
                 format!("{:.3} ms", w.display_judder_ms),
-                "RMS animation error (S_i - S_j) - (D_i - D_j) over frames shown, j the \
-                 previous shown one: PresentMon's MsAnimationError. Vsync wobble shows here \
-                 and not in the judder above.",
+                &format!(
+                    "RMS animation error (S_i - S_j) - (D_i - D_j) over frames shown \
+                     {shown_on}, j the previous shown one: PresentMon's MsAnimationError. \
+                     Vsync wobble shows here and not in the judder above."
+                ),
             );
             let screen = &r.screen;
             let causes = screen.repeated_by_cause;
@@ -140,12 +145,42 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
                  next frame's time so the window stays responsive.",
             );
         });
-    ui.small(format!(
-        "* at the screen, modeled: {} ({}). {}",
-        screen_model(&r.screen),
-        refresh_source(r.screen.refresh_source),
-        measurement_note(&r.screen)
-    ));
+    ui.small(screen_footnote(&r.screen));
+}
+
+/// The footnote of the starred readouts: where their display times come from.
+pub(super) fn screen_footnote(screen: &ScreenReadouts) -> String {
+    match screen.display_times {
+        DisplayTimesBy::Model => format!(
+            "* at the screen, modeled: {} ({}). {}",
+            screen_model(screen),
+            refresh_source(screen.refresh_source),
+            measurement_note(screen)
+        ),
+        DisplayTimesBy::Measurement(source) => format!(
+            "* at the screen, measured ({}): every frame's display time is the platform's. \
+             Repeats, drops, tears and late frames are the model's, {} ({}), scored against \
+             it in the measured screen row.",
+            source_label(source),
+            screen_model(screen),
+            refresh_source(screen.refresh_source),
+        ),
+    }
+}
+
+/// Where frames shown are seen, for the starred rows' hover text.
+fn shown_on(screen: &ScreenReadouts) -> String {
+    match screen.display_times {
+        DisplayTimesBy::Model => "on the modeled screen".to_owned(),
+        DisplayTimesBy::Measurement(source) => {
+            format!("on the screen, measured ({})", source_label(source))
+        }
+    }
+}
+
+/// A measurement's source in words; a recording that does not name it says so.
+pub(super) fn source_label(source: Option<crate::feedback::FeedbackSource>) -> &'static str {
+    source.map_or("recorded", |source| source.label())
 }
 
 /// Whether the platform's presentation feedback measures the screen, in a sentence.
@@ -233,6 +268,7 @@ pub(super) fn refresh_source(source: RefreshSource) -> &'static str {
         RefreshSource::Monitor => "the monitor's rate",
         RefreshSource::Override => "rate set in Display",
         RefreshSource::Assumed => "assumed: the monitor reports no rate",
+        RefreshSource::Measured => "the measured refresh",
     }
 }
 

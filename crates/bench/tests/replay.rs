@@ -499,3 +499,142 @@ fn a_recording_made_during_a_ramp_replays_its_load() {
         assert_eq!(a, b, "frame {i}");
     }
 }
+
+/// A session on a screen the platform measures (Wayland presentation-time, its clock
+/// 500 s ahead of the stopwatch): each present is answered three frames later, shown at the
+/// first refresh 30 ms after it (a compositor's extra repaint) of a 60 Hz grid whose
+/// refreshes start 5 ms after the stopwatch's whole periods, or, every 50th, discarded; from
+/// frame 200 to 299 no answer comes (a hidden window), then they come again. Returns the recording,
+/// what the live loop did, and where its display times came from at each frame.
+fn measured_session(
+    start: LiveSettings,
+    measured: bool,
+) -> (Vec<u8>, Outcome, Vec<DisplayTimesBy>) {
+    use timestep_lab_core::feedback::{
+        ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
+    };
+    const PERIOD: Nanos = 16_666_667;
+    let offset: i128 = 500_000_000_000;
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), start).expect("valid");
+    live.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Fifo),
+        monitor_hz: Some(60.0),
+    });
+    if measured {
+        live.measure_screen(
+            FeedbackSource::WaylandPresentation,
+            ClockMap::new(offset, 0),
+        );
+    }
+    let out = Shared::default();
+    live.start_recording("virtual adapter", |header| {
+        Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
+    })
+    .expect("header written");
+    let (mut reports, mut by) = (Vec::new(), Vec::new());
+    let mut waiting: Vec<(u32, u64, Nanos)> = Vec::new();
+    for i in 0..600u64 {
+        // The answers come between frames, as the window polls for them after a present;
+        // none after the last frame's (a recording ends with its last frame).
+        if waiting.len() > 3 {
+            let (generation, present, at) = waiting.remove(0);
+            let outcome = if present % 50 == 0 {
+                FeedbackOutcome::Discarded
+            } else {
+                // The first refresh of a 60 Hz grid from 5 ms on at least 30 ms after it.
+                let refresh = (at + 30 * MS - 5 * MS).div_ceil(PERIOD);
+                FeedbackOutcome::Presented {
+                    at: offset + i128::from(5 * MS + refresh * PERIOD),
+                    refresh: Some(PERIOD),
+                    sequence: Some(refresh),
+                    flags: FeedbackFlags::default(),
+                }
+            };
+            if !(200..300).contains(&i) {
+                live.present_feedback(PresentFeedback {
+                    present,
+                    generation: Some(generation),
+                    outcome,
+                });
+            }
+        }
+        if i == 150 {
+            live.kick();
+        }
+        live.stopwatch_mut()
+            .advance(16 * MS + (i * 7919 % 17) * MS / 4);
+        live.frame();
+        reports.push(pane_reports(&live));
+        live.stopwatch_mut().advance(MS);
+        if let Some((generation, present)) = live.record_present(0) {
+            waiting.push((generation, present, live.now()));
+        }
+        by.push(live.snapshot().readouts.screen.display_times);
+    }
+    live.stop_recording().expect("written");
+    let bytes = out.0.lock().expect("not poisoned").clone();
+    (bytes, outcome_of(&live, reports), by)
+}
+
+#[test]
+fn measured_display_times_settle_the_panes_live_in_a_replay_and_in_bench() {
+    use timestep_lab_core::feedback::FeedbackSource;
+    let start = LiveSettings {
+        strategy: Strategy::Interpolated,
+        ..LiveSettings::default()
+    };
+    let (bytes, live, by) = measured_session(start, true);
+    let measured = DisplayTimesBy::Measurement(Some(FeedbackSource::WaylandPresentation));
+    // The model settles frames until the first answer, the answers after it; when they
+    // stop for more than IN_FLIGHT frames the model takes over again, until they return.
+    assert_eq!(by[2], DisplayTimesBy::Model);
+    assert!(
+        by[10..200].iter().all(|&b| b == measured),
+        "{:?}",
+        &by[10..200]
+    );
+    assert_eq!(by[299], DisplayTimesBy::Model);
+    assert!(by[310..].iter().all(|&b| b == measured));
+    // The model took the measured refresh: its rate, and its phase from the images.
+    let text = String::from_utf8(bytes.clone()).expect("text");
+    assert!(
+        text.contains("measured wayland-presentation-time 59.99999880000002 at 5.000000"),
+        "{:?}",
+        text.lines()
+            .filter(|line| line.contains("measured"))
+            .collect::<Vec<_>>()
+    );
+    // On the measured screen every image came at least 30 ms after its present: far later
+    // than the model's next refresh.
+    let (_, modeled, by_model) = measured_session(start, false);
+    assert!(by_model.iter().all(|&b| b == DisplayTimesBy::Model));
+    let (live_latency, model_latency) = (
+        live.metrics[0].display_latency_ms,
+        modeled.metrics[0].display_latency_ms,
+    );
+    assert!(
+        live_latency > model_latency + 15.0,
+        "measured {live_latency} ms, modeled {model_latency} ms"
+    );
+    // The recording carries the answers and the source: a replay and bench settle the
+    // frames as the live run did, metric for metric.
+    let text = String::from_utf8(bytes.clone()).expect("text");
+    assert!(
+        text.contains("# measured: wayland-presentation-time"),
+        "{text:.400}"
+    );
+    let recording = read_back(&bytes);
+    let again = replayed(&recording);
+    assert_eq!(again.metrics, live.metrics);
+    assert!(
+        again == live,
+        "the replay's frames differ from the live run's"
+    );
+    let bench = replay_all(&recording, Some(Strategy::Interpolated)).expect("valid");
+    assert_eq!(bench.run_metrics(), live.metrics[0]);
+    assert_eq!(
+        bench.screen().display_times(),
+        measured,
+        "the recording names its source"
+    );
+}

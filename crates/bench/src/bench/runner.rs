@@ -337,11 +337,19 @@ impl BenchRequest {
         let results = super::run_recording(&recording, &frame_times, &self.strategies)?;
         let mut screen = crate::live::LiveDisplay::new(start.refresh_override_hz);
         screen.set(header.screen, start.refresh_override_hz);
+        screen.set_measured(header.measured);
         recorded.display = screen.spec();
         notes.extend(recording.notes.iter().cloned());
+        let measured = header.measured.map_or_else(String::new, |measured| {
+            format!(
+                ", its frames settled at the screen by the answers {} recorded while they came",
+                measured.source.label()
+            )
+        });
         notes.push(format!(
             "{}: a recorded session ({} on {}), replayed as recorded: {} request{} at their \
-             frames, its presents on a modeled {} screen; each row runs one strategy throughout",
+             frames, its presents on a modeled {} screen{measured}; each row runs one strategy \
+             throughout",
             recording.source,
             escape(&header.version),
             escape(&header.adapter),

@@ -2,10 +2,13 @@
 //! `live::recording`): `#` header lines (`# key: value`) with the version, adapter, screen,
 //! settings and pause state, then the [`crate::trace`] layer's CSV with one row per frame and
 //! the requests taken before it (`kick`, `reset`, `pause`, `resume`, `step`,
-//! `screen MODE HZ`, `set {changed settings}` as TOML, key presses and mouse turns). Times
+//! `screen MODE HZ`, `set {changed settings}` as TOML, key presses and mouse turns, and
+//! what the platform's presentation feedback said: `measured SOURCE [HZ at MS]`,
+//! `shown FRAME at MS`, `discarded FRAME`). Times
 //! are milliseconds with six decimals, read back exactly, so a replay runs the very same
 //! frames.
 
+mod screen;
 pub mod settings;
 
 use std::fmt::Write as _;
@@ -15,8 +18,8 @@ use std::sync::Arc;
 
 use timestep_lab_core::input::{InputEvent, InputKind, MoveKey};
 use timestep_lab_core::live::{
-    FrameReader, LiveSettings, PresentModeId, RecordedEvent, RecordedFrame, RecordedFrames,
-    Recording, RecordingHeader, RecordingSink, RecordingSummary, ScreenFacts,
+    FrameReader, LiveSettings, RecordedEvent, RecordedFrame, RecordedFrames, Recording,
+    RecordingHeader, RecordingSink, RecordingSummary, ScreenFacts,
 };
 use timestep_lab_core::text::{escape, escape_path};
 use timestep_lab_core::timestep::Nanos;
@@ -25,6 +28,7 @@ use crate::trace::{
     FrameTrace, RECORDING_COLUMNS, RECORDING_MARK, RecordingHead, RecordingRows, TraceError,
     exact_ns, ms_text, open_recording_rows,
 };
+use screen::{measured_text, parse_measured, parse_screen, screen_text};
 use settings::{apply_settings_table, settings_table};
 
 /// Reads the recording at `path`: its header and every row and request are read and checked
@@ -335,6 +339,10 @@ fn read_header(head: &RecordingHead) -> Result<RecordingHeader, TraceError> {
         None => ScreenFacts::default(),
         Some((line, _, value)) => parse_screen(value).map_err(|why| bad(*line, why))?,
     };
+    let measured = match field("measured") {
+        None => None,
+        Some((line, _, value)) => parse_measured(value).map_err(|why| bad(*line, why))?,
+    };
     let text = |key: &str| field(key).map_or_else(String::new, |(_, _, v)| v.clone());
     Ok(RecordingHeader {
         version: text("version"),
@@ -342,6 +350,7 @@ fn read_header(head: &RecordingHead) -> Result<RecordingHeader, TraceError> {
         settings,
         paused,
         screen,
+        measured,
     })
 }
 
@@ -371,6 +380,9 @@ impl<W: Write> RecordingWriter<W> {
         let _ = writeln!(text, "# version: {}", clean(&header.version));
         let _ = writeln!(text, "# adapter: {}", clean(&header.adapter));
         let _ = writeln!(text, "# screen: {}", screen_text(header.screen));
+        if header.measured.is_some() {
+            let _ = writeln!(text, "# measured: {}", measured_text(header.measured));
+        }
         let _ = writeln!(
             text,
             "# settings: {}",
@@ -428,6 +440,7 @@ impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
                     at: Some(at),
                 } => format!("shown {frame} at {}", ms_text(*at)),
                 RecordedEvent::Displayed { frame, at: None } => format!("discarded {frame}"),
+                RecordedEvent::Measured(facts) => format!("measured {}", measured_text(*facts)),
             };
             if !text.is_empty() {
                 text.push_str("; ");
@@ -465,51 +478,6 @@ impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
 /// Text for a header line: on one line, without control characters.
 fn clean(text: &str) -> String {
     escape(&text.replace(['\r', '\n'], " "))
-}
-
-/// `MODE HZ`, `-` for what is not known: `fifo 60`, `- -`.
-fn screen_text(facts: ScreenFacts) -> String {
-    let mode = facts.present_mode.map_or("-", PresentModeId::id);
-    let hz = facts
-        .monitor_hz
-        .map_or_else(|| "-".to_owned(), |hz| hz.to_string());
-    format!("{mode} {hz}")
-}
-
-/// Reads [`screen_text`].
-fn parse_screen(text: &str) -> Result<ScreenFacts, String> {
-    let mut words = text.split_whitespace();
-    let (Some(mode), Some(hz), None) = (words.next(), words.next(), words.next()) else {
-        return Err(format!(
-            "screen \"{}\" is not a present mode and a refresh rate (e.g. \"fifo 60\", \"- -\")",
-            escape(text)
-        ));
-    };
-    let present_mode = match mode {
-        "-" => None,
-        id => Some(
-            id.parse::<PresentModeId>()
-                .map_err(|error| error.to_string())?,
-        ),
-    };
-    let monitor_hz = match hz {
-        "-" => None,
-        hz => Some(
-            hz.parse::<f64>()
-                .ok()
-                .filter(|hz| hz.is_finite() && *hz > 0.0)
-                .ok_or_else(|| {
-                    format!(
-                        "refresh rate \"{}\" is not a positive number of Hz",
-                        escape(hz)
-                    )
-                })?,
-        ),
-    };
-    Ok(ScreenFacts {
-        present_mode,
-        monitor_hz,
-    })
 }
 
 /// Reads `{key = value, ...}`.
@@ -650,6 +618,7 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             ("resume", "") => RecordedEvent::Resume,
             ("step", "") => RecordedEvent::SingleStep,
             ("screen", facts) => RecordedEvent::Screen(parse_screen(facts)?),
+            ("measured", facts) => RecordedEvent::Measured(parse_measured(facts)?),
             (verb @ ("press" | "release" | "look"), rest) => {
                 RecordedEvent::Input(parse_input(verb, rest)?)
             }
@@ -666,8 +635,9 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             _ => {
                 return Err(format!(
                     "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
-                     screen MODE HZ, press KEY at MS, release KEY at MS, look YAW PITCH at MS, \
-                     shown FRAME at MS, discarded FRAME or set {{...}})",
+                     screen MODE HZ, measured SOURCE [HZ at MS], press KEY at MS, release KEY \
+                     at MS, look YAW PITCH at MS, shown FRAME at MS, discarded FRAME or \
+                     set {{...}})",
                     escape(&shortened(piece))
                 ));
             }

@@ -1,7 +1,9 @@
 //! Recordings written and read back: events, headers, bad rows, other versions.
 
 use super::*;
-use timestep_lab_core::live::replay_all;
+use timestep_lab_core::display::Refresh;
+use timestep_lab_core::feedback::FeedbackSource;
+use timestep_lab_core::live::{DisplayTimesBy, MeasuredFacts, PresentModeId, replay_all};
 use timestep_lab_core::timestep::Strategy;
 
 fn header() -> RecordingHeader {
@@ -14,6 +16,10 @@ fn header() -> RecordingHeader {
             present_mode: Some(PresentModeId::Fifo),
             monitor_hz: Some(143.856),
         },
+        measured: Some(MeasuredFacts {
+            source: FeedbackSource::X11Present,
+            refresh: None,
+        }),
     }
 }
 
@@ -59,6 +65,11 @@ fn events_and_header_are_read_back_as_written() {
                 at: 2_000_000_000,
                 kind: InputKind::Release(MoveKey::Left),
             }),
+            RecordedEvent::Measured(Some(MeasuredFacts {
+                source: FeedbackSource::WaylandPresentation,
+                refresh: Some(Refresh::new(59.940_06).unwrap().with_phase(15_906_024)),
+            })),
+            RecordedEvent::Measured(None),
         ],
     ];
     for (i, events) in events.iter().enumerate() {
@@ -78,6 +89,12 @@ fn events_and_header_are_read_back_as_written() {
     let read = recording.header.clone().unwrap();
     assert_eq!(read.settings, header.settings);
     assert_eq!(read.screen, header.screen);
+    assert_eq!(read.measured, header.measured);
+    assert!(text.contains("# measured: x11-present\n"), "{text}");
+    assert!(
+        text.contains("measured wayland-presentation-time 59.94006 at 15.906024; measured -"),
+        "{text}"
+    );
     assert!(read.paused);
     assert_eq!(read.version, "0.1.0");
     let expected: Vec<(usize, RecordedEvent)> = events
@@ -267,8 +284,9 @@ fn measured_display_times_are_written_and_read_back_as_a_trace() {
         "{:?}",
         trace.notes
     );
-    // A replay of it ignores them: they are what the screen did, not inputs.
-    // The same rows without them replay to the very same run.
+    // A replay settles the frames by them, as the live run did: 3 frames shown (frame 2
+    // was discarded; 4 and 5 were still waiting when the recording stopped). The same rows
+    // without them are settled by the model, which shows all 5 it presented.
     let without: String = text
         .lines()
         .map(
@@ -281,13 +299,23 @@ fn measured_display_times_are_written_and_read_back_as_a_trace() {
         .join("\n")
         + "\n";
     assert!(!without.contains("shown") && !without.contains("discarded"));
-    let replay = |bytes: Vec<u8>| {
+    let shown = |bytes: Vec<u8>| {
         let recording = std::sync::Arc::new(read_recording(bytes, "displayed.csv").unwrap());
-        replay_all(&recording, Some(Strategy::Interpolated))
-            .unwrap()
-            .run_metrics()
+        let live = replay_all(&recording, Some(Strategy::Interpolated)).unwrap();
+        let refreshes = live.panes()[0].run_metrics().refreshes.unwrap();
+        (
+            refreshes.latency.iter().sum::<u64>(),
+            live.screen().display_times(),
+        )
     };
-    assert_eq!(replay(bytes), replay(without.into_bytes()));
+    assert_eq!(
+        shown(bytes),
+        (
+            3,
+            DisplayTimesBy::Measurement(Some(FeedbackSource::X11Present))
+        )
+    );
+    assert_eq!(shown(without.into_bytes()), (5, DisplayTimesBy::Model));
 }
 
 #[test]
@@ -308,6 +336,27 @@ fn bad_display_events_name_the_problem() {
         (
             "discarded -1",
             "frame \"-1\" is not a row number (0 or more)",
+        ),
+        (
+            "measured wayland",
+            "unknown feedback source \"wayland\" (allowed: wayland-presentation-time, \
+             x11-present, vk-google-display-timing)",
+        ),
+        (
+            "measured x11-present 60",
+            "measured refresh \"60\" is not HZ at MS",
+        ),
+        (
+            "measured x11-present 5000 at 1",
+            "refresh rate 5000 Hz is out of range (allowed 1 to 1000 Hz)",
+        ),
+        (
+            "measured x11-present NaN at 1",
+            "refresh rate NaN Hz is out of range",
+        ),
+        (
+            "measured x11-present 60 at -1",
+            "refresh phase \"-1\" is not a time in ms (0 or more)",
         ),
     ] {
         let text = format!(

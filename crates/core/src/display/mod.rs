@@ -20,7 +20,7 @@ pub use forecast::{FORECAST_FRAMES, FORECAST_TOLERANCE, Forecast};
 pub use model::{Display, DisplayCounts, DisplayEvent, RepeatCause, RepeatCauses};
 pub use spec::{
     DEFAULT_IMMEDIATE_HZ, DEFAULT_QUEUE, DISPLAY_SPECS, DisplaySpec, MAX_QUEUE, MAX_REFRESH_HZ,
-    MIN_REFRESH_HZ, Refresh,
+    MIN_REFRESH_HZ, Refresh, same_refresh,
 };
 
 #[cfg(test)]

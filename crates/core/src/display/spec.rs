@@ -21,15 +21,18 @@ pub const DEFAULT_IMMEDIATE_HZ: f64 = 60.0;
 pub const DISPLAY_SPECS: &str =
     "cpu, fifo:HZ[:QUEUE], mailbox:HZ, immediate[:HZ], vrr:MIN_HZ-MAX_HZ or trace";
 
-/// A refresh rate: refresh `k` starts at `round(k * 1e9 / hz)` ns (halves up), computed
-/// exactly from the rate to a millionth of a hertz, so the grid never drifts and lines up
-/// with a generated `steady:HZ` trace frame for frame.
+/// A refresh rate: refresh `k` starts at `phase + round(k * 1e9 / hz)` ns (halves up),
+/// computed exactly from the rate to a millionth of a hertz, so the grid never drifts and
+/// lines up with a generated `steady:HZ` trace frame for frame. The phase is 0 unless a
+/// measured screen sets it ([`Refresh::with_phase`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Refresh {
     /// Refreshes per second.
     hz: f64,
     /// The rate in millionths of a hertz.
     micro_hz: u128,
+    /// When refresh 0 starts, ns: less than one period.
+    phase: Nanos,
 }
 
 /// Millionths of a hertz per hertz.
@@ -54,7 +57,22 @@ impl Refresh {
         Ok(Self {
             hz,
             micro_hz: (hz * MICRO as f64).round() as u128,
+            phase: 0,
         })
+    }
+
+    /// The same rate with its refreshes starting at `phase` plus a whole number of periods
+    /// (a measured screen's vblanks, on the stopwatch).
+    pub fn with_phase(self, phase: Nanos) -> Self {
+        Self {
+            phase: phase % self.grid(1).max(1),
+            ..self
+        }
+    }
+
+    /// When refresh 0 starts, ns: less than one period.
+    pub fn phase(&self) -> Nanos {
+        self.phase
     }
 
     /// Refreshes per second.
@@ -64,28 +82,34 @@ impl Refresh {
 
     /// One refresh, rounded to whole nanoseconds.
     pub fn period_ns(&self) -> Nanos {
-        self.at(1)
+        self.grid(1)
     }
 
     /// When refresh `k` starts.
     pub fn at(&self, k: u64) -> Nanos {
+        self.grid(k).saturating_add(self.phase)
+    }
+
+    /// Refresh `k`'s start from refresh 0's.
+    fn grid(&self, k: u64) -> Nanos {
         let twice = 2 * u128::from(k) * NANOS * MICRO;
         Nanos::try_from((twice + self.micro_hz) / (2 * self.micro_hz)).unwrap_or(Nanos::MAX)
     }
 
-    /// The first refresh that starts at or after `t`.
+    /// The first refresh that starts at or after `t` (refresh 0 for a `t` before it).
     pub fn first_at_or_after(&self, t: Nanos) -> u64 {
+        let t = t.saturating_sub(self.phase);
         let mut k = u64::try_from(u128::from(t) * self.micro_hz / (NANOS * MICRO)).unwrap_or(0);
-        while self.at(k) < t {
+        while self.grid(k) < t {
             k += 1;
         }
-        while k > 0 && self.at(k - 1) >= t {
+        while k > 0 && self.grid(k - 1) >= t {
             k -= 1;
         }
         k
     }
 
-    /// The last refresh that starts at or before `t`.
+    /// The last refresh that starts at or before `t` (refresh 0 for a `t` before it).
     pub fn last_at_or_before(&self, t: Nanos) -> u64 {
         let k = self.first_at_or_after(t);
         if self.at(k) == t {
@@ -94,6 +118,13 @@ impl Refresh {
             k.saturating_sub(1)
         }
     }
+}
+
+/// Whether two refresh lengths, ns, are one refresh: within a thousandth of each other (a
+/// measured refresh refined by a few nanoseconds is still the refresh it was, and what is
+/// counted in it goes on). Two zeros (no refresh) are one; zero and a length are not.
+pub fn same_refresh(a: Nanos, b: Nanos) -> bool {
+    a.abs_diff(b).saturating_mul(1000) <= a.max(b)
 }
 
 /// How frames reach the screen.

@@ -22,6 +22,24 @@ const PAIRED_FRAMES: usize = 256;
 /// percentiles leave out the odd late timestamp.
 const VRR_SPREAD: f64 = 0.10;
 
+/// Recent new images the refresh's phase is measured over.
+const PHASE_IMAGES: usize = 16;
+
+/// How far from a refresh's start an image may land, in periods, and still be on the grid:
+/// a compositor's software timestamps stray by well under this, images stamped by a timer
+/// of its own (headless Weston's) by far more.
+const ON_VBLANK: f64 = 0.05;
+
+/// The refresh grid the measured images reveal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VblankTiming {
+    /// The refresh period, ns.
+    pub period: Nanos,
+    /// When a refresh starts, on the stopwatch, modulo the period: when the recent images
+    /// land on one grid (within [`ON_VBLANK`] of a period); `None` when they do not.
+    pub phase: Option<Nanos>,
+}
+
 /// One new image on the screen, as measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MeasuredRefresh {
@@ -160,6 +178,8 @@ pub struct MeasuredScreen {
     numbered: bool,
     /// The refresh period the platform reported last, ns.
     reported: Option<Nanos>,
+    /// Recent shown images numbered by the platform's refresh counter: (counter, time).
+    counted: Ring<(u64, Nanos)>,
     /// The model's outcomes waiting for their measurement, by frame.
     modeled: [Half; PAIRED_FRAMES],
     /// Measurements waiting for the model's outcome, by frame.
@@ -181,6 +201,7 @@ impl MeasuredScreen {
             samples_next: 0,
             numbered: false,
             reported: None,
+            counted: Ring::new(PERIOD_SAMPLES),
             modeled: [Half::default(); PAIRED_FRAMES],
             measured: [Half::default(); PAIRED_FRAMES],
             score: ModelScore::default(),
@@ -232,6 +253,7 @@ impl MeasuredScreen {
     /// the new generation. The intervals start over: the next image may follow a gap.
     pub fn new_surface(&mut self, now: Nanos) -> u32 {
         self.previous = None;
+        self.counted.clear();
         self.matcher.new_surface(now)
     }
 
@@ -272,6 +294,16 @@ impl MeasuredScreen {
         }
         if let Some(refresh) = matched.refresh {
             self.reported = Some(refresh);
+        }
+        if let (Some(at), Some(sequence)) = (matched.shown_at, matched.sequence) {
+            if self
+                .counted
+                .latest()
+                .is_some_and(|&(before, _)| sequence <= before)
+            {
+                self.counted.clear();
+            }
+            self.counted.push((sequence, at));
         }
         if let Some(at) = matched.shown_at {
             self.shown.push(MeasuredRefresh {
@@ -327,9 +359,123 @@ impl MeasuredScreen {
         (at(0.9) - at(0.1)) as f64 / median > VRR_SPREAD
     }
 
+    /// The refresh grid, once a steady period (not VRR) is known over at least half of
+    /// [`PERIOD_SAMPLES`] intervals. With the platform's refresh counter: the line through
+    /// the recent images' (counter, time) pairs, whose slope is the period (exact however
+    /// the timestamps wobble) and whose refreshes give the phase, when every image lies
+    /// within [`ON_VBLANK`] of a period of it. Without one, the period the platform reports
+    /// and the phase of the last [`PHASE_IMAGES`] images (their circular mean, each within
+    /// [`ON_VBLANK`] of it).
+    pub fn vblank_timing(&self) -> Option<VblankTiming> {
+        if self.samples_len < PERIOD_SAMPLES / 2 || self.variable() {
+            return None;
+        }
+        if self.numbered() && self.counted.len() >= PERIOD_SAMPLES / 2 {
+            return self.fitted();
+        }
+        let period = self.reported.filter(|&period| period > 0)?;
+        Some(VblankTiming {
+            period,
+            phase: self.phase(period),
+        })
+    }
+
+    /// The least-squares line through the counted images (see [`Self::vblank_timing`]); once more
+    /// without the images off it, so one late timestamp moves neither the period nor the
+    /// phase. The phase needs all but an eighth of the images on the line.
+    fn fitted(&self) -> Option<VblankTiming> {
+        let &(first_count, first_at) = self.counted.iter().next()?;
+        let points = || {
+            self.counted.iter().map(move |&(count, at)| {
+                ((count - first_count) as f64, at as f64 - first_at as f64)
+            })
+        };
+        let all = Line::through(points, |_| true)?;
+        let tolerance = |line: &Line| ON_VBLANK * line.slope;
+        let line = Line::through(points, |point| all.off(point) <= tolerance(&all)).unwrap_or(all);
+        let period = line.slope.round() as Nanos;
+        if period == 0 {
+            return None;
+        }
+        let off = points()
+            .filter(|&point| line.off(point) > tolerance(&line))
+            .count();
+        let phase = (off * 8 <= self.counted.len()).then(|| {
+            let start = (first_at as f64 + line.start).round().max(0.0) as Nanos;
+            start % period
+        });
+        Some(VblankTiming { period, phase })
+    }
+
+    /// The phase of the last [`PHASE_IMAGES`] images on a grid of `period`, when they land
+    /// on one (see [`Self::vblank_timing`]).
+    fn phase(&self, period: Nanos) -> Option<Nanos> {
+        if self.shown.len() < PHASE_IMAGES {
+            return None;
+        }
+        let turn = std::f64::consts::TAU / period as f64;
+        let angles = || {
+            self.shown
+                .iter()
+                .rev()
+                .take(PHASE_IMAGES)
+                .map(move |image| (image.at % period) as f64 * turn)
+        };
+        let (sin, cos) = angles().fold((0.0, 0.0), |(s, c), a| (s + a.sin(), c + a.cos()));
+        let mean = sin.atan2(cos).rem_euclid(std::f64::consts::TAU);
+        let on_vblank = angles().all(|angle| {
+            let off = (angle - mean).rem_euclid(std::f64::consts::TAU);
+            off.min(std::f64::consts::TAU - off) <= ON_VBLANK * std::f64::consts::TAU
+        });
+        on_vblank.then(|| ((mean / turn).round() as Nanos) % period)
+    }
+
     /// Whether the intervals kept came from the platform's refresh counter.
     fn numbered(&self) -> bool {
         self.numbered
+    }
+}
+
+/// A straight line through (refresh counter, time) points: time = start + slope * counter.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// Time at counter 0, ns.
+    start: f64,
+    /// Time per count: the refresh period, ns.
+    slope: f64,
+}
+
+impl Line {
+    /// The least-squares line through the `points` that `keep` keeps; `None` for fewer
+    /// than two distinct counters.
+    fn through<I: Iterator<Item = (f64, f64)>>(
+        points: impl Fn() -> I,
+        keep: impl Fn((f64, f64)) -> bool,
+    ) -> Option<Self> {
+        let kept = || points().filter(|&point| keep(point));
+        let n = kept().count() as f64;
+        if n < 2.0 {
+            return None;
+        }
+        let (mean_x, mean_y) = kept().fold((0.0, 0.0), |(x, y), (px, py)| (x + px / n, y + py / n));
+        let (sxy, sxx) = kept().fold((0.0, 0.0), |(sxy, sxx), (x, y)| {
+            (
+                sxy + (x - mean_x) * (y - mean_y),
+                sxx + (x - mean_x) * (x - mean_x),
+            )
+        });
+        (sxx > 0.0).then(|| {
+            let slope = sxy / sxx;
+            Self {
+                start: mean_y - slope * mean_x,
+                slope,
+            }
+        })
+    }
+
+    /// How far `point`'s time lies from the line, ns.
+    fn off(&self, (x, y): (f64, f64)) -> f64 {
+        (y - (self.start + self.slope * x)).abs()
     }
 }
 

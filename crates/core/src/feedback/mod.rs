@@ -30,7 +30,7 @@ mod measured;
 
 pub use matcher::{FeedbackCounts, FeedbackMatcher, IN_FLIGHT, MatchedFeedback, UNSCORED};
 pub use measured::{
-    MEASURED_REFRESHES, MeasuredReadouts, MeasuredRefresh, MeasuredScreen, ModelScore,
+    MEASURED_REFRESHES, MeasuredReadouts, MeasuredRefresh, MeasuredScreen, ModelScore, VblankTiming,
 };
 
 use crate::timestep::Nanos;
@@ -46,7 +46,25 @@ pub enum FeedbackSource {
     VulkanDisplayTiming,
 }
 
+crate::id::stable_ids!(FeedbackSource, UnknownFeedbackSource, "feedback source");
+
 impl FeedbackSource {
+    /// Every source.
+    pub const ALL: [FeedbackSource; 3] = [
+        FeedbackSource::WaylandPresentation,
+        FeedbackSource::X11Present,
+        FeedbackSource::VulkanDisplayTiming,
+    ];
+
+    /// The source's stable id, as recordings write it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::WaylandPresentation => "wayland-presentation-time",
+            Self::X11Present => "x11-present",
+            Self::VulkanDisplayTiming => "vk-google-display-timing",
+        }
+    }
+
     /// The source in words, as the panel and the summary name it.
     pub fn label(self) -> &'static str {
         match self {

@@ -279,3 +279,70 @@ fn an_unnamed_answer_shown_before_its_present_is_an_old_swap_chains() {
             .is_some()
     );
 }
+
+#[test]
+fn the_grid_is_the_period_and_the_phase_the_images_land_on() {
+    // Every refresh of a 60 Hz grid that starts 4.2 ms into the stopwatch's periods.
+    let phase = 4_200_000;
+    let on_grid = |images: u64, stray: &dyn Fn(u64) -> Nanos| {
+        let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
+        for frame in 0..images {
+            let at = phase + (frame + 3) * FRAME_60HZ + stray(frame);
+            let present = screen.presented(frame, at - 2 * MS);
+            screen.feedback(shown(present, None, i128::from(at), Some(frame + 3)));
+        }
+        screen
+    };
+    let steady = on_grid(40, &|_| 0);
+    assert_eq!(
+        steady.vblank_timing(),
+        Some(VblankTiming {
+            period: FRAME_60HZ,
+            phase: Some(phase)
+        })
+    );
+    // Too few intervals yet: no grid.
+    assert_eq!(on_grid(10, &|_| 0).vblank_timing(), None);
+    // Timestamps that stray by a few tenths of a millisecond are still on the grid.
+    let wobbly = on_grid(40, &|frame| (frame % 3) * 300_000)
+        .vblank_timing()
+        .unwrap();
+    assert!(wobbly.period.abs_diff(FRAME_60HZ) <= 300_000, "{wobbly:?}");
+    let off = wobbly.phase.unwrap().abs_diff(phase);
+    assert!(off < 400_000, "{off}");
+    // One image 4 ms off the grid moves neither the period nor the phase...
+    let stray = on_grid(40, &|frame| u64::from(frame == 35) * 4 * MS).vblank_timing();
+    assert_eq!(
+        stray,
+        Some(VblankTiming {
+            period: FRAME_60HZ,
+            phase: Some(phase)
+        })
+    );
+    // ...but with every third 4 ms off, the refreshes' lengths spread as VRR's do: no grid.
+    let scattered = on_grid(40, &|frame| u64::from(frame % 3 == 0) * 4 * MS);
+    assert!(scattered.variable());
+    assert_eq!(scattered.vblank_timing(), None);
+    // Images stamped 25 ms apart by a compositor's own timer while the counter says one
+    // refresh passed (headless Weston): a period is reported, the images are on no grid.
+    let mut timer = MeasuredScreen::new(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+    for frame in 0..40u64 {
+        let at = 30 * MS + frame * 25 * MS + (frame * 7919 % 13) * MS / 10;
+        let present = timer.presented(frame, at - 10 * MS);
+        timer.feedback(PresentFeedback::shown(
+            present,
+            Some(0),
+            i128::from(at),
+            Some(FRAME_60HZ),
+            None,
+        ));
+    }
+    assert_eq!(timer.vblank_timing().map(|timing| timing.phase), Some(None));
+    // VRR has no grid.
+    let vrr = measured_run(
+        |frame| [7 * MS, 12 * MS, 20 * MS][frame as usize % 3],
+        40,
+        0,
+    );
+    assert_eq!(vrr.vblank_timing(), None);
+}

@@ -9,10 +9,11 @@ use super::pane::{LiveFrame, Pane, PaneInput};
 use super::ramp::{Ramp, RampCancel};
 use super::readouts::Readouts;
 use super::recording::{RecordedEvent, RecordedFrame, RecordingHeader, RecordingSink};
-use super::screen::{LiveDisplay, ScreenFacts};
+use super::screen::{LiveDisplay, MeasuredFacts, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
+use crate::display::same_refresh;
 use crate::input::{InputEvent, InputKind};
 use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
@@ -166,7 +167,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             self.note(RecordedEvent::Screen(facts));
         }
         self.screen.set(facts, self.settings.refresh_override_hz);
-        if self.screen.refresh_period() != self.filters_period {
+        if !same_refresh(self.screen.refresh_period(), self.filters_period) {
             self.rebuild_filters();
         }
     }
@@ -223,7 +224,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.settings = settings;
         let facts = self.screen.facts();
         self.screen.set(facts, settings.refresh_override_hz);
-        if filter_changed || self.screen.refresh_period() != self.filters_period {
+        if filter_changed || !same_refresh(self.screen.refresh_period(), self.filters_period) {
             self.rebuild_filters();
         }
         self.note(RecordedEvent::Settings(settings));
@@ -400,6 +401,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             settings: self.settings,
             paused: self.clock.paused(),
             screen: self.screen.facts(),
+            measured: self.screen.measured_facts(),
         };
         let writer = open(&header)?;
         self.reset_panes();
@@ -468,6 +470,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         settings: LiveSettings,
         paused: bool,
         screen: ScreenFacts,
+        measured: Option<MeasuredFacts>,
     ) -> Result<(), RangeError> {
         let _ = self.stop_recording();
         self.apply(settings)?;
@@ -477,15 +480,22 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.screen.set(screen, settings.refresh_override_hz);
         self.reset_panes();
         self.restart_screen();
+        self.set_measured(measured);
         self.last_frame_start = None;
         Ok(())
     }
 
-    /// Ends a replay: the next frame measures time on the stopwatch again, from zero.
+    /// Ends a replay: the next frame measures time on the stopwatch again, from zero, on
+    /// the screen as the window's own feedback measures it.
     pub fn end_replay(&mut self) {
         self.replay_clock = None;
         self.last_frame_start = None;
         self.reset_panes();
+        let own = self.screen.measured().map(|measured| MeasuredFacts {
+            source: measured.source(),
+            refresh: None,
+        });
+        self.set_measured(own);
     }
 
     /// The modeled screen.

@@ -66,8 +66,8 @@ pub use replay::{
 };
 pub use replay_control::ReplayControl;
 pub use screen::{
-    ASSUMED_REFRESH_HZ, LiveDisplay, REFRESH_MARKS, RefreshKind, RefreshMark, RefreshSource,
-    ScreenFacts, ScreenReadouts,
+    ASSUMED_REFRESH_HZ, DisplayTimesBy, LiveDisplay, MeasuredFacts, REFRESH_MARKS, RefreshKind,
+    RefreshMark, RefreshSource, ScreenFacts, ScreenReadouts,
 };
 pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,

@@ -149,9 +149,11 @@ impl Pane {
 
     /// Counts shown frames in whole refreshes of `unit` ns, the screen's (0: it has none),
     /// as `bench` does on the same display. A new unit starts the counts over: refreshes of
-    /// two lengths do not add up.
+    /// two lengths do not add up (one refined by a few nanoseconds is the same refresh:
+    /// [`crate::display::same_refresh`]).
     pub(super) fn count_refreshes(&mut self, unit: Nanos) {
-        if self.run.refresh_unit() != (unit > 0).then_some(unit) {
+        let counted = self.run.refresh_unit().unwrap_or(0);
+        if !crate::display::same_refresh(counted, unit) {
             self.run.count_refreshes(unit);
         }
     }

@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 
-use super::screen::ScreenFacts;
+use super::screen::{MeasuredFacts, ScreenFacts};
 use super::settings::LiveSettings;
 use crate::input::InputEvent;
 use crate::timestep::Nanos;
@@ -49,6 +49,9 @@ pub enum RecordedEvent {
         /// When its image reached the screen, on the stopwatch; `None`: discarded.
         at: Option<Nanos>,
     },
+    /// What the platform's feedback says about the screen changed: it measures it (from a
+    /// source, with the refresh it reveals) or no longer does (`None`).
+    Measured(Option<MeasuredFacts>),
 }
 
 /// What a recording starts from.
@@ -64,6 +67,8 @@ pub struct RecordingHeader {
     pub paused: bool,
     /// The present mode and the monitor's refresh rate at the first frame.
     pub screen: ScreenFacts,
+    /// What the platform's feedback said about the screen at the first frame.
+    pub measured: Option<MeasuredFacts>,
 }
 
 /// A recording to replay: what it starts from, and where its frames are read from.

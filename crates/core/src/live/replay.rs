@@ -103,14 +103,19 @@ impl Replay {
     /// Puts `live` in the recording's starting state (the header's settings, pause and
     /// screen; for a plain trace, the settings in force) and the replay at its first frame.
     pub fn begin<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) -> Result<(), RangeError> {
-        let (mut settings, paused, screen) = match &self.recording.header {
-            Some(header) => (header.settings, header.paused, header.screen),
-            None => (*live.settings(), false, live.screen().facts()),
+        let (mut settings, paused, screen, measured) = match &self.recording.header {
+            Some(header) => (
+                header.settings,
+                header.paused,
+                header.screen,
+                header.measured,
+            ),
+            None => (*live.settings(), false, live.screen().facts(), None),
         };
         if let Some(own) = self.own_strategies {
             keep_strategies(&mut settings, &own);
         }
-        live.begin_replay(settings, paused, screen)?;
+        live.begin_replay(settings, paused, screen, measured)?;
         self.next = 0;
         self.position = 0;
         self.ahead = None;
@@ -179,8 +184,9 @@ impl Replay {
             RecordedEvent::SingleStep => live.single_step(),
             RecordedEvent::Screen(facts) => live.set_screen(facts),
             RecordedEvent::Input(input) => live.input_at(input.at, input.kind),
-            // What the screen showed is a measurement of the recorded run, not an input.
-            RecordedEvent::Displayed { .. } => {}
+            // What the screen showed settles the frames as it did when they were recorded.
+            RecordedEvent::Displayed { frame, at } => live.displayed(frame, at),
+            RecordedEvent::Measured(facts) => live.set_measured(facts),
         }
     }
 

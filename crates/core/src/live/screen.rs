@@ -4,16 +4,20 @@
 //! long acquiring the next image blocked) it measures.
 
 use crate::display::{
-    Display, DisplayEvent, DisplaySpec, Forecast, Refresh, RepeatCause, RepeatCauses,
+    Display, DisplayEvent, DisplaySpec, Forecast, Refresh, RepeatCause, RepeatCauses, same_refresh,
 };
 use crate::feedback::{
-    ClockMap, FeedbackSource, MatchedFeedback, MeasuredReadouts, MeasuredScreen, PresentFeedback,
-    UNSCORED,
+    ClockMap, FeedbackSource, IN_FLIGHT, MatchedFeedback, MeasuredReadouts, MeasuredScreen,
+    PresentFeedback, UNSCORED,
 };
 use crate::ring::Ring;
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
 
 use super::present_mode::PresentModeId;
+
+/// How far, in periods, the measured images' phase may move from the grid the model took
+/// before it takes the new one: half of what an image may stray and still be on the grid.
+const PHASE_SLACK: f64 = 0.025;
 
 /// Refresh rate the model assumes when the monitor does not report one, Hz.
 pub const ASSUMED_REFRESH_HZ: f64 = 60.0;
@@ -33,6 +37,29 @@ pub struct ScreenFacts {
     pub monitor_hz: Option<f64>,
 }
 
+/// What the platform's presentation feedback says about the screen, as the loop takes it.
+/// Recorded like [`ScreenFacts`], so a replay settles and models its frames as the live run
+/// did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredFacts {
+    /// Where the feedback comes from.
+    pub source: FeedbackSource,
+    /// The refresh the measured images reveal, when they land on a steady grid: its rate
+    /// and, on the stopwatch, its phase. The model takes it over the monitor's rate.
+    pub refresh: Option<Refresh>,
+}
+
+/// Where the display times the panes are measured on come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DisplayTimesBy {
+    /// The display model.
+    #[default]
+    Model,
+    /// The platform's presentation feedback (its source, when the run says: a recording
+    /// made before sources were recorded does not).
+    Measurement(Option<FeedbackSource>),
+}
+
 /// Where the modeled refresh rate comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RefreshSource {
@@ -43,6 +70,8 @@ pub enum RefreshSource {
     /// Nobody said: [`ASSUMED_REFRESH_HZ`].
     #[default]
     Assumed,
+    /// The platform's presentation feedback ([`MeasuredFacts::refresh`]).
+    Measured,
 }
 
 /// What one refresh showed, for the timeline's refresh row.
@@ -97,6 +126,8 @@ pub struct ScreenReadouts {
     pub measured: Option<MeasuredReadouts>,
     /// Why the screen is not measured, when the window said.
     pub unmeasured: Option<&'static str>,
+    /// Where the panes' display times come from now.
+    pub display_times: DisplayTimesBy,
 }
 
 /// The screen model and its recent refreshes.
@@ -132,6 +163,11 @@ pub struct LiveDisplay {
     unmeasured: Option<&'static str>,
     /// The frame that ran last, as the model numbers it.
     last_frame: Option<u64>,
+    /// What the measurement says, as recorded.
+    measured_facts: Option<MeasuredFacts>,
+    /// The newest frame the platform answered for: while it is recent, the answers settle
+    /// the panes instead of the model ([`Self::display_times`]).
+    answered: Option<u64>,
 }
 
 impl LiveDisplay {
@@ -153,6 +189,8 @@ impl LiveDisplay {
             measured: None,
             unmeasured: None,
             last_frame: None,
+            measured_facts: None,
+            answered: None,
         };
         screen.rebuild();
         screen
@@ -165,6 +203,76 @@ impl LiveDisplay {
             self.facts = facts;
             self.override_hz = override_hz;
             self.rebuild();
+        }
+    }
+
+    /// Takes what the measurement says about the screen; the model starts over from the
+    /// next present when its refresh changed.
+    pub fn set_measured(&mut self, facts: Option<MeasuredFacts>) {
+        if facts != self.measured_facts {
+            let refresh = |facts: Option<MeasuredFacts>| facts.and_then(|facts| facts.refresh);
+            let rebuild = refresh(facts) != refresh(self.measured_facts);
+            self.measured_facts = facts;
+            if rebuild {
+                self.rebuild();
+            }
+        }
+    }
+
+    /// The refresh the measurement reveals ([`MeasuredScreen::vblank_timing`]) when the model should
+    /// take it: none was taken yet, the period moved by more than a ten-thousandth, or the
+    /// images' phase moved more than [`PHASE_SLACK`] of a period from the refreshes taken (a
+    /// phase the images no longer show keeps the refreshes taken).
+    pub fn refresh_to_measure(&self) -> Option<Refresh> {
+        let measured = self.measured.as_ref()?;
+        let timing = measured.vblank_timing()?;
+        let taken = self.measured_facts.and_then(|facts| facts.refresh);
+        let refresh = Refresh::new(1e9 / timing.period as f64).ok()?;
+        let Some(taken) = taken else {
+            return Some(refresh.with_phase(timing.phase.unwrap_or(0)));
+        };
+        let moved = taken
+            .period_ns()
+            .abs_diff(timing.period)
+            .saturating_mul(10_000)
+            > timing.period;
+        let drifted = match (timing.phase, measured.shown().latest()) {
+            (Some(phase), Some(image)) => {
+                // The taken grid's refresh nearest the last image against the measured one.
+                let taken_at = taken.at(taken.last_at_or_before(image.at));
+                let off = taken_at.abs_diff(phase) % timing.period;
+                let off = off.min(timing.period - off);
+                off as f64 > PHASE_SLACK * timing.period as f64
+            }
+            _ => false,
+        };
+        (moved || drifted).then(|| {
+            let phase = timing.phase.unwrap_or(taken.phase());
+            refresh.with_phase(phase)
+        })
+    }
+
+    /// What the measurement says about the screen, as the loop took it.
+    pub fn measured_facts(&self) -> Option<MeasuredFacts> {
+        self.measured_facts
+    }
+
+    /// The platform answered for `frame` (the model's numbering): while answers keep
+    /// coming, they settle the panes.
+    pub fn answered(&mut self, frame: u64) {
+        self.answered = Some(self.answered.map_or(frame, |newest| newest.max(frame)));
+    }
+
+    /// Where the panes' display times come from: the platform's answers while one came for
+    /// a frame among the last [`IN_FLIGHT`] run (answers come a few frames late; a screen
+    /// that stops answering, hidden or left by the compositor, hands the frames back to the
+    /// model), else the model.
+    pub fn display_times(&self) -> DisplayTimesBy {
+        match self.answered {
+            Some(frame) if self.display.next_frame() <= frame.saturating_add(IN_FLIGHT as u64) => {
+                DisplayTimesBy::Measurement(self.measured_facts.map(|facts| facts.source))
+            }
+            _ => DisplayTimesBy::Model,
         }
     }
 
@@ -263,14 +371,18 @@ impl LiveDisplay {
     pub fn take_measurement(&mut self, old: &mut Self) {
         self.unmeasured = old.unmeasured;
         self.measured = old.measured.take();
+        self.measured_facts = old.measured_facts;
         if let Some(measured) = &mut self.measured {
             measured.restart();
         }
     }
 
     /// Presents the frame run last: at the time the window said, else `now` (the next
-    /// frame's start). `on_event` gets what the screen did, in order.
+    /// frame's start). `on_event` gets what the screen did, in order; while the platform's
+    /// answers settle the frames ([`Self::display_times`]), not the model's shown and
+    /// dropped frames, which are only scored against them.
     pub fn present(&mut self, now: Nanos, mut on_event: impl FnMut(&DisplayEvent)) {
+        let settles = self.display_times() == DisplayTimesBy::Model;
         let at = self.present_mark.take().unwrap_or(now).min(now);
         if let Some(start) = self.frame_start {
             self.forecast.presented(start, at);
@@ -286,7 +398,13 @@ impl LiveDisplay {
                     DisplayEvent::Repeated { .. } | DisplayEvent::Torn { .. } => {}
                 }
             }
-            on_event(&event);
+            let frame_outcome = matches!(
+                event,
+                DisplayEvent::Shown { .. } | DisplayEvent::Dropped { .. }
+            );
+            if settles || !frame_outcome {
+                on_event(&event);
+            }
         });
     }
 
@@ -374,24 +492,31 @@ impl LiveDisplay {
             late_frames: self.late_frames(),
             measured: self.measured.as_ref().map(MeasuredScreen::readouts),
             unmeasured: self.unmeasured,
+            display_times: self.display_times(),
         }
     }
 
     /// A new model for the facts and the override, numbering frames on from the old one.
     fn rebuild(&mut self) {
+        let measured = self.measured_facts.and_then(|facts| facts.refresh);
         let (hz, source) = if self.override_hz > 0.0 {
             (self.override_hz, RefreshSource::Override)
+        } else if let Some(refresh) = measured {
+            (refresh.hz(), RefreshSource::Measured)
         } else if let Some(hz) = self.facts.monitor_hz.filter(|hz| *hz >= 1.0) {
             (hz, RefreshSource::Monitor)
         } else {
             (ASSUMED_REFRESH_HZ, RefreshSource::Assumed)
         };
-        let refresh = Refresh::new(hz.clamp(
-            crate::display::MIN_REFRESH_HZ,
-            crate::display::MAX_REFRESH_HZ,
-        ))
-        .or_else(|_| Refresh::new(ASSUMED_REFRESH_HZ))
-        .expect("60 Hz is a valid refresh rate");
+        let refresh = match measured.filter(|_| source == RefreshSource::Measured) {
+            Some(refresh) => refresh,
+            None => Refresh::new(hz.clamp(
+                crate::display::MIN_REFRESH_HZ,
+                crate::display::MAX_REFRESH_HZ,
+            ))
+            .or_else(|_| Refresh::new(ASSUMED_REFRESH_HZ))
+            .expect("60 Hz is a valid refresh rate"),
+        };
         let spec = match self.facts.present_mode {
             Some(PresentModeId::Mailbox) => DisplaySpec::Mailbox { refresh },
             Some(PresentModeId::Immediate | PresentModeId::AutoNoVsync) => {
@@ -406,7 +531,8 @@ impl LiveDisplay {
         let next = self.display.next_frame();
         // Late frames count on as the model changes, but start over with a new refresh
         // length, as the panes' refresh histograms do.
-        let same_unit = spec.refresh_unit() == self.display.spec().refresh_unit();
+        let unit = |spec: DisplaySpec| spec.refresh_unit().unwrap_or(0);
+        let same_unit = same_refresh(unit(spec), unit(self.display.spec()));
         self.late_carried = if same_unit { self.late_frames() } else { 0 };
         self.late_at_reset = 0;
         self.display = Display::new(spec).numbered_from(next);

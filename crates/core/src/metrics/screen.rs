@@ -19,10 +19,12 @@ use crate::display::{DisplayEvent, FORECAST_TOLERANCE};
 use crate::timestep::Nanos;
 
 /// Frames that can wait for their display outcome: presented ones not yet settled plus the
-/// one being built. A display settles a frame at its present or, for a mailbox, at the next
-/// present, so two are ever open; the rest is margin. A frame older than the last this many
-/// recorded is never shown: whoever waits for frames' outcomes can wait for this many.
-pub const PENDING_CAPACITY: usize = 8;
+/// one being built. A display model settles a frame at its present or, for a mailbox, at
+/// the next present, so two are ever open; the platform's presentation feedback answers a
+/// few frames late, and is forgotten after [`crate::feedback::IN_FLIGHT`] presents, so as
+/// many may wait. A frame older than the last this many recorded is never shown: whoever
+/// waits for frames' outcomes can wait for this many.
+pub const PENDING_CAPACITY: usize = crate::feedback::IN_FLIGHT;
 
 /// A frame that ran and waits to be shown or dropped.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -154,7 +156,7 @@ pub struct ScreenFrame {
 }
 
 /// Display latency and judder over the shown frames, without allocating.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct ScreenRecorder {
     /// Frames waiting for their outcome, oldest at `head`.
     pending: [PendingFrame; PENDING_CAPACITY],
@@ -178,6 +180,23 @@ pub struct ScreenRecorder {
     refreshes: Option<RefreshHistograms>,
     /// How the display-time forecast did.
     forecast: ForecastErrors,
+}
+
+impl Default for ScreenRecorder {
+    fn default() -> Self {
+        Self {
+            pending: [PendingFrame::default(); PENDING_CAPACITY],
+            head: 0,
+            len: 0,
+            smoothness: Smoothness::default(),
+            next_rebase: 0,
+            carried_rebase: 0,
+            previous_shown: None,
+            anchored: false,
+            refreshes: None,
+            forecast: ForecastErrors::default(),
+        }
+    }
 }
 
 impl ScreenRecorder {

@@ -3,8 +3,10 @@
 //! [`crate::feedback`]).
 
 use super::LiveLoop;
+use crate::display::{DisplayEvent, same_refresh};
 use crate::feedback::{ClockMap, FeedbackSource, MatchedFeedback, PresentFeedback, UNSCORED};
 use crate::live::recording::RecordedEvent;
+use crate::live::screen::MeasuredFacts;
 use crate::live::stopwatch::Stopwatch;
 use crate::timestep::Nanos;
 
@@ -22,6 +24,12 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// stopwatch by `clock`: the screen is measured from now on (see [`crate::feedback`]).
     pub fn measure_screen(&mut self, source: FeedbackSource, clock: ClockMap) {
         self.screen.measure(source, clock);
+        if !self.replaying() {
+            self.set_measured(Some(MeasuredFacts {
+                source,
+                refresh: None,
+            }));
+        }
     }
 
     /// Maps feedback times through `clock` from now on: a fresh reading of the platform's
@@ -33,6 +41,36 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// The screen cannot be measured, for `reason`: it stays modeled, and says why.
     pub fn screen_unmeasured(&mut self, reason: &'static str) {
         self.screen.unmeasured(reason);
+        if !self.replaying() {
+            self.set_measured(None);
+        }
+    }
+
+    /// Takes what the measurement says about the screen (a replay: what it said when the
+    /// frames were recorded), noted for a recording when it changed; the model starts over
+    /// when its refresh changed.
+    pub(in crate::live) fn set_measured(&mut self, facts: Option<MeasuredFacts>) {
+        if facts != self.screen.measured_facts() {
+            self.note(RecordedEvent::Measured(facts));
+            self.screen.set_measured(facts);
+            if !same_refresh(self.screen.refresh_period(), self.filters_period) {
+                self.rebuild_filters();
+            }
+        }
+    }
+
+    /// The platform said frame `frame` (the model's numbering) reached the screen at `at`
+    /// on the stopwatch, or was discarded (`None`): while such answers keep coming, they
+    /// settle every pane's frames instead of the model (a replay: as recorded).
+    pub(in crate::live) fn displayed(&mut self, frame: u64, at: Option<Nanos>) {
+        self.screen.answered(frame);
+        let event = match at {
+            Some(at) => DisplayEvent::Shown { frame, at },
+            None => DisplayEvent::Dropped { frame },
+        };
+        for pane in &mut self.panes {
+            pane.settle(&event);
+        }
     }
 
     /// The window recreated its surface (resize, lost surface, present mode) before the
@@ -42,9 +80,10 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.screen.new_surface(at)
     }
 
-    /// Takes presentation feedback from the platform; returns the frame it matched. A
-    /// recording running notes when the frame's image reached the screen (its frames are
-    /// numbered from the recording's start, as the screen model's are).
+    /// Takes presentation feedback from the platform; returns the frame it matched. The
+    /// frame's display time settles the panes' metrics (see [`Self::displayed`]), and a
+    /// recording running notes it (its frames are numbered from the recording's start, as
+    /// the screen model's are).
     pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
         let matched = self.screen.feedback(feedback)?;
         if matched.frame != UNSCORED {
@@ -52,6 +91,21 @@ impl<S: Stopwatch> LiveLoop<S> {
                 frame: matched.frame,
                 at: matched.shown_at,
             });
+            self.displayed(matched.frame, matched.shown_at);
+        }
+        // The model takes the measured refresh (checked every sixteenth image: the grid
+        // moves slowly), recorded so a replay models the same screen.
+        let counts = self.screen.measured().map(|m| m.counts());
+        if matched.shown_at.is_some()
+            && counts.is_some_and(|counts| counts.shown % 16 == 0)
+            && !self.replaying()
+            && let Some(refresh) = self.screen.refresh_to_measure()
+            && let Some(facts) = self.screen.measured_facts()
+        {
+            self.set_measured(Some(MeasuredFacts {
+                refresh: Some(refresh),
+                ..facts
+            }));
         }
         Some(matched)
     }

@@ -325,3 +325,62 @@ fn a_replays_presents_are_numbered_but_neither_scored_nor_recorded() {
     // The window's own present after it is numbered on.
     assert_eq!(lab.record_present(0).map(|(_, n)| n), Some(2));
 }
+
+#[test]
+fn the_model_takes_the_measured_refresh_and_phase_and_its_guesses_end() {
+    use crate::display::{DisplaySpec, Refresh};
+    use crate::feedback::{ClockMap, FeedbackSource, PresentFeedback};
+    // A 59.94 Hz screen whose refreshes start 7 ms into the stopwatch, on a monitor that
+    // reports 60 Hz. Each frame starts 3 ms after a refresh and presents 2 ms later: its
+    // image is shown at the next refresh, and the platform says so two frames later.
+    let screen = Refresh::new(59.94).unwrap().with_phase(7 * MS);
+    let period = screen.period_ns();
+    let mut lab = live(LiveSettings::default());
+    lab.set_screen(ScreenFacts {
+        present_mode: Some(PresentModeId::Fifo),
+        monitor_hz: Some(60.0),
+    });
+    lab.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+    let mut waiting = std::collections::VecDeque::new();
+    let score = |lab: &LiveLoop<VirtualStopwatch>| lab.screen().measured().unwrap().score();
+    let mut scores = Vec::new();
+    for i in 0..400u64 {
+        let start = screen.at(i) + 3 * MS;
+        let now = lab.now();
+        lab.stopwatch_mut().advance(start - now);
+        lab.frame();
+        lab.stopwatch_mut().advance(2 * MS);
+        let (generation, present) = lab.record_present(0).expect("measured");
+        waiting.push_back((generation, present, screen.at(i + 1), i + 1));
+        if waiting.len() > 2 {
+            let (generation, present, at, sequence) = waiting.pop_front().unwrap();
+            lab.present_feedback(PresentFeedback::shown(
+                present,
+                Some(generation),
+                i128::from(at),
+                Some(period),
+                Some(sequence),
+            ));
+        }
+        scores.push(score(&lab));
+    }
+    let readouts = lab.snapshot().readouts.screen;
+    assert_eq!(readouts.refresh_source, RefreshSource::Measured);
+    assert!((readouts.refresh_hz - 59.94).abs() < 1e-4, "{readouts:?}");
+    let Some(DisplaySpec::Fifo { refresh, .. }) = Some(lab.screen().spec()) else {
+        panic!("{}", lab.screen().spec());
+    };
+    let phase_off = refresh.at(300).abs_diff(screen.at(300));
+    assert!(
+        phase_off < 10_000,
+        "the model's refresh 300 is {phase_off} ns off"
+    );
+    // Before the model took the measured grid its display times were off by milliseconds;
+    // after it, by nothing.
+    let mean_abs = |from: usize, to: usize| {
+        let (a, b) = (scores[from], scores[to]);
+        (b.abs_error_sum - a.abs_error_sum) as f64 / (b.compared - a.compared) as f64 / 1e6
+    };
+    assert!(mean_abs(2, 30) > 1.0, "{}", mean_abs(2, 30));
+    assert!(mean_abs(200, 399) < 0.01, "{}", mean_abs(200, 399));
+}
