@@ -301,6 +301,7 @@ fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>, frame: egui::Fr
                 measured: snapshot
                     .measured
                     .map(|measured| (measured.shown(), measured.source())),
+                display_times: snapshot.readouts.screen.display_times,
             };
             timeline_ui(ui, &timeline, screen, snapshot.readouts.focus, dt);
         });

@@ -248,9 +248,15 @@ fn measured_screen(screen: &ScreenReadouts) -> (String, String) {
     )
 }
 
-/// The screen model in words, e.g. "FIFO 60 Hz, 2 queued".
+/// The screen model in words, e.g. "FIFO 60 Hz, 2 in flight".
 pub(super) fn screen_model(screen: &ScreenReadouts) -> String {
-    match screen.model {
+    model_text(screen.model)
+}
+
+/// A display model in words, its rates to a thousandth of a hertz (a measured one is not
+/// a round number): "FIFO 60 Hz, 2 in flight".
+pub(in crate::ui) fn model_text(model: DisplaySpec) -> String {
+    match model {
         DisplaySpec::Fifo { refresh, queue } => {
             format!("FIFO {} Hz, {queue} in flight", trim_hz(refresh.hz()))
         }

@@ -64,7 +64,7 @@ use egui::{Align2, Sense, Vec2};
 
 use crate::display::DisplaySpec;
 use crate::feedback::{FeedbackSource, MeasuredRefresh};
-use crate::live::{History, RefreshMark};
+use crate::live::{DisplayTimesBy, History, RefreshMark};
 use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};
 
@@ -94,6 +94,8 @@ pub struct TimelineScreen<'a> {
     /// The measured screen's new images, oldest answer first, on the loop's stopwatch, and
     /// where they were measured from; `None` where the platform reports nothing.
     pub measured: Option<(&'a Ring<MeasuredRefresh>, FeedbackSource)>,
+    /// Where the frames' display times come from (the frame tooltips say).
+    pub display_times: DisplayTimesBy,
 }
 
 /// Real time the timeline covers (0.5 s): long enough to see a 50 Hz step pattern repeat
@@ -178,7 +180,8 @@ pub fn timeline_ui(
     }
     if let Some(index) = hovered {
         response.on_hover_ui_at_pointer(|ui| {
-            frame_tooltip_ui(ui, &model, index, panes, focus);
+            let measured = screen.display_times != DisplayTimesBy::Model;
+            frame_tooltip_ui(ui, &model, index, panes, focus, measured);
         });
     }
     ui.data_mut(|data| data.insert_temp(model_id, model));

@@ -45,17 +45,21 @@ impl TimelineFrame {
         (i128::from(self.sample.presented_time) - i128::from(self.sample.shown_time)) as f64 / 1e6
     }
 
-    /// What the modeled screen did with the frame's image, for the tooltip.
-    pub(super) fn screen_text(&self) -> String {
-        match self.sample.screen {
-            OnScreen::Shown { at, .. } => format!(
-                "on screen {:.2} ms after it started (modeled)",
-                ms_from_ns(at.saturating_sub(self.sample.wall))
+    /// What the screen did with the frame's image, for the tooltip: as the platform
+    /// measured it (`measured`), or as the model says.
+    pub(super) fn screen_text(&self, measured: bool) -> String {
+        match (self.sample.screen, measured) {
+            (OnScreen::Shown { at, .. }, _) => format!(
+                "on screen {:.2} ms after it started ({})",
+                ms_from_ns(at.saturating_sub(self.sample.wall)),
+                if measured { "measured" } else { "modeled" }
             ),
-            OnScreen::Dropped => {
+            (OnScreen::Dropped, false) => {
                 "dropped: replaced before a refresh showed it (modeled)".to_owned()
             }
-            OnScreen::Pending => "not on screen yet".to_owned(),
+            (OnScreen::Dropped, true) => "discarded: never shown (measured)".to_owned(),
+            (OnScreen::Pending, false) => "not on screen yet".to_owned(),
+            (OnScreen::Pending, true) => "not on screen yet, or not answered yet".to_owned(),
         }
     }
 

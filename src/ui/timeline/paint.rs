@@ -655,13 +655,14 @@ fn paint_caption(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
     }
 }
 
-/// The hovered frame's numbers.
+/// The hovered frame's numbers; `measured`: the screen's display times are the platform's.
 pub(super) fn frame_tooltip_ui(
     ui: &mut egui::Ui,
     model: &TimelineModel,
     index: usize,
     panes: &[TimelinePane<'_>],
     focus: usize,
+    measured: bool,
 ) {
     let (Some(frame), Some(focus_pane)) = (model.frames.get(index), panes.get(focus)) else {
         return;
@@ -726,7 +727,7 @@ pub(super) fn frame_tooltip_ui(
                 "latency T \u{2212} S",
                 format!("{:.2} ms", frame.latency_ms()),
             );
-            row("screen", frame.screen_text());
+            row("screen", frame.screen_text(measured));
             row(
                 "repeated before it",
                 model.repeats_before(frame).map_or_else(

@@ -6,7 +6,7 @@ mod refreshes;
 mod steps;
 
 use super::TIMELINE_MIN_FRAMES;
-use super::model::{TimelineFrame, TimelineModel};
+use super::model::TimelineModel;
 use super::refreshes::{TimelineRefresh, screen_label};
 use super::steps::{PaneOffset, step_ends};
 use crate::display::DisplaySpec;

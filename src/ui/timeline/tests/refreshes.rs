@@ -222,7 +222,7 @@ fn mailbox_drops_frames_and_shows_a_new_one_every_refresh() {
     );
     let dropped = model.frames.iter().find(|f| f.dropped_image());
     assert_eq!(
-        dropped.map(TimelineFrame::screen_text).as_deref(),
+        dropped.map(|frame| frame.screen_text(false)).as_deref(),
         Some("dropped: replaced before a refresh showed it (modeled)")
     );
 }
@@ -230,13 +230,16 @@ fn mailbox_drops_frames_and_shows_a_new_one_every_refresh() {
 #[test]
 fn the_screen_label_names_the_model_and_the_measurement() {
     let fifo = DisplaySpec::parse("fifo:60:2").expect("a valid spec");
-    assert_eq!(screen_label(fifo, None), "screen (modeled: fifo:60:2)");
+    assert_eq!(
+        screen_label(fifo, None),
+        "screen (modeled: FIFO 60 Hz, 2 in flight)"
+    );
     assert_eq!(
         screen_label(
             DisplaySpec::parse("mailbox:144").expect("a valid spec"),
             Some(FeedbackSource::WaylandPresentation)
         ),
-        "screen (modeled: mailbox:144; marks: measured by Wayland presentation-time)"
+        "screen (modeled: mailbox 144 Hz; marks: measured by Wayland presentation-time)"
     );
 }
 
@@ -258,13 +261,38 @@ fn measured_images_in_the_window_are_placed_on_the_axis_in_order() {
 #[test]
 fn the_tooltip_says_what_the_screen_did() {
     let model = model_of(&uneven_knots());
-    let texts: Vec<String> = model.frames.iter().map(|f| f.screen_text()).collect();
+    let texts = |measured| -> Vec<String> {
+        model
+            .frames
+            .iter()
+            .map(|f| f.screen_text(measured))
+            .collect()
+    };
     assert_eq!(
-        texts,
+        texts(false),
         [
             "dropped: replaced before a refresh showed it (modeled)",
             "on screen 5.00 ms after it started (modeled)",
             "not on screen yet",
         ]
+    );
+    assert_eq!(
+        texts(true),
+        [
+            "discarded: never shown (measured)",
+            "on screen 5.00 ms after it started (measured)",
+            "not on screen yet, or not answered yet",
+        ]
+    );
+    // A rate the model took from the measurement is not a round number; the label rounds
+    // it to a thousandth of a hertz.
+    let measured = crate::display::Refresh::new(1e9 / 16_666_666.0).expect("in range");
+    let fifo = DisplaySpec::Fifo {
+        refresh: measured,
+        queue: 2,
+    };
+    assert_eq!(
+        screen_label(fifo, None),
+        "screen (modeled: FIFO 60 Hz, 2 in flight)"
     );
 }
