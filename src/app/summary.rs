@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use crate::feedback::MeasuredReadouts;
-use crate::live::{LiveLoop, PresentModeId, Ramp, RampPhase, SlowLoop, Stopwatch};
+use crate::live::{
+    LiveLoop, PresentModeId, Ramp, RampPhase, RefreshSource, ScreenReadouts, SlowLoop, Stopwatch,
+};
 use crate::text::escape_path;
 use crate::timestep::Strategy;
 
@@ -135,6 +137,7 @@ impl WindowSummary {
         self.ramp = live.ramp().map(ramp_summary);
         let screen = live.snapshot().readouts.screen;
         self.display_times = display_times(screen.measured, screen.unmeasured);
+        self.display_times.push(model_refresh(&screen));
         let player = live.sim().scene().current().player;
         self.player = Some((
             player.look.yaw.to_degrees(),
@@ -192,6 +195,27 @@ pub fn display_times(
         score.judged()
     ));
     lines
+}
+
+/// The refresh the display model ran on at the end and where it came from:
+/// `model refresh: 59.940 Hz (the measured refresh, phase 4.200 ms)`.
+pub fn model_refresh(screen: &ScreenReadouts) -> String {
+    let Some(refresh) = screen.model.refresh() else {
+        return format!("model refresh: none ({})", screen.model);
+    };
+    let from = match screen.refresh_source {
+        RefreshSource::Measured { vblank: true } => format!(
+            "the measured refresh, vblank phase {:.3} ms on the stopwatch",
+            refresh.phase() as f64 / 1e6
+        ),
+        RefreshSource::Measured { vblank: false } => {
+            "the measured refresh; no vblank phase: the images land on no refresh grid".to_owned()
+        }
+        RefreshSource::Monitor => "the monitor's rate".to_owned(),
+        RefreshSource::Override => "set by hand".to_owned(),
+        RefreshSource::Assumed => "assumed: nothing reported one".to_owned(),
+    };
+    format!("model refresh: {:.3} Hz ({from})", refresh.hz())
 }
 
 /// A ramp in a line: how it ended, the step cost back in force, and each pane's onset
@@ -283,6 +307,37 @@ mod tests {
             display_times(Some(measured), None)[1],
             "measured refresh: vrr, median 60.00 Hz"
         );
+    }
+
+    #[test]
+    fn the_model_refresh_says_where_it_came_from() {
+        use crate::display::{DisplaySpec, Refresh};
+        let mut screen = ScreenReadouts {
+            model: DisplaySpec::Fifo {
+                refresh: Refresh::new(59.94).unwrap().with_phase(4_200_000),
+                queue: 2,
+            },
+            refresh_source: RefreshSource::Measured { vblank: true },
+            ..ScreenReadouts::default()
+        };
+        assert_eq!(
+            model_refresh(&screen),
+            "model refresh: 59.940 Hz (the measured refresh, vblank phase 4.200 ms on the \
+             stopwatch)"
+        );
+        screen.refresh_source = RefreshSource::Measured { vblank: false };
+        assert_eq!(
+            model_refresh(&screen),
+            "model refresh: 59.940 Hz (the measured refresh; no vblank phase: the images land \
+             on no refresh grid)"
+        );
+        screen.refresh_source = RefreshSource::Assumed;
+        assert_eq!(
+            model_refresh(&screen),
+            "model refresh: 59.940 Hz (assumed: nothing reported one)"
+        );
+        screen.model = DisplaySpec::Cpu;
+        assert_eq!(model_refresh(&screen), "model refresh: none (cpu)");
     }
 
     #[test]

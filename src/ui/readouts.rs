@@ -274,7 +274,10 @@ pub(super) fn refresh_source(source: RefreshSource) -> &'static str {
         RefreshSource::Monitor => "the monitor's rate",
         RefreshSource::Override => "rate set in Display",
         RefreshSource::Assumed => "assumed: the monitor reports no rate",
-        RefreshSource::Measured => "the measured refresh",
+        RefreshSource::Measured { vblank: true } => "the measured refresh and vblank",
+        RefreshSource::Measured { vblank: false } => {
+            "the measured refresh; its vblank unmeasured: the images land on no refresh grid"
+        }
     }
 }
 

@@ -185,6 +185,12 @@ fn under_weston_the_screen_is_measured_by_presentation_time() {
     assert_eq!(summary_value(&output, "measured refresh"), "60.00 Hz");
     let error = summary_value(&output, "model error");
     assert!(error.starts_with("mean "), "{error}");
+    // The model took the measured refresh; Weston stamps images by a timer, not on a grid
+    // of refreshes, so no vblank phase.
+    assert_eq!(
+        summary_value(&output, "model refresh"),
+        "60.000 Hz (the measured refresh; no vblank phase: the images land on no refresh grid)"
+    );
 }
 
 /// `shown FRAME at MS` events of a recording's text: frame and display time, ns.

@@ -53,18 +53,26 @@ pub(super) fn parse_screen(text: &str) -> Result<ScreenFacts, String> {
     })
 }
 
-/// `SOURCE`, or `SOURCE HZ at MS` with the measured refresh and its phase (when refresh 0
-/// starts, on the stopwatch); `-` when nothing measures the screen.
+/// `SOURCE`, `SOURCE HZ` with the measured refresh, or `SOURCE HZ at MS` with its measured
+/// vblank too (when a refresh starts, on the stopwatch, less whole periods); `-` when
+/// nothing measures the screen.
 pub(super) fn measured_text(facts: Option<MeasuredFacts>) -> String {
     match facts {
         None => "-".to_owned(),
         Some(MeasuredFacts {
             source,
             refresh: None,
+            ..
         }) => source.id().to_owned(),
         Some(MeasuredFacts {
             source,
             refresh: Some(refresh),
+            vblank: false,
+        }) => format!("{source} {}", refresh.hz()),
+        Some(MeasuredFacts {
+            source,
+            refresh: Some(refresh),
+            vblank: true,
         }) => format!("{source} {} at {}", refresh.hz(), ms_text(refresh.phase())),
     }
 }
@@ -80,28 +88,32 @@ pub(super) fn parse_measured(text: &str) -> Result<Option<MeasuredFacts>, String
         .parse::<FeedbackSource>()
         .map_err(|error| error.to_string())?;
     let rest = rest.trim();
-    let refresh = if rest.is_empty() {
-        None
+    let (refresh, vblank) = if rest.is_empty() {
+        (None, false)
     } else {
-        let (hz, phase) = rest.split_once(" at ").ok_or_else(|| {
+        let (hz, phase) = rest.split_once(" at ").unwrap_or((rest, ""));
+        let hz = hz.trim().parse::<f64>().map_err(|_| {
             format!(
-                "measured refresh \"{}\" is not HZ at MS (e.g. \"60 at 4.2\")",
+                "measured refresh \"{}\" is not HZ or HZ at MS (e.g. \"60 at 4.2\")",
                 escape(rest)
             )
         })?;
-        let hz = hz.trim().parse::<f64>().map_err(|_| {
-            format!(
-                "refresh rate \"{}\" is not a number of Hz",
-                escape(hz.trim())
-            )
-        })?;
-        let phase = exact_ns(phase.trim()).ok_or_else(|| {
-            format!(
-                "refresh phase \"{}\" is not a time in ms (0 or more)",
-                escape(phase.trim())
-            )
-        })?;
-        Some(Refresh::new(hz)?.with_phase(phase))
+        let refresh = Refresh::new(hz)?;
+        if phase.is_empty() {
+            (Some(refresh), false)
+        } else {
+            let phase = exact_ns(phase.trim()).ok_or_else(|| {
+                format!(
+                    "refresh phase \"{}\" is not a time in ms (0 or more)",
+                    escape(phase.trim())
+                )
+            })?;
+            (Some(refresh.with_phase(phase)), true)
+        }
     };
-    Ok(Some(MeasuredFacts { source, refresh }))
+    Ok(Some(MeasuredFacts {
+        source,
+        refresh,
+        vblank,
+    }))
 }

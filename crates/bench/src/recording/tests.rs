@@ -19,6 +19,7 @@ fn header() -> RecordingHeader {
         measured: Some(MeasuredFacts {
             source: FeedbackSource::X11Present,
             refresh: None,
+            vblank: false,
         }),
     }
 }
@@ -68,6 +69,12 @@ fn events_and_header_are_read_back_as_written() {
             RecordedEvent::Measured(Some(MeasuredFacts {
                 source: FeedbackSource::WaylandPresentation,
                 refresh: Some(Refresh::new(59.940_06).unwrap().with_phase(15_906_024)),
+                vblank: true,
+            })),
+            RecordedEvent::Measured(Some(MeasuredFacts {
+                source: FeedbackSource::X11Present,
+                refresh: Some(Refresh::new(143.9).unwrap()),
+                vblank: false,
             })),
             RecordedEvent::Measured(None),
         ],
@@ -92,7 +99,10 @@ fn events_and_header_are_read_back_as_written() {
     assert_eq!(read.measured, header.measured);
     assert!(text.contains("# measured: x11-present\n"), "{text}");
     assert!(
-        text.contains("measured wayland-presentation-time 59.94006 at 15.906024; measured -"),
+        text.contains(
+            "measured wayland-presentation-time 59.94006 at 15.906024; measured x11-present \
+             143.9; measured -"
+        ),
         "{text}"
     );
     assert!(read.paused);
@@ -343,8 +353,8 @@ fn bad_display_events_name_the_problem() {
              x11-present, vk-google-display-timing)",
         ),
         (
-            "measured x11-present 60",
-            "measured refresh \"60\" is not HZ at MS",
+            "measured x11-present sixty",
+            "measured refresh \"sixty\" is not HZ or HZ at MS",
         ),
         (
             "measured x11-present 5000 at 1",

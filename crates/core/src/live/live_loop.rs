@@ -494,6 +494,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         let own = self.screen.measured().map(|measured| MeasuredFacts {
             source: measured.source(),
             refresh: None,
+            vblank: false,
         });
         self.set_measured(own);
     }

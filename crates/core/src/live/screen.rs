@@ -44,9 +44,13 @@ pub struct ScreenFacts {
 pub struct MeasuredFacts {
     /// Where the feedback comes from.
     pub source: FeedbackSource,
-    /// The refresh the measured images reveal, when they land on a steady grid: its rate
-    /// and, on the stopwatch, its phase. The model takes it over the monitor's rate.
+    /// The refresh the measured images reveal, once it is steady: its rate and, on the
+    /// stopwatch, its phase. The model takes it over the monitor's rate.
     pub refresh: Option<Refresh>,
+    /// Whether the refresh's phase is the screen's measured vblank; else the images land
+    /// on no refresh grid (a compositor stamping them by a timer of its own) and the phase
+    /// is the model's own.
+    pub vblank: bool,
 }
 
 /// Where the display times the panes are measured on come from.
@@ -70,8 +74,12 @@ pub enum RefreshSource {
     /// Nobody said: [`ASSUMED_REFRESH_HZ`].
     #[default]
     Assumed,
-    /// The platform's presentation feedback ([`MeasuredFacts::refresh`]).
-    Measured,
+    /// The platform's presentation feedback ([`MeasuredFacts::refresh`]); `vblank`: its
+    /// phase too.
+    Measured {
+        /// Whether the phase is the screen's measured vblank.
+        vblank: bool,
+    },
 }
 
 /// What one refresh showed, for the timeline's refresh row.
@@ -223,13 +231,14 @@ impl LiveDisplay {
     /// take it: none was taken yet, the period moved by more than a ten-thousandth, or the
     /// images' phase moved more than [`PHASE_SLACK`] of a period from the refreshes taken (a
     /// phase the images no longer show keeps the refreshes taken).
-    pub fn refresh_to_measure(&self) -> Option<Refresh> {
+    pub fn refresh_to_measure(&self) -> Option<(Refresh, bool)> {
         let measured = self.measured.as_ref()?;
         let timing = measured.vblank_timing()?;
         let taken = self.measured_facts.and_then(|facts| facts.refresh);
         let refresh = Refresh::new(1e9 / timing.period as f64).ok()?;
+        let vblank = timing.phase.is_some();
         let Some(taken) = taken else {
-            return Some(refresh.with_phase(timing.phase.unwrap_or(0)));
+            return Some((refresh.with_phase(timing.phase.unwrap_or(0)), vblank));
         };
         let moved = taken
             .period_ns()
@@ -246,9 +255,11 @@ impl LiveDisplay {
             }
             _ => false,
         };
-        (moved || drifted).then(|| {
+        let found = vblank && !self.measured_facts.is_some_and(|facts| facts.vblank);
+        (moved || drifted || found).then(|| {
             let phase = timing.phase.unwrap_or(taken.phase());
-            refresh.with_phase(phase)
+            let kept = self.measured_facts.is_some_and(|facts| facts.vblank);
+            (refresh.with_phase(phase), vblank || kept)
         })
     }
 
@@ -498,18 +509,20 @@ impl LiveDisplay {
 
     /// A new model for the facts and the override, numbering frames on from the old one.
     fn rebuild(&mut self) {
-        let measured = self.measured_facts.and_then(|facts| facts.refresh);
+        let measured = self
+            .measured_facts
+            .and_then(|facts| facts.refresh.map(|refresh| (refresh, facts.vblank)));
         let (hz, source) = if self.override_hz > 0.0 {
             (self.override_hz, RefreshSource::Override)
-        } else if let Some(refresh) = measured {
-            (refresh.hz(), RefreshSource::Measured)
+        } else if let Some((refresh, vblank)) = measured {
+            (refresh.hz(), RefreshSource::Measured { vblank })
         } else if let Some(hz) = self.facts.monitor_hz.filter(|hz| *hz >= 1.0) {
             (hz, RefreshSource::Monitor)
         } else {
             (ASSUMED_REFRESH_HZ, RefreshSource::Assumed)
         };
-        let refresh = match measured.filter(|_| source == RefreshSource::Measured) {
-            Some(refresh) => refresh,
+        let refresh = match measured.filter(|_| matches!(source, RefreshSource::Measured { .. })) {
+            Some((refresh, _)) => refresh,
             None => Refresh::new(hz.clamp(
                 crate::display::MIN_REFRESH_HZ,
                 crate::display::MAX_REFRESH_HZ,

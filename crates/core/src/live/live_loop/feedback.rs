@@ -28,6 +28,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             self.set_measured(Some(MeasuredFacts {
                 source,
                 refresh: None,
+                vblank: false,
             }));
         }
     }
@@ -99,11 +100,12 @@ impl<S: Stopwatch> LiveLoop<S> {
         if matched.shown_at.is_some()
             && counts.is_some_and(|counts| counts.shown % 16 == 0)
             && !self.replaying()
-            && let Some(refresh) = self.screen.refresh_to_measure()
+            && let Some((refresh, vblank)) = self.screen.refresh_to_measure()
             && let Some(facts) = self.screen.measured_facts()
         {
             self.set_measured(Some(MeasuredFacts {
                 refresh: Some(refresh),
+                vblank,
                 ..facts
             }));
         }

@@ -365,7 +365,10 @@ fn the_model_takes_the_measured_refresh_and_phase_and_its_guesses_end() {
         scores.push(score(&lab));
     }
     let readouts = lab.snapshot().readouts.screen;
-    assert_eq!(readouts.refresh_source, RefreshSource::Measured);
+    assert_eq!(
+        readouts.refresh_source,
+        RefreshSource::Measured { vblank: true }
+    );
     assert!((readouts.refresh_hz - 59.94).abs() < 1e-4, "{readouts:?}");
     let Some(DisplaySpec::Fifo { refresh, .. }) = Some(lab.screen().spec()) else {
         panic!("{}", lab.screen().spec());
