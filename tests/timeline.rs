@@ -294,9 +294,7 @@ fn the_screen_row_names_its_model() {
         scripted_state(),
     );
     harness.run();
-    let label = harness
-        .get_by_label("screen (modeled: FIFO 60 Hz, 2 in flight)")
-        .rect();
+    let label = harness.get_by_label("screen (modeled: fifo:60:2)").rect();
     assert!(
         harness
             .query_by_label_contains("a white mark on the row")
@@ -316,7 +314,7 @@ fn hovering_a_dropped_frame_says_the_screen_dropped_it() {
         mailbox_state(),
     );
     harness.run();
-    harness.get_by_label("screen (modeled: mailbox 60 Hz)");
+    harness.get_by_label("screen (modeled: mailbox:60)");
     hover_frame(&mut harness, 0, |s| s.screen == OnScreen::Dropped);
     harness.get_by_label("dropped: replaced before a refresh showed it (modeled)");
 }
@@ -396,7 +394,7 @@ fn sub_point_frames_keep_painting_bounded() {
     harness.run();
     let refreshes = &harness.state().refreshes;
     assert!(refreshes.len() > 8000, "{} refresh marks", refreshes.len());
-    harness.get_by_label("screen (modeled: immediate on 1000 Hz)");
+    harness.get_by_label("screen (modeled: immediate:1000)");
     // A few shapes per point of width at most (about 6 300 here), however many frames,
     // steps and refreshes there are: one shape per frame and step would be over 60 000.
     let shapes = harness.output().shapes.len();

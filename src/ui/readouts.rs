@@ -249,14 +249,9 @@ fn measured_screen(screen: &ScreenReadouts) -> (String, String) {
 }
 
 /// The screen model in words, e.g. "FIFO 60 Hz, 2 in flight".
+/// Rates to a thousandth of a hertz: a measured one is not a round number.
 pub(super) fn screen_model(screen: &ScreenReadouts) -> String {
-    model_text(screen.model)
-}
-
-/// A display model in words, its rates to a thousandth of a hertz (a measured one is not
-/// a round number): "FIFO 60 Hz, 2 in flight".
-pub(in crate::ui) fn model_text(model: DisplaySpec) -> String {
-    match model {
+    match screen.model {
         DisplaySpec::Fifo { refresh, queue } => {
             format!("FIFO {} Hz, {queue} in flight", trim_hz(refresh.hz()))
         }
@@ -278,6 +273,17 @@ pub(super) fn refresh_source(source: RefreshSource) -> &'static str {
         RefreshSource::Measured { vblank: false } => {
             "the measured refresh; its vblank unmeasured: the images land on no refresh grid"
         }
+    }
+}
+
+/// A display model as its spec, short enough for a caption, its rates to a thousandth of a
+/// hertz (a measured one is not a round number): `fifo:60:2`.
+pub(in crate::ui) fn model_spec(model: DisplaySpec) -> String {
+    match model {
+        DisplaySpec::Fifo { refresh, queue } => format!("fifo:{}:{queue}", trim_hz(refresh.hz())),
+        DisplaySpec::Mailbox { refresh } => format!("mailbox:{}", trim_hz(refresh.hz())),
+        DisplaySpec::Immediate { refresh } => format!("immediate:{}", trim_hz(refresh.hz())),
+        other => other.to_string(),
     }
 }
 

@@ -165,7 +165,7 @@ impl TimelineModel {
 /// beside it, e.g. `screen (modeled: fifo:60:2)` or `screen (modeled: fifo:60:2; marks:
 /// measured by X11 Present)`.
 pub(super) fn screen_label(model: DisplaySpec, measured: Option<FeedbackSource>) -> String {
-    let model = crate::ui::readouts::model_text(model);
+    let model = crate::ui::readouts::model_spec(model);
     match measured {
         Some(source) => format!(
             "screen (modeled: {model}; marks: measured by {})",
