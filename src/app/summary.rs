@@ -198,7 +198,7 @@ pub fn display_times(
 }
 
 /// The refresh the display model ran on at the end and where it came from:
-/// `model refresh: 59.940 Hz (the measured refresh, phase 4.200 ms)`.
+/// `model refresh: 59.940 Hz (the measured refresh, vblank phase 4.200 ms on the stopwatch)`.
 pub fn model_refresh(screen: &ScreenReadouts) -> String {
     let Some(refresh) = screen.model.refresh() else {
         return format!("model refresh: none ({})", screen.model);

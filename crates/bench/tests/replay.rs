@@ -630,11 +630,24 @@ fn measured_display_times_settle_the_panes_live_in_a_replay_and_in_bench() {
         again == live,
         "the replay's frames differ from the live run's"
     );
-    let bench = replay_all(&recording, Some(Strategy::Interpolated)).expect("valid");
+    let mut bench = replay_all(&recording, Some(Strategy::Interpolated)).expect("valid");
     assert_eq!(bench.run_metrics(), live.metrics[0]);
     assert_eq!(
         bench.screen().display_times(),
         measured,
         "the recording names its source"
+    );
+    // After the replay, nothing measures this loop's screen: the model settles its frames.
+    bench.end_replay();
+    assert_eq!(bench.screen().display_times(), DisplayTimesBy::Model);
+    bench.stopwatch_mut().advance(20 * MS);
+    bench.frame();
+    bench.stopwatch_mut().advance(20 * MS);
+    bench.frame();
+    let refreshes = bench.panes()[0].run_metrics().refreshes.expect("counted");
+    assert_eq!(
+        refreshes.latency.iter().sum::<u64>(),
+        1,
+        "the model showed the first frame"
     );
 }

@@ -3,7 +3,7 @@
 //! settings and pause state, then the [`crate::trace`] layer's CSV with one row per frame and
 //! the requests taken before it (`kick`, `reset`, `pause`, `resume`, `step`,
 //! `screen MODE HZ`, `set {changed settings}` as TOML, key presses and mouse turns, and
-//! what the platform's presentation feedback said: `measured SOURCE [HZ at MS]`,
+//! what the platform's presentation feedback said: `measured SOURCE [HZ [at MS]]` or `measured -`,
 //! `shown FRAME at MS`, `discarded FRAME`). Times
 //! are milliseconds with six decimals, read back exactly, so a replay runs the very same
 //! frames.
@@ -635,7 +635,7 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             _ => {
                 return Err(format!(
                     "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
-                     screen MODE HZ, measured SOURCE [HZ at MS], press KEY at MS, release KEY \
+                     screen MODE HZ, measured SOURCE [HZ [at MS]], measured -, press KEY at MS, release KEY \
                      at MS, look YAW PITCH at MS, shown FRAME at MS, discarded FRAME or \
                      set {{...}})",
                     escape(&shortened(piece))

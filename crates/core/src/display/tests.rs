@@ -504,3 +504,33 @@ fn repeat_causes_are_described_largest_first() {
         );
     }
 }
+
+#[test]
+fn a_phased_refresh_starts_its_refreshes_at_the_phase() {
+    let plain = Refresh::new(60.0).unwrap();
+    let phased = plain.with_phase(7_000_000);
+    assert_eq!(phased.period_ns(), plain.period_ns());
+    assert_eq!(phased.at(0), 7_000_000);
+    assert_eq!(phased.at(3), 57_000_000);
+    assert_eq!(phased.first_at_or_after(0), 0);
+    assert_eq!(phased.first_at_or_after(7_000_000), 0);
+    assert_eq!(phased.first_at_or_after(7_000_001), 1);
+    assert_eq!(phased.last_at_or_before(phased.at(5)), 5);
+    assert_eq!(phased.last_at_or_before(phased.at(5) - 1), 4);
+    // Before refresh 0 there is none earlier: refresh 0 (documented).
+    assert_eq!(phased.last_at_or_before(3_000_000), 0);
+    // A phase of a period or more is the same grid.
+    assert_eq!(plain.with_phase(plain.period_ns() + 5).phase(), 5);
+    assert_eq!(plain.with_phase(plain.period_ns()).phase(), 0);
+}
+
+#[test]
+fn a_refitted_refresh_is_the_same_refresh_and_59_94_hz_is_not_60() {
+    let period = |hz: f64| Refresh::new(hz).unwrap().period_ns();
+    assert!(same_refresh(period(60.0), period(60.0)));
+    assert!(same_refresh(16_666_667, 16_666_667 + 3_000));
+    assert!(!same_refresh(period(60.0), period(59.94)));
+    assert!(!same_refresh(period(144.0), period(143.856)));
+    assert!(same_refresh(0, 0));
+    assert!(!same_refresh(0, period(60.0)));
+}

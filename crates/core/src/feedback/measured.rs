@@ -362,8 +362,8 @@ impl MeasuredScreen {
     /// The refresh grid, once a steady period (not VRR) is known over at least half of
     /// [`PERIOD_SAMPLES`] intervals. With the platform's refresh counter: the line through
     /// the recent images' (counter, time) pairs, whose slope is the period (exact however
-    /// the timestamps wobble) and whose refreshes give the phase, when every image lies
-    /// within [`ON_VBLANK`] of a period of it. Without one, the period the platform reports
+    /// the timestamps wobble) and whose refreshes give the phase, when all but an eighth of
+    /// the images lie within [`ON_VBLANK`] of a period of it. Without one, the period the platform reports
     /// and the phase of the last [`PHASE_IMAGES`] images (their circular mean, each within
     /// [`ON_VBLANK`] of it).
     pub fn vblank_timing(&self) -> Option<VblankTiming> {

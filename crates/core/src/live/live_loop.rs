@@ -491,6 +491,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.replay_clock = None;
         self.last_frame_start = None;
         self.reset_panes();
+        self.screen.forget_answers();
         let own = self.screen.measured().map(|measured| MeasuredFacts {
             source: measured.source(),
             refresh: None,

@@ -218,7 +218,9 @@ impl LiveDisplay {
     /// next present when its refresh changed.
     pub fn set_measured(&mut self, facts: Option<MeasuredFacts>) {
         if facts != self.measured_facts {
-            let refresh = |facts: Option<MeasuredFacts>| facts.and_then(|facts| facts.refresh);
+            let refresh = |facts: Option<MeasuredFacts>| {
+                facts.and_then(|facts| facts.refresh.map(|refresh| (refresh, facts.vblank)))
+            };
             let rebuild = refresh(facts) != refresh(self.measured_facts);
             self.measured_facts = facts;
             if rebuild {
@@ -228,7 +230,8 @@ impl LiveDisplay {
     }
 
     /// The refresh the measurement reveals ([`MeasuredScreen::vblank_timing`]) when the model should
-    /// take it: none was taken yet, the period moved by more than a ten-thousandth, or the
+    /// take it: none was taken yet, the period moved by more than a two-thousandth (well
+    /// beyond what the fit's noise moves it, and never [`same_refresh`]), or the
     /// images' phase moved more than [`PHASE_SLACK`] of a period from the refreshes taken (a
     /// phase the images no longer show keeps the refreshes taken).
     pub fn refresh_to_measure(&self) -> Option<(Refresh, bool)> {
@@ -243,7 +246,7 @@ impl LiveDisplay {
         let moved = taken
             .period_ns()
             .abs_diff(timing.period)
-            .saturating_mul(10_000)
+            .saturating_mul(2_000)
             > timing.period;
         let drifted = match (timing.phase, measured.shown().latest()) {
             (Some(phase), Some(image)) => {
@@ -266,6 +269,12 @@ impl LiveDisplay {
     /// What the measurement says about the screen, as the loop took it.
     pub fn measured_facts(&self) -> Option<MeasuredFacts> {
         self.measured_facts
+    }
+
+    /// Forgets the answers: the model settles the frames until the next one (a replay ended,
+    /// or the platform stopped answering for good).
+    pub fn forget_answers(&mut self) {
+        self.answered = None;
     }
 
     /// The platform answered for `frame` (the model's numbering): while answers keep
@@ -383,6 +392,12 @@ impl LiveDisplay {
         self.unmeasured = old.unmeasured;
         self.measured = old.measured.take();
         self.measured_facts = old.measured_facts;
+        if self
+            .measured_facts
+            .is_some_and(|facts| facts.refresh.is_some())
+        {
+            self.rebuild();
+        }
         if let Some(measured) = &mut self.measured {
             measured.restart();
         }

@@ -43,6 +43,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn screen_unmeasured(&mut self, reason: &'static str) {
         self.screen.unmeasured(reason);
         if !self.replaying() {
+            self.screen.forget_answers();
             self.set_measured(None);
         }
     }
