@@ -229,8 +229,8 @@ impl LiveDisplay {
         }
     }
 
-    /// The refresh the measurement reveals ([`MeasuredScreen::vblank_timing`]) when the model should
-    /// take it: none was taken yet, the period moved by more than a two-thousandth (well
+    /// The refresh the measurement reveals ([`MeasuredScreen::vblank_timing`]) when the
+    /// model should take it, and whether its phase is a measured vblank: none was taken yet, the period moved by more than a two-thousandth (well
     /// beyond what the fit's noise moves it, and never [`same_refresh`]), or the
     /// images' phase moved more than [`PHASE_SLACK`] of a period from the refreshes taken (a
     /// phase the images no longer show keeps the refreshes taken).
@@ -238,6 +238,7 @@ impl LiveDisplay {
         let measured = self.measured.as_ref()?;
         let timing = measured.vblank_timing()?;
         let taken = self.measured_facts.and_then(|facts| facts.refresh);
+        let taken_vblank = self.measured_facts.is_some_and(|facts| facts.vblank);
         let refresh = Refresh::new(1e9 / timing.period as f64).ok()?;
         let vblank = timing.phase.is_some();
         let Some(taken) = taken else {
@@ -258,11 +259,10 @@ impl LiveDisplay {
             }
             _ => false,
         };
-        let found = vblank && !self.measured_facts.is_some_and(|facts| facts.vblank);
+        let found = vblank && !taken_vblank;
         (moved || drifted || found).then(|| {
             let phase = timing.phase.unwrap_or(taken.phase());
-            let kept = self.measured_facts.is_some_and(|facts| facts.vblank);
-            (refresh.with_phase(phase), vblank || kept)
+            (refresh.with_phase(phase), vblank || taken_vblank)
         })
     }
 
