@@ -9,7 +9,7 @@
 //!   platforms neither: the window says so and stays modeled.
 
 #[cfg(target_os = "linux")]
-mod wayland;
+pub mod wayland;
 #[cfg(target_os = "linux")]
 pub mod x11;
 

@@ -11,8 +11,10 @@
 //! What keeps the pointers valid: the `wl_surface` lives as long as winit's window, which
 //! the watch holds. The `wl_display` connection is owned by winit's event loop and closed
 //! when `run_app` returns, which the watch cannot hold: it must be dropped before that.
-//! The one owner, `PresentWatch` (crate-private, like this type), is stopped in
-//! `ApplicationHandler::exiting`, which winit calls before it closes the connection.
+//! So only the feedback module makes a window's watch (`for_window`), for its one owner,
+//! `PresentWatch`, stopped in `ApplicationHandler::exiting`, which winit calls before it
+//! closes the connection. A watch on a connection of the caller's own
+//! ([`PresentationWatch::for_surface`]: the feedback benchmark's) needs no such care.
 #![allow(unsafe_code)]
 
 use std::sync::Arc;
@@ -81,9 +83,9 @@ pub struct PresentationWatch {
     requested: Option<u64>,
     /// The clock the compositor stamps feedback on.
     clock: ClockId,
-    /// The window, so its surface lives while the watch uses it; last, so it goes after
-    /// the proxies on it.
-    _window: Arc<Window>,
+    /// The window, so its surface lives while the watch uses it (none: the caller's own
+    /// surface); last, so it goes after the proxies on it.
+    _window: Option<Arc<Window>>,
 }
 
 impl std::fmt::Debug for PresentationWatch {
@@ -112,12 +114,6 @@ impl PresentationWatch {
         // `exiting` (module doc), so the display outlives this backend and its proxies.
         let backend = unsafe { Backend::from_foreign_display(display.as_ptr().cast()) };
         let connection = Connection::from_backend(backend);
-        let (globals, mut queue) = registry_queue_init::<Received>(&connection)
-            .map_err(|error| format!("cannot list the compositor's globals: {error}"))?;
-        let handle = queue.handle();
-        let presentation: WpPresentation = globals
-            .bind(&handle, 1..=1, ())
-            .map_err(|_| "the compositor offers no presentation-time (wp_presentation)")?;
         // SAFETY: winit's window handle is the window's live `wl_surface` proxy, alive as
         // long as the window, which the watch holds (`_window`); the id checks its
         // interface, and tracks whether winit destroyed it.
@@ -125,6 +121,21 @@ impl PresentationWatch {
             .map_err(|_| "the window's surface is not a wl_surface")?;
         let surface = WlSurface::from_id(&connection, id)
             .map_err(|_| "the window's surface is gone".to_owned())?;
+        let mut watch = Self::for_surface(&connection, surface)?;
+        watch._window = Some(window);
+        Ok(watch)
+    }
+
+    /// Binds the compositor's `wp_presentation` on `connection` for `surface`, and checks
+    /// its clock; the error says what is missing. The window uses [`Self::for_window`];
+    /// this is for a connection of the caller's own (the feedback benchmark's surface).
+    pub fn for_surface(connection: &Connection, surface: WlSurface) -> Result<Self, String> {
+        let (globals, mut queue) = registry_queue_init::<Received>(connection)
+            .map_err(|error| format!("cannot list the compositor's globals: {error}"))?;
+        let handle = queue.handle();
+        let presentation: WpPresentation = globals
+            .bind(&handle, 1..=1, ())
+            .map_err(|_| "the compositor offers no presentation-time (wp_presentation)")?;
         let mut received = Received::default();
         queue
             .roundtrip(&mut received)
@@ -148,7 +159,7 @@ impl PresentationWatch {
             requests: 0,
             requested: None,
             clock,
-            _window: window,
+            _window: None,
         })
     }
 
