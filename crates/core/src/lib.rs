@@ -28,5 +28,6 @@ pub mod sim;
 pub mod stats;
 pub mod text;
 pub mod timestep;
+pub mod tour;
 pub mod view;
 pub mod world;

@@ -42,7 +42,7 @@ impl SlowLoop {
 
     /// [`Self::detect`] with the focused pane's readouts `stats` already read (they cost a
     /// second of frames to compute).
-    pub(super) fn judge<S: Stopwatch>(live: &LiveLoop<S>, stats: &SpanStats) -> Option<Self> {
+    pub fn judge<S: Stopwatch>(live: &LiveLoop<S>, stats: &SpanStats) -> Option<Self> {
         let settings = live.settings();
         let judged = settings.time_scale == 1.0
             && settings.load.step_cost_ms == 0.0

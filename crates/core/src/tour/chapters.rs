@@ -1,0 +1,486 @@
+//! The tour's chapters, in the articles' order: the settings each starts from and its claim
+//! as a check over the loop's measurements. The words are the project's own; each names the
+//! article it follows.
+
+use super::{Chapter, Evidence, PaneEvidence, Verdict};
+use crate::live::{LiveSettings, Panes};
+use crate::timestep::{EnginePreset, Strategy};
+
+/// Fiedler's article.
+const FIX_YOUR_TIMESTEP: &str = "Glenn Fiedler, \"Fix Your Timestep!\" (2004)";
+
+/// The chapters, in order.
+pub static CHAPTERS: [Chapter; 8] = [
+    Chapter {
+        id: "fixed",
+        title: "Fixed delta time",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "Each frame advances the game by one step of dt, whatever time really passed. \
+               Physics here runs at 30 Hz, so on a 60 Hz screen the spring and the sphere \
+               move twice as fast as they should. Try a render load (Artificial load) or \
+               another present mode: the game's speed follows the frame rate.",
+        setup: fixed_setup,
+        check: fixed_check,
+        slows_for_slow_renderers: false,
+    },
+    Chapter {
+        id: "variable",
+        title: "Variable delta time",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "One step of whatever time the frame took: the speed is right, but a long frame \
+               is one long step. The spring is stiff (6 Hz) and every 2 s a frame takes \
+               200 ms more: at the first such step the integrator overshoots and the spring \
+               explodes. Reset (R) and watch it again; lower the hitch or soften the spring \
+               and it survives.",
+        setup: variable_setup,
+        check: variable_check,
+        slows_for_slow_renderers: false,
+    },
+    Chapter {
+        id: "semi-fixed",
+        title: "Semi-fixed timestep",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "Steps of dt while a whole dt is left, then one step of the rest: no step is \
+               ever longer than dt, so the stiff spring survives the same hitches. But the \
+               last step of each frame is as long as the frame leaves (with 50 Hz physics on \
+               a 60 Hz screen every step is such a remainder), so the steps follow the frame \
+               times, and two runs never take the same steps: the simulation is not \
+               deterministic.",
+        setup: semi_fixed_setup,
+        check: semi_fixed_check,
+        slows_for_slow_renderers: false,
+    },
+    Chapter {
+        id: "spiral",
+        title: "The spiral of death",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "Steps that cost more real time than they simulate: each 16.7 ms step costs \
+               20 ms here, with every guard off. Each frame owes more steps than the last, \
+               each takes longer, and the loop falls ever further behind (the timeline's \
+               frames grow, the banner warns). The next chapter stops it.",
+        setup: spiral_setup,
+        check: spiral_check,
+        slows_for_slow_renderers: false,
+    },
+    Chapter {
+        id: "guards",
+        title: "Guarding against the spiral",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "The same 20 ms steps, with the frame time clamped to 250 ms (Spiral guards): \
+               time beyond the clamp is dropped, so each frame owes a bounded number of \
+               steps. The loop keeps up, and the game runs slower than real time instead. \
+               Try the steps-per-frame cap instead of the clamp, or lower the step cost \
+               below dt.",
+        setup: guards_setup,
+        check: guards_check,
+        slows_for_slow_renderers: false,
+    },
+    Chapter {
+        id: "accumulator",
+        title: "Free the physics: the accumulator",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "Frames hand their time to an accumulator, which pays it out in whole steps of \
+               dt and carries the rest: every step is the same, so the simulation is \
+               deterministic. But 50 Hz physics on a 60 Hz screen takes 1 1 1 1 1 0 steps \
+               a frame (the timeline): one frame in six shows no motion, and the sphere's \
+               trail goes up in stairs. That is the stutter.",
+        setup: accumulator_setup,
+        check: accumulator_check,
+        slows_for_slow_renderers: true,
+    },
+    Chapter {
+        id: "interpolation",
+        title: "The final touch: interpolation",
+        follows: FIX_YOUR_TIMESTEP,
+        text: "The accumulator's leftover, as a fraction alpha of dt, blends the previous \
+               state with the current one. The right pane moves smoothly where the left one \
+               stutters, on the same frames and the same steps. The price: it draws a state \
+               between the last two steps, one dt behind the newest (latency).",
+        setup: interpolation_setup,
+        check: interpolation_check,
+        slows_for_slow_renderers: true,
+    },
+    Chapter {
+        id: "engines",
+        title: "What engines do",
+        follows: "the engines' documentation (Unity FixedUpdate, Godot physics ticks, Bevy \
+                  Time<Fixed>) and Kinematic Soup's \"Timesteps and Achieving Smooth Motion \
+                  in Unity\"",
+        text: "Unity (50 Hz) and Bevy (64 Hz) step their physics from an accumulator, as in \
+               the last chapters, and draw the last step unless interpolation is turned on. \
+               On a 60 Hz screen both stutter as the accumulator did; their interpolation \
+               removes it. Pick a pane (1-4) to see its timeline.",
+        setup: engines_setup,
+        check: engines_check,
+        slows_for_slow_renderers: true,
+    },
+];
+
+/// A fifth of a step: judder above it is a stutter the eye sees.
+const STUTTER: f64 = 0.2;
+
+/// Comparison panes of `strategies` (2 to the most a comparison takes).
+fn compare(settings: LiveSettings, strategies: &[Strategy], focus: usize) -> LiveSettings {
+    LiveSettings {
+        compare: true,
+        panes: Panes::new(strategies).unwrap_or_default(),
+        focus,
+        ..settings
+    }
+}
+
+/// One pane of `strategy` at `rate_hz`, from the defaults.
+fn single(strategy: Strategy, rate_hz: f64) -> LiveSettings {
+    LiveSettings {
+        strategy,
+        rate_hz,
+        ..LiveSettings::default()
+    }
+}
+
+fn fixed_setup(_: &LiveSettings) -> LiveSettings {
+    single(Strategy::Fixed, 30.0)
+}
+
+/// The game advances `fps · dt` per second of real time.
+fn fixed_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return no_frames();
+    };
+    let stats = &pane.stats;
+    if pane.strategy != Strategy::Fixed {
+        return other_strategy(pane, "fixed");
+    }
+    let expected = stats.fps * pane.dt as f64 / 1e9;
+    let measured = format!(
+        "the game runs at {:.2}x real time = {:.1} fps x {:.1} ms steps",
+        stats.sim_speed,
+        stats.fps,
+        pane.dt_ms()
+    );
+    if (stats.sim_speed - expected).abs() > 0.05 * expected {
+        return Verdict::Fails(format!(
+            "the game runs at {:.2}x real time, not {expected:.2}x ({:.1} fps x {:.1} ms): \
+             time is scaled or paused",
+            stats.sim_speed,
+            stats.fps,
+            pane.dt_ms()
+        ));
+    }
+    if (stats.sim_speed - 1.0).abs() < 0.1 {
+        return Verdict::Fails(format!(
+            "{measured}: the frame rate matches the physics rate ({:.0} Hz), so the game \
+             happens to keep real time; set the physics rate (Physics) to half or double \
+             the frame rate to see it run fast or slow",
+            1e9 / pane.dt as f64
+        ));
+    }
+    Verdict::Holds(format!("{measured}: its speed follows the frame rate"))
+}
+
+fn variable_setup(_: &LiveSettings) -> LiveSettings {
+    let mut settings = single(Strategy::Variable, 60.0);
+    settings.spring_hz = 6.0;
+    settings.damping = 0.0;
+    settings.load.hitch_ms = 200.0;
+    settings.load.hitch_every_s = 2.0;
+    settings
+}
+
+/// A frame long enough for the integrator (`ω·dt > 2`) made the spring explode.
+fn variable_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return no_frames();
+    };
+    let omega = std::f64::consts::TAU * evidence.settings.spring_hz;
+    let longest_ms = evidence.longest_frame as f64 / 1e6;
+    let stable_ms = 2.0 / omega * 1e3;
+    if pane.exploded {
+        return Verdict::Holds(format!(
+            "the spring exploded; the longest frame, {longest_ms:.0} ms, was one step with \
+             w*dt = {:.1}, above the 2 its integrator survives (steps under {stable_ms:.0} ms)",
+            omega * longest_ms / 1e3
+        ));
+    }
+    if longest_ms > stable_ms && pane.strategy == Strategy::Variable {
+        return Verdict::Fails(format!(
+            "a {longest_ms:.0} ms frame (w*dt = {:.1}) left the spring whole: it was near \
+             rest, or the integrator damps it; Reset (R) and wait for the next hitch",
+            omega * longest_ms / 1e3
+        ));
+    }
+    if longest_ms > stable_ms {
+        return Verdict::Fails(format!(
+            "a {longest_ms:.0} ms frame came and the spring held: {} never takes a step \
+             longer than {:.1} ms; choose variable to see one long step",
+            pane.strategy.id(),
+            pane.dt_ms()
+        ));
+    }
+    Verdict::Waiting(format!(
+        "the longest frame so far is {longest_ms:.0} ms; a step over {stable_ms:.0} ms \
+         breaks this spring (the hitch comes every {:.0} s)",
+        evidence.settings.load.hitch_every_s
+    ))
+}
+
+fn semi_fixed_setup(settings: &LiveSettings) -> LiveSettings {
+    LiveSettings {
+        strategy: Strategy::SemiFixed,
+        rate_hz: 50.0,
+        ..variable_setup(settings)
+    }
+}
+
+/// No step is longer than dt, and the frames' last steps are remainders of their times.
+fn semi_fixed_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return no_frames();
+    };
+    let longest_ms = evidence.longest_step as f64 / 1e6;
+    let share = evidence.partial_frames as f64 / evidence.frames.max(1) as f64;
+    if evidence.longest_step > pane.dt {
+        return Verdict::Fails(format!(
+            "a step of {longest_ms:.1} ms, longer than dt ({:.1} ms): {} takes the frame \
+             in one step; choose semi-fixed",
+            pane.dt_ms(),
+            pane.strategy.id()
+        ));
+    }
+    if share < 0.1 {
+        return Verdict::Fails(format!(
+            "the longest step is {longest_ms:.1} ms (dt {:.1} ms), but only {:.0}% of frames \
+             ended in a shorter step: the frames are whole numbers of steps, so the steps \
+             happen to repeat; set the physics rate to 50 Hz",
+            pane.dt_ms(),
+            share * 100.0
+        ));
+    }
+    Verdict::Holds(format!(
+        "the longest step is {longest_ms:.1} ms, never above dt ({:.1} ms); {:.0}% of frames \
+         ended in a shorter step, as long as the frame time left: the steps follow the \
+         frames",
+        pane.dt_ms(),
+        share * 100.0
+    ))
+}
+
+fn spiral_setup(_: &LiveSettings) -> LiveSettings {
+    let mut settings = single(Strategy::Accumulator, 60.0);
+    settings.load.step_cost_ms = 20.0;
+    settings.max_frame_time_ms = 0.0;
+    settings.max_steps = 0;
+    settings
+}
+
+/// The loop spirals: its owed time runs away.
+fn spiral_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return no_frames();
+    };
+    let cost = evidence.settings.load.step_cost_ms;
+    if pane.spiral {
+        return Verdict::Holds(format!(
+            "each {:.1} ms step costs {cost:.1} ms: the loop spirals, up to {} steps a frame \
+             and {:.2}x real time simulated",
+            pane.dt_ms(),
+            pane.stats.steps_max,
+            pane.stats.sim_speed
+        ));
+    }
+    let guarded = evidence.settings.max_frame_time_ms > 0.0 || evidence.settings.max_steps > 0;
+    let why = if cost <= pane.dt_ms() {
+        format!(
+            "a step costs {cost:.1} ms, no more than the {:.1} ms it simulates: raise the \
+             step cost above dt",
+            pane.dt_ms()
+        )
+    } else if guarded {
+        "a guard is on (Spiral guards): turn the clamp and the cap off".to_owned()
+    } else {
+        return Verdict::Waiting(format!(
+            "{:.1} steps a frame so far; the owed time is still growing",
+            pane.stats.steps_mean
+        ));
+    };
+    Verdict::Fails(format!("no spiral: {why}"))
+}
+
+fn guards_setup(settings: &LiveSettings) -> LiveSettings {
+    LiveSettings {
+        max_frame_time_ms: 250.0,
+        ..spiral_setup(settings)
+    }
+}
+
+/// With a guard the loop keeps up, and the game runs slower than real time.
+fn guards_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return no_frames();
+    };
+    let stats = &pane.stats;
+    if pane.spiral {
+        return Verdict::Fails(format!(
+            "the loop still spirals ({} steps a frame): turn on the frame-time clamp or the \
+             steps-per-frame cap (Spiral guards)",
+            stats.steps_max
+        ));
+    }
+    if stats.sim_speed > 0.97 {
+        return Verdict::Fails(format!(
+            "the game keeps real time ({:.2}x): the steps cost less than they simulate, so \
+             there is nothing to guard; raise the step cost above dt",
+            stats.sim_speed
+        ));
+    }
+    Verdict::Holds(format!(
+        "no spiral: at most {} steps a frame, and the game runs at {:.2}x real time, the \
+         guard dropping the rest",
+        stats.steps_max, stats.sim_speed
+    ))
+}
+
+fn accumulator_setup(_: &LiveSettings) -> LiveSettings {
+    single(Strategy::Accumulator, 50.0)
+}
+
+/// The accumulator's judder is above a fifth of its step: the stutter is there.
+fn accumulator_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return no_frames();
+    };
+    stutter_verdict(pane, evidence)
+}
+
+/// Whether `pane` (a strategy drawing its last step) stutters.
+fn stutter_verdict(pane: &PaneEvidence, evidence: &Evidence) -> Verdict {
+    let judder = pane.stats.judder_ms;
+    let threshold = STUTTER * pane.dt_ms();
+    let stepless = 100.0 * evidence.stepless_frames as f64 / evidence.frames.max(1) as f64;
+    if judder > threshold {
+        Verdict::Holds(format!(
+            "{} judder {judder:.1} ms, more than a fifth of dt ({threshold:.1} ms): the \
+             stutter is there ({stepless:.0}% of frames took no step)",
+            pane.strategy.id()
+        ))
+    } else {
+        Verdict::Fails(format!(
+            "{} judder {judder:.1} ms, under a fifth of dt ({threshold:.1} ms): no stutter, \
+             the frames ({:.1} fps) and the steps ({:.0} Hz) line up; set the physics rate \
+             to 50 Hz on a 60 Hz screen",
+            pane.strategy.id(),
+            pane.stats.fps,
+            1e9 / pane.dt as f64
+        ))
+    }
+}
+
+fn interpolation_setup(settings: &LiveSettings) -> LiveSettings {
+    compare(
+        accumulator_setup(settings),
+        &[Strategy::Accumulator, Strategy::Interpolated],
+        1,
+    )
+}
+
+/// Interpolation takes the stutter away and draws one dt late.
+fn interpolation_check(evidence: &Evidence) -> Verdict {
+    let (Some(plain), Some(smooth)) = (
+        evidence.pane(Strategy::Accumulator),
+        evidence.pane(Strategy::Interpolated),
+    ) else {
+        return Verdict::Fails(
+            "the claim compares an accumulator pane with an interpolated one: compare \
+             accumulator,interpolated"
+                .into(),
+        );
+    };
+    let dt = smooth.dt_ms();
+    let (judder, latency) = (smooth.stats.judder_ms, smooth.stats.latency_ms);
+    let late = (latency - dt).abs() <= 0.05 * dt;
+    if plain.stats.judder_ms <= STUTTER * plain.dt_ms() {
+        return Verdict::Fails(format!(
+            "the accumulator shows no stutter here (judder {:.1} ms), so there is none to \
+             take away: set the physics rate to 50 Hz on a 60 Hz screen",
+            plain.stats.judder_ms
+        ));
+    }
+    if judder > plain.stats.judder_ms / 4.0 || !late {
+        return Verdict::Fails(format!(
+            "interpolated judder {judder:.1} ms against the accumulator's {:.1} ms, latency \
+             {latency:.1} ms against dt {dt:.1} ms: time is scaled or the loop spirals",
+            plain.stats.judder_ms
+        ));
+    }
+    Verdict::Holds(format!(
+        "interpolated judder {judder:.2} ms against the accumulator's {:.1} ms; interpolated \
+         latency {latency:.1} ms = one dt ({dt:.1} ms)",
+        plain.stats.judder_ms
+    ))
+}
+
+/// The engines compared, plain and interpolated.
+const ENGINES: [Strategy; 4] = [
+    Strategy::Preset(EnginePreset::Unity),
+    Strategy::Preset(EnginePreset::UnityInterpolate),
+    Strategy::Preset(EnginePreset::Bevy),
+    Strategy::Preset(EnginePreset::BevyInterpolated),
+];
+
+fn engines_setup(_: &LiveSettings) -> LiveSettings {
+    compare(LiveSettings::default(), &ENGINES, 0)
+}
+
+/// Each engine stutters drawing its last step, and its interpolation takes that away.
+fn engines_check(evidence: &Evidence) -> Verdict {
+    let mut quoted = Vec::new();
+    for pair in ENGINES.chunks(2) {
+        let (Some(plain), Some(smooth)) = (evidence.pane(pair[0]), evidence.pane(pair[1]))
+        else {
+            return Verdict::Fails(
+                "compare the four engine panes (Restart the chapter) to judge the claim"
+                    .into(),
+            );
+        };
+        let (stutter, smoothed) = (plain.stats.judder_ms, smooth.stats.judder_ms);
+        quoted.push(format!(
+            "{} {stutter:.1} ms, {} {smoothed:.2} ms",
+            plain.strategy.id(),
+            smooth.strategy.id()
+        ));
+        if stutter <= STUTTER * plain.dt_ms() {
+            return Verdict::Fails(format!(
+                "{} judder {stutter:.1} ms, under a fifth of its {:.1} ms step: its ticks \
+                 line up with these frames ({:.1} fps), so there is no stutter to show",
+                plain.strategy.id(),
+                plain.dt_ms(),
+                plain.stats.fps
+            ));
+        }
+        if smoothed > stutter / 4.0 {
+            return Verdict::Fails(format!(
+                "{} judder {smoothed:.1} ms is not far below {}'s {stutter:.1} ms",
+                smooth.strategy.id(),
+                plain.strategy.id()
+            ));
+        }
+    }
+    Verdict::Holds(format!(
+        "judder {}: each stutters drawing its last step and is smooth interpolated",
+        quoted.join("; ")
+    ))
+}
+
+/// The verdict before any pane ran a frame.
+fn no_frames() -> Verdict {
+    Verdict::Waiting("no frame yet".into())
+}
+
+/// The verdict when the reader chose another strategy than the chapter's claim is about.
+fn other_strategy(pane: &PaneEvidence, chapter: &str) -> Verdict {
+    Verdict::Fails(format!(
+        "the pane runs {}, and the claim is about {chapter}: Restart the chapter to set it \
+         up again",
+        pane.strategy.id()
+    ))
+}

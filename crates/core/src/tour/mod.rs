@@ -1,0 +1,407 @@
+//! The guided tour: the argument of "Fix Your Timestep!" (Glenn Fiedler) and of the Unity
+//! stutter articles, chapter by chapter, with the lab set up for each and the chapter's
+//! claim checked on the reader's own machine as it runs.
+//!
+//! A [`Chapter`] is plain data: a title, the article it follows, a paragraph of what to
+//! look at and try, the settings it starts from ([`Chapter::setup`]) and its claim as a
+//! check over the loop's own measurements ([`Evidence`] → [`Verdict`]). A [`Tour`] walks
+//! the chapters: it keeps the reader's settings to give back on leaving, watches the loop
+//! each frame (cheaply; the claim is judged a few times a second) and hands settings
+//! back as values when the loop must change (a chapter's setup, or the slow-renderer time
+//! scale). The shell shows [`Tour::status`] and sends the reader's moves back.
+
+mod chapters;
+#[cfg(test)]
+mod tests;
+
+pub use chapters::CHAPTERS;
+
+use crate::live::{LiveLoop, LiveSettings, SlowLoop, SpanStats, Stopwatch};
+use crate::timestep::{Nanos, Strategy};
+
+/// How long a chapter's settings must have run before its claim is judged, ns: the
+/// readouts cover the last second, and the first frames after a change settle.
+pub const SETTLE: Nanos = 1_500_000_000;
+
+/// How often the claim is judged, ns of the loop's clock (judging reads a second of
+/// every pane's frames).
+const JUDGE_EVERY: Nanos = 250_000_000;
+
+/// One chapter of the tour.
+#[derive(Debug)]
+pub struct Chapter {
+    /// Its stable id (`--tour` also takes the number).
+    pub id: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// The article (and section) it follows.
+    pub follows: &'static str,
+    /// What to look at and what to try, in the project's words.
+    pub text: &'static str,
+    /// The settings it starts from, given the reader's (the machine's own choices, such
+    /// as the refresh override and the frame cap, are kept).
+    setup: fn(&LiveSettings) -> LiveSettings,
+    /// Its claim, judged on what the loop measured.
+    check: fn(&Evidence) -> Verdict,
+    /// Whether a loop too slow to show a 60 Hz display's frames slows time for it, as the
+    /// slow-renderer offer does (chapters about stutter).
+    pub slows_for_slow_renderers: bool,
+}
+
+impl Chapter {
+    /// The settings the chapter starts from, given the reader's `settings`.
+    pub fn setup(&self, settings: &LiveSettings) -> LiveSettings {
+        let mut setup = (self.setup)(settings);
+        setup.refresh_override_hz = settings.refresh_override_hz;
+        setup.frame_cap_hz = settings.frame_cap_hz;
+        setup.filter = settings.filter;
+        setup
+    }
+
+    /// The claim, judged on `evidence`.
+    pub fn check(&self, evidence: &Evidence) -> Verdict {
+        (self.check)(evidence)
+    }
+}
+
+/// What a chapter's check says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Not judged yet: what it waits for.
+    Waiting(String),
+    /// The claim holds: what was measured.
+    Holds(String),
+    /// The claim does not hold here: what was measured, why, and what to change.
+    Fails(String),
+}
+
+impl Verdict {
+    /// Its words.
+    pub fn text(&self) -> &str {
+        match self {
+            Self::Waiting(text) | Self::Holds(text) | Self::Fails(text) => text,
+        }
+    }
+
+    /// `check passed (…)`, `check failed (…)` or `check waiting (…)`, for the exit summary.
+    pub fn summary(&self) -> String {
+        let word = match self {
+            Self::Waiting(_) => "waiting",
+            Self::Holds(_) => "passed",
+            Self::Fails(_) => "failed",
+        };
+        format!("check {word} ({})", self.text())
+    }
+}
+
+/// One pane as a check reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PaneEvidence {
+    /// Its strategy.
+    pub strategy: Strategy,
+    /// Its step, ns.
+    pub dt: Nanos,
+    /// Its readouts over the last second.
+    pub stats: SpanStats,
+    /// Whether its owed time runs away.
+    pub spiral: bool,
+    /// Whether its spring exploded.
+    pub exploded: bool,
+}
+
+impl PaneEvidence {
+    /// Its step, ms.
+    pub fn dt_ms(&self) -> f64 {
+        self.dt as f64 / 1e6
+    }
+}
+
+/// What the loop measured, as the checks read it: the last second's readouts of every
+/// pane, and what the tour saw frame by frame since the chapter's settings took effect.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evidence {
+    /// The settings in force.
+    pub settings: LiveSettings,
+    /// Every pane, in order.
+    pub panes: Vec<PaneEvidence>,
+    /// The focused pane's index.
+    pub focus: usize,
+    /// How long the settings have run, ns of the loop's clock.
+    pub running: Nanos,
+    /// The loop is too slow to show the stutter (the offer's judgement).
+    pub slow: Option<SlowLoop>,
+    /// Frames seen since the settings took effect (focused pane).
+    pub frames: u64,
+    /// The longest frame time fed to the strategies since then, ns.
+    pub longest_frame: Nanos,
+    /// The longest single step the focused pane took since then, ns.
+    pub longest_step: Nanos,
+    /// Frames whose steps ended in a step shorter than the others (a remainder).
+    pub partial_frames: u64,
+    /// Frames that took no step.
+    pub stepless_frames: u64,
+    /// Frames that took two steps or more.
+    pub multi_step_frames: u64,
+}
+
+impl Evidence {
+    /// The focused pane.
+    pub fn focused(&self) -> Option<&PaneEvidence> {
+        self.panes.get(self.focus)
+    }
+
+    /// The first pane running `strategy`.
+    pub fn pane(&self, strategy: Strategy) -> Option<&PaneEvidence> {
+        self.panes.iter().find(|pane| pane.strategy == strategy)
+    }
+}
+
+/// What the tour saw since the chapter's settings took effect, frame by frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct Watch {
+    /// When the settings took effect, on the loop's clock; `None` before the first frame.
+    since: Option<Nanos>,
+    /// The last frame seen (its number), so one frame counts once.
+    last_frame: Option<u64>,
+    frames: u64,
+    longest_frame: Nanos,
+    longest_step: Nanos,
+    partial_frames: u64,
+    stepless_frames: u64,
+    multi_step_frames: u64,
+}
+
+/// Where the tour stands, for the panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TourStatus {
+    /// The chapter's index (0-based).
+    pub chapter: usize,
+    /// Chapters in all.
+    pub chapters: usize,
+    /// The chapter.
+    pub title: &'static str,
+    /// The article it follows.
+    pub follows: &'static str,
+    /// What to look at and try.
+    pub text: &'static str,
+    /// Its claim, as last judged.
+    pub verdict: Verdict,
+    /// Whether time was slowed for a slow renderer, and to what scale.
+    pub slowed: Option<f64>,
+}
+
+/// What the reader asks of the tour, from the panel or the keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourRequest {
+    /// Start the tour (at the remembered chapter).
+    Start,
+    /// The next chapter.
+    Next,
+    /// The chapter before.
+    Back,
+    /// Chapter `n` (0-based).
+    Go(usize),
+    /// Set the chapter up again from its start.
+    Restart,
+    /// Leave the tour, giving the reader's settings back.
+    Leave,
+}
+
+/// A walk through the chapters.
+#[derive(Clone, Debug)]
+pub struct Tour {
+    /// The chapter shown.
+    chapter: usize,
+    /// The reader's settings before the tour, given back on leaving.
+    saved: LiveSettings,
+    /// The settings the tour last saw in force: a change starts the evidence over.
+    seen: Option<LiveSettings>,
+    /// What was seen since.
+    watch: Watch,
+    /// The claim as last judged, and when, on the loop's clock.
+    verdict: Verdict,
+    judged_at: Option<Nanos>,
+    /// The time scale chosen for a slow renderer in this chapter.
+    slowed: Option<f64>,
+}
+
+impl Tour {
+    /// A tour at chapter `chapter` (clamped to the chapters) for a reader whose settings
+    /// are `settings`, and the settings to run: the chapter's setup.
+    pub fn start(chapter: usize, settings: &LiveSettings) -> (Self, LiveSettings) {
+        let chapter = chapter.min(CHAPTERS.len() - 1);
+        let tour = Self {
+            chapter,
+            saved: *settings,
+            seen: None,
+            watch: Watch::default(),
+            verdict: waiting_to_settle(),
+            judged_at: None,
+            slowed: None,
+        };
+        let setup = CHAPTERS[chapter].setup(settings);
+        (tour, setup)
+    }
+
+    /// The chapter shown (0-based).
+    pub fn chapter(&self) -> usize {
+        self.chapter
+    }
+
+    /// The claim as last judged.
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
+    }
+
+    /// The reader's settings from before the tour.
+    pub fn saved(&self) -> &LiveSettings {
+        &self.saved
+    }
+
+    /// Moves to chapter `chapter` (clamped) and returns its setup.
+    pub fn go(&mut self, chapter: usize) -> LiveSettings {
+        self.chapter = chapter.min(CHAPTERS.len() - 1);
+        self.seen = None;
+        self.watch = Watch::default();
+        self.verdict = waiting_to_settle();
+        self.judged_at = None;
+        self.slowed = None;
+        CHAPTERS[self.chapter].setup(&self.saved)
+    }
+
+    /// Applies `request` (not [`TourRequest::Start`] or [`TourRequest::Leave`], which the
+    /// shell handles by making or dropping the tour): the settings to run, if they change.
+    pub fn navigate(&mut self, request: TourRequest) -> Option<LiveSettings> {
+        let last = CHAPTERS.len() - 1;
+        let to = match request {
+            TourRequest::Next if self.chapter < last => self.chapter + 1,
+            TourRequest::Back if self.chapter > 0 => self.chapter - 1,
+            TourRequest::Go(n) => n.min(last),
+            TourRequest::Restart => self.chapter,
+            _ => return None,
+        };
+        Some(self.go(to))
+    }
+
+    /// Where the tour stands, for the panel.
+    pub fn status(&self) -> TourStatus {
+        let chapter = &CHAPTERS[self.chapter];
+        TourStatus {
+            chapter: self.chapter,
+            chapters: CHAPTERS.len(),
+            title: chapter.title,
+            follows: chapter.follows,
+            text: chapter.text,
+            verdict: self.verdict.clone(),
+            slowed: self.slowed,
+        }
+    }
+
+    /// Watches `live` after a frame: notes the frame, judges the claim every
+    /// [`JUDGE_EVERY`], and returns settings to run when the loop must change (a slow
+    /// renderer's time scale). Costs little per frame; judging reads a second of frames.
+    pub fn observe<S: Stopwatch>(&mut self, live: &LiveLoop<S>) -> Option<LiveSettings> {
+        let settings = *live.settings();
+        if self.seen != Some(settings) {
+            self.seen = Some(settings);
+            self.watch = Watch::default();
+            self.judged_at = None;
+            self.verdict = waiting_to_settle();
+        }
+        let now = live.now();
+        let since = *self.watch.since.get_or_insert(now);
+        self.note_frame(live);
+        if live.paused() {
+            self.verdict = Verdict::Waiting("paused: the claim is judged while time runs".into());
+            return None;
+        }
+        let running = now.saturating_sub(since);
+        if running < SETTLE || self.judged_at.is_some_and(|at| now < at + JUDGE_EVERY) {
+            return None;
+        }
+        self.judged_at = Some(now);
+        let evidence = self.evidence(live, running);
+        let chapter = &CHAPTERS[self.chapter];
+        if chapter.slows_for_slow_renderers
+            && self.slowed.is_none()
+            && let Some(slow) = evidence.slow
+        {
+            self.slowed = Some(slow.time_scale);
+            return Some(LiveSettings {
+                time_scale: slow.time_scale,
+                ..settings
+            });
+        }
+        self.verdict = chapter.check(&evidence);
+        None
+    }
+
+    /// Notes the focused pane's last frame, once.
+    fn note_frame<S: Stopwatch>(&mut self, live: &LiveLoop<S>) {
+        let Some(frame) = live.focus().last() else {
+            return;
+        };
+        let report = &frame.report;
+        let number = live.focus().history().latest().map(|sample| sample.frame);
+        if number.is_some() && number == self.watch.last_frame {
+            return;
+        }
+        self.watch.last_frame = number;
+        let watch = &mut self.watch;
+        let steps = report.steps;
+        let count = steps.len();
+        watch.frames += 1;
+        watch.longest_frame = watch.longest_frame.max(report.frame_time);
+        watch.longest_step = watch.longest_step.max(steps.size.max(steps.tail));
+        let dt = live.focus().sim().engine().dt();
+        if steps.tail != 0 && steps.tail < dt {
+            watch.partial_frames += 1;
+        }
+        match count {
+            0 => watch.stepless_frames += 1,
+            1 => {}
+            _ => watch.multi_step_frames += 1,
+        }
+    }
+
+    /// The evidence for judging, `running` ns after the settings took effect.
+    fn evidence<S: Stopwatch>(&self, live: &LiveLoop<S>, running: Nanos) -> Evidence {
+        let panes: Vec<PaneEvidence> = live
+            .panes()
+            .iter()
+            .map(|pane| PaneEvidence {
+                strategy: pane.strategy(),
+                dt: pane.sim().engine().dt(),
+                stats: pane.window_stats(),
+                spiral: pane.spiralling(),
+                exploded: pane.exploded(),
+            })
+            .collect();
+        let focus = live.settings().focus_index();
+        let slow = panes
+            .get(focus)
+            .and_then(|pane| SlowLoop::judge(live, &pane.stats));
+        let watch = self.watch;
+        Evidence {
+            settings: *live.settings(),
+            panes,
+            focus,
+            running,
+            slow,
+            frames: watch.frames,
+            longest_frame: watch.longest_frame,
+            longest_step: watch.longest_step,
+            partial_frames: watch.partial_frames,
+            stepless_frames: watch.stepless_frames,
+            multi_step_frames: watch.multi_step_frames,
+        }
+    }
+}
+
+/// The verdict while a chapter's settings settle.
+fn waiting_to_settle() -> Verdict {
+    Verdict::Waiting(format!(
+        "measuring: the claim is judged after {:.1} s of the chapter's settings",
+        SETTLE as f64 / 1e9
+    ))
+}

@@ -1,0 +1,204 @@
+//! Every chapter's claim on the virtual clock: once where it holds, and once where it does
+//! not and the check says why.
+
+use super::*;
+use crate::live::VirtualStopwatch;
+
+/// A steady 60 Hz frame, ns.
+const FRAME_60HZ: Nanos = 16_666_667;
+
+/// The index of the chapter `id`.
+fn chapter(id: &str) -> usize {
+    CHAPTERS
+        .iter()
+        .position(|chapter| chapter.id == id)
+        .expect("a chapter")
+}
+
+/// Runs chapter `id`'s setup, changed by `change`, for `seconds` of frames that each take
+/// `frame(i)` ns of rendering (plus the load the loop busy-waits), the tour watching and
+/// its requests applied; returns its verdict and the loop.
+fn run(
+    id: &str,
+    change: impl FnOnce(&mut LiveSettings),
+    seconds: f64,
+    mut frame: impl FnMut(u64) -> Nanos,
+) -> (Verdict, LiveLoop<VirtualStopwatch>, Tour) {
+    let (mut tour, mut settings) = Tour::start(chapter(id), &LiveSettings::default());
+    change(&mut settings);
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
+    let end = (seconds * 1e9) as Nanos;
+    let mut i = 0;
+    while live.now() < end {
+        live.stopwatch_mut().advance(frame(i));
+        live.frame();
+        if let Some(settings) = tour.observe(&live) {
+            live.apply(settings).expect("valid");
+        }
+        i += 1;
+    }
+    (tour.verdict().clone(), live, tour)
+}
+
+/// Steady 60 Hz frames.
+fn steady(_: u64) -> Nanos {
+    FRAME_60HZ
+}
+
+fn holds(verdict: &Verdict) -> &str {
+    match verdict {
+        Verdict::Holds(text) => text,
+        other => panic!("expected the claim to hold: {other:?}"),
+    }
+}
+
+fn fails(verdict: &Verdict) -> &str {
+    match verdict {
+        Verdict::Fails(text) => text,
+        other => panic!("expected the claim to fail: {other:?}"),
+    }
+}
+
+#[test]
+fn chapters_have_unique_ids_and_valid_setups() {
+    for (i, chapter) in CHAPTERS.iter().enumerate() {
+        assert!(
+            CHAPTERS[..i].iter().all(|other| other.id != chapter.id),
+            "{} twice",
+            chapter.id
+        );
+        let setup = chapter.setup(&LiveSettings::default());
+        setup.validate().expect("a chapter's setup is valid");
+    }
+}
+
+#[test]
+fn the_claim_waits_for_the_settings_to_settle() {
+    let (verdict, ..) = run("accumulator", |_| {}, 1.0, steady);
+    assert!(matches!(verdict, Verdict::Waiting(_)), "{verdict:?}");
+}
+
+#[test]
+fn fixed_runs_at_the_frame_rate_times_dt() {
+    let (verdict, ..) = run("fixed", |_| {}, 3.0, steady);
+    let text = holds(&verdict);
+    assert!(text.contains("2.00x real time"), "{text}");
+    // 60 Hz physics on 60 Hz frames keeps real time by accident: the check says so.
+    let (verdict, ..) = run("fixed", |s| s.rate_hz = 60.0, 3.0, steady);
+    assert!(fails(&verdict).contains("happens to keep real time"));
+}
+
+#[test]
+fn variable_dt_explodes_the_stiff_spring_at_the_hitch() {
+    let (verdict, live, _) = run("variable", |_| {}, 5.0, steady);
+    assert!(live.exploded());
+    let text = holds(&verdict);
+    assert!(text.contains("the spring exploded"), "{text}");
+    // No hitch: no long frame, the claim waits for one.
+    let (verdict, live, _) = run("variable", |s| s.load.hitch_ms = 0.0, 5.0, steady);
+    assert!(!live.exploded());
+    assert!(matches!(verdict, Verdict::Waiting(_)), "{verdict:?}");
+    // The same hitches under semi-fixed: long frames, whole spring, and the check says why.
+    let (verdict, live, _) = run(
+        "variable",
+        |s| s.strategy = Strategy::SemiFixed,
+        5.0,
+        steady,
+    );
+    assert!(!live.exploded());
+    assert!(fails(&verdict).contains("never takes a step longer"));
+}
+
+#[test]
+fn semi_fixed_steps_are_never_longer_than_dt_and_follow_the_frames() {
+    let (verdict, live, _) = run("semi-fixed", |_| {}, 5.0, steady);
+    assert!(!live.exploded(), "semi-fixed survives the hitches");
+    let text = holds(&verdict);
+    assert!(text.contains("never above dt (20.0 ms)"), "{text}");
+    // Frames of exactly two steps: no remainder, the steps repeat.
+    let (verdict, ..) = run(
+        "semi-fixed",
+        |s| {
+            s.load.hitch_ms = 0.0;
+            s.rate_hz = 120.0;
+        },
+        5.0,
+        |_| 16_666_666,
+    );
+    assert!(fails(&verdict).contains("ended in a shorter step"));
+}
+
+#[test]
+fn a_step_costing_more_than_dt_spirals_and_a_guard_stops_it() {
+    let (verdict, live, _) = run("spiral", |_| {}, 6.0, steady);
+    assert!(live.spiralling());
+    assert!(holds(&verdict).contains("the loop spirals"));
+    // A step cheaper than dt does not spiral, and the check says why.
+    let (verdict, ..) = run("spiral", |s| s.load.step_cost_ms = 10.0, 6.0, steady);
+    assert!(fails(&verdict).contains("raise the step cost above dt"));
+
+    let (verdict, live, _) = run("guards", |_| {}, 6.0, steady);
+    assert!(!live.spiralling());
+    let text = holds(&verdict);
+    assert!(text.contains("real time, the guard dropping the rest"), "{text}");
+    // Guards off: the same load spirals, and the guards chapter says so.
+    let (verdict, ..) = run("guards", |s| s.max_frame_time_ms = 0.0, 6.0, steady);
+    assert!(fails(&verdict).contains("still spirals"));
+}
+
+#[test]
+fn the_accumulator_stutters_at_50_hz_on_60_hz_frames_and_not_at_60() {
+    let (verdict, ..) = run("accumulator", |_| {}, 3.0, steady);
+    let text = holds(&verdict);
+    assert!(text.contains("judder 7.5 ms"), "{text}");
+    assert!(text.contains("17% of frames took no step"), "{text}");
+    let (verdict, ..) = run("accumulator", |s| s.rate_hz = 60.0, 3.0, steady);
+    assert!(fails(&verdict).contains("no stutter"));
+}
+
+#[test]
+fn interpolation_is_smooth_and_one_dt_late() {
+    let (verdict, ..) = run("interpolation", |_| {}, 3.0, steady);
+    let text = holds(&verdict);
+    assert!(text.contains("latency 20.0 ms = one dt (20.0 ms)"), "{text}");
+    let (verdict, ..) = run("interpolation", |s| s.rate_hz = 60.0, 3.0, steady);
+    assert!(fails(&verdict).contains("no stutter here"));
+}
+
+#[test]
+fn engines_stutter_drawing_their_last_step_and_interpolate_it_away() {
+    let (verdict, ..) = run("engines", |_| {}, 3.0, steady);
+    let text = holds(&verdict);
+    assert!(text.contains("unity "), "{text}");
+    // At 50 fps Unity's 50 Hz ticks line up with the frames: no stutter to show.
+    let (verdict, ..) = run("engines", |_| {}, 3.0, |_| 20_000_000);
+    assert!(fails(&verdict).contains("no stutter to show"));
+}
+
+#[test]
+fn a_slow_renderer_slows_time_for_the_stutter_chapters() {
+    // 12 fps: each frame would take four steps or more and hide the stutter.
+    let (verdict, live, tour) = run("accumulator", |_| {}, 8.0, |_| 83_333_333);
+    let scale = tour.status().slowed.expect("time slowed");
+    assert!((scale - 0.2).abs() < 0.01, "{scale}");
+    assert_eq!(live.settings().time_scale, scale);
+    holds(&verdict);
+}
+
+#[test]
+fn leaving_gives_the_readers_settings_back_and_chapters_clamp() {
+    let reader = LiveSettings {
+        rate_hz: 75.0,
+        refresh_override_hz: 144.0,
+        ..LiveSettings::default()
+    };
+    let (mut tour, setup) = Tour::start(99, &reader);
+    assert_eq!(tour.chapter(), CHAPTERS.len() - 1);
+    assert_eq!(setup.refresh_override_hz, 144.0, "the machine's own choice is kept");
+    assert_eq!(tour.navigate(TourRequest::Next), None, "no chapter after the last");
+    let back = tour.navigate(TourRequest::Back).expect("a chapter before");
+    assert_eq!(back, CHAPTERS[CHAPTERS.len() - 2].setup(&reader));
+    assert_eq!(tour.navigate(TourRequest::Go(0)), Some(CHAPTERS[0].setup(&reader)));
+    assert_eq!(tour.navigate(TourRequest::Back), None);
+    assert_eq!(*tour.saved(), reader);
+}
