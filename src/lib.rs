@@ -21,5 +21,5 @@ pub mod ui;
 pub use timestep_lab_bench::{bench, png_file, recording, sweep, trace};
 pub use timestep_lab_core::{
     display, feedback, grid, input, live, metrics, ring, run, scene, setting, sim, stats, text,
-    timestep, view, world,
+    timestep, tour, view, world,
 };

@@ -66,6 +66,7 @@ fn window_options(args: &WindowArgs, matches: &clap::ArgMatches) -> anyhow::Resu
     }
     let mut options = args.options_over(matches, &restored.remembered)?;
     options.remember = restored.safe_to_save().then_some(path);
+    options.tour_offer = restored.first_run && options.tour.is_none();
     if options.remember.is_none() {
         // Saving over what could not be read (and could not be copied) might lose it.
         eprintln!(

@@ -48,6 +48,13 @@ pub struct WindowOptions {
     pub quit_after_replay: bool,
     /// Start a load ramp with the first frame (checked).
     pub ramp: Option<RampSettings>,
+    /// Start the guided tour with the first frame: at this chapter (0-based, checked), or
+    /// `Some(None)` at the one the reader was last on.
+    pub tour: Option<Option<usize>>,
+    /// The guided tour's chapter the reader was last on (0-based).
+    pub tour_resume: usize,
+    /// Offer the guided tour in the panel (the window's first run here).
+    pub tour_offer: bool,
 }
 
 /// What `render` draws: the loop run headless at a display rate, then one frame to a PNG.

@@ -52,6 +52,9 @@ pub struct Remembered {
     /// Whether the frame timeline is shown.
     #[serde(deserialize_with = "setting::boolean")]
     pub timeline: bool,
+    /// The guided tour's chapter the reader was last on, 1-based; 0: none yet.
+    #[serde(deserialize_with = "setting::count")]
+    pub tour_chapter: u32,
 }
 
 impl Default for Remembered {
@@ -61,9 +64,13 @@ impl Default for Remembered {
             present_mode: PresentModeId::default(),
             panel: true,
             timeline: true,
+            tour_chapter: 0,
         }
     }
 }
+
+/// Settings added after files were first written: a file without one is not warned about.
+const ADDED_LATER: [&str; 1] = ["tour_chapter"];
 
 /// What [`restore`] found.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -75,6 +82,8 @@ pub struct Restored {
     pub warnings: Vec<String>,
     /// Where the file was copied before anything could overwrite it (when it had problems).
     pub backup: Option<PathBuf>,
+    /// There was no file: the window runs for the first time here (it offers the tour).
+    pub first_run: bool,
 }
 
 impl Restored {
@@ -100,7 +109,12 @@ pub fn restore(path: &Path) -> Restored {
     let shown = text::escape_path(path);
     let text = match read_bounded(path) {
         Ok(Some(bytes)) => bytes,
-        Ok(None) => return Restored::default(),
+        Ok(None) => {
+            return Restored {
+                first_run: true,
+                ..Restored::default()
+            };
+        }
         Err(Unreadable::NotRegular(kind)) => {
             // Nothing to keep a copy of (copying /dev/zero never ends), and nothing is
             // saved over it.
@@ -155,6 +169,7 @@ pub fn restore(path: &Path) -> Restored {
         remembered,
         warnings,
         backup,
+        first_run: false,
     }
 }
 
@@ -314,6 +329,9 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
     }
     for key in keys {
         let Some(value) = table.get(key) else {
+            if ADDED_LATER.contains(&key.as_str()) {
+                continue;
+            }
             warnings.push(format!(
                 "{source}: `{key}` is missing; it takes its default"
             ));
@@ -321,6 +339,10 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
         };
         let checked = |read: &Remembered| {
             settings::check_key(key, &read.settings)?;
+            let chapters = crate::tour::CHAPTERS.len();
+            if read.tour_chapter as usize > chapters {
+                return Err(format!("out of range (allowed 0 to {chapters})"));
+            }
             read.settings.validate().map_err(|error| error.to_string())
         };
         if let Err(why) = reader.set(key, value, checked) {

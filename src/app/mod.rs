@@ -19,6 +19,7 @@ mod present_mode;
 mod recording;
 mod summary;
 mod surface;
+mod tour;
 mod ui_pass;
 mod viewports;
 mod window;

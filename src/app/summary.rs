@@ -53,6 +53,8 @@ pub struct WindowSummary {
     pub ramp: Option<String>,
     /// Where the display times came from, and what the measurement found, in lines.
     pub display_times: Vec<String>,
+    /// The guided tour's chapter at the end and its check, when the tour ran.
+    pub tour: Option<String>,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -98,6 +100,9 @@ impl std::fmt::Display for WindowSummary {
         }
         if let Some(ramp) = &self.ramp {
             writeln!(f, "{ramp}")?;
+        }
+        if let Some(tour) = &self.tour {
+            writeln!(f, "{tour}")?;
         }
         for line in &self.display_times {
             writeln!(f, "{line}")?;

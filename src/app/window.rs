@@ -21,6 +21,7 @@ use super::os_errors::no_window_error;
 use super::recording::Recorder;
 use super::summary::WindowSummary;
 use super::surface::MINIMISED_POLL;
+use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{
     LiveLoop, PresentModeId, RealStopwatch, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
@@ -28,6 +29,7 @@ use crate::live::{
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
+use crate::tour::TourRequest;
 use crate::ui::{DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, UiOutput};
 
 /// Opens the window and runs until it is closed (or `frames` have run).
@@ -38,6 +40,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     let panel = PanelState {
         visible: options.panel,
         timeline: options.timeline,
+        tour_offer: options.tour_offer,
         fills_panels: false,
         ..PanelState::default()
     };
@@ -50,6 +53,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         replay.set_speed(options.replay_speed);
         replay
     });
+    let tour_resume = options.tour_resume;
     let mut app = App {
         automation: Automation::new(&options),
         replay: ReplayControl::new(replay, options.quit_after_replay),
@@ -65,6 +69,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
         hands: Hands::default(),
         present_watch: PresentWatch::default(),
         configurations: 0,
+        tour: WindowTour::new(tour_resume),
     };
     let outcome = event_loop.run_app(&mut app);
     // Texture changes of a last frame that was never drawn are of no use any more.
@@ -82,6 +87,7 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     // The recording running at the end is finished (the last frame, the flush).
     app.recorder.stop(&mut app.live);
     app.summary.recorded = app.recorder.recorded().to_vec();
+    app.summary.tour = app.tour.summary();
     outcome.context("the event loop failed")?;
     if let Some(error) = app.error {
         return Err(error);
@@ -91,10 +97,11 @@ pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
     }
     if let Some(path) = &app.options.remember {
         let remembered = Remembered {
-            settings: app.live.resting_settings(),
+            settings: app.tour.resting_settings(app.live.resting_settings()),
             present_mode: app.display.requested,
             panel: app.panel.visible,
             timeline: app.panel.timeline,
+            tour_chapter: u32::try_from(app.tour.resume_at() + 1).unwrap_or(1),
         };
         save(path, &remembered)?;
         app.summary.saved = Some(path.clone());
@@ -132,6 +139,8 @@ struct App {
     present_watch: PresentWatch,
     /// The surface configurations the loop knows of (each a new swap chain).
     configurations: u64,
+    /// The guided tour, and where the reader left it.
+    tour: WindowTour,
 }
 
 impl ApplicationHandler for App {
@@ -251,6 +260,7 @@ impl App {
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = active.surface.size();
         self.display.session = self.record_replay_status();
+        self.display.tour = self.tour.status();
         let snapshot = self.live.snapshot();
         if let Some(offer) = snapshot.readouts.slow_loop {
             self.summary.slow_loop = Some(offer);
@@ -350,6 +360,10 @@ impl App {
             self.recorder
                 .start(&mut self.live, Some(path), &self.display.adapter);
         }
+        if let Some(chapter) = self.options.tour.take() {
+            self.tour = WindowTour::new(chapter.unwrap_or(self.options.tour_resume));
+            self.tour.request(TourRequest::Start, &mut self.live);
+        }
         // After the recording starts (which resets the panes, ending any ramp).
         if let Some(ramp) = self.options.ramp.take() {
             // The panel's fields show the ramp under way, and the next starts from them.
@@ -359,6 +373,7 @@ impl App {
             }
         }
         self.live.frame();
+        self.tour.observe(&mut self.live);
         self.recorder.check(&mut self.live);
     }
 
@@ -418,6 +433,13 @@ impl App {
             // The panel's ranges lie inside the allowed ones; should one not, say so: the
             // settings in force stay, and the next frame's snapshot shows them.
             eprintln!("timestep-lab: setting refused: {error}");
+        }
+        // A replay runs the recording's settings: the tour waits for its end.
+        if let Some(request) = output.tour
+            && !self.replay.is_replaying()
+        {
+            self.panel.tour_offer = false;
+            self.tour.request(request, &mut self.live);
         }
         // After the settings: a ramp starts from the load they set.
         if let Some(request) = output.ramp

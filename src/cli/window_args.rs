@@ -220,6 +220,16 @@ pub struct WindowArgs {
         conflicts_with_all = ["replay", "paused"]
     )]
     pub ramp: Option<RampSettings>,
+    /// Start the guided tour: at chapter N (1 to the number of chapters, or its id: fixed,
+    /// variable, ...), or without N where you left off. G starts or leaves it in the window.
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        value_parser = parse_tour_chapter,
+        conflicts_with = "replay"
+    )]
+    pub tour: Option<Option<usize>>,
     /// Automation: switch to the next present mode the surface offers every N frames.
     #[arg(long, value_name = "N", hide = true)]
     pub cycle_present_modes: Option<u64>,
@@ -282,6 +292,9 @@ impl WindowArgs {
             replay_speed: self.replay_speed,
             quit_after_replay: self.quit_after_replay,
             ramp: self.ramp,
+            tour: self.tour,
+            tour_resume: 0,
+            tour_offer: false,
         })
     }
 }
@@ -352,6 +365,7 @@ impl WindowArgs {
         if !explicit("present_mode") {
             options.present_mode = remembered.present_mode;
         }
+        options.tour_resume = (remembered.tour_chapter as usize).saturating_sub(1);
         options.panel &= remembered.panel || explicit("no_panel");
         options.timeline &= remembered.timeline || explicit("no_timeline");
         Ok(options)
@@ -537,4 +551,25 @@ impl SimArgs {
             })
             .map_err(flagged)
     }
+}
+
+/// `--tour`'s chapter: its number (1-based) or id, as a 0-based index.
+fn parse_tour_chapter(text: &str) -> Result<usize, String> {
+    use crate::tour::CHAPTERS;
+    let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
+    let allowed = || format!("allowed: 1 to {} or {}", CHAPTERS.len(), ids.join(", "));
+    if let Ok(number) = text.trim().parse::<u64>() {
+        return usize::try_from(number)
+            .ok()
+            .filter(|n| (1..=CHAPTERS.len()).contains(n))
+            .map(|n| n - 1)
+            .ok_or_else(|| format!("chapter {number} does not exist ({})", allowed()));
+    }
+    ids.iter().position(|id| *id == text).ok_or_else(|| {
+        format!(
+            "unknown chapter \"{}\" ({})",
+            crate::text::escape(text),
+            allowed()
+        )
+    })
 }

@@ -4,7 +4,7 @@
 use egui::RichText;
 
 /// The keyboard shortcuts, as (keys, what they do).
-pub const KEYS: [(&str, &str); 13] = [
+pub const KEYS: [(&str, &str); 15] = [
     ("1-9, 0", "pick a strategy; comparing, focus that pane"),
     ("C", "compare strategies side by side"),
     ("T", "show or hide the frame timeline"),
@@ -18,6 +18,8 @@ pub const KEYS: [(&str, &str); 13] = [
     ("drag the scene", "turn the player's view"),
     ("R", "reset every pane to time zero"),
     ("H", "hide or show the panel"),
+    ("G", "start or leave the guided tour"),
+    ("N / B", "the tour's next / previous chapter"),
     ("F11", "fullscreen"),
     ("? or F1", "this overlay"),
     ("Esc", "close a drop-down or this overlay, else quit"),

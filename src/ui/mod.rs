@@ -24,6 +24,7 @@ mod scene;
 mod shortcuts;
 mod strategy;
 pub mod timeline;
+mod tour;
 
 pub use help::{CONCEPTS, KEYS};
 pub use panel::{

@@ -21,11 +21,13 @@ use super::scene::{physics_ui, scene_ui};
 use super::shortcuts::keys_ui;
 use super::strategy::{compare_ui, strategy_ui};
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
+use super::tour::tour_ui;
 use crate::grid::pane_grid;
 use crate::live::{
     LiveSettings, MAX_PANES, PresentModeId, RampRequest, RampSettings, Readouts, Snapshot,
     StatsSpan,
 };
+use crate::tour::{TourRequest, TourStatus};
 
 /// Width of the side panel at start, points.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -50,6 +52,9 @@ pub struct PanelState {
     pub timeline: bool,
     /// Whether the person turned the slow-loop offer down.
     pub slow_offer_dismissed: bool,
+    /// Whether the panel offers the guided tour (a first launch, until taken or turned
+    /// down).
+    pub tour_offer: bool,
     /// Whether the key and concept overlay is open (? or F1 toggles).
     pub help: bool,
     /// The window the frame statistics and their plots are over.
@@ -69,6 +74,7 @@ impl Default for PanelState {
             visible: true,
             timeline: true,
             slow_offer_dismissed: false,
+            tour_offer: false,
             help: false,
             stats_window: StatsSpan::default(),
             ramp: RampSettings::default(),
@@ -93,6 +99,8 @@ pub struct DisplayStatus {
     pub active: Option<PresentModeId>,
     /// The recording or replay the window runs.
     pub session: super::RecordReplayStatus,
+    /// The guided tour, while the window runs it.
+    pub tour: Option<TourStatus>,
 }
 
 impl Default for DisplayStatus {
@@ -104,6 +112,7 @@ impl Default for DisplayStatus {
             requested: PresentModeId::default(),
             active: None,
             session: super::RecordReplayStatus::default(),
+            tour: None,
         }
     }
 }
@@ -130,6 +139,8 @@ pub struct UiOutput {
     pub session: Option<super::RecordReplayRequest>,
     /// A load ramp started or stopped, when the person asked.
     pub ramp: Option<RampRequest>,
+    /// A move in the guided tour, when the person made one.
+    pub tour: Option<TourRequest>,
 }
 
 impl UiOutput {
@@ -187,6 +198,8 @@ pub(super) struct Edits {
     pub(super) session: Option<super::RecordReplayRequest>,
     /// A load ramp request.
     pub(super) ramp: Option<RampRequest>,
+    /// A move in the guided tour.
+    pub(super) tour: Option<TourRequest>,
 }
 
 /// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
@@ -204,9 +217,10 @@ pub fn lab_ui(
         actions: PanelActions::default(),
         session: None,
         ramp: None,
+        tour: None,
     };
     let readouts = &snapshot.readouts;
-    keys_ui(ui, state, &mut edits, readouts);
+    keys_ui(ui, state, &mut edits, readouts, display.tour.is_some());
     let panel_fill = ui.visuals().panel_fill;
     let panel_frame = {
         let frame = egui::Frame::side_top_panel(ui.style());
@@ -270,6 +284,7 @@ pub fn lab_ui(
         pane_count,
         session: edits.session,
         ramp: edits.ramp,
+        tour: edits.tour,
     }
 }
 
@@ -324,6 +339,17 @@ fn panel_contents_ui(
         {
             state.help = !state.help;
         }
+        if display.tour.is_none()
+            && ui
+                .button("Tour")
+                .on_hover_text(
+                    "A guided tour of \"Fix Your Timestep!\" and engine stutter, each claim \
+                     measured live (G)",
+                )
+                .clicked()
+        {
+            edits.tour = Some(TourRequest::Start);
+        }
     });
     if !display.adapter.is_empty() {
         ui.small(&display.adapter);
@@ -334,6 +360,7 @@ fn panel_contents_ui(
             .on_hover_text(*why);
     }
     ui.separator();
+    tour_ui(ui, display.tour.as_ref(), &mut state.tour_offer, edits);
     let readouts = &snapshot.readouts;
     let settings = &mut edits.settings;
     if settings.compare {

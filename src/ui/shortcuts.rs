@@ -1,12 +1,14 @@
 //! The keyboard shortcuts: numbers pick a strategy or focus a pane, C compares, T the
 //! timeline, P pauses, `.` steps, Space kicks, R resets, F11 fullscreen, ? or F1 the help
-//! overlay, H the panel, Esc closes what is open and then quits.
+//! overlay, H the panel, G starts or leaves the guided tour and N / B turn its chapters,
+//! Esc closes what is open and then quits.
 
 use egui::Key;
 
 use super::panel::{Edits, PanelState};
 use crate::live::Readouts;
 use crate::timestep::Strategy;
+use crate::tour::TourRequest;
 
 /// The keyboard shortcuts.
 pub(super) fn keys_ui(
@@ -14,6 +16,7 @@ pub(super) fn keys_ui(
     state: &mut PanelState,
     edits: &mut Edits,
     readouts: &Readouts,
+    touring: bool,
 ) {
     // Typing a value into a field (a slider's number) is not a shortcut.
     if ui.ctx().egui_wants_keyboard_input() {
@@ -67,6 +70,17 @@ pub(super) fn keys_ui(
         }
         if pressed(Key::H) {
             state.visible = !state.visible;
+        }
+        if pressed(Key::G) {
+            edits.tour = Some(if touring {
+                TourRequest::Leave
+            } else {
+                TourRequest::Start
+            });
+        } else if touring && pressed(Key::N) {
+            edits.tour = Some(TourRequest::Next);
+        } else if touring && pressed(Key::B) {
+            edits.tour = Some(TourRequest::Back);
         }
     });
 }

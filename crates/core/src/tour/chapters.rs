@@ -435,11 +435,9 @@ fn engines_setup(_: &LiveSettings) -> LiveSettings {
 fn engines_check(evidence: &Evidence) -> Verdict {
     let mut quoted = Vec::new();
     for pair in ENGINES.chunks(2) {
-        let (Some(plain), Some(smooth)) = (evidence.pane(pair[0]), evidence.pane(pair[1]))
-        else {
+        let (Some(plain), Some(smooth)) = (evidence.pane(pair[0]), evidence.pane(pair[1])) else {
             return Verdict::Fails(
-                "compare the four engine panes (Restart the chapter) to judge the claim"
-                    .into(),
+                "compare the four engine panes (Restart the chapter) to judge the claim".into(),
             );
         };
         let (stutter, smoothed) = (plain.stats.judder_ms, smooth.stats.judder_ms);

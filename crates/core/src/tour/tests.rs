@@ -140,7 +140,10 @@ fn a_step_costing_more_than_dt_spirals_and_a_guard_stops_it() {
     let (verdict, live, _) = run("guards", |_| {}, 6.0, steady);
     assert!(!live.spiralling());
     let text = holds(&verdict);
-    assert!(text.contains("real time, the guard dropping the rest"), "{text}");
+    assert!(
+        text.contains("real time, the guard dropping the rest"),
+        "{text}"
+    );
     // Guards off: the same load spirals, and the guards chapter says so.
     let (verdict, ..) = run("guards", |s| s.max_frame_time_ms = 0.0, 6.0, steady);
     assert!(fails(&verdict).contains("still spirals"));
@@ -160,7 +163,10 @@ fn the_accumulator_stutters_at_50_hz_on_60_hz_frames_and_not_at_60() {
 fn interpolation_is_smooth_and_one_dt_late() {
     let (verdict, ..) = run("interpolation", |_| {}, 3.0, steady);
     let text = holds(&verdict);
-    assert!(text.contains("latency 20.0 ms = one dt (20.0 ms)"), "{text}");
+    assert!(
+        text.contains("latency 20.0 ms = one dt (20.0 ms)"),
+        "{text}"
+    );
     let (verdict, ..) = run("interpolation", |s| s.rate_hz = 60.0, 3.0, steady);
     assert!(fails(&verdict).contains("no stutter here"));
 }
@@ -194,11 +200,21 @@ fn leaving_gives_the_readers_settings_back_and_chapters_clamp() {
     };
     let (mut tour, setup) = Tour::start(99, &reader);
     assert_eq!(tour.chapter(), CHAPTERS.len() - 1);
-    assert_eq!(setup.refresh_override_hz, 144.0, "the machine's own choice is kept");
-    assert_eq!(tour.navigate(TourRequest::Next), None, "no chapter after the last");
+    assert_eq!(
+        setup.refresh_override_hz, 144.0,
+        "the machine's own choice is kept"
+    );
+    assert_eq!(
+        tour.navigate(TourRequest::Next),
+        None,
+        "no chapter after the last"
+    );
     let back = tour.navigate(TourRequest::Back).expect("a chapter before");
     assert_eq!(back, CHAPTERS[CHAPTERS.len() - 2].setup(&reader));
-    assert_eq!(tour.navigate(TourRequest::Go(0)), Some(CHAPTERS[0].setup(&reader)));
+    assert_eq!(
+        tour.navigate(TourRequest::Go(0)),
+        Some(CHAPTERS[0].setup(&reader))
+    );
     assert_eq!(tour.navigate(TourRequest::Back), None);
     assert_eq!(*tour.saved(), reader);
 }

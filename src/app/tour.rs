@@ -1,0 +1,98 @@
+//! The guided tour in the window: the core's [`Tour`] started, walked and left on the
+//! reader's requests, watching the loop each frame, and the chapter to start from next
+//! time (the one the reader was on).
+
+use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
+use crate::tour::{CHAPTERS, Tour, TourRequest, TourStatus};
+
+/// The window's tour.
+#[derive(Debug, Default)]
+pub struct WindowTour {
+    /// The tour, while it runs.
+    tour: Option<Tour>,
+    /// The chapter to start at (the one the reader was last on), 0-based.
+    resume_at: usize,
+}
+
+impl WindowTour {
+    /// No tour yet; the next starts at chapter `resume_at` (0-based, clamped).
+    pub fn new(resume_at: usize) -> Self {
+        Self {
+            tour: None,
+            resume_at: resume_at.min(CHAPTERS.len() - 1),
+        }
+    }
+
+    /// Takes the reader's `request`; a refused setting is said on stderr, and the settings
+    /// in force stay.
+    pub fn request(&mut self, request: TourRequest, live: &mut LiveLoop<RealStopwatch>) {
+        let settings = match (request, self.tour.as_mut()) {
+            (TourRequest::Start, None) => {
+                let (tour, setup) = Tour::start(self.resume_at, live.settings());
+                self.tour = Some(tour);
+                Some(setup)
+            }
+            (TourRequest::Start, Some(_)) | (_, None) => None,
+            (TourRequest::Leave, Some(tour)) => {
+                let saved = *tour.saved();
+                self.resume_at = tour.chapter();
+                self.tour = None;
+                Some(saved)
+            }
+            (request, Some(tour)) => {
+                let settings = tour.navigate(request);
+                self.resume_at = tour.chapter();
+                settings
+            }
+        };
+        if let Some(settings) = settings {
+            apply(live, settings);
+            // Each chapter starts from rest (not from the last one's exploded spring),
+            // and so does the reader's own lab on leaving.
+            live.reset();
+        }
+    }
+
+    /// Watches the loop after a frame, and applies what the tour asks of it.
+    pub fn observe(&mut self, live: &mut LiveLoop<RealStopwatch>) {
+        if let Some(settings) = self.tour.as_mut().and_then(|tour| tour.observe(live)) {
+            apply(live, settings);
+        }
+    }
+
+    /// Where the tour stands, while it runs.
+    pub fn status(&self) -> Option<TourStatus> {
+        self.tour.as_ref().map(Tour::status)
+    }
+
+    /// The chapter to start at next time (0-based).
+    pub fn resume_at(&self) -> usize {
+        self.resume_at
+    }
+
+    /// The settings to remember on closing: the reader's own while the tour runs (the
+    /// chapter's are the tour's), else `settings`.
+    pub fn resting_settings(&self, settings: LiveSettings) -> LiveSettings {
+        self.tour.as_ref().map_or(settings, |tour| *tour.saved())
+    }
+
+    /// `tour: chapter K/M TITLE: check passed (WHAT WAS MEASURED)`, for the exit summary.
+    pub fn summary(&self) -> Option<String> {
+        let status = self.status()?;
+        Some(format!(
+            "tour: chapter {}/{} {}: {}",
+            status.chapter + 1,
+            status.chapters,
+            status.title,
+            status.verdict.summary()
+        ))
+    }
+}
+
+/// Runs `settings`; the tour's are valid by construction, but should one not be, it is said
+/// and the settings in force stay.
+fn apply(live: &mut LiveLoop<RealStopwatch>, settings: LiveSettings) {
+    if let Err(error) = live.apply(settings) {
+        eprintln!("timestep-lab: the tour's setting was refused: {error}");
+    }
+}
