@@ -438,7 +438,6 @@ impl App {
         if let Some(request) = output.tour
             && !self.replay.is_replaying()
         {
-            self.panel.tour_offer = false;
             self.tour.request(request, &mut self.live);
         }
         // After the settings: a ramp starts from the load they set.

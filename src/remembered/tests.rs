@@ -38,6 +38,7 @@ fn unusual() -> Remembered {
         present_mode: PresentModeId::Mailbox,
         panel: false,
         timeline: false,
+        tour_chapter: 4,
     }
 }
 
@@ -142,14 +143,37 @@ fn an_outdated_file_is_read_where_it_can_be_and_says_so() {
         warnings,
         ["settings.toml: `timeline` is missing; it takes its default"]
     );
+    // A file from before the tour: no chapter yet, and nothing to warn about.
+    let before_the_tour = to_toml(&unusual()).replace("tour_chapter = 4\n", "");
+    let (restored, warnings) = from_toml(&before_the_tour, "settings.toml");
+    assert_eq!(restored.tour_chapter, 0);
+    assert_eq!(warnings, Vec::<String>::new());
+    // A chapter past the last is named with the range.
+    let past = to_toml(&unusual()).replace("tour_chapter = 4", "tour_chapter = 99");
+    let (restored, warnings) = from_toml(&past, "settings.toml");
+    assert_eq!(restored.tour_chapter, 0);
+    assert_eq!(
+        warnings,
+        [format!(
+            "settings.toml: `tour_chapter` = 99: out of range (allowed 0 to {}); it takes its \
+             default",
+            crate::tour::CHAPTERS.len()
+        )]
+    );
 }
 
 #[test]
 fn a_file_with_problems_is_backed_up_before_anything_can_overwrite_it() {
     let dir = temp_dir("backup");
     let path = dir.join(SETTINGS_FILE);
-    // None at all: defaults, silently, and no backup.
-    assert_eq!(restore(&path), Restored::default());
+    // None at all: defaults, silently, and no backup; a first run (the tour is offered).
+    assert_eq!(
+        restore(&path),
+        Restored {
+            first_run: true,
+            ..Restored::default()
+        }
+    );
     let broken = "strategy = \"interpolated\"\nrate_hz = [";
     std::fs::write(&path, broken).expect("written");
     let first = restore(&path);

@@ -274,6 +274,10 @@ pub fn lab_ui(
             scene
         })
         .inner;
+    // Any way into the tour takes the first run's offer.
+    if edits.tour.is_some() {
+        state.tour_offer = false;
+    }
     UiOutput {
         actions: edits.actions,
         settings: (edits.settings != snapshot.settings).then_some(edits.settings),

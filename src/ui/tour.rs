@@ -66,11 +66,8 @@ fn chapter_ui(ui: &mut egui::Ui, status: &TourStatus, request: &mut Option<TourR
             Verdict::Waiting(_) => ("measuring", ui.visuals().weak_text_color()),
         };
         ui.label(RichText::new(format!("Claim {mark}: {}", status.verdict.text())).color(colour));
-        if let Some(scale) = status.slowed {
-            ui.small(format!(
-                "Time runs at {scale:.2}x: this renderer is too slow to show a 60 Hz \
-                 screen's frames at full speed."
-            ));
+        if let Some(adapted) = &status.adapted {
+            ui.small(adapted);
         }
         ui.horizontal(|ui| {
             let first = status.chapter == 0;
@@ -87,7 +84,7 @@ fn chapter_ui(ui: &mut egui::Ui, status: &TourStatus, request: &mut Option<TourR
             {
                 *request = Some(TourRequest::Next);
             }
-            egui::ComboBox::from_id_salt("tour_chapter")
+            egui::ComboBox::from_id_salt("tour chapter")
                 .selected_text("chapters")
                 .show_ui(ui, |ui| {
                     for (i, chapter) in CHAPTERS.iter().enumerate() {
@@ -96,6 +93,11 @@ fn chapter_ui(ui: &mut egui::Ui, status: &TourStatus, request: &mut Option<TourR
                             *request = Some(TourRequest::Go(i));
                         }
                     }
+                })
+                .response
+                .on_hover_text("Go to any chapter")
+                .widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "tour chapters")
                 });
         });
         ui.horizontal(|ui| {

@@ -15,9 +15,11 @@ mod readouts;
 mod session;
 mod snapshots;
 mod strategies;
+mod tour;
 
 use egui_kittest::Harness;
 use timestep_lab::live::{LiveLoop, LiveSettings, PresentModeId, Readouts, VirtualStopwatch};
+use timestep_lab::tour::{Tour, TourRequest};
 use timestep_lab::ui::{
     DisplayStatus, PanelActions, PanelState as UiState, RecordReplayRequest, lab_ui,
 };
@@ -46,6 +48,32 @@ struct Model {
     display: DisplayStatus,
     /// What the panel remembers between frames.
     panel: UiState,
+    /// The guided tour, while it runs (the window's part, played with the core's tour).
+    tour: Option<Tour>,
+}
+
+impl Model {
+    /// Takes a tour request as the window does: the settings it gives run.
+    fn tour_request(&mut self, request: TourRequest) {
+        let settings = match (request, self.tour.as_mut()) {
+            (TourRequest::Start, None) => {
+                let (tour, setup) = Tour::start(0, &self.settings);
+                self.tour = Some(tour);
+                Some(setup)
+            }
+            (TourRequest::Leave, Some(tour)) => {
+                let saved = *tour.saved();
+                self.tour = None;
+                Some(saved)
+            }
+            (request, Some(tour)) => tour.navigate(request),
+            (_, None) => None,
+        };
+        if let Some(settings) = settings {
+            self.settings = settings;
+        }
+        self.display.tour = self.tour.as_ref().map(Tour::status);
+    }
 }
 
 /// The panel after two seconds of a 60 Hz loop under the default settings, with lavapipe's
@@ -81,12 +109,14 @@ fn state_of(live: LiveLoop<VirtualStopwatch>) -> PanelState {
         active: Some(PresentModeId::FifoRelaxed),
         session: Default::default(),
         drawing: Default::default(),
+        tour: None,
     };
     PanelState {
         model: Model {
             settings: *live.settings(),
             display,
             panel: UiState::default(),
+            tour: None,
         },
         readouts: live.snapshot().readouts,
         live,
@@ -128,6 +158,9 @@ fn build_sized(
             }
             if let Some(mode) = output.present_mode {
                 model.display.requested = mode;
+            }
+            if let Some(request) = output.tour {
+                model.tour_request(request);
             }
         },
         state,

@@ -16,6 +16,7 @@ mod present_modes;
 mod ramp;
 mod replay;
 mod startup;
+mod tour;
 mod wayland;
 mod x11_present;
 

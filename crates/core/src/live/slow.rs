@@ -42,7 +42,18 @@ impl SlowLoop {
 
     /// [`Self::detect`] with the focused pane's readouts `stats` already read (they cost a
     /// second of frames to compute).
-    pub fn judge<S: Stopwatch>(live: &LiveLoop<S>, stats: &SpanStats) -> Option<Self> {
+    pub(super) fn judge<S: Stopwatch>(live: &LiveLoop<S>, stats: &SpanStats) -> Option<Self> {
+        Self::judge_below(live, stats, SLOW_LOOP_FPS)
+    }
+
+    /// [`Self::judge`] with `below_fps` frames per second counting as slow instead of
+    /// [`SLOW_LOOP_FPS`] (the guided tour's stutter chapters want each frame to carry
+    /// about one step).
+    pub fn judge_below<S: Stopwatch>(
+        live: &LiveLoop<S>,
+        stats: &SpanStats,
+        below_fps: f64,
+    ) -> Option<Self> {
         let settings = live.settings();
         let judged = settings.time_scale == 1.0
             && settings.load.step_cost_ms == 0.0
@@ -51,7 +62,7 @@ impl SlowLoop {
             && live.now() >= SLOW_LOOP_SETTLE
             && stats.frames >= 2
             && stats.fps > 0.0;
-        (judged && stats.fps < SLOW_LOOP_FPS).then(|| Self {
+        (judged && stats.fps < below_fps).then(|| Self {
             fps: stats.fps,
             steps_per_frame: stats.steps_mean,
             time_scale: (stats.fps / SLOW_LOOP_TARGET_HZ).clamp(MIN_TIME_SCALE, 1.0),

@@ -23,6 +23,11 @@ use crate::timestep::{Nanos, Strategy};
 /// readouts cover the last second, and the first frames after a change settle.
 pub const SETTLE: Nanos = 1_500_000_000;
 
+/// Below this frame rate a stutter chapter slows time (as the slow-renderer offer does
+/// below [`crate::live::SLOW_LOOP_FPS`]): each frame should carry about one step of a
+/// 50–64 Hz physics for the stutter to show, and from 45 fps down frames carry two or more.
+pub const STUTTER_FPS: f64 = 45.0;
+
 /// How often the claim is judged, ns of the loop's clock (judging reads a second of
 /// every pane's frames).
 const JUDGE_EVERY: Nanos = 250_000_000;
@@ -46,6 +51,9 @@ pub struct Chapter {
     /// Whether a loop too slow to show a 60 Hz display's frames slows time for it, as the
     /// slow-renderer offer does (chapters about stutter).
     pub slows_for_slow_renderers: bool,
+    /// How the chapter adapts its setup to this machine once measured (a rate that the
+    /// frame rate happens to match): the settings to run and why, in words.
+    adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
 }
 
 impl Chapter {
@@ -103,8 +111,6 @@ pub struct PaneEvidence {
     pub dt: Nanos,
     /// Its readouts over the last second.
     pub stats: SpanStats,
-    /// Whether its owed time runs away.
-    pub spiral: bool,
     /// Whether its spring exploded.
     pub exploded: bool,
 }
@@ -128,8 +134,13 @@ pub struct Evidence {
     pub focus: usize,
     /// How long the settings have run, ns of the loop's clock.
     pub running: Nanos,
-    /// The loop is too slow to show the stutter (the offer's judgement).
+    /// The loop is too slow to show the stutter: under [`STUTTER_FPS`], with the time
+    /// scale that shows each frame as one 60 Hz frame.
     pub slow: Option<SlowLoop>,
+    /// The loop spirals: the focused pane's owed time runs away, or the load it carries
+    /// from frame to frame passed the frozen limit (the window busy-waits a frame's load
+    /// only so long, so there a spiral shows as load carried).
+    pub spiral: bool,
     /// Frames seen since the settings took effect (focused pane).
     pub frames: u64,
     /// The longest frame time fed to the strategies since then, ns.
@@ -186,8 +197,9 @@ pub struct TourStatus {
     pub text: &'static str,
     /// Its claim, as last judged.
     pub verdict: Verdict,
-    /// Whether time was slowed for a slow renderer, and to what scale.
-    pub slowed: Option<f64>,
+    /// What the chapter changed for this machine, in words (time slowed for a slow
+    /// renderer, a rate moved off the frame rate).
+    pub adapted: Option<String>,
 }
 
 /// What the reader asks of the tour, from the panel or the keys.
@@ -221,8 +233,11 @@ pub struct Tour {
     /// The claim as last judged, and when, on the loop's clock.
     verdict: Verdict,
     judged_at: Option<Nanos>,
-    /// The time scale chosen for a slow renderer in this chapter.
-    slowed: Option<f64>,
+    /// What the chapter changed for this machine, in words; it adapts once.
+    adapted: Option<String>,
+    /// The settings the tour last asked for: the chapter adapts only its own, never what
+    /// the reader chose.
+    asked: Option<LiveSettings>,
 }
 
 impl Tour {
@@ -230,6 +245,7 @@ impl Tour {
     /// are `settings`, and the settings to run: the chapter's setup.
     pub fn start(chapter: usize, settings: &LiveSettings) -> (Self, LiveSettings) {
         let chapter = chapter.min(CHAPTERS.len() - 1);
+        let setup = CHAPTERS[chapter].setup(settings);
         let tour = Self {
             chapter,
             saved: *settings,
@@ -237,9 +253,9 @@ impl Tour {
             watch: Watch::default(),
             verdict: waiting_to_settle(),
             judged_at: None,
-            slowed: None,
+            adapted: None,
+            asked: Some(setup),
         };
-        let setup = CHAPTERS[chapter].setup(settings);
         (tour, setup)
     }
 
@@ -265,8 +281,10 @@ impl Tour {
         self.watch = Watch::default();
         self.verdict = waiting_to_settle();
         self.judged_at = None;
-        self.slowed = None;
-        CHAPTERS[self.chapter].setup(&self.saved)
+        self.adapted = None;
+        let setup = CHAPTERS[self.chapter].setup(&self.saved);
+        self.asked = Some(setup);
+        setup
     }
 
     /// Applies `request` (not [`TourRequest::Start`] or [`TourRequest::Leave`], which the
@@ -293,7 +311,7 @@ impl Tour {
             follows: chapter.follows,
             text: chapter.text,
             verdict: self.verdict.clone(),
-            slowed: self.slowed,
+            adapted: self.adapted.clone(),
         }
     }
 
@@ -322,15 +340,26 @@ impl Tour {
         self.judged_at = Some(now);
         let evidence = self.evidence(live, running);
         let chapter = &CHAPTERS[self.chapter];
-        if chapter.slows_for_slow_renderers
-            && self.slowed.is_none()
-            && let Some(slow) = evidence.slow
-        {
-            self.slowed = Some(slow.time_scale);
-            return Some(LiveSettings {
-                time_scale: slow.time_scale,
-                ..settings
-            });
+        if self.adapted.is_none() && self.asked == Some(settings) {
+            let adapted = match evidence.slow {
+                Some(slow) if chapter.slows_for_slow_renderers => Some((
+                    LiveSettings {
+                        time_scale: slow.time_scale,
+                        ..settings
+                    },
+                    format!(
+                        "Time runs at {:.2}x: at {:.1} fps this renderer is too slow to show \
+                         a 60 Hz screen's frames at full speed.",
+                        slow.time_scale, slow.fps
+                    ),
+                )),
+                _ => (chapter.adapt)(&evidence),
+            };
+            if let Some((settings, why)) = adapted {
+                self.adapted = Some(why);
+                self.asked = Some(settings);
+                return Some(settings);
+            }
         }
         self.verdict = chapter.check(&evidence);
         None
@@ -373,14 +402,13 @@ impl Tour {
                 strategy: pane.strategy(),
                 dt: pane.sim().engine().dt(),
                 stats: pane.window_stats(),
-                spiral: pane.spiralling(),
                 exploded: pane.exploded(),
             })
             .collect();
         let focus = live.settings().focus_index();
         let slow = panes
             .get(focus)
-            .and_then(|pane| SlowLoop::judge(live, &pane.stats));
+            .and_then(|pane| SlowLoop::judge_below(live, &pane.stats, STUTTER_FPS));
         let watch = self.watch;
         Evidence {
             settings: *live.settings(),
@@ -388,6 +416,7 @@ impl Tour {
             focus,
             running,
             slow,
+            spiral: live.spiralling(),
             frames: watch.frames,
             longest_frame: watch.longest_frame,
             longest_step: watch.longest_step,

@@ -1,0 +1,97 @@
+//! The guided tour in the real binary on lavapipe: every chapter's claim, checked live on
+//! the machine running the test, holds; on a slow renderer too, where the stutter chapters
+//! slow time as the slow-renderer offer does; and the chapter the reader was on is
+//! remembered while the settings saved are the reader's own.
+
+use super::*;
+use timestep_lab::tour::CHAPTERS;
+
+/// Runs chapter `chapter` (1-based) for `frames` frames with `more` arguments; returns the
+/// summary's `tour:` line.
+fn chapter_run(display: &VirtualDisplay, chapter: usize, frames: &str, more: &[&str]) -> String {
+    let number = chapter.to_string();
+    let mut args = vec![
+        "--no-config",
+        "--width",
+        "800",
+        "--height",
+        "560",
+        "--tour",
+        &number,
+        "--frames",
+        frames,
+    ];
+    args.extend(more);
+    let output = lab(display, &args);
+    assert_success(&output);
+    summary_value(&output, "tour")
+}
+
+#[test]
+fn every_chapters_claim_holds_live_on_this_machine() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    for (i, chapter) in CHAPTERS.iter().enumerate() {
+        let line = chapter_run(&display, i + 1, "300", &[]);
+        let expected = format!(
+            "chapter {}/{} {}: check passed (",
+            i + 1,
+            CHAPTERS.len(),
+            chapter.title
+        );
+        assert!(line.starts_with(&expected), "{line}");
+    }
+}
+
+#[test]
+fn the_stutter_chapters_hold_on_a_slow_renderer_with_time_slowed() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    for (i, chapter) in CHAPTERS.iter().enumerate() {
+        if !chapter.slows_for_slow_renderers {
+            continue;
+        }
+        // A frame costing 60 ms: about 14 fps, each frame three or four 50 Hz steps.
+        let line = chapter_run(&display, i + 1, "160", &["--render-cost", "60"]);
+        assert!(line.contains(": check passed ("), "{line}");
+    }
+}
+
+#[test]
+fn the_chapter_is_remembered_and_the_readers_settings_are_saved() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let config =
+        std::env::temp_dir().join(format!("timestep-lab-tour-config-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&config);
+    let small = ["--width", "320", "--height", "240", "--frames", "5"];
+    let mut args = small.to_vec();
+    args.extend(["--tour", "interpolation", "--hz", "75"]);
+    let first = lab_configured(&display, &args, &[], &config);
+    assert_success(&first);
+    let saved = std::fs::read_to_string(config.join("timestep-lab/settings.toml"))
+        .expect("the settings were saved");
+    assert!(saved.contains("tour_chapter = 7"), "{saved}");
+    assert!(
+        saved.contains("rate_hz = 75.0"),
+        "the reader's own rate: {saved}"
+    );
+    assert!(
+        !saved.contains("compare = true"),
+        "not the chapter's panes: {saved}"
+    );
+    // `--tour` without a number starts where the reader left off.
+    let mut args = small.to_vec();
+    args.push("--tour");
+    let second = lab_configured(&display, &args, &[], &config);
+    assert_success(&second);
+    assert!(
+        summary_value(&second, "tour").starts_with("chapter 7/"),
+        "{}",
+        stdout(&second)
+    );
+    let _ = std::fs::remove_dir_all(&config);
+}
