@@ -63,7 +63,7 @@ fn chapter_ui(ui: &mut egui::Ui, status: &TourStatus, request: &mut Option<TourR
         let (mark, colour) = match &status.verdict {
             Verdict::Holds(_) => ("holds", HOLDS),
             Verdict::Fails(_) => ("does not hold here", FAILS),
-            Verdict::Waiting(_) => ("measuring", ui.visuals().weak_text_color()),
+            Verdict::Waiting(_) => ("not judged yet", ui.visuals().weak_text_color()),
         };
         ui.label(RichText::new(format!("Claim {mark}: {}", status.verdict.text())).color(colour));
         if let Some(adapted) = &status.adapted {

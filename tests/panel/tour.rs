@@ -84,6 +84,6 @@ fn the_card_says_whether_the_claim_holds_and_what_was_measured() {
     harness.get_by_label("Tour").click();
     harness.run();
     // Just started: measuring, not yet judged.
-    harness.get_by_label_contains("Claim measuring: measuring: the claim is judged after");
+    harness.get_by_label_contains("Claim not judged yet: measuring: the claim is judged after");
     harness.get_by_label_contains("after Glenn Fiedler, \"Fix Your Timestep!\" (2004)");
 }
