@@ -52,7 +52,8 @@ pub struct Remembered {
     /// Whether the frame timeline is shown.
     #[serde(deserialize_with = "setting::boolean")]
     pub timeline: bool,
-    /// The guided tour's chapter the reader was last on, 1-based; 0: none yet.
+    /// The guided tour's chapter the reader was last on (or starts at), 1-based; 0: from
+    /// the first (a file from before the tour).
     #[serde(deserialize_with = "setting::count")]
     pub tour_chapter: u32,
 }

@@ -28,7 +28,10 @@ impl WindowTour {
     pub fn request(&mut self, request: TourRequest, live: &mut LiveLoop<RealStopwatch>) {
         let settings = match (request, self.tour.as_mut()) {
             (TourRequest::Start, None) => {
-                let (tour, setup) = Tour::start(self.resume_at, live.settings());
+                // A ramp running ends, and the reader's own settings are kept, not the
+                // ramp's momentary load.
+                live.stop_ramp();
+                let (tour, setup) = Tour::start(self.resume_at, &live.resting_settings());
                 self.tour = Some(tour);
                 Some(setup)
             }

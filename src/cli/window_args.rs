@@ -227,7 +227,7 @@ pub struct WindowArgs {
         value_name = "N",
         num_args = 0..=1,
         value_parser = parse_tour_chapter,
-        conflicts_with = "replay"
+        conflicts_with_all = ["replay", "ramp"]
     )]
     pub tour: Option<Option<usize>>,
     /// Automation: switch to the next present mode the surface offers every N frames.
@@ -558,7 +558,8 @@ fn parse_tour_chapter(text: &str) -> Result<usize, String> {
     use crate::tour::CHAPTERS;
     let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
     let allowed = || format!("allowed: 1 to {} or {}", CHAPTERS.len(), ids.join(", "));
-    if let Ok(number) = text.trim().parse::<u64>() {
+    let text = text.trim();
+    if let Ok(number) = text.parse::<u64>() {
         return usize::try_from(number)
             .ok()
             .filter(|n| (1..=CHAPTERS.len()).contains(n))

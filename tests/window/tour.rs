@@ -33,7 +33,13 @@ fn every_chapters_claim_holds_live_on_this_machine() {
         return;
     };
     for (i, chapter) in CHAPTERS.iter().enumerate() {
-        let line = chapter_run(&display, i + 1, "300", &[]);
+        // The spiral's frames busy-wait a quarter of a second each, the guard's nearly a
+        // third: fewer of them cover the seconds the claim needs.
+        let frames = match chapter.id {
+            "spiral" | "guards" => "40",
+            _ => "300",
+        };
+        let line = chapter_run(&display, i + 1, frames, &[]);
         let expected = format!(
             "chapter {}/{} {}: check passed (",
             i + 1,

@@ -24,8 +24,9 @@ use crate::timestep::{Nanos, Strategy};
 pub const SETTLE: Nanos = 1_500_000_000;
 
 /// Below this frame rate a stutter chapter slows time (as the slow-renderer offer does
-/// below [`crate::live::SLOW_LOOP_FPS`]): each frame should carry about one step of a
-/// 50–64 Hz physics for the stutter to show, and from 45 fps down frames carry two or more.
+/// below [`crate::live::SLOW_LOOP_FPS`]): the stutter shows as frames of one step and
+/// frames of none (or two) against 50–64 Hz physics; below 45 fps most frames carry more
+/// than one step and the pattern blurs (at 30 fps, two steps a frame).
 pub const STUTTER_FPS: f64 = 45.0;
 
 /// How often the claim is judged, ns of the loop's clock (judging reads a second of
@@ -43,8 +44,9 @@ pub struct Chapter {
     pub follows: &'static str,
     /// What to look at and what to try, in the project's words.
     pub text: &'static str,
-    /// The settings it starts from, given the reader's (the machine's own choices, such
-    /// as the refresh override and the frame cap, are kept).
+    /// The settings it starts from, given the reader's (the machine's own choices, the
+    /// refresh override and the frame cap, are kept; the frame-time filter is not, as an
+    /// averaging filter would hide the hitches some chapters are about).
     setup: fn(&LiveSettings) -> LiveSettings,
     /// Its claim, judged on what the loop measured.
     check: fn(&Evidence) -> Verdict,
@@ -62,7 +64,6 @@ impl Chapter {
         let mut setup = (self.setup)(settings);
         setup.refresh_override_hz = settings.refresh_override_hz;
         setup.frame_cap_hz = settings.frame_cap_hz;
-        setup.filter = settings.filter;
         setup
     }
 
@@ -174,6 +175,8 @@ struct Watch {
     since: Option<Nanos>,
     /// The last frame seen (its number), so one frame counts once.
     last_frame: Option<u64>,
+    /// The focused pane's simulated time then: it goes back when the loop is reset.
+    sim_time: Nanos,
     frames: u64,
     longest_frame: Nanos,
     longest_step: Nanos,
@@ -320,9 +323,17 @@ impl Tour {
     /// renderer's time scale). Costs little per frame; judging reads a second of frames.
     pub fn observe<S: Stopwatch>(&mut self, live: &LiveLoop<S>) -> Option<LiveSettings> {
         let settings = *live.settings();
-        if self.seen != Some(settings) {
+        // A reset (the reader's R, or a chapter's) starts the evidence over, as new
+        // settings do: the spring is whole again, the longest frame forgotten.
+        let sim_time = live.focus().sim().engine().latest_time();
+        let reset = sim_time < self.watch.sim_time;
+        self.watch.sim_time = sim_time;
+        if self.seen != Some(settings) || reset {
             self.seen = Some(settings);
-            self.watch = Watch::default();
+            self.watch = Watch {
+                sim_time,
+                ..Watch::default()
+            };
             self.judged_at = None;
             self.verdict = waiting_to_settle();
         }

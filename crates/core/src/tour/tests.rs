@@ -182,6 +182,40 @@ fn the_accumulator_stutters_at_50_hz_on_60_hz_frames_and_not_at_60() {
     assert!(text.contains("17% of frames took no step"), "{text}");
     let (verdict, ..) = run("accumulator", |s| s.rate_hz = 60.0, 3.0, steady);
     assert!(fails(&verdict).contains("no stutter"));
+    // At 50 fps the 50 Hz steps line up: the advice is a rate these frames do not divide.
+    let (verdict, ..) = run("accumulator", |_| {}, 3.0, |_| 20_000_000);
+    let text = fails(&verdict);
+    assert!(
+        text.contains("to 42 Hz, five steps to every six of these 50.0 fps"),
+        "{text}"
+    );
+    // Another strategy chosen by the reader: the check says the claim is not about it.
+    let (verdict, ..) = run(
+        "accumulator",
+        |s| s.strategy = Strategy::Interpolated,
+        3.0,
+        steady,
+    );
+    assert!(fails(&verdict).contains("the claim is about accumulator"));
+}
+
+#[test]
+fn a_reset_starts_the_evidence_over() {
+    let (verdict, mut live, mut tour) = run("variable", |_| {}, 5.0, steady);
+    holds(&verdict);
+    live.reset();
+    for _ in 0..120 {
+        live.stopwatch_mut().advance(FRAME_60HZ);
+        live.frame();
+        tour.observe(&live);
+    }
+    // The spring is whole again and the long frame forgotten: waiting, not failed.
+    assert!(!live.exploded());
+    assert!(
+        matches!(tour.verdict(), Verdict::Waiting(_)),
+        "{:?}",
+        tour.verdict()
+    );
 }
 
 #[test]
@@ -189,7 +223,7 @@ fn interpolation_is_smooth_and_one_dt_late() {
     let (verdict, ..) = run("interpolation", |_| {}, 3.0, steady);
     let text = holds(&verdict);
     assert!(
-        text.contains("latency 20.0 ms = one dt (20.0 ms)"),
+        text.contains("its latency, 20.0 ms: one dt (20.0 ms)"),
         "{text}"
     );
     let (verdict, ..) = run("interpolation", |s| s.rate_hz = 60.0, 3.0, steady);
