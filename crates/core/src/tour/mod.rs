@@ -29,6 +29,10 @@ pub const SETTLE: Nanos = 1_500_000_000;
 /// than one step and the pattern blurs (at 30 fps, two steps a frame).
 pub const STUTTER_FPS: f64 = 45.0;
 
+/// How long after its settings take effect a chapter may still adapt them to the machine,
+/// ns: a frame rate that sags later (another program starting) is judged as it is.
+const ADAPT_WITHIN: Nanos = SETTLE + 2_000_000_000;
+
 /// How often the claim is judged, ns of the loop's clock (judging reads a second of
 /// every pane's frames).
 const JUDGE_EVERY: Nanos = 250_000_000;
@@ -351,7 +355,7 @@ impl Tour {
         self.judged_at = Some(now);
         let evidence = self.evidence(live, running);
         let chapter = &CHAPTERS[self.chapter];
-        if self.adapted.is_none() && self.asked == Some(settings) {
+        if self.adapted.is_none() && self.asked == Some(settings) && running <= ADAPT_WITHIN {
             let adapted = match evidence.slow {
                 Some(slow) if chapter.slows_for_slow_renderers => Some((
                     LiveSettings {
