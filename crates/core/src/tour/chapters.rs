@@ -92,7 +92,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         setup: accumulator_setup,
         check: accumulator_check,
         slows_for_slow_renderers: true,
-        adapt: as_set_up,
+        adapt: stutter_adapt,
     },
     Chapter {
         id: "interpolation",
@@ -105,7 +105,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         setup: interpolation_setup,
         check: interpolation_check,
         slows_for_slow_renderers: true,
-        adapt: as_set_up,
+        adapt: stutter_adapt,
     },
     Chapter {
         id: "engines",
@@ -167,6 +167,27 @@ fn fixed_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
         "Physics set to {rate_hz:.0} Hz: the frames came at {:.1} fps, about the physics \
          rate, which would hide the claim.",
         pane.stats.fps
+    );
+    Some((settings, why))
+}
+
+/// Frames at about the physics rate (50 Hz physics on a 50 Hz or 55 Hz screen, or a
+/// loop that manages only that) take one step each and hide the stutter: physics moves to
+/// five steps for every six frames, as 50 Hz on a 60 Hz screen.
+fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
+    let fps = evidence.focused()?.stats.fps;
+    let rate = evidence.settings.rate_hz;
+    if fps <= 0.0 || (fps / rate - 1.0).abs() >= 0.15 {
+        return None;
+    }
+    let rate_hz = (fps * 5.0 / 6.0).round().max(1.0);
+    let settings = LiveSettings {
+        rate_hz,
+        ..evidence.settings
+    };
+    let why = format!(
+        "Physics set to {rate_hz:.0} Hz: the frames came at {fps:.1} fps, about the {rate:.0} Hz \
+         physics rate, so each took one step and the stutter would not show."
     );
     Some((settings, why))
 }

@@ -182,8 +182,16 @@ fn the_accumulator_stutters_at_50_hz_on_60_hz_frames_and_not_at_60() {
     assert!(text.contains("17% of frames took no step"), "{text}");
     let (verdict, ..) = run("accumulator", |s| s.rate_hz = 60.0, 3.0, steady);
     assert!(fails(&verdict).contains("no stutter"));
-    // At 50 fps the 50 Hz steps line up: the advice is a rate these frames do not divide.
-    let (verdict, ..) = run("accumulator", |_| {}, 3.0, |_| 20_000_000);
+    // At 50 fps the 50 Hz steps line up: the chapter moves physics to 42 Hz, and the
+    // stutter shows.
+    let (verdict, live, tour) = run("accumulator", |_| {}, 5.0, |_| 20_000_000);
+    assert_eq!(live.settings().rate_hz, 42.0);
+    let adapted = tour.status().adapted.expect("adapted");
+    assert!(adapted.starts_with("Physics set to 42 Hz"), "{adapted}");
+    holds(&verdict);
+    // The reader's own settings are never adapted: the advice names a rate these frames
+    // do not divide.
+    let (verdict, ..) = run("accumulator", |s| s.time_scale = 0.999, 4.0, |_| 20_000_000);
     let text = fails(&verdict);
     assert!(
         text.contains("to 42 Hz, five steps to every six of these 50.0 fps"),
