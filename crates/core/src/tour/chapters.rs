@@ -120,7 +120,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         setup: engines_setup,
         check: engines_check,
         slows_for_slow_renderers: true,
-        adapt: as_set_up,
+        adapt: engines_adapt,
     },
 ];
 
@@ -188,6 +188,25 @@ fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     let why = format!(
         "Physics set to {rate_hz:.0} Hz: the frames came at {fps:.1} fps, about the {rate:.0} Hz \
          physics rate, so each took one step and the stutter would not show."
+    );
+    Some((settings, why))
+}
+
+/// Frames at about Unity's 50 Hz hide its stutter, and the engines keep their own rates:
+/// time slows instead, so each frame shows one 60 Hz frame of the game.
+fn engines_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
+    let fps = evidence.focused()?.stats.fps;
+    if fps <= 0.0 || (fps / 50.0 - 1.0).abs() >= 0.15 || evidence.settings.time_scale != 1.0 {
+        return None;
+    }
+    let time_scale = fps / 60.0;
+    let settings = LiveSettings {
+        time_scale,
+        ..evidence.settings
+    };
+    let why = format!(
+        "Time runs at {time_scale:.2}x: the frames came at {fps:.1} fps, about Unity's 50 Hz \
+         ticks, so each took one tick and the stutter would not show."
     );
     Some((settings, why))
 }

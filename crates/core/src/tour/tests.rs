@@ -243,8 +243,13 @@ fn engines_stutter_drawing_their_last_step_and_interpolate_it_away() {
     let (verdict, ..) = run("engines", |_| {}, 3.0, steady);
     let text = holds(&verdict);
     assert!(text.contains("unity "), "{text}");
-    // At 50 fps Unity's 50 Hz ticks line up with the frames: no stutter to show.
-    let (verdict, ..) = run("engines", |_| {}, 3.0, |_| 20_000_000);
+    // At 50 fps Unity's 50 Hz ticks line up with the frames: the chapter slows time to
+    // show a 60 Hz frame per frame, and the stutter shows.
+    let (verdict, live, _) = run("engines", |_| {}, 5.0, |_| 20_000_000);
+    assert!((live.settings().time_scale - 50.0 / 60.0).abs() < 0.01);
+    holds(&verdict);
+    // The reader's own settings at 50 fps: no stutter to show, and the check says why.
+    let (verdict, ..) = run("engines", |s| s.frame_cap_hz = 1000.0, 4.0, |_| 20_000_000);
     assert!(fails(&verdict).contains("no stutter to show"));
 }
 
