@@ -54,7 +54,7 @@ pub struct Remembered {
     pub timeline: bool,
     /// The guided tour's chapter the reader was last on (or starts at), 1-based; 0: from
     /// the first (a file from before the tour).
-    #[serde(deserialize_with = "setting::count")]
+    #[serde(deserialize_with = "tour_chapter")]
     pub tour_chapter: u32,
 }
 
@@ -68,6 +68,14 @@ impl Default for Remembered {
             tour_chapter: 0,
         }
     }
+}
+
+/// Reads the tour's chapter: 0 to the number of chapters.
+fn tour_chapter<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let chapters = i64::try_from(crate::tour::CHAPTERS.len()).unwrap_or(i64::MAX);
+    setting::read(deserializer, |value| {
+        value.whole(0, chapters).map(|n| n as u32)
+    })
 }
 
 /// Settings added after files were first written: a file without one is not warned about.
@@ -340,10 +348,6 @@ pub fn from_toml(text: &str, source: &str) -> (Remembered, Vec<String>) {
         };
         let checked = |read: &Remembered| {
             settings::check_key(key, &read.settings)?;
-            let chapters = crate::tour::CHAPTERS.len();
-            if read.tour_chapter as usize > chapters {
-                return Err(format!("out of range (allowed 0 to {chapters})"));
-            }
             read.settings.validate().map_err(|error| error.to_string())
         };
         if let Err(why) = reader.set(key, value, checked) {

@@ -555,7 +555,7 @@ impl SimArgs {
 
 /// `--tour`'s chapter: its number (1-based) or id, as a 0-based index.
 fn parse_tour_chapter(text: &str) -> Result<usize, String> {
-    use crate::tour::CHAPTERS;
+    use crate::tour::{CHAPTERS, chapter_by_id};
     let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
     let allowed = || format!("allowed: 1 to {} or {}", CHAPTERS.len(), ids.join(", "));
     let text = text.trim();
@@ -566,7 +566,7 @@ fn parse_tour_chapter(text: &str) -> Result<usize, String> {
             .map(|n| n - 1)
             .ok_or_else(|| format!("chapter {number} does not exist ({})", allowed()));
     }
-    ids.iter().position(|id| *id == text).ok_or_else(|| {
+    chapter_by_id(text).ok_or_else(|| {
         format!(
             "unknown chapter \"{}\" ({})",
             crate::text::escape(text),

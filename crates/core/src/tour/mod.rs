@@ -33,6 +33,9 @@ pub const STUTTER_FPS: f64 = 45.0;
 /// ns: a frame rate that sags later (another program starting) is judged as it is.
 const ADAPT_WITHIN: Nanos = SETTLE + 2_000_000_000;
 
+/// The verdict's words while time is stopped.
+const PAUSED: &str = "paused: the claim is judged while time runs";
+
 /// How often the claim is judged, ns of the loop's clock (judging reads a second of
 /// every pane's frames).
 const JUDGE_EVERY: Nanos = 250_000_000;
@@ -60,6 +63,11 @@ pub struct Chapter {
     /// How the chapter adapts its setup to this machine once measured (a rate that the
     /// frame rate happens to match): the settings to run and why, in words.
     adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
+}
+
+/// The index of the chapter whose id is `id`.
+pub fn chapter_by_id(id: &str) -> Option<usize> {
+    CHAPTERS.iter().position(|chapter| chapter.id == id)
 }
 
 impl Chapter {
@@ -137,8 +145,6 @@ pub struct Evidence {
     pub panes: Vec<PaneEvidence>,
     /// The focused pane's index.
     pub focus: usize,
-    /// How long the settings have run, ns of the loop's clock.
-    pub running: Nanos,
     /// The loop is too slow to show the stutter: under [`STUTTER_FPS`], with the time
     /// scale that shows each frame as one 60 Hz frame.
     pub slow: Option<SlowLoop>,
@@ -156,8 +162,6 @@ pub struct Evidence {
     pub partial_frames: u64,
     /// Frames that took no step.
     pub stepless_frames: u64,
-    /// Frames that took two steps or more.
-    pub multi_step_frames: u64,
 }
 
 impl Evidence {
@@ -186,7 +190,6 @@ struct Watch {
     longest_step: Nanos,
     partial_frames: u64,
     stepless_frames: u64,
-    multi_step_frames: u64,
 }
 
 /// Where the tour stands, for the panel.
@@ -282,7 +285,7 @@ impl Tour {
     }
 
     /// Moves to chapter `chapter` (clamped) and returns its setup.
-    pub fn go(&mut self, chapter: usize) -> LiveSettings {
+    fn go(&mut self, chapter: usize) -> LiveSettings {
         self.chapter = chapter.min(CHAPTERS.len() - 1);
         self.seen = None;
         self.watch = Watch::default();
@@ -345,7 +348,10 @@ impl Tour {
         let since = *self.watch.since.get_or_insert(now);
         self.note_frame(live);
         if live.paused() {
-            self.verdict = Verdict::Waiting("paused: the claim is judged while time runs".into());
+            // Said once, not allocated again every paused frame.
+            if !matches!(&self.verdict, Verdict::Waiting(text) if text == PAUSED) {
+                self.verdict = Verdict::Waiting(PAUSED.into());
+            }
             return None;
         }
         let running = now.saturating_sub(since);
@@ -353,7 +359,7 @@ impl Tour {
             return None;
         }
         self.judged_at = Some(now);
-        let evidence = self.evidence(live, running);
+        let evidence = self.evidence(live);
         let chapter = &CHAPTERS[self.chapter];
         if self.adapted.is_none() && self.asked == Some(settings) && running <= ADAPT_WITHIN {
             let adapted = match evidence.slow {
@@ -396,20 +402,19 @@ impl Tour {
         let count = steps.len();
         watch.frames += 1;
         watch.longest_frame = watch.longest_frame.max(report.frame_time);
-        watch.longest_step = watch.longest_step.max(steps.size.max(steps.tail));
+        let whole = if steps.count > 0 { steps.size } else { 0 };
+        watch.longest_step = watch.longest_step.max(whole.max(steps.tail));
         let dt = live.focus().sim().engine().dt();
         if steps.tail != 0 && steps.tail < dt {
             watch.partial_frames += 1;
         }
-        match count {
-            0 => watch.stepless_frames += 1,
-            1 => {}
-            _ => watch.multi_step_frames += 1,
+        if count == 0 {
+            watch.stepless_frames += 1;
         }
     }
 
-    /// The evidence for judging, `running` ns after the settings took effect.
-    fn evidence<S: Stopwatch>(&self, live: &LiveLoop<S>, running: Nanos) -> Evidence {
+    /// The evidence for judging.
+    fn evidence<S: Stopwatch>(&self, live: &LiveLoop<S>) -> Evidence {
         let panes: Vec<PaneEvidence> = live
             .panes()
             .iter()
@@ -429,7 +434,6 @@ impl Tour {
             settings: *live.settings(),
             panes,
             focus,
-            running,
             slow,
             spiral: live.spiralling(),
             frames: watch.frames,
@@ -437,7 +441,6 @@ impl Tour {
             longest_step: watch.longest_step,
             partial_frames: watch.partial_frames,
             stepless_frames: watch.stepless_frames,
-            multi_step_frames: watch.multi_step_frames,
         }
     }
 }

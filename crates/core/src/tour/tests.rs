@@ -9,10 +9,7 @@ const FRAME_60HZ: Nanos = 16_666_667;
 
 /// The index of the chapter `id`.
 fn chapter(id: &str) -> usize {
-    CHAPTERS
-        .iter()
-        .position(|chapter| chapter.id == id)
-        .expect("a chapter")
+    chapter_by_id(id).expect("a chapter")
 }
 
 /// Runs chapter `id`'s setup, changed by `change`, for `seconds` of frames that each take
