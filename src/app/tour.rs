@@ -56,10 +56,21 @@ impl WindowTour {
         }
     }
 
-    /// Watches the loop after a frame, and applies what the tour asks of it.
+    /// Watches the loop after a frame, and does what the tour asks of it: settings to run,
+    /// a kick, key presses (the chapter's, which the next frame reads).
     pub fn observe(&mut self, live: &mut LiveLoop<RealStopwatch>) {
-        if let Some(settings) = self.tour.as_mut().and_then(|tour| tour.observe(live)) {
+        let Some(tour) = self.tour.as_mut() else {
+            return;
+        };
+        let ask = tour.observe(live);
+        if let Some(settings) = ask.settings {
             apply(live, settings);
+        }
+        if ask.kick {
+            live.kick();
+        }
+        for input in ask.inputs {
+            live.input(input);
         }
     }
 

@@ -89,24 +89,30 @@ impl InputScript {
     /// `hold` later; odd presses walk forward, even ones back.
     pub fn events(&self) -> impl Iterator<Item = InputEvent> + use<> {
         let script = *self;
-        (1u64..).flat_map(move |n| {
-            let key = if n % 2 == 1 {
-                MoveKey::Forward
-            } else {
-                MoveKey::Back
-            };
-            let press = n.saturating_mul(script.period);
-            [
-                InputEvent {
-                    at: press,
-                    kind: InputKind::Press(key),
-                },
-                InputEvent {
-                    at: press.saturating_add(script.hold),
-                    kind: InputKind::Release(key),
-                },
-            ]
-        })
+        (0u64..).map(move |index| script.event(index))
+    }
+
+    /// The `index`th event (from 0) of [`Self::events`]: presses at even indices, their
+    /// releases at odd ones.
+    pub fn event(&self, index: u64) -> InputEvent {
+        let n = index / 2 + 1;
+        let key = if n % 2 == 1 {
+            MoveKey::Forward
+        } else {
+            MoveKey::Back
+        };
+        let press = n.saturating_mul(self.period);
+        if index.is_multiple_of(2) {
+            InputEvent {
+                at: press,
+                kind: InputKind::Press(key),
+            }
+        } else {
+            InputEvent {
+                at: press.saturating_add(self.hold),
+                kind: InputKind::Release(key),
+            }
+        }
     }
 }
 

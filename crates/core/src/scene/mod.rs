@@ -333,6 +333,12 @@ impl Scene {
         self.pending_kick_mps += self.config.kick_mps;
     }
 
+    /// The exact solution the spring follows since the last kick (or start, or parameter
+    /// change).
+    pub fn truth(&self) -> &SpringTruth {
+        &self.truth
+    }
+
     /// The exact spring state at simulated time `time`.
     pub fn true_spring(&self, time: Nanos) -> SpringState {
         self.truth.state_at(&self.config.spring, secs_from_ns(time))

@@ -2,7 +2,9 @@
 //! as a check over the loop's measurements. The words are the project's own; each names the
 //! article it follows.
 
-use super::{Chapter, Evidence, PaneEvidence, Verdict};
+use super::beyond::{extrapolation_check, extrapolation_setup, input_check, input_setup};
+use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict};
+use crate::input::InputScript;
 use crate::live::{LiveSettings, Panes};
 use crate::timestep::{EnginePreset, Strategy};
 
@@ -10,7 +12,7 @@ use crate::timestep::{EnginePreset, Strategy};
 const FIX_YOUR_TIMESTEP: &str = "Glenn Fiedler, \"Fix Your Timestep!\" (2004)";
 
 /// The chapters, in order.
-pub static CHAPTERS: [Chapter; 8] = [
+pub static CHAPTERS: [Chapter; 10] = [
     Chapter {
         id: "fixed",
         title: "Fixed delta time",
@@ -23,6 +25,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: fixed_check,
         slows_for_slow_renderers: false,
         adapt: fixed_adapt,
+        drive: Drive::Nothing,
     },
     Chapter {
         id: "variable",
@@ -37,6 +40,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: variable_check,
         slows_for_slow_renderers: false,
         adapt: as_set_up,
+        drive: Drive::Nothing,
     },
     Chapter {
         id: "semi-fixed",
@@ -52,6 +56,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: semi_fixed_check,
         slows_for_slow_renderers: false,
         adapt: as_set_up,
+        drive: Drive::Nothing,
     },
     Chapter {
         id: "spiral",
@@ -65,6 +70,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: spiral_check,
         slows_for_slow_renderers: false,
         adapt: as_set_up,
+        drive: Drive::Nothing,
     },
     Chapter {
         id: "guards",
@@ -79,6 +85,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: guards_check,
         slows_for_slow_renderers: false,
         adapt: as_set_up,
+        drive: Drive::Nothing,
     },
     Chapter {
         id: "accumulator",
@@ -93,6 +100,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: accumulator_check,
         slows_for_slow_renderers: true,
         adapt: stutter_adapt,
+        drive: Drive::Nothing,
     },
     Chapter {
         id: "interpolation",
@@ -106,6 +114,49 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: interpolation_check,
         slows_for_slow_renderers: true,
         adapt: stutter_adapt,
+        drive: Drive::Nothing,
+    },
+    Chapter {
+        id: "extrapolation",
+        title: "Beyond the article: extrapolation and Hermite",
+        follows: "Unity's Rigidbody interpolation modes (Interpolate, Extrapolate), and \
+                  Hermite curves, past \"Fix Your Timestep!\"",
+        text: "Interpolation draws one dt late. Extrapolation (middle) draws the latest state \
+               moved on along its velocity: no lag, but a guess. The tour kicks the spring \
+               every second (Space kicks it too): the guess runs on without the kick and jumps \
+               back when the step that takes it lands, and where the spring turns, its \
+               straight line overshoots. Hermite (right) draws a curve through the last two \
+               states and their velocities, where interpolation (left) draws a straight \
+               line that cuts the corner. Physics runs at 30 Hz with RK4, whose steps follow \
+               the exact curve.",
+        setup: extrapolation_setup,
+        check: extrapolation_check,
+        slows_for_slow_renderers: false,
+        adapt: as_set_up,
+        drive: Drive::Kicks {
+            every: 1_000_000_000,
+        },
+    },
+    Chapter {
+        id: "input",
+        title: "Input and fixed steps",
+        follows: "the engines' input pitfalls: Unity's GetKeyDown read in FixedUpdate, \
+                  Bevy issue 6183",
+        text: "Input is read once a frame, but the accumulator's steps come none, one or \
+               several to a frame. The tour presses the movement keys ten times a second, \
+               with 50 Hz physics and a 60 ms hitch twice a second; every input policy is \
+               measured on the same frames (Player and input). first-step loses a key read \
+               in a frame that takes no step; every-step applies it again on each extra \
+               step; buffered queues it for the next step; timestamped applies it inside the \
+               step, at its time.",
+        setup: input_setup,
+        check: input_check,
+        slows_for_slow_renderers: true,
+        adapt: stutter_adapt,
+        drive: Drive::Keys(InputScript {
+            period: 100_000_000,
+            hold: 40_000_000,
+        }),
     },
     Chapter {
         id: "engines",
@@ -121,6 +172,7 @@ pub static CHAPTERS: [Chapter; 8] = [
         check: engines_check,
         slows_for_slow_renderers: true,
         adapt: engines_adapt,
+        drive: Drive::Nothing,
     },
 ];
 
@@ -128,7 +180,11 @@ pub static CHAPTERS: [Chapter; 8] = [
 const STUTTER: f64 = 0.2;
 
 /// Comparison panes of `strategies` (2 to the most a comparison takes).
-fn compare(settings: LiveSettings, strategies: &[Strategy], focus: usize) -> LiveSettings {
+pub(super) fn compare(
+    settings: LiveSettings,
+    strategies: &[Strategy],
+    focus: usize,
+) -> LiveSettings {
     LiveSettings {
         compare: true,
         panes: Panes::new(strategies).unwrap_or_default(),
@@ -138,7 +194,7 @@ fn compare(settings: LiveSettings, strategies: &[Strategy], focus: usize) -> Liv
 }
 
 /// One pane of `strategy` at `rate_hz`, from the defaults.
-fn single(strategy: Strategy, rate_hz: f64) -> LiveSettings {
+pub(super) fn single(strategy: Strategy, rate_hz: f64) -> LiveSettings {
     LiveSettings {
         strategy,
         rate_hz,
@@ -539,7 +595,7 @@ fn engines_check(evidence: &Evidence) -> Verdict {
 
 /// Advice for a pane whose steps line up with the frames: a physics rate the measured
 /// frame rate does not divide (five steps in six frames, as 50 Hz on a 60 Hz screen).
-fn other_rate(pane: &PaneEvidence) -> String {
+pub(super) fn other_rate(pane: &PaneEvidence) -> String {
     let rate = (pane.stats.fps * 5.0 / 6.0).round().max(1.0);
     format!(
         "set the physics rate (Physics) to {rate:.0} Hz, five steps to every six of these \

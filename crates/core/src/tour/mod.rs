@@ -10,14 +10,19 @@
 //! back as values when the loop must change (a chapter's setup, or the slow-renderer time
 //! scale). The shell shows [`Tour::status`] and sends the reader's moves back.
 
+mod beyond;
 mod chapters;
 #[cfg(test)]
 mod tests;
+mod watch;
 
 pub use chapters::CHAPTERS;
+pub use watch::InputCounts;
 
+use crate::input::{InputKind, InputPolicy, InputScript};
 use crate::live::{LiveLoop, LiveSettings, SlowLoop, SpanStats, Stopwatch};
 use crate::timestep::{Nanos, Strategy};
+use watch::Watch;
 
 /// How long a chapter's settings must have run before its claim is judged, ns: the
 /// readouts cover the last second, and the first frames after a change settle.
@@ -63,6 +68,38 @@ pub struct Chapter {
     /// How the chapter adapts its setup to this machine once measured (a rate that the
     /// frame rate happens to match): the settings to run and why, in words.
     adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
+    /// What the tour does to the loop while the chapter runs (kicks, key presses).
+    pub drive: Drive,
+}
+
+/// What a chapter does to the loop as it runs, on the loop's clock from when its settings
+/// took effect, so its claim has something to measure without the reader's hands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Drive {
+    /// Nothing: the chapter watches.
+    Nothing,
+    /// A kick to the spring every `every` ns.
+    Kicks {
+        /// Time between kicks, ns.
+        every: Nanos,
+    },
+    /// Movement keys pressed and released as the script says.
+    Keys(InputScript),
+}
+
+/// Most drive events handed out after one frame: after a stall the rest are skipped, not
+/// fired at once.
+const MOST_DRIVEN_PER_FRAME: u64 = 4;
+
+/// What the tour asks of the loop after a frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TourAsk {
+    /// Settings to run (a chapter adapting to the machine).
+    pub settings: Option<LiveSettings>,
+    /// Kick the spring.
+    pub kick: bool,
+    /// Inputs to hand the loop, in order.
+    pub inputs: Vec<InputKind>,
 }
 
 /// The index of the chapter whose id is `id`.
@@ -126,6 +163,12 @@ pub struct PaneEvidence {
     pub stats: SpanStats,
     /// Whether its spring exploded.
     pub exploded: bool,
+    /// The largest distance, metres, between the spring it drew and the exact curve
+    /// through its latest simulated state at the drawn time.
+    pub curve_error_m: f64,
+    /// The largest distance, metres, between a frame it drew past the step a kick then
+    /// landed in and where the kick put the spring at that time.
+    pub kick_error_m: f64,
 }
 
 impl PaneEvidence {
@@ -162,6 +205,12 @@ pub struct Evidence {
     pub partial_frames: u64,
     /// Frames that took no step.
     pub stepless_frames: u64,
+    /// Kicks that landed.
+    pub kicks: u64,
+    /// The velocity one kick gives the spring, m/s.
+    pub kick_mps: f64,
+    /// The focused pane's input events per policy, in [`InputPolicy::ALL`] order.
+    pub inputs: [InputCounts; 4],
 }
 
 impl Evidence {
@@ -174,22 +223,11 @@ impl Evidence {
     pub fn pane(&self, strategy: Strategy) -> Option<&PaneEvidence> {
         self.panes.iter().find(|pane| pane.strategy == strategy)
     }
-}
 
-/// What the tour saw since the chapter's settings took effect, frame by frame.
-#[derive(Clone, Copy, Debug, Default)]
-struct Watch {
-    /// When the settings took effect, on the loop's clock; `None` before the first frame.
-    since: Option<Nanos>,
-    /// The last frame seen (its number), so one frame counts once.
-    last_frame: Option<u64>,
-    /// The focused pane's simulated time then: it goes back when the loop is reset.
-    sim_time: Nanos,
-    frames: u64,
-    longest_frame: Nanos,
-    longest_step: Nanos,
-    partial_frames: u64,
-    stepless_frames: u64,
+    /// The focused pane's input events under `policy`.
+    pub fn input(&self, policy: InputPolicy) -> InputCounts {
+        self.inputs[policy.index()]
+    }
 }
 
 /// Where the tour stands, for the panel.
@@ -245,6 +283,8 @@ pub struct Tour {
     judged_at: Option<Nanos>,
     /// What the chapter changed for this machine, in words; it adapts once.
     adapted: Option<String>,
+    /// Drive events handed out since the settings took effect.
+    driven: u64,
     /// The settings the tour last asked for: the chapter adapts only its own, never what
     /// the reader chose.
     asked: Option<LiveSettings>,
@@ -264,6 +304,7 @@ impl Tour {
             verdict: waiting_to_settle(),
             judged_at: None,
             adapted: None,
+            driven: 0,
             asked: Some(setup),
         };
         (tour, setup)
@@ -292,6 +333,7 @@ impl Tour {
         self.verdict = waiting_to_settle();
         self.judged_at = None;
         self.adapted = None;
+        self.driven = 0;
         let setup = CHAPTERS[self.chapter].setup(&self.saved);
         self.asked = Some(setup);
         setup
@@ -326,9 +368,10 @@ impl Tour {
     }
 
     /// Watches `live` after a frame: notes the frame, judges the claim every
-    /// [`JUDGE_EVERY`], and returns settings to run when the loop must change (a slow
-    /// renderer's time scale). Costs little per frame; judging reads a second of frames.
-    pub fn observe<S: Stopwatch>(&mut self, live: &LiveLoop<S>) -> Option<LiveSettings> {
+    /// [`JUDGE_EVERY`], and returns what to do to the loop: settings to run when it must
+    /// change (a slow renderer's time scale), and the chapter's kicks and key presses now
+    /// due. Costs little per frame; judging reads a second of frames.
+    pub fn observe<S: Stopwatch>(&mut self, live: &LiveLoop<S>) -> TourAsk {
         let settings = *live.settings();
         // A reset (the reader's R, or a chapter's) starts the evidence over, as new
         // settings do: the spring is whole again, the longest frame forgotten.
@@ -337,26 +380,25 @@ impl Tour {
         self.watch.sim_time = sim_time;
         if self.seen != Some(settings) || reset {
             self.seen = Some(settings);
-            self.watch = Watch {
-                sim_time,
-                ..Watch::default()
-            };
+            self.watch = Watch::new(sim_time);
+            self.driven = 0;
             self.judged_at = None;
             self.verdict = waiting_to_settle();
         }
         let now = live.now();
         let since = *self.watch.since.get_or_insert(now);
-        self.note_frame(live);
+        self.watch.note_frame(live);
         if live.paused() {
             // Said once, not allocated again every paused frame.
             if !matches!(&self.verdict, Verdict::Waiting(text) if text == PAUSED) {
                 self.verdict = Verdict::Waiting(PAUSED.into());
             }
-            return None;
+            return TourAsk::default();
         }
         let running = now.saturating_sub(since);
+        let mut ask = self.drive(running);
         if running < SETTLE || self.judged_at.is_some_and(|at| now < at + JUDGE_EVERY) {
-            return None;
+            return ask;
         }
         self.judged_at = Some(now);
         let evidence = self.evidence(live);
@@ -379,38 +421,41 @@ impl Tour {
             if let Some((settings, why)) = adapted {
                 self.adapted = Some(why);
                 self.asked = Some(settings);
-                return Some(settings);
+                ask.settings = Some(settings);
+                return ask;
             }
         }
         self.verdict = chapter.check(&evidence);
-        None
+        ask
     }
 
-    /// Notes the focused pane's last frame, once.
-    fn note_frame<S: Stopwatch>(&mut self, live: &LiveLoop<S>) {
-        let Some(frame) = live.focus().last() else {
-            return;
+    /// The chapter's kicks and key presses due `running` ns after its settings took
+    /// effect. After a stall at most [`MOST_DRIVEN_PER_FRAME`] are handed out (and the
+    /// release of a press handed out, so no key stays down); the rest are skipped.
+    fn drive(&mut self, running: Nanos) -> TourAsk {
+        let mut ask = TourAsk::default();
+        let drive = CHAPTERS[self.chapter].drive;
+        let due = |index: u64| match drive {
+            Drive::Nothing => Nanos::MAX,
+            Drive::Kicks { every } => (index + 1).saturating_mul(every),
+            Drive::Keys(script) => script.event(index).at,
         };
-        let report = &frame.report;
-        let number = live.focus().history().latest().map(|sample| sample.frame);
-        if number.is_some() && number == self.watch.last_frame {
-            return;
+        let mut handed = 0;
+        let mut press_handed = false;
+        while due(self.driven) <= running {
+            let release = self.driven % 2 == 1;
+            if handed < MOST_DRIVEN_PER_FRAME || (release && press_handed) {
+                match drive {
+                    Drive::Nothing => {}
+                    Drive::Kicks { .. } => ask.kick = true,
+                    Drive::Keys(script) => ask.inputs.push(script.event(self.driven).kind),
+                }
+                press_handed = !release;
+                handed += 1;
+            }
+            self.driven += 1;
         }
-        self.watch.last_frame = number;
-        let watch = &mut self.watch;
-        let steps = report.steps;
-        let count = steps.len();
-        watch.frames += 1;
-        watch.longest_frame = watch.longest_frame.max(report.frame_time);
-        let whole = if steps.count > 0 { steps.size } else { 0 };
-        watch.longest_step = watch.longest_step.max(whole.max(steps.tail));
-        let dt = live.focus().sim().engine().dt();
-        if steps.tail != 0 && steps.tail < dt {
-            watch.partial_frames += 1;
-        }
-        if count == 0 {
-            watch.stepless_frames += 1;
-        }
+        ask
     }
 
     /// The evidence for judging.
@@ -418,18 +463,21 @@ impl Tour {
         let panes: Vec<PaneEvidence> = live
             .panes()
             .iter()
-            .map(|pane| PaneEvidence {
+            .zip(&self.watch.panes)
+            .map(|(pane, watch)| PaneEvidence {
                 strategy: pane.strategy(),
                 dt: pane.sim().engine().dt(),
                 stats: pane.window_stats(),
                 exploded: pane.exploded(),
+                curve_error_m: watch.curve_error_m,
+                kick_error_m: watch.kick_error_m,
             })
             .collect();
         let focus = live.settings().focus_index();
         let slow = panes
             .get(focus)
             .and_then(|pane| SlowLoop::judge_below(live, &pane.stats, STUTTER_FPS));
-        let watch = self.watch;
+        let watch = &self.watch;
         Evidence {
             settings: *live.settings(),
             panes,
@@ -441,6 +489,9 @@ impl Tour {
             longest_step: watch.longest_step,
             partial_frames: watch.partial_frames,
             stepless_frames: watch.stepless_frames,
+            kicks: watch.kicks,
+            kick_mps: live.sim().scene().config().kick_mps,
+            inputs: watch.inputs(live),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::live::VirtualStopwatch;
+use crate::scene::Integrator;
 
 /// A steady 60 Hz frame, ns.
 const FRAME_60HZ: Nanos = 16_666_667;
@@ -29,12 +30,24 @@ fn run(
     while live.now() < end {
         live.stopwatch_mut().advance(frame(i));
         live.frame();
-        if let Some(settings) = tour.observe(&live) {
-            live.apply(settings).expect("valid");
-        }
+        act(&mut tour, &mut live);
         i += 1;
     }
     (tour.verdict().clone(), live, tour)
+}
+
+/// Watches `live` after a frame and does what the tour asks.
+fn act(tour: &mut Tour, live: &mut LiveLoop<VirtualStopwatch>) {
+    let ask = tour.observe(live);
+    if let Some(settings) = ask.settings {
+        live.apply(settings).expect("valid");
+    }
+    if ask.kick {
+        live.kick();
+    }
+    for input in ask.inputs {
+        live.input(input);
+    }
 }
 
 /// Steady 60 Hz frames.
@@ -96,9 +109,7 @@ fn fixed_runs_at_the_frame_rate_times_dt() {
     for i in 0..400 {
         live.stopwatch_mut().advance(FRAME_60HZ);
         live.frame();
-        if let Some(settings) = tour.observe(&live) {
-            live.apply(settings).expect("valid");
-        }
+        act(&mut tour, &mut live);
         if i == 200 {
             let settings = LiveSettings {
                 rate_hz: 60.0,
@@ -212,7 +223,7 @@ fn a_reset_starts_the_evidence_over() {
     for _ in 0..120 {
         live.stopwatch_mut().advance(FRAME_60HZ);
         live.frame();
-        tour.observe(&live);
+        act(&mut tour, &mut live);
     }
     // The spring is whole again and the long frame forgotten: waiting, not failed.
     assert!(!live.exploded());
@@ -287,4 +298,82 @@ fn leaving_gives_the_readers_settings_back_and_chapters_clamp() {
     );
     assert_eq!(tour.navigate(TourRequest::Back), None);
     assert_eq!(*tour.saved(), reader);
+}
+
+#[test]
+fn extrapolation_draws_a_future_a_kick_contradicts_and_hermite_follows_the_curve() {
+    let (verdict, live, tour) = run("extrapolation", |_| {}, 6.0, steady);
+    let text = holds(&verdict);
+    assert!(text.starts_with("velocity-extrapolated: "), "{text}");
+    let evidence = tour.evidence(&live);
+    let pane = |strategy| *evidence.pane(strategy).expect("a pane");
+    let (line, guess, curve) = (
+        pane(Strategy::Interpolated),
+        pane(Strategy::VelocityExtrapolated),
+        pane(Strategy::Hermite),
+    );
+    // Two 60 Hz frames to a 30 Hz step: the frame before each kick lands drew 16.7 ms
+    // past the step, which a 3 m/s kick moves the spring 50 mm in.
+    assert!(evidence.kicks >= 4, "{}", evidence.kicks);
+    assert!((0.035..0.08).contains(&guess.kick_error_m), "{guess:?}");
+    // A 1 Hz spring on 33 ms steps: the chord cuts about (w*dt)^2/8 of the amplitude.
+    assert!(line.curve_error_m > 0.003, "{line:?}");
+    assert!(curve.curve_error_m < line.curve_error_m / 20.0, "{curve:?}");
+    assert_eq!(
+        line.kick_error_m, 0.0,
+        "drawn between steps: never contradicted"
+    );
+
+    // Frames on the steps draw nothing past them: the kicks contradict nothing.
+    let (verdict, ..) = run("extrapolation", |s| s.rate_hz = 60.0, 6.0, steady);
+    assert!(fails(&verdict).contains("drew next to nothing past them"));
+    // An integrator off the exact curve: neither drawing follows it.
+    let (verdict, ..) = run(
+        "extrapolation",
+        |s| s.integrator = Integrator::SemiImplicitEuler,
+        6.0,
+        steady,
+    );
+    assert!(fails(&verdict).contains("choose rk4"), "{verdict:?}");
+    // Before the second kick the claim waits.
+    let (verdict, ..) = run("extrapolation", |_| {}, 1.9, steady);
+    assert!(verdict.text().starts_with("1 of 2 kicks"), "{verdict:?}");
+}
+
+#[test]
+fn input_read_per_frame_is_lost_without_a_step_and_duplicated_over_several() {
+    let (verdict, live, tour) = run("input", |_| {}, 6.0, steady);
+    let text = holds(&verdict);
+    assert!(text.starts_with("first-step lost "), "{text}");
+    let evidence = tour.evidence(&live);
+    let buffered = evidence.input(InputPolicy::Buffered);
+    assert!(buffered.read >= 40, "{buffered:?}");
+    assert_eq!((buffered.lost, buffered.duplicated), (0, 0));
+    assert!(evidence.input(InputPolicy::FirstStep).lost > 0);
+    assert!(evidence.input(InputPolicy::EveryStep).duplicated > 0);
+
+    // Physics faster than the frames: every frame steps, nothing is lost.
+    let (verdict, ..) = run("input", |s| s.rate_hz = 130.0, 6.0, steady);
+    assert!(fails(&verdict).contains("lost none"), "{verdict:?}");
+    // No hitch: no frame takes two steps, nothing is duplicated.
+    let (verdict, ..) = run("input", |s| s.load.hitch_ms = 0.0, 6.0, steady);
+    assert!(fails(&verdict).contains("applied none"), "{verdict:?}");
+}
+
+#[test]
+fn a_stall_hands_out_a_few_drive_events_and_no_key_stays_down() {
+    let (mut tour, settings) = Tour::start(chapter("input"), &LiveSettings::default());
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
+    live.stopwatch_mut().advance(FRAME_60HZ);
+    live.frame();
+    assert_eq!(tour.observe(&live), TourAsk::default());
+    // Ten seconds in one frame: 200 events due.
+    live.stopwatch_mut().advance(10_000_000_000);
+    live.frame();
+    let inputs = tour.observe(&live).inputs;
+    assert_eq!(inputs.len(), MOST_DRIVEN_PER_FRAME as usize);
+    assert!(
+        matches!(inputs.last(), Some(InputKind::Release(_))),
+        "{inputs:?}"
+    );
 }

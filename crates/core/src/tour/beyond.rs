@@ -1,0 +1,171 @@
+//! The chapters beyond "Fix Your Timestep!": drawing past the last step (extrapolation)
+//! against a curve through the last two (Hermite), and input read per frame against steps
+//! that come zero, one or several to a frame.
+
+use super::chapters::{compare, other_rate, single};
+use super::{Evidence, PaneEvidence, Verdict};
+use crate::input::InputPolicy;
+use crate::live::LiveSettings;
+use crate::scene::Integrator;
+use crate::timestep::Strategy;
+
+/// Key events read before the input claim is judged: enough for a frame without a step
+/// and one of two steps to have read some.
+const INPUTS_TO_JUDGE: u64 = 20;
+
+/// Kicks landed before the extrapolation claim is judged.
+const KICKS_TO_JUDGE: u64 = 2;
+
+/// A drawn spring closer than this to the curve, metres, is on it (a millimetre).
+const ON_THE_CURVE_M: f64 = 1e-3;
+
+/// The extrapolation chapter's panes: the line between the last two states, the guess
+/// past the last one, and the curve between the last two.
+const DRAWINGS: [Strategy; 3] = [
+    Strategy::Interpolated,
+    Strategy::VelocityExtrapolated,
+    Strategy::Hermite,
+];
+
+pub(super) fn extrapolation_setup(_: &LiveSettings) -> LiveSettings {
+    let mut settings = compare(single(Strategy::Interpolated, 30.0), &DRAWINGS, 1);
+    // Steps that follow the exact curve, so what each pane draws between or past them is
+    // measured against it, not against the integrator's own error.
+    settings.integrator = Integrator::Rk4;
+    settings
+}
+
+/// Extrapolation draws a future a kick then contradicts; Hermite follows the curve the
+/// interpolation line cuts.
+pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
+    let guess = evidence
+        .panes
+        .iter()
+        .filter(|pane| {
+            matches!(
+                pane.strategy,
+                Strategy::Extrapolated | Strategy::VelocityExtrapolated
+            )
+        })
+        .max_by(|a, b| a.kick_error_m.total_cmp(&b.kick_error_m));
+    let (Some(line), Some(guess), Some(curve)) = (
+        evidence.pane(Strategy::Interpolated),
+        guess,
+        evidence.pane(Strategy::Hermite),
+    ) else {
+        return Verdict::Fails(
+            "the claim compares interpolated, an extrapolation and hermite panes: Restart \
+             the chapter to set them up"
+                .into(),
+        );
+    };
+    if evidence.kicks < KICKS_TO_JUDGE {
+        return Verdict::Waiting(format!(
+            "{} of {KICKS_TO_JUDGE} kicks landed; the tour kicks the spring every second \
+             (Space kicks it too)",
+            evidence.kicks
+        ));
+    }
+    let mm = |m: f64| m * 1e3;
+    // A kick can contradict at most what was drawn past the step it lands in: its
+    // velocity for up to a step. Below an eighth of that, the frames drew next to no
+    // future.
+    let visible = evidence.kick_mps.abs() * guess.dt_ms() / 1e3 / 8.0;
+    if guess.kick_error_m <= visible {
+        return Verdict::Fails(format!(
+            "{} drew the spring at most {:.1} mm from where the kicks put it: its frames \
+             came right after its steps, so it drew next to nothing past them; {}",
+            guess.strategy.id(),
+            mm(guess.kick_error_m),
+            other_rate(guess)
+        ));
+    }
+    let cut = line.curve_error_m;
+    if cut < ON_THE_CURVE_M {
+        return Verdict::Fails(format!(
+            "the interpolated line is within {:.2} mm of the curve: steps of {:.1} ms are too \
+             short for a straight line to cut it; lower the physics rate (Physics)",
+            mm(cut),
+            line.dt_ms()
+        ));
+    }
+    if curve.curve_error_m > cut / 4.0 {
+        return Verdict::Fails(format!(
+            "hermite is {:.2} mm off the curve, the interpolated line {:.2} mm: the {} \
+             integrator's steps leave the exact curve, so neither follows it; choose rk4 \
+             (Physics)",
+            mm(curve.curve_error_m),
+            mm(cut),
+            evidence.settings.integrator.id()
+        ));
+    }
+    Verdict::Holds(format!(
+        "{}: {:.0} mm from where a kick put the spring, a future without the kick, and up to \
+         {:.0} mm past the curve where the spring turns; hermite within {:.2} mm of the \
+         curve the interpolated line cuts by {:.1} mm",
+        guess.strategy.id(),
+        mm(guess.kick_error_m),
+        mm(guess.curve_error_m),
+        mm(curve.curve_error_m),
+        mm(cut)
+    ))
+}
+
+pub(super) fn input_setup(_: &LiveSettings) -> LiveSettings {
+    let mut settings = single(Strategy::Accumulator, 50.0);
+    settings.load.hitch_ms = 60.0;
+    settings.load.hitch_every_s = 0.5;
+    settings
+}
+
+/// Input read once per frame is lost in a frame that takes no step (first-step) and
+/// applied again on each extra step (every-step); buffered keeps each event once.
+pub(super) fn input_check(evidence: &Evidence) -> Verdict {
+    let Some(pane) = evidence.focused() else {
+        return Verdict::Waiting("no frame yet".into());
+    };
+    let first = evidence.input(InputPolicy::FirstStep);
+    let every = evidence.input(InputPolicy::EveryStep);
+    let buffered = evidence.input(InputPolicy::Buffered);
+    if first.read < INPUTS_TO_JUDGE {
+        return Verdict::Waiting(format!(
+            "{} of {INPUTS_TO_JUDGE} key events read; the tour presses the movement keys \
+             ten times a second",
+            first.read
+        ));
+    }
+    let stepless = 100.0 * evidence.stepless_frames as f64 / evidence.frames.max(1) as f64;
+    if first.lost == 0 {
+        return Verdict::Fails(format!(
+            "first-step lost none of {} key events: every frame took a step ({stepless:.0}% \
+             took none), so there was no frame to lose one in; {}",
+            first.read,
+            steps_advice(pane)
+        ));
+    }
+    if every.duplicated == 0 {
+        return Verdict::Fails(format!(
+            "every-step applied none of {} key events twice: no frame that read one took \
+             two steps; a hitch (Artificial load) makes such frames",
+            every.read
+        ));
+    }
+    Verdict::Holds(format!(
+        "first-step lost {} of {} key events (read in frames that took no step, {stepless:.0}% \
+         of frames); every-step applied {} more than once (frames of several steps); \
+         buffered lost {} and applied {} twice: it queues each for the next step",
+        first.lost, first.read, every.duplicated, buffered.lost, buffered.duplicated
+    ))
+}
+
+/// What to change when every frame takes a step.
+fn steps_advice(pane: &PaneEvidence) -> String {
+    if pane.strategy.carries_accumulator() {
+        other_rate(pane)
+    } else {
+        format!(
+            "{} takes a step every frame; choose accumulator (Restart the chapter)",
+            pane.strategy.id()
+        )
+    }
+}

@@ -1,0 +1,164 @@
+//! What the tour sees frame by frame since a chapter's settings took effect: the focused
+//! pane's frames and steps, each pane's drawn spring against the curve its simulation
+//! follows (and what a kick showed a frame to have drawn wrong), and the input events the
+//! policies lost or duplicated.
+
+use crate::input::{InputPolicy, InputStats};
+use crate::live::{LiveLoop, MAX_PANES, Pane, Stopwatch};
+use crate::scene::SpringTruth;
+use crate::timestep::{Nanos, secs_from_ns};
+
+/// What the tour saw since the chapter's settings took effect.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Watch {
+    /// When the settings took effect, on the loop's clock; `None` before the first frame.
+    pub since: Option<Nanos>,
+    /// The last frame seen (its number), so one frame counts once.
+    last_frame: Option<u64>,
+    /// The focused pane's simulated time then: it goes back when the loop is reset.
+    pub sim_time: Nanos,
+    pub frames: u64,
+    pub longest_frame: Nanos,
+    pub longest_step: Nanos,
+    pub partial_frames: u64,
+    pub stepless_frames: u64,
+    /// Kicks that landed (the focused pane's).
+    pub kicks: u64,
+    /// Each pane's drawn spring.
+    pub panes: [SpringWatch; MAX_PANES],
+    /// The focused pane's input measurements when the watch began.
+    inputs_before: Option<InputStats>,
+}
+
+/// One pane's drawn spring, against the curve its simulation follows.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SpringWatch {
+    /// The last frame it drew.
+    drawn: Option<Drawn>,
+    /// The largest distance, metres, between a drawn spring and the exact curve through
+    /// the pane's latest simulated state at the drawn time: what a straight line between
+    /// states cuts off, or a straight-line guess overshoots.
+    pub curve_error_m: f64,
+    /// The largest distance, metres, between a frame drawn past the step a kick then
+    /// landed in and where the kick put the spring at that time.
+    pub kick_error_m: f64,
+}
+
+/// A frame one pane drew.
+#[derive(Clone, Copy, Debug)]
+struct Drawn {
+    /// Its simulated time, ns.
+    time: Nanos,
+    /// The spring drawn, metres.
+    x_m: f64,
+    /// The exact solution the spring followed then (a kick starts a new one).
+    truth: SpringTruth,
+}
+
+/// Input events of one policy since the chapter's settings took effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputCounts {
+    /// Events read.
+    pub read: u64,
+    /// Events no step applied.
+    pub lost: u64,
+    /// Applications beyond an event's first.
+    pub duplicated: u64,
+}
+
+impl Watch {
+    /// A watch beginning with the focused pane's simulated time `sim_time`.
+    pub fn new(sim_time: Nanos) -> Self {
+        Self {
+            sim_time,
+            ..Self::default()
+        }
+    }
+
+    /// Notes the loop's last frame, once.
+    pub fn note_frame<S: Stopwatch>(&mut self, live: &LiveLoop<S>) {
+        let focus = live.focus();
+        let Some(frame) = focus.last() else {
+            return;
+        };
+        let number = focus.history().latest().map(|sample| sample.frame);
+        if number.is_some() && number == self.last_frame {
+            return;
+        }
+        self.last_frame = number;
+        self.inputs_before
+            .get_or_insert_with(|| focus.input_stats());
+        let steps = frame.report.steps;
+        self.frames += 1;
+        self.longest_frame = self.longest_frame.max(frame.report.frame_time);
+        let whole = if steps.count > 0 { steps.size } else { 0 };
+        self.longest_step = self.longest_step.max(whole.max(steps.tail));
+        let dt = focus.sim().engine().dt();
+        if steps.tail != 0 && steps.tail < dt {
+            self.partial_frames += 1;
+        }
+        if steps.is_empty() {
+            self.stepless_frames += 1;
+        }
+        let focus_index = live.settings().focus_index();
+        for (index, (pane, watch)) in live.panes().iter().zip(&mut self.panes).enumerate() {
+            if watch.note(pane) && index == focus_index {
+                self.kicks += 1;
+            }
+        }
+    }
+
+    /// The focused pane's input events since the watch began, per policy in
+    /// [`InputPolicy::ALL`] order.
+    pub fn inputs<S: Stopwatch>(&self, live: &LiveLoop<S>) -> [InputCounts; 4] {
+        let now = live.focus().input_stats();
+        let before = self.inputs_before.unwrap_or_default();
+        InputPolicy::ALL.map(|policy| {
+            let (now, before) = (now.get(policy), before.get(policy));
+            InputCounts {
+                read: now.inputs.saturating_sub(before.inputs),
+                lost: now.lost.saturating_sub(before.lost),
+                duplicated: now.duplicated.saturating_sub(before.duplicated),
+            }
+        })
+    }
+}
+
+impl SpringWatch {
+    /// Notes `pane`'s last frame; whether a kick landed in it.
+    fn note(&mut self, pane: &Pane) -> bool {
+        let Some(frame) = pane.last() else {
+            return false;
+        };
+        let scene = pane.sim().scene();
+        let spring = &scene.config().spring;
+        let truth = *scene.truth();
+        let latest = scene.current();
+        // The exact curve through the latest state: the path the simulated spring takes
+        // between its steps (the chapters that read it run an integrator that follows it).
+        let curve = SpringTruth {
+            start_s: secs_from_ns(latest.time),
+            start: latest.spring,
+        };
+        let kicked = self.drawn.is_some_and(|drawn| drawn.truth != truth);
+        if let Some(drawn) = self.drawn.filter(|_| kicked)
+            && secs_from_ns(drawn.time) > truth.start_s
+        {
+            // The last frame drew a time past the step the kick landed at: a future
+            // without the kick, which the spring never took.
+            let x = curve.state_at(spring, secs_from_ns(drawn.time)).x;
+            self.kick_error_m = self.kick_error_m.max((drawn.x_m - x).abs());
+        }
+        let shown = &frame.shown;
+        let x = curve.state_at(spring, secs_from_ns(shown.time)).x;
+        if x.is_finite() && shown.spring_x_m.is_finite() {
+            self.curve_error_m = self.curve_error_m.max((shown.spring_x_m - x).abs());
+        }
+        self.drawn = Some(Drawn {
+            time: shown.time,
+            x_m: shown.spring_x_m,
+            truth,
+        });
+        kicked
+    }
+}
