@@ -11,6 +11,7 @@ mod player;
 mod spring;
 
 pub use curve::{hermite, hermite_basis};
+pub(crate) use orbit::wrapped_difference;
 pub use orbit::{
     CameraDriver, CameraParams, CameraState, CameraView, OrbitParams, SphereState,
     UnknownCameraDriver, UnknownCameraView,

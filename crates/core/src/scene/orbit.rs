@@ -126,7 +126,7 @@ impl SphereState {
 }
 
 /// `to - from` taken the short way round the circle.
-pub(super) fn wrapped_difference(from: f64, to: f64) -> f64 {
+pub(crate) fn wrapped_difference(from: f64, to: f64) -> f64 {
     use std::f64::consts::{PI, TAU};
     (to - from + PI).rem_euclid(TAU) - PI
 }

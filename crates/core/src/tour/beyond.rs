@@ -1,12 +1,13 @@
 //! The chapters beyond "Fix Your Timestep!": drawing past the last step (extrapolation)
-//! against a curve through the last two (Hermite), and input read per frame against steps
-//! that come zero, one or several to a frame.
+//! against a curve through the last two (Hermite), a camera that moves every frame against
+//! a sphere that moves in steps, and input read per frame against steps that come zero,
+//! one or several to a frame.
 
-use super::chapters::{compare, other_rate, single};
+use super::chapters::{STUTTER, compare, other_rate, single};
 use super::{Evidence, PaneEvidence, Verdict};
 use crate::input::InputPolicy;
-use crate::live::LiveSettings;
-use crate::scene::Integrator;
+use crate::live::{LiveSettings, ScenePreset};
+use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::Strategy;
 
 /// Key events read before the input claim is judged: enough for a frame without a step
@@ -108,6 +109,57 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
         mm(guess.curve_error_m),
         mm(curve.curve_error_m),
         mm(cut)
+    ))
+}
+
+pub(super) fn camera_setup(_: &LiveSettings) -> LiveSettings {
+    let mut settings = single(Strategy::Accumulator, 50.0);
+    ScenePreset::CameraVsSphere.apply(&mut settings);
+    settings
+}
+
+/// Against a camera that moves every frame, the accumulator's sphere jumps and the
+/// interpolated one glides.
+pub(super) fn camera_check(evidence: &Evidence) -> Verdict {
+    let (Some(plain), Some(smooth)) = (
+        evidence.pane(Strategy::Accumulator),
+        evidence.pane(Strategy::Interpolated),
+    ) else {
+        return Verdict::Fails(
+            "the claim compares an accumulator pane with an interpolated one: Restart the \
+             chapter to set them up"
+                .into(),
+        );
+    };
+    let (jumpy, steady) = (plain.screen_jitter_deg, smooth.screen_jitter_deg);
+    let camera = evidence.settings.camera;
+    if camera != CameraDriver::PerFrame {
+        return Verdict::Fails(format!(
+            "the camera is {}: moved by the steps, it turns with the sphere, so the \
+             sphere holds still against it ({jumpy:.2} deg a frame) and under accumulator \
+             the whole view judders instead; set the camera driver (Physics) to per-frame",
+            camera.id()
+        ));
+    }
+    if plain.stats.judder_ms <= STUTTER * plain.dt_ms() {
+        return Verdict::Fails(format!(
+            "accumulator judder {:.1} ms, under a fifth of dt: its steps line up with the \
+             frames, so the sphere keeps pace with the camera ({jumpy:.2} deg a frame); {}",
+            plain.stats.judder_ms,
+            other_rate(plain)
+        ));
+    }
+    if steady > jumpy / 4.0 {
+        return Verdict::Fails(format!(
+            "the interpolated sphere jitters {steady:.2} deg a frame against the camera, the \
+             accumulator's {jumpy:.2} deg: the frames are too uneven for a blend of the last \
+             two steps to hide"
+        ));
+    }
+    Verdict::Holds(format!(
+        "against the camera, which turns every frame, the accumulator's sphere jitters \
+         {jumpy:.2} deg a frame (RMS) while the grid glides; the interpolated sphere \
+         {steady:.3} deg: drawn between its steps, it moves with the camera"
     ))
 }
 

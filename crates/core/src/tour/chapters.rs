@@ -2,7 +2,9 @@
 //! as a check over the loop's measurements. The words are the project's own; each names the
 //! article it follows.
 
-use super::beyond::{extrapolation_check, extrapolation_setup, input_check, input_setup};
+use super::beyond::{
+    camera_check, camera_setup, extrapolation_check, extrapolation_setup, input_check, input_setup,
+};
 use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict};
 use crate::input::InputScript;
 use crate::live::{LiveSettings, Panes};
@@ -12,7 +14,7 @@ use crate::timestep::{EnginePreset, Strategy};
 const FIX_YOUR_TIMESTEP: &str = "Glenn Fiedler, \"Fix Your Timestep!\" (2004)";
 
 /// The chapters, in order.
-pub static CHAPTERS: [Chapter; 10] = [
+pub static CHAPTERS: [Chapter; 11] = [
     Chapter {
         id: "fixed",
         title: "Fixed delta time",
@@ -138,6 +140,23 @@ pub static CHAPTERS: [Chapter; 10] = [
         },
     },
     Chapter {
+        id: "camera",
+        title: "The camera and the sphere",
+        follows: "Kinematic Soup's \"Timesteps and Achieving Smooth Motion in Unity\"",
+        text: "Unity's classic stutter: the camera moves every render frame (Update), the \
+               sphere in fixed steps (FixedUpdate). Under accumulator (left) the sphere shows \
+               its latest step, so against the smoothly turning camera it jumps back and \
+               forth while the grid glides. Interpolated (right) draws it between its last \
+               two steps, and it moves as smoothly as the camera. Set the camera driver \
+               (Physics) to smoothed: the camera moves with the sphere, the sphere holds \
+               still against it, and under accumulator the whole view judders instead.",
+        setup: camera_setup,
+        check: camera_check,
+        slows_for_slow_renderers: true,
+        adapt: stutter_adapt,
+        drive: Drive::Nothing,
+    },
+    Chapter {
         id: "input",
         title: "Input and fixed steps",
         follows: "the engines' input pitfalls: Unity's GetKeyDown read in FixedUpdate, \
@@ -177,7 +196,7 @@ pub static CHAPTERS: [Chapter; 10] = [
 ];
 
 /// A fifth of a step: judder above it is a stutter the eye sees.
-const STUTTER: f64 = 0.2;
+pub(super) const STUTTER: f64 = 0.2;
 
 /// Comparison panes of `strategies` (2 to the most a comparison takes).
 pub(super) fn compare(

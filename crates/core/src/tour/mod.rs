@@ -169,6 +169,9 @@ pub struct PaneEvidence {
     /// The largest distance, metres, between a frame it drew past the step a kick then
     /// landed in and where the kick put the spring at that time.
     pub kick_error_m: f64,
+    /// How unevenly the sphere crossed the screen against the camera: the RMS change of
+    /// its rate across the screen from one frame to the next, times the frame, degrees.
+    pub screen_jitter_deg: f64,
 }
 
 impl PaneEvidence {
@@ -471,6 +474,7 @@ impl Tour {
                 exploded: pane.exploded(),
                 curve_error_m: watch.curve_error_m,
                 kick_error_m: watch.kick_error_m,
+                screen_jitter_deg: watch.screen_jitter_deg(),
             })
             .collect();
         let focus = live.settings().focus_index();

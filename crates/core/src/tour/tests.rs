@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::live::VirtualStopwatch;
-use crate::scene::Integrator;
+use crate::scene::{CameraDriver, Integrator};
 
 /// A steady 60 Hz frame, ns.
 const FRAME_60HZ: Nanos = 16_666_667;
@@ -375,5 +375,41 @@ fn a_stall_hands_out_a_few_drive_events_and_no_key_stays_down() {
     assert!(
         matches!(inputs.last(), Some(InputKind::Release(_))),
         "{inputs:?}"
+    );
+}
+
+#[test]
+fn against_a_per_frame_camera_the_stepped_sphere_jitters_and_the_interpolated_one_glides() {
+    let (verdict, live, tour) = run("camera", |_| {}, 4.0, steady);
+    let text = holds(&verdict);
+    assert!(text.starts_with("against the camera"), "{text}");
+    let evidence = tour.evidence(&live);
+    let jitter = |strategy| evidence.pane(strategy).expect("a pane").screen_jitter_deg;
+    // One frame in six shows no new step: the sphere's pace across the screen drops and
+    // comes back, a few tenths of a degree against the camera.
+    let (stepped, glided) = (
+        jitter(Strategy::Accumulator),
+        jitter(Strategy::Interpolated),
+    );
+    assert!(stepped > 0.1, "{stepped}");
+    assert!(glided < stepped / 8.0, "{glided}");
+
+    // The camera moved by the steps turns with the sphere: no jitter against it.
+    let (verdict, live, tour) = run("camera", |s| s.camera = CameraDriver::Smoothed, 4.0, steady);
+    assert!(
+        fails(&verdict).contains("set the camera driver"),
+        "{verdict:?}"
+    );
+    let evidence = tour.evidence(&live);
+    let jumpy = evidence
+        .pane(Strategy::Accumulator)
+        .expect("a pane")
+        .screen_jitter_deg;
+    assert!(jumpy < 0.01, "{jumpy}");
+    // 60 Hz physics on 60 Hz frames: the sphere keeps pace.
+    let (verdict, ..) = run("camera", |s| s.rate_hz = 60.0, 4.0, steady);
+    assert!(
+        fails(&verdict).contains("line up with the frames"),
+        "{verdict:?}"
     );
 }

@@ -1,11 +1,11 @@
 //! What the tour sees frame by frame since a chapter's settings took effect: the focused
 //! pane's frames and steps, each pane's drawn spring against the curve its simulation
-//! follows (and what a kick showed a frame to have drawn wrong), and the input events the
-//! policies lost or duplicated.
+//! follows (and what a kick showed a frame to have drawn wrong), the sphere's motion on
+//! screen against the camera, and the input events the policies lost or duplicated.
 
 use crate::input::{InputPolicy, InputStats};
 use crate::live::{LiveLoop, MAX_PANES, Pane, Stopwatch};
-use crate::scene::SpringTruth;
+use crate::scene::{ShownScene, SpringTruth, wrapped_difference};
 use crate::timestep::{Nanos, secs_from_ns};
 
 /// What the tour saw since the chapter's settings took effect.
@@ -42,6 +42,23 @@ pub(super) struct SpringWatch {
     /// The largest distance, metres, between a frame drawn past the step a kick then
     /// landed in and where the kick put the spring at that time.
     pub kick_error_m: f64,
+    /// The sphere's bearing from the camera's look, and its rate, at the last frame.
+    bearing: Option<Bearing>,
+    /// Sum of the squared changes in the sphere's rate across the screen, each over one
+    /// frame (rad²), and how many.
+    jerk_sum: f64,
+    jerks: u64,
+}
+
+/// Where the sphere is on screen, as a bearing from the camera's look.
+#[derive(Clone, Copy, Debug)]
+struct Bearing {
+    /// Real time the frame was shown for (`T`), ns.
+    at: Nanos,
+    /// The bearing, radians (horizontal: the orbits turn about the vertical).
+    angle: f64,
+    /// Its rate since the frame before, rad/s; `None` on the first.
+    rate: Option<f64>,
 }
 
 /// A frame one pane drew.
@@ -159,6 +176,44 @@ impl SpringWatch {
             x_m: shown.spring_x_m,
             truth,
         });
+        self.note_bearing(shown);
         kicked
+    }
+
+    /// Notes where the sphere is on screen. Moving smoothly against the camera, it crosses
+    /// the screen at a rate that changes slowly; drawn from steps the camera does not
+    /// follow, the rate jumps from frame to frame.
+    fn note_bearing(&mut self, shown: &ShownScene) {
+        let yaw = |v: glam::DVec3| v.z.atan2(v.x);
+        let eye = shown.camera_eye;
+        let angle = wrapped_difference(
+            yaw(shown.camera_target - eye),
+            yaw(shown.sphere_position - eye),
+        );
+        let at = shown.real_time;
+        let mut rate = None;
+        if let Some(last) = self.bearing
+            && at > last.at
+        {
+            let frame_s = secs_from_ns(at - last.at);
+            let now = wrapped_difference(last.angle, angle) / frame_s;
+            if let Some(before) = last.rate {
+                self.jerk_sum += ((now - before) * frame_s).powi(2);
+                self.jerks += 1;
+            }
+            rate = Some(now);
+        }
+        if angle.is_finite() {
+            self.bearing = Some(Bearing { at, angle, rate });
+        }
+    }
+
+    /// How unevenly the sphere crossed the screen against the camera: the RMS change of
+    /// its rate across the screen from one frame to the next, times the frame, degrees.
+    pub fn screen_jitter_deg(&self) -> f64 {
+        if self.jerks == 0 {
+            return 0.0;
+        }
+        (self.jerk_sum / self.jerks as f64).sqrt().to_degrees()
     }
 }
