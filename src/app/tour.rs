@@ -3,6 +3,7 @@
 //! time (the one the reader was on).
 
 use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
+use crate::timestep::RangeError;
 use crate::tour::{CHAPTERS, Tour, TourRequest, TourStatus};
 
 /// The window's tour.
@@ -26,6 +27,13 @@ impl WindowTour {
     /// Takes the reader's `request`; a refused setting is said on stderr, and the settings
     /// in force stay.
     pub fn request(&mut self, request: TourRequest, live: &mut LiveLoop<RealStopwatch>) {
+        // A key the chapter holds down is let go before the chapter changes or the tour
+        // ends.
+        if request != TourRequest::Start
+            && let Some(release) = self.tour.as_mut().and_then(Tour::let_go)
+        {
+            live.input(release);
+        }
         let settings = match (request, self.tour.as_mut()) {
             (TourRequest::Start, None) => {
                 // A ramp running ends, and the reader's own settings are kept, not the
@@ -62,15 +70,8 @@ impl WindowTour {
         let Some(tour) = self.tour.as_mut() else {
             return;
         };
-        let ask = tour.observe(live);
-        if let Some(settings) = ask.settings {
-            apply(live, settings);
-        }
-        if ask.kick {
-            live.kick();
-        }
-        for input in ask.inputs {
-            live.input(input);
+        if let Err(error) = tour.observe(live).apply(live) {
+            refused(&error);
         }
     }
 
@@ -107,6 +108,11 @@ impl WindowTour {
 /// and the settings in force stay.
 fn apply(live: &mut LiveLoop<RealStopwatch>, settings: LiveSettings) {
     if let Err(error) = live.apply(settings) {
-        eprintln!("timestep-lab: the tour's setting was refused: {error}");
+        refused(&error);
     }
+}
+
+/// Says that the loop refused one of the tour's settings.
+fn refused(error: &RangeError) {
+    eprintln!("timestep-lab: the tour's setting was refused: {error}");
 }

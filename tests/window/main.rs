@@ -119,9 +119,44 @@ fn lab_configured(
     run(command, args)
 }
 
+/// The machine the runs share: a run that measures it (the tour's claims, judged on this
+/// machine's frame rate) holds it alone, as a writer; every other run shares it.
+static MACHINE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+thread_local! {
+    /// Whether this thread holds the machine alone (its runs take no shared hold then).
+    static ALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The machine held alone until dropped: no other test's window runs meanwhile.
+struct Alone {
+    _held: std::sync::RwLockWriteGuard<'static, ()>,
+}
+
+impl Drop for Alone {
+    fn drop(&mut self) {
+        ALONE.set(false);
+    }
+}
+
+/// Waits for the runs under way to end and holds the machine alone.
+fn alone() -> Alone {
+    let held = MACHINE
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    ALONE.set(true);
+    Alone { _held: held }
+}
+
 /// Runs `command` (the binary, its display chosen) with `args`; kills it and fails if it
-/// runs past [`RUN_DEADLINE`].
+/// runs past [`RUN_DEADLINE`]. Shares the machine with other runs unless this thread holds
+/// it [`alone`].
 fn run(mut command: Command, args: &[&str]) -> Output {
+    let _shared = (!ALONE.get()).then(|| {
+        MACHINE
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    });
     let mut child = command
         .args(args)
         .stdout(Stdio::piped())

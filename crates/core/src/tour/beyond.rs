@@ -7,7 +7,7 @@ use super::chapters::{STUTTER, compare, other_rate, single};
 use super::{Evidence, PaneEvidence, Verdict};
 use crate::input::InputPolicy;
 use crate::live::{LiveSettings, ScenePreset};
-use crate::scene::{CameraDriver, Integrator};
+use crate::scene::{CameraDriver, CameraView, Integrator};
 use crate::timestep::Strategy;
 
 /// Key events read before the input claim is judged: enough for a frame without a step
@@ -49,7 +49,7 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
             )
         })
         .max_by(|a, b| a.kick_error_m.total_cmp(&b.kick_error_m));
-    let (Some(line), Some(guess), Some(curve)) = (
+    let (Some(line), Some(guess), Some(hermite)) = (
         evidence.pane(Strategy::Interpolated),
         guess,
         evidence.pane(Strategy::Hermite),
@@ -60,17 +60,22 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
                 .into(),
         );
     };
-    if evidence.kicks < KICKS_TO_JUDGE {
+    if [line, guess, hermite].iter().any(|pane| pane.exploded) {
+        return Verdict::Fails(
+            "the spring exploded: the steps are too long for the integrator; Reset (R)".into(),
+        );
+    }
+    if evidence.tally.kicks < KICKS_TO_JUDGE {
         return Verdict::Waiting(format!(
             "{} of {KICKS_TO_JUDGE} kicks landed; the tour kicks the spring every second \
              (Space kicks it too)",
-            evidence.kicks
+            evidence.tally.kicks
         ));
     }
     let mm = |m: f64| m * 1e3;
-    // A kick can contradict at most what was drawn past the step it lands in: its
-    // velocity for up to a step. Below an eighth of that, the frames drew next to no
-    // future.
+    // A kick can contradict at most what was drawn past the start of the step it lands
+    // in: its velocity for up to a step. Below an eighth of that, the frames drew next to
+    // no future.
     let visible = evidence.kick_mps.abs() * guess.dt_ms() / 1e3 / 8.0;
     if guess.kick_error_m <= visible {
         return Verdict::Fails(format!(
@@ -90,24 +95,32 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
             line.dt_ms()
         ));
     }
-    if curve.curve_error_m > cut / 4.0 {
+    if hermite.curve_error_m > cut / 4.0 {
         return Verdict::Fails(format!(
             "hermite is {:.2} mm off the curve, the interpolated line {:.2} mm: the {} \
              integrator's steps leave the exact curve, so neither follows it; choose rk4 \
              (Physics)",
-            mm(curve.curve_error_m),
+            mm(hermite.curve_error_m),
             mm(cut),
             evidence.settings.integrator.id()
         ));
     }
+    // A straight-line guess also overshoots where the spring turns; a render tick
+    // (extrapolated) steps along the curve instead.
+    let turns = if guess.curve_error_m > ON_THE_CURVE_M {
+        format!(
+            ", and up to {:.0} mm past the curve where the spring turns",
+            mm(guess.curve_error_m)
+        )
+    } else {
+        String::new()
+    };
     Verdict::Holds(format!(
-        "{}: {:.0} mm from where a kick put the spring, a future without the kick, and up to \
-         {:.0} mm past the curve where the spring turns; hermite within {:.2} mm of the \
-         curve the interpolated line cuts by {:.1} mm",
+        "{}: {:.0} mm from where a kick put the spring, a future without the kick{turns}; \
+         hermite within {:.2} mm of the curve the interpolated line cuts by {:.1} mm",
         guess.strategy.id(),
         mm(guess.kick_error_m),
-        mm(guess.curve_error_m),
-        mm(curve.curve_error_m),
+        mm(hermite.curve_error_m),
         mm(cut)
     ))
 }
@@ -132,14 +145,24 @@ pub(super) fn camera_check(evidence: &Evidence) -> Verdict {
         );
     };
     let (jumpy, steady) = (plain.screen_jitter_deg, smooth.screen_jitter_deg);
-    let camera = evidence.settings.camera;
+    let (camera, view) = (evidence.settings.camera, evidence.settings.view);
+    if view != CameraView::Orbit {
+        return Verdict::Fails(format!(
+            "the view is {}: the claim is about the orbiting camera; set the view (Player \
+             and input) to orbit",
+            view.id()
+        ));
+    }
     if camera != CameraDriver::PerFrame {
         return Verdict::Fails(format!(
-            "the camera is {}: moved by the steps, it turns with the sphere, so the \
-             sphere holds still against it ({jumpy:.2} deg a frame) and under accumulator \
-             the whole view judders instead; set the camera driver (Physics) to per-frame",
+            "the camera is {}: moved by the steps, not every frame, so the accumulator's \
+             sphere holds still against it ({jumpy:.2} deg a frame) and the whole view \
+             judders instead; set the camera driver (Physics) to per-frame",
             camera.id()
         ));
+    }
+    if !(jumpy.is_finite() && steady.is_finite()) {
+        return Verdict::Fails("the sphere's place on screen could not be measured".into());
     }
     if plain.stats.judder_ms <= STUTTER * plain.dt_ms() {
         return Verdict::Fails(format!(
@@ -186,7 +209,8 @@ pub(super) fn input_check(evidence: &Evidence) -> Verdict {
             first.read
         ));
     }
-    let stepless = 100.0 * evidence.stepless_frames as f64 / evidence.frames.max(1) as f64;
+    let stepless =
+        100.0 * evidence.tally.stepless_frames as f64 / evidence.tally.frames.max(1) as f64;
     if first.lost == 0 {
         return Verdict::Fails(format!(
             "first-step lost none of {} key events: every frame took a step ({stepless:.0}% \
@@ -202,11 +226,18 @@ pub(super) fn input_check(evidence: &Evidence) -> Verdict {
             every.read
         ));
     }
+    if buffered.lost + buffered.duplicated > 0 {
+        return Verdict::Fails(format!(
+            "buffered lost {} and duplicated {} key events: its queue filled; fewer inputs a \
+             frame keep it",
+            buffered.lost, buffered.duplicated
+        ));
+    }
     Verdict::Holds(format!(
         "first-step lost {} of {} key events (read in frames that took no step, {stepless:.0}% \
          of frames); every-step applied {} more than once (frames of several steps); \
-         buffered lost {} and applied {} twice: it queues each for the next step",
-        first.lost, first.read, every.duplicated, buffered.lost, buffered.duplicated
+         buffered lost none and applied none twice: it queues each for the next step",
+        first.lost, first.read, every.duplicated
     ))
 }
 

@@ -332,7 +332,7 @@ fn variable_check(evidence: &Evidence) -> Verdict {
         return no_frames();
     };
     let omega = std::f64::consts::TAU * evidence.settings.spring_hz;
-    let longest_ms = evidence.longest_frame as f64 / 1e6;
+    let longest_ms = evidence.tally.longest_frame as f64 / 1e6;
     let stable_ms = 2.0 / omega * 1e3;
     if pane.exploded {
         return Verdict::Holds(format!(
@@ -379,9 +379,9 @@ fn semi_fixed_check(evidence: &Evidence) -> Verdict {
     if pane.strategy != Strategy::SemiFixed {
         return other_strategy(pane, "semi-fixed");
     }
-    let longest_ms = evidence.longest_step as f64 / 1e6;
-    let share = evidence.partial_frames as f64 / evidence.frames.max(1) as f64;
-    if evidence.longest_step > pane.dt {
+    let longest_ms = evidence.tally.longest_step as f64 / 1e6;
+    let share = evidence.tally.partial_frames as f64 / evidence.tally.frames.max(1) as f64;
+    if evidence.tally.longest_step > pane.dt {
         return Verdict::Fails(format!(
             "a step of {longest_ms:.1} ms, longer than dt ({:.1} ms)",
             pane.dt_ms()
@@ -499,7 +499,8 @@ fn accumulator_check(evidence: &Evidence) -> Verdict {
 fn stutter_verdict(pane: &PaneEvidence, evidence: &Evidence) -> Verdict {
     let judder = pane.stats.judder_ms;
     let threshold = STUTTER * pane.dt_ms();
-    let stepless = 100.0 * evidence.stepless_frames as f64 / evidence.frames.max(1) as f64;
+    let stepless =
+        100.0 * evidence.tally.stepless_frames as f64 / evidence.tally.frames.max(1) as f64;
     if judder > threshold {
         Verdict::Holds(format!(
             "{} judder {judder:.1} ms, more than a fifth of dt ({threshold:.1} ms): the \

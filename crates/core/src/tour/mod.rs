@@ -17,11 +17,12 @@ mod tests;
 mod watch;
 
 pub use chapters::CHAPTERS;
-pub use watch::InputCounts;
+pub use watch::{FrameTally, InputCounts};
 
+use crate::input::MoveKey;
 use crate::input::{InputKind, InputPolicy, InputScript};
 use crate::live::{LiveLoop, LiveSettings, SlowLoop, SpanStats, Stopwatch};
-use crate::timestep::{Nanos, Strategy};
+use crate::timestep::{Nanos, RangeError, Strategy};
 use watch::Watch;
 
 /// How long a chapter's settings must have run before its claim is judged, ns: the
@@ -57,8 +58,9 @@ pub struct Chapter {
     /// What to look at and what to try, in the project's words.
     pub text: &'static str,
     /// The settings it starts from, given the reader's (the machine's own choices, the
-    /// refresh override and the frame cap, are kept; the frame-time filter is not, as an
-    /// averaging filter would hide the hitches some chapters are about).
+    /// refresh override, the frame cap and the per-frame render cost, which stands for a
+    /// slower renderer, are kept; the frame-time filter is not, as an averaging filter
+    /// would hide the hitches some chapters are about).
     setup: fn(&LiveSettings) -> LiveSettings,
     /// Its claim, judged on what the loop measured.
     check: fn(&Evidence) -> Verdict,
@@ -87,6 +89,38 @@ pub enum Drive {
     Keys(InputScript),
 }
 
+impl Drive {
+    /// When event `index` (from 0) is due, ns after the settings took effect.
+    fn due(self, index: u64) -> Nanos {
+        match self {
+            Drive::Nothing => Nanos::MAX,
+            Drive::Kicks { every } => (index + 1).saturating_mul(every),
+            Drive::Keys(script) => script.event(index).at,
+        }
+    }
+
+    /// The first event not yet due `running` ns after the settings took effect.
+    fn first_after(self, running: Nanos) -> u64 {
+        match self {
+            Drive::Nothing => 0,
+            Drive::Kicks { every } => running / every.max(1),
+            Drive::Keys(script) => {
+                // Presses `n` (from 1) at `n·period`, at even indices; releases after them.
+                let pressed = running / script.period.max(1);
+                let released = pressed
+                    .saturating_mul(script.period)
+                    .saturating_add(script.hold)
+                    <= running;
+                match pressed {
+                    0 => 0,
+                    n if released => 2 * n,
+                    n => 2 * n - 1,
+                }
+            }
+        }
+    }
+}
+
 /// Most drive events handed out after one frame: after a stall the rest are skipped, not
 /// fired at once.
 const MOST_DRIVEN_PER_FRAME: u64 = 4;
@@ -113,6 +147,7 @@ impl Chapter {
         let mut setup = (self.setup)(settings);
         setup.refresh_override_hz = settings.refresh_override_hz;
         setup.frame_cap_hz = settings.frame_cap_hz;
+        setup.load.render_cost_ms = settings.load.render_cost_ms;
         setup
     }
 
@@ -166,8 +201,9 @@ pub struct PaneEvidence {
     /// The largest distance, metres, between the spring it drew and the exact curve
     /// through its latest simulated state at the drawn time.
     pub curve_error_m: f64,
-    /// The largest distance, metres, between a frame it drew past the step a kick then
-    /// landed in and where the kick put the spring at that time.
+    /// The largest distance, metres, between a frame it drew past the start of the step a
+    /// kick then landed in and where the kick put the spring at that time (what a guess
+    /// overshoots the curve by is in it too).
     pub kick_error_m: f64,
     /// How unevenly the sphere crossed the screen against the camera: the RMS change of
     /// its rate across the screen from one frame to the next, times the frame, degrees.
@@ -198,18 +234,8 @@ pub struct Evidence {
     /// from frame to frame passed the frozen limit (the window busy-waits a frame's load
     /// only so long, so there a spiral shows as load carried).
     pub spiral: bool,
-    /// Frames seen since the settings took effect (focused pane).
-    pub frames: u64,
-    /// The longest frame time fed to the strategies since then, ns.
-    pub longest_frame: Nanos,
-    /// The longest single step the focused pane took since then, ns.
-    pub longest_step: Nanos,
-    /// Frames whose steps ended in a step shorter than the others (a remainder).
-    pub partial_frames: u64,
-    /// Frames that took no step.
-    pub stepless_frames: u64,
-    /// Kicks that landed.
-    pub kicks: u64,
+    /// The focused pane's frames and steps since the settings took effect.
+    pub tally: FrameTally,
     /// The velocity one kick gives the spring, m/s.
     pub kick_mps: f64,
     /// The focused pane's input events per policy, in [`InputPolicy::ALL`] order.
@@ -270,6 +296,21 @@ pub enum TourRequest {
     Leave,
 }
 
+impl TourAsk {
+    /// Does what the tour asks of `live`: the kick and the inputs, and the settings, which
+    /// the loop may refuse (the error says why; the settings in force then stay).
+    pub fn apply<S: Stopwatch>(self, live: &mut LiveLoop<S>) -> Result<(), RangeError> {
+        if self.kick {
+            live.kick();
+        }
+        for input in self.inputs {
+            live.input(input);
+        }
+        self.settings
+            .map_or(Ok(()), |settings| live.apply(settings))
+    }
+}
+
 /// A walk through the chapters.
 #[derive(Clone, Debug)]
 pub struct Tour {
@@ -288,6 +329,8 @@ pub struct Tour {
     adapted: Option<String>,
     /// Drive events handed out since the settings took effect.
     driven: u64,
+    /// The movement key the tour holds down (pressed, its release not handed out yet).
+    held: Option<MoveKey>,
     /// The settings the tour last asked for: the chapter adapts only its own, never what
     /// the reader chose.
     asked: Option<LiveSettings>,
@@ -308,6 +351,7 @@ impl Tour {
             judged_at: None,
             adapted: None,
             driven: 0,
+            held: None,
             asked: Some(setup),
         };
         (tour, setup)
@@ -381,7 +425,10 @@ impl Tour {
         let sim_time = live.focus().sim().engine().latest_time();
         let reset = sim_time < self.watch.sim_time;
         self.watch.sim_time = sim_time;
+        // A key the tour holds is let go when its script starts over.
+        let mut ask = TourAsk::default();
         if self.seen != Some(settings) || reset {
+            ask.inputs.extend(self.let_go());
             self.seen = Some(settings);
             self.watch = Watch::new(sim_time);
             self.driven = 0;
@@ -396,10 +443,10 @@ impl Tour {
             if !matches!(&self.verdict, Verdict::Waiting(text) if text == PAUSED) {
                 self.verdict = Verdict::Waiting(PAUSED.into());
             }
-            return TourAsk::default();
+            return ask;
         }
         let running = now.saturating_sub(since);
-        let mut ask = self.drive(running);
+        self.drive(running, &mut ask);
         if running < SETTLE || self.judged_at.is_some_and(|at| now < at + JUDGE_EVERY) {
             return ask;
         }
@@ -432,33 +479,38 @@ impl Tour {
         ask
     }
 
-    /// The chapter's kicks and key presses due `running` ns after its settings took
-    /// effect. After a stall at most [`MOST_DRIVEN_PER_FRAME`] are handed out (and the
-    /// release of a press handed out, so no key stays down); the rest are skipped.
-    fn drive(&mut self, running: Nanos) -> TourAsk {
-        let mut ask = TourAsk::default();
+    /// Hands out the chapter's kicks and key presses due `running` ns after its settings
+    /// took effect. After a stall at most [`MOST_DRIVEN_PER_FRAME`] are handed out; the
+    /// rest are skipped, and a key held is let go.
+    fn drive(&mut self, running: Nanos, ask: &mut TourAsk) {
         let drive = CHAPTERS[self.chapter].drive;
-        let due = |index: u64| match drive {
-            Drive::Nothing => Nanos::MAX,
-            Drive::Kicks { every } => (index + 1).saturating_mul(every),
-            Drive::Keys(script) => script.event(index).at,
-        };
         let mut handed = 0;
-        let mut press_handed = false;
-        while due(self.driven) <= running {
-            let release = self.driven % 2 == 1;
-            if handed < MOST_DRIVEN_PER_FRAME || (release && press_handed) {
-                match drive {
-                    Drive::Nothing => {}
-                    Drive::Kicks { .. } => ask.kick = true,
-                    Drive::Keys(script) => ask.inputs.push(script.event(self.driven).kind),
+        while handed < MOST_DRIVEN_PER_FRAME && drive.due(self.driven) <= running {
+            match drive {
+                Drive::Nothing => {}
+                Drive::Kicks { .. } => ask.kick = true,
+                Drive::Keys(script) => {
+                    let kind = script.event(self.driven).kind;
+                    self.held = match kind {
+                        InputKind::Press(key) => Some(key),
+                        _ => None,
+                    };
+                    ask.inputs.push(kind);
                 }
-                press_handed = !release;
-                handed += 1;
             }
             self.driven += 1;
+            handed += 1;
         }
-        ask
+        if drive.due(self.driven) <= running {
+            ask.inputs.extend(self.let_go());
+            self.driven = drive.first_after(running);
+        }
+    }
+
+    /// The release of the key the tour holds down, if it holds one: to hand the loop
+    /// before the chapter changes or the tour ends, so no key stays down.
+    pub fn let_go(&mut self) -> Option<InputKind> {
+        self.held.take().map(InputKind::Release)
     }
 
     /// The evidence for judging.
@@ -488,12 +540,7 @@ impl Tour {
             focus,
             slow,
             spiral: live.spiralling(),
-            frames: watch.frames,
-            longest_frame: watch.longest_frame,
-            longest_step: watch.longest_step,
-            partial_frames: watch.partial_frames,
-            stepless_frames: watch.stepless_frames,
-            kicks: watch.kicks,
+            tally: watch.tally,
             kick_mps: live.sim().scene().config().kick_mps,
             inputs: watch.inputs(live),
         }

@@ -38,16 +38,7 @@ fn run(
 
 /// Watches `live` after a frame and does what the tour asks.
 fn act(tour: &mut Tour, live: &mut LiveLoop<VirtualStopwatch>) {
-    let ask = tour.observe(live);
-    if let Some(settings) = ask.settings {
-        live.apply(settings).expect("valid");
-    }
-    if ask.kick {
-        live.kick();
-    }
-    for input in ask.inputs {
-        live.input(input);
-    }
+    tour.observe(live).apply(live).expect("valid");
 }
 
 /// Steady 60 Hz frames.
@@ -274,16 +265,23 @@ fn a_slow_renderer_slows_time_for_the_stutter_chapters() {
 
 #[test]
 fn leaving_gives_the_readers_settings_back_and_chapters_clamp() {
-    let reader = LiveSettings {
+    let mut reader = LiveSettings {
         rate_hz: 75.0,
         refresh_override_hz: 144.0,
         ..LiveSettings::default()
     };
+    reader.load.render_cost_ms = 30.0;
+    reader.load.step_cost_ms = 2.0;
     let (mut tour, setup) = Tour::start(99, &reader);
     assert_eq!(tour.chapter(), CHAPTERS.len() - 1);
     assert_eq!(
         setup.refresh_override_hz, 144.0,
         "the machine's own choice is kept"
+    );
+    assert_eq!(
+        (setup.load.render_cost_ms, setup.load.step_cost_ms),
+        (30.0, 0.0),
+        "a slower renderer is kept, the reader's step cost is not"
     );
     assert_eq!(
         tour.navigate(TourRequest::Next),
@@ -314,7 +312,7 @@ fn extrapolation_draws_a_future_a_kick_contradicts_and_hermite_follows_the_curve
     );
     // Two 60 Hz frames to a 30 Hz step: the frame before each kick lands drew 16.7 ms
     // past the step, which a 3 m/s kick moves the spring 50 mm in.
-    assert!(evidence.kicks >= 4, "{}", evidence.kicks);
+    assert!(evidence.tally.kicks >= 4, "{}", evidence.tally.kicks);
     assert!((0.035..0.08).contains(&guess.kick_error_m), "{guess:?}");
     // A 1 Hz spring on 33 ms steps: the chord cuts about (w*dt)^2/8 of the amplitude.
     assert!(line.curve_error_m > 0.003, "{line:?}");
@@ -364,18 +362,63 @@ fn input_read_per_frame_is_lost_without_a_step_and_duplicated_over_several() {
 fn a_stall_hands_out_a_few_drive_events_and_no_key_stays_down() {
     let (mut tour, settings) = Tour::start(chapter("input"), &LiveSettings::default());
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
-    live.stopwatch_mut().advance(FRAME_60HZ);
-    live.frame();
+    let mut frame = |live: &mut LiveLoop<VirtualStopwatch>, ns| {
+        live.stopwatch_mut().advance(ns);
+        live.frame();
+    };
+    frame(&mut live, FRAME_60HZ);
     assert_eq!(tour.observe(&live), TourAsk::default());
-    // Ten seconds in one frame: 200 events due.
-    live.stopwatch_mut().advance(10_000_000_000);
-    live.frame();
+    // Into the first hold (pressed at 100 ms, released at 140 ms).
+    frame(&mut live, 110_000_000);
+    let ask = tour.observe(&live);
+    assert!(matches!(ask.inputs[..], [InputKind::Press(_)]), "{ask:?}");
+    // Ten seconds in one frame: 200 events due. Four are handed out (the first the
+    // release of the hold), and the key the last one pressed is let go.
+    frame(&mut live, 10_000_000_000);
     let inputs = tour.observe(&live).inputs;
-    assert_eq!(inputs.len(), MOST_DRIVEN_PER_FRAME as usize);
-    assert!(
-        matches!(inputs.last(), Some(InputKind::Release(_))),
+    assert_eq!(
+        inputs.len(),
+        MOST_DRIVEN_PER_FRAME as usize + 1,
         "{inputs:?}"
     );
+    assert!(matches!(inputs[0], InputKind::Release(_)), "{inputs:?}");
+    assert!(matches!(inputs[3], InputKind::Press(_)), "{inputs:?}");
+    assert!(matches!(inputs[4], InputKind::Release(_)), "{inputs:?}");
+    // The rest were skipped: the next event is the script's next after the stall.
+    frame(&mut live, FRAME_60HZ);
+    assert!(tour.observe(&live).inputs.len() <= 1);
+
+    // A chapter change lets a held key go.
+    frame(&mut live, 80_000_000);
+    let mut ask = tour.observe(&live);
+    while !matches!(ask.inputs.last(), Some(InputKind::Press(_))) {
+        frame(&mut live, 10_000_000);
+        ask = tour.observe(&live);
+    }
+    assert!(matches!(tour.let_go(), Some(InputKind::Release(_))));
+    assert_eq!(tour.let_go(), None, "let go once");
+}
+
+#[test]
+fn drive_events_resume_after_a_stall_where_the_script_is() {
+    let script = InputScript {
+        period: 100,
+        hold: 40,
+    };
+    let keys = Drive::Keys(script);
+    for running in [0, 99, 100, 139, 140, 141, 199, 200, 1_000_000_007] {
+        let next = keys.first_after(running);
+        assert!(keys.due(next) > running, "{running}: {next}");
+        assert!(
+            next == 0 || keys.due(next - 1) <= running,
+            "{running}: {next}"
+        );
+    }
+    let kicks = Drive::Kicks { every: 1000 };
+    for running in [0, 999, 1000, 1001, 5_000_000] {
+        let next = kicks.first_after(running);
+        assert!(kicks.due(next) > running && (next == 0 || kicks.due(next - 1) <= running));
+    }
 }
 
 #[test]

@@ -17,17 +17,30 @@ pub(super) struct Watch {
     last_frame: Option<u64>,
     /// The focused pane's simulated time then: it goes back when the loop is reset.
     pub sim_time: Nanos,
-    pub frames: u64,
-    pub longest_frame: Nanos,
-    pub longest_step: Nanos,
-    pub partial_frames: u64,
-    pub stepless_frames: u64,
-    /// Kicks that landed (the focused pane's).
-    pub kicks: u64,
+    /// The focused pane's frames and steps.
+    pub tally: FrameTally,
     /// Each pane's drawn spring.
     pub panes: [SpringWatch; MAX_PANES],
     /// The focused pane's input measurements when the watch began.
     inputs_before: Option<InputStats>,
+}
+
+/// What the tour counted of the focused pane's frames since the chapter's settings took
+/// effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameTally {
+    /// Frames seen.
+    pub frames: u64,
+    /// The longest frame time fed to the strategies, ns.
+    pub longest_frame: Nanos,
+    /// The longest single step, ns.
+    pub longest_step: Nanos,
+    /// Frames whose steps ended in a step shorter than the others (a remainder).
+    pub partial_frames: u64,
+    /// Frames that took no step.
+    pub stepless_frames: u64,
+    /// Kicks that landed.
+    pub kicks: u64,
 }
 
 /// One pane's drawn spring, against the curve its simulation follows.
@@ -39,8 +52,9 @@ pub(super) struct SpringWatch {
     /// the pane's latest simulated state at the drawn time: what a straight line between
     /// states cuts off, or a straight-line guess overshoots.
     pub curve_error_m: f64,
-    /// The largest distance, metres, between a frame drawn past the step a kick then
-    /// landed in and where the kick put the spring at that time.
+    /// The largest distance, metres, between a frame drawn past the start of the step a
+    /// kick then landed in and where the kick put the spring at that time (what the guess
+    /// overshoots the curve by is in it too).
     pub kick_error_m: f64,
     /// The sphere's bearing from the camera's look, and its rate, at the last frame.
     bearing: Option<Bearing>,
@@ -106,21 +120,21 @@ impl Watch {
         self.inputs_before
             .get_or_insert_with(|| focus.input_stats());
         let steps = frame.report.steps;
-        self.frames += 1;
-        self.longest_frame = self.longest_frame.max(frame.report.frame_time);
+        self.tally.frames += 1;
+        self.tally.longest_frame = self.tally.longest_frame.max(frame.report.frame_time);
         let whole = if steps.count > 0 { steps.size } else { 0 };
-        self.longest_step = self.longest_step.max(whole.max(steps.tail));
+        self.tally.longest_step = self.tally.longest_step.max(whole.max(steps.tail));
         let dt = focus.sim().engine().dt();
         if steps.tail != 0 && steps.tail < dt {
-            self.partial_frames += 1;
+            self.tally.partial_frames += 1;
         }
         if steps.is_empty() {
-            self.stepless_frames += 1;
+            self.tally.stepless_frames += 1;
         }
         let focus_index = live.settings().focus_index();
         for (index, (pane, watch)) in live.panes().iter().zip(&mut self.panes).enumerate() {
             if watch.note(pane) && index == focus_index {
-                self.kicks += 1;
+                self.tally.kicks += 1;
             }
         }
     }
@@ -147,6 +161,10 @@ impl SpringWatch {
         let Some(frame) = pane.last() else {
             return false;
         };
+        if pane.exploded() {
+            // The spring no longer moves as any curve says: nothing more to measure.
+            return false;
+        }
         let scene = pane.sim().scene();
         let spring = &scene.config().spring;
         let truth = *scene.truth();
@@ -191,6 +209,9 @@ impl SpringWatch {
             yaw(shown.sphere_position - eye),
         );
         let at = shown.real_time;
+        if !angle.is_finite() {
+            return;
+        }
         let mut rate = None;
         if let Some(last) = self.bearing
             && at > last.at
@@ -203,9 +224,7 @@ impl SpringWatch {
             }
             rate = Some(now);
         }
-        if angle.is_finite() {
-            self.bearing = Some(Bearing { at, angle, rate });
-        }
+        self.bearing = Some(Bearing { at, angle, rate });
     }
 
     /// How unevenly the sphere crossed the screen against the camera: the RMS change of
