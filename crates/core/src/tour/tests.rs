@@ -362,7 +362,7 @@ fn input_read_per_frame_is_lost_without_a_step_and_duplicated_over_several() {
 fn a_stall_hands_out_a_few_drive_events_and_no_key_stays_down() {
     let (mut tour, settings) = Tour::start(chapter("input"), &LiveSettings::default());
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
-    let mut frame = |live: &mut LiveLoop<VirtualStopwatch>, ns| {
+    let frame = |live: &mut LiveLoop<VirtualStopwatch>, ns| {
         live.stopwatch_mut().advance(ns);
         live.frame();
     };
