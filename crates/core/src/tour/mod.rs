@@ -67,6 +67,10 @@ pub struct Chapter {
     /// Whether a loop too slow to show a 60 Hz display's frames slows time for it, as the
     /// slow-renderer offer does (chapters about stutter).
     pub slows_for_slow_renderers: bool,
+    /// How much game each frame of a slow renderer shows when time slows: `1/slow_frame_hz`
+    /// of a second (a 60 Hz screen's frame, or a rate that no physics rate of the chapter
+    /// is near).
+    slow_frame_hz: f64,
     /// How the chapter adapts its setup to this machine once measured (a rate that the
     /// frame rate happens to match): the settings to run and why, in words.
     adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
@@ -455,17 +459,22 @@ impl Tour {
         let chapter = &CHAPTERS[self.chapter];
         if self.adapted.is_none() && self.asked == Some(settings) && running <= ADAPT_WITHIN {
             let adapted = match evidence.slow {
-                Some(slow) if chapter.slows_for_slow_renderers => Some((
-                    LiveSettings {
-                        time_scale: slow.time_scale,
-                        ..settings
-                    },
-                    format!(
-                        "Time runs at {:.2}x: at {:.1} fps this renderer is too slow to show \
-                         a 60 Hz screen's frames at full speed.",
-                        slow.time_scale, slow.fps
-                    ),
-                )),
+                Some(slow) if chapter.slows_for_slow_renderers => {
+                    let time_scale = (slow.fps / chapter.slow_frame_hz)
+                        .max(slow.time_scale)
+                        .min(1.0);
+                    Some((
+                        LiveSettings {
+                            time_scale,
+                            ..settings
+                        },
+                        format!(
+                            "Time runs at {time_scale:.2}x: at {:.1} fps this renderer is too \
+                             slow to show a 60 Hz screen's frames at full speed.",
+                            slow.fps
+                        ),
+                    ))
+                }
                 _ => (chapter.adapt)(&evidence),
             };
             if let Some((settings, why)) = adapted {

@@ -261,6 +261,22 @@ fn a_slow_renderer_slows_time_for_the_stutter_chapters() {
     let adapted = tour.status().adapted.expect("time slowed");
     assert!(adapted.starts_with("Time runs at 0.20x"), "{adapted}");
     holds(&verdict);
+    // The engines tick at 50 and 64 Hz: each slow frame shows 1/57 s, between them, so
+    // a frame rate that drifts 5% from the one measured lines up with neither (1/60 s
+    // would line up with Bevy's ticks at 63 Hz).
+    let (verdict, live, _) = run("engines", |_| {}, 8.0, |_| 83_333_333);
+    let scale = live.settings().time_scale;
+    assert!((scale - 12.0 / 57.0).abs() < 0.01, "{scale}");
+    holds(&verdict);
+    let (verdict, ..) = run(
+        "engines",
+        |_| {},
+        12.0,
+        |i| {
+            if i < 60 { 83_333_333 } else { 79_400_000 }
+        },
+    );
+    holds(&verdict);
 }
 
 #[test]
