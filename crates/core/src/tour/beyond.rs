@@ -3,7 +3,7 @@
 //! a sphere that moves in steps, and input read per frame against steps that come zero,
 //! one or several to a frame.
 
-use super::chapters::{STUTTER, compare, other_rate, single};
+use super::chapters::{STUTTER, compare, no_frames, other_rate, single};
 use super::{Evidence, PaneEvidence, Verdict};
 use crate::input::InputPolicy;
 use crate::live::{LiveSettings, ScenePreset};
@@ -197,7 +197,7 @@ pub(super) fn input_setup(_: &LiveSettings) -> LiveSettings {
 /// applied again on each extra step (every-step); buffered keeps each event once.
 pub(super) fn input_check(evidence: &Evidence) -> Verdict {
     let Some(pane) = evidence.focused() else {
-        return Verdict::Waiting("no frame yet".into());
+        return no_frames();
     };
     let first = evidence.input(InputPolicy::FirstStep);
     let every = evidence.input(InputPolicy::EveryStep);

@@ -638,7 +638,7 @@ pub(super) fn other_rate(pane: &PaneEvidence) -> String {
 }
 
 /// The verdict before any pane ran a frame.
-fn no_frames() -> Verdict {
+pub(super) fn no_frames() -> Verdict {
     Verdict::Waiting("no frame yet".into())
 }
 
