@@ -468,9 +468,11 @@ impl Scene {
             }
             (CameraView::Orbit, CameraDriver::PerStep) => (self.current.camera.eye, pivot),
             (CameraView::Orbit, CameraDriver::Smoothed) => (state.camera.eye, pivot),
-            // The body moves in steps; the look follows the mouse every frame.
+            // The eyes ride the body as the strategy draws it (in steps, or blended
+            // between them); the look follows the mouse every frame (Unity's camera turned
+            // in `Update` on an interpolated or plain rigidbody).
             (CameraView::Player, CameraDriver::PerFrame) => {
-                let eye = self.current.player.eye;
+                let eye = state.player.eye;
                 (eye, eye + self.look_input.direction())
             }
             (CameraView::Player, CameraDriver::PerStep) => {
