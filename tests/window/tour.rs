@@ -56,7 +56,7 @@ fn every_chapters_claim_holds_live_on_this_machine_and_on_a_slow_renderer() {
         if !chapter.slows_for_slow_renderers {
             continue;
         }
-        // A frame costing 60 ms: about 14 fps, each frame three or four 50 Hz steps.
+        // A frame costing 60 ms: about 12.5 fps, each frame four or five 50 Hz steps.
         let line = chapter_run(&display, i + 1, "160", &["--render-cost", "60"]);
         assert!(line.contains(": check passed ("), "{line}");
     }

@@ -1,13 +1,13 @@
 //! The chapters beyond "Fix Your Timestep!": drawing past the last step (extrapolation)
 //! against a curve through the last two (Hermite), a camera that moves every frame against
-//! a sphere that moves in steps, and input read per frame against steps that come zero,
-//! one or several to a frame.
+//! a sphere that moves in steps, a look turned every frame on a body that walks in steps,
+//! and input read per frame against steps that come zero, one or several to a frame.
 
 use super::chapters::{STUTTER, compare, no_frames, other_rate, single};
-use super::{Evidence, PaneEvidence, Verdict};
-use crate::input::InputPolicy;
+use super::{Drive, Evidence, PaneEvidence, Verdict};
+use crate::input::{InputPolicy, MoveKey};
 use crate::live::{LiveSettings, ScenePreset};
-use crate::scene::{CameraDriver, CameraView, Integrator};
+use crate::scene::{CameraDriver, CameraView, DEFAULT_PLAYER_SPEED_MPS, Integrator};
 use crate::timestep::Strategy;
 
 /// Key events read before the input claim is judged: enough for a frame without a step
@@ -134,15 +134,9 @@ pub(super) fn camera_setup(_: &LiveSettings) -> LiveSettings {
 /// Against a camera that moves every frame, the accumulator's sphere jumps and the
 /// interpolated one glides.
 pub(super) fn camera_check(evidence: &Evidence) -> Verdict {
-    let (Some(plain), Some(smooth)) = (
-        evidence.pane(Strategy::Accumulator),
-        evidence.pane(Strategy::Interpolated),
-    ) else {
-        return Verdict::Fails(
-            "the claim compares an accumulator pane with an interpolated one: Restart the \
-             chapter to set them up"
-                .into(),
-        );
+    let (plain, smooth) = match stepped_and_blended(evidence) {
+        Ok(panes) => panes,
+        Err(verdict) => return verdict,
     };
     let (jumpy, steady) = (plain.screen_jitter_deg, smooth.screen_jitter_deg);
     let (camera, view) = (evidence.settings.camera, evidence.settings.view);
@@ -183,6 +177,105 @@ pub(super) fn camera_check(evidence: &Evidence) -> Verdict {
         "against the camera, which turns every frame, the accumulator's sphere jitters \
          {jumpy:.2} deg a frame (RMS) while the grid glides; the interpolated sphere \
          {steady:.3} deg: drawn between its steps, it moves with the camera"
+    ))
+}
+
+/// The accumulator's pane and the interpolated one, which the camera chapters compare.
+fn stepped_and_blended(evidence: &Evidence) -> Result<(&PaneEvidence, &PaneEvidence), Verdict> {
+    match (
+        evidence.pane(Strategy::Accumulator),
+        evidence.pane(Strategy::Interpolated),
+    ) {
+        (Some(plain), Some(smooth)) => Ok((plain, smooth)),
+        _ => Err(Verdict::Fails(
+            "the claim compares an accumulator pane with an interpolated one: Restart the \
+             chapter to set them up"
+                .into(),
+        )),
+    }
+}
+
+/// The tour's walk in the first-person chapter: stepping right at 4 m/s while the view
+/// turns left at 4/9 rad/s, the player circles the pivot 9 m away, facing it (a circle
+/// strafe), so the sphere and the spring stay in view while the world sweeps past.
+pub(super) const CIRCLE_STRAFE: Drive = Drive::Walk {
+    key: MoveKey::Right,
+    turn_rad_per_s: -DEFAULT_PLAYER_SPEED_MPS / 9.0,
+};
+
+/// Slower than this, m/s, the player is not walking (the tour walks it at 4 m/s).
+const WALKING_MPS: f64 = 1.0;
+
+pub(super) fn first_person_setup(_: &LiveSettings) -> LiveSettings {
+    let mut settings = compare(
+        single(Strategy::Accumulator, 50.0),
+        &[Strategy::Accumulator, Strategy::Interpolated],
+        0,
+    );
+    settings.view = CameraView::Player;
+    settings.camera = CameraDriver::PerFrame;
+    settings
+}
+
+/// Walking in first person, the eyes ride a body that moves in steps: under the
+/// accumulator they jump through the world and it judders though the look turns
+/// smoothly; interpolated, they glide.
+pub(super) fn first_person_check(evidence: &Evidence) -> Verdict {
+    let (plain, smooth) = match stepped_and_blended(evidence) {
+        Ok(panes) => panes,
+        Err(verdict) => return verdict,
+    };
+    let (camera, view) = (evidence.settings.camera, evidence.settings.view);
+    if view != CameraView::Player {
+        return Verdict::Fails(format!(
+            "the view is {}: the claim is about the player's eyes; set the view (Player and \
+             input) to player",
+            view.id()
+        ));
+    }
+    if camera != CameraDriver::PerFrame {
+        return Verdict::Fails(format!(
+            "the camera is {}: the claim is about a look turned every frame on a body moved \
+             in steps; set the camera driver (Physics) to per-frame",
+            camera.id()
+        ));
+    }
+    let mm = |m: f64| m * 1e3;
+    let (jumpy, steady) = (plain.eye_jitter_m, smooth.eye_jitter_m);
+    if !(jumpy.is_finite() && steady.is_finite()) {
+        return Verdict::Fails("the eyes' path could not be measured".into());
+    }
+    let speed = plain.eye_speed_mps;
+    if speed < WALKING_MPS {
+        return Verdict::Fails(format!(
+            "the player walked at {speed:.1} m/s: standing still, the eyes cannot judder; \
+             the tour holds right (let go of A and the arrows)"
+        ));
+    }
+    if plain.stats.judder_ms <= STUTTER * plain.dt_ms() {
+        return Verdict::Fails(format!(
+            "accumulator judder {:.1} ms, under a fifth of dt: its steps line up with the \
+             frames, so its eyes move as evenly as the frames ({:.1} mm a frame); {}",
+            plain.stats.judder_ms,
+            mm(jumpy),
+            other_rate(plain)
+        ));
+    }
+    if steady > jumpy / 4.0 {
+        return Verdict::Fails(format!(
+            "the interpolated eyes' pace changes by {:.1} mm a frame, the accumulator's by \
+             {:.1} mm: the frames are too uneven for a blend of the last two steps to hide",
+            mm(steady),
+            mm(jumpy)
+        ));
+    }
+    Verdict::Holds(format!(
+        "walking at {speed:.1} m/s, the accumulator's eyes move in {:.0} mm steps: their pace \
+         changes by {:.1} mm a frame (RMS) and the world judders while the look turns \
+         smoothly; the interpolated eyes {:.2} mm: they glide",
+        mm(speed * plain.dt_ms() / 1e3),
+        mm(jumpy),
+        mm(steady)
     ))
 }
 

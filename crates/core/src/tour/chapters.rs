@@ -3,7 +3,8 @@
 //! article it follows.
 
 use super::beyond::{
-    camera_check, camera_setup, extrapolation_check, extrapolation_setup, input_check, input_setup,
+    CIRCLE_STRAFE, camera_check, camera_setup, extrapolation_check, extrapolation_setup,
+    first_person_check, first_person_setup, input_check, input_setup,
 };
 use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict};
 use crate::input::InputScript;
@@ -14,7 +15,7 @@ use crate::timestep::{EnginePreset, Strategy};
 const FIX_YOUR_TIMESTEP: &str = "Glenn Fiedler, \"Fix Your Timestep!\" (2004)";
 
 /// The chapters, in order.
-pub static CHAPTERS: [Chapter; 11] = [
+pub static CHAPTERS: [Chapter; 12] = [
     Chapter {
         id: "fixed",
         title: "Fixed delta time",
@@ -164,6 +165,26 @@ pub static CHAPTERS: [Chapter; 11] = [
         slow_frame_hz: 60.0,
         adapt: stutter_adapt,
         drive: Drive::Nothing,
+    },
+    Chapter {
+        id: "first-person",
+        title: "Walking in first person",
+        follows: "Kinematic Soup's \"Timesteps and Achieving Smooth Motion in Unity\"",
+        text: "The Unity article's other stutter: the mouse turns the view every frame \
+               (Update) while the body walks in fixed steps (FixedUpdate), and the eyes ride \
+               the body. The tour walks the player sideways round the sphere's pivot, turning \
+               the view to keep facing it. Under \
+               accumulator (left) the eyes move in whole steps, so the world judders though \
+               the turn is smooth; interpolated (right) draws the body, and so the eyes, \
+               between its last two steps, and the world glides. Set the camera driver \
+               (Physics) to per-step: the look then turns in steps too, and both panes \
+               judder; to smoothed: the look is blended as well, smooth but one step late.",
+        setup: first_person_setup,
+        check: first_person_check,
+        slows_for_slow_renderers: true,
+        slow_frame_hz: 60.0,
+        adapt: stutter_adapt,
+        drive: CIRCLE_STRAFE,
     },
     Chapter {
         id: "input",

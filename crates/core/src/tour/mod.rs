@@ -22,7 +22,7 @@ pub use watch::{FrameTally, InputCounts};
 use crate::input::MoveKey;
 use crate::input::{InputKind, InputPolicy, InputScript};
 use crate::live::{LiveLoop, LiveSettings, SlowLoop, SpanStats, Stopwatch};
-use crate::timestep::{Nanos, RangeError, Strategy};
+use crate::timestep::{Nanos, RangeError, Strategy, secs_from_ns};
 use watch::Watch;
 
 /// How long a chapter's settings must have run before its claim is judged, ns: the
@@ -91,13 +91,21 @@ pub enum Drive {
     },
     /// Movement keys pressed and released as the script says.
     Keys(InputScript),
+    /// Walking from the start (`key` held down) while the mouse turns the view steadily,
+    /// a turn handed out every frame.
+    Walk {
+        /// The movement key held.
+        key: MoveKey,
+        /// How fast the view turns to the right (negative: to the left), rad/s.
+        turn_rad_per_s: f64,
+    },
 }
 
 impl Drive {
     /// When event `index` (from 0) is due, ns after the settings took effect.
     fn due(self, index: u64) -> Nanos {
         match self {
-            Drive::Nothing => Nanos::MAX,
+            Drive::Nothing | Drive::Walk { .. } => Nanos::MAX,
             Drive::Kicks { every } => (index + 1).saturating_mul(every),
             Drive::Keys(script) => script.event(index).at,
         }
@@ -106,7 +114,7 @@ impl Drive {
     /// The first event not yet due `running` ns after the settings took effect.
     fn first_after(self, running: Nanos) -> u64 {
         match self {
-            Drive::Nothing => 0,
+            Drive::Nothing | Drive::Walk { .. } => 0,
             Drive::Kicks { every } => running / every.max(1),
             Drive::Keys(script) => {
                 // Presses `n` (from 1) at `n·period`, at even indices; releases after them.
@@ -128,6 +136,10 @@ impl Drive {
 /// Most drive events handed out after one frame: after a stall the rest are skipped, not
 /// fired at once.
 const MOST_DRIVEN_PER_FRAME: u64 = 4;
+
+/// The most real time one frame's turn of the view covers, ns: after a stall the hand on
+/// the mouse is not assumed to have kept turning.
+const MOST_TURNED_PER_FRAME: Nanos = 100_000_000;
 
 /// What the tour asks of the loop after a frame.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -212,6 +224,11 @@ pub struct PaneEvidence {
     /// How unevenly the sphere crossed the screen against the camera: the RMS change of
     /// its rate across the screen from one frame to the next, times the frame, degrees.
     pub screen_jitter_deg: f64,
+    /// How unevenly the camera's eyes moved through the world: the RMS change of their
+    /// velocity from one frame to the next, times the frame, metres.
+    pub eye_jitter_m: f64,
+    /// The eyes' mean speed, m/s.
+    pub eye_speed_mps: f64,
 }
 
 impl PaneEvidence {
@@ -335,6 +352,8 @@ pub struct Tour {
     driven: u64,
     /// The movement key the tour holds down (pressed, its release not handed out yet).
     held: Option<MoveKey>,
+    /// How far into the settings' run the view has been turned, ns.
+    turned_to: Nanos,
     /// The settings the tour last asked for: the chapter adapts only its own, never what
     /// the reader chose.
     asked: Option<LiveSettings>,
@@ -356,6 +375,7 @@ impl Tour {
             adapted: None,
             driven: 0,
             held: None,
+            turned_to: 0,
             asked: Some(setup),
         };
         (tour, setup)
@@ -493,10 +513,18 @@ impl Tour {
     /// rest are skipped, and a key held is let go.
     fn drive(&mut self, running: Nanos, ask: &mut TourAsk) {
         let drive = CHAPTERS[self.chapter].drive;
+        if let Drive::Walk {
+            key,
+            turn_rad_per_s,
+        } = drive
+        {
+            self.walk(key, turn_rad_per_s, running, ask);
+            return;
+        }
         let mut handed = 0;
         while handed < MOST_DRIVEN_PER_FRAME && drive.due(self.driven) <= running {
             match drive {
-                Drive::Nothing => {}
+                Drive::Nothing | Drive::Walk { .. } => {}
                 Drive::Kicks { .. } => ask.kick = true,
                 Drive::Keys(script) => {
                     let kind = script.event(self.driven).kind;
@@ -513,6 +541,26 @@ impl Tour {
         if drive.due(self.driven) <= running {
             ask.inputs.extend(self.let_go());
             self.driven = drive.first_after(running);
+        }
+    }
+
+    /// Walks (pressing `key` once the settings took effect) and turns the view by
+    /// `turn_rad_per_s` times the time since the last turn.
+    fn walk(&mut self, key: MoveKey, turn_rad_per_s: f64, running: Nanos, ask: &mut TourAsk) {
+        if self.driven == 0 {
+            ask.inputs.push(InputKind::Press(key));
+            self.held = Some(key);
+            self.driven = 1;
+            self.turned_to = running;
+            return;
+        }
+        if running > self.turned_to {
+            let turned = (running - self.turned_to).min(MOST_TURNED_PER_FRAME);
+            ask.inputs.push(InputKind::Look {
+                yaw_rad: turn_rad_per_s * secs_from_ns(turned),
+                pitch_rad: 0.0,
+            });
+            self.turned_to = running;
         }
     }
 
@@ -536,6 +584,8 @@ impl Tour {
                 curve_error_m: watch.curve_error_m,
                 kick_error_m: watch.kick_error_m,
                 screen_jitter_deg: watch.screen_jitter_deg(),
+                eye_jitter_m: watch.eye_jitter_m(),
+                eye_speed_mps: watch.eye_speed_mps(),
             })
             .collect();
         let focus = live.settings().focus_index();

@@ -472,3 +472,79 @@ fn against_a_per_frame_camera_the_stepped_sphere_jitters_and_the_interpolated_on
         "{verdict:?}"
     );
 }
+
+#[test]
+fn walking_in_first_person_the_stepped_eyes_judder_and_the_interpolated_ones_glide() {
+    let (verdict, live, tour) = run("first-person", |_| {}, 4.0, steady);
+    let text = holds(&verdict);
+    assert!(text.starts_with("walking at 4.0 m/s"), "{text}");
+    assert!(text.contains("80 mm steps"), "{text}");
+    let evidence = tour.evidence(&live);
+    let pane = |strategy| *evidence.pane(strategy).expect("a pane");
+    let (stepped, glided) = (pane(Strategy::Accumulator), pane(Strategy::Interpolated));
+    // Five frames in six move the eyes one 80 mm step, the sixth none: the pace drops by
+    // 80 mm and comes back, an RMS change of 80·√(2/6) = 46 mm a frame.
+    assert!(
+        (stepped.eye_jitter_m - 0.046).abs() < 0.004,
+        "{}",
+        stepped.eye_jitter_m
+    );
+    assert!(glided.eye_jitter_m < 0.002, "{}", glided.eye_jitter_m);
+    // The look turned left with the tour's mouse, a frame at a time, at 4/9 rad/s, and the
+    // player circled the pivot 9 m away, facing it.
+    let look = live.focus().sim().input().look();
+    let start = live.sim().scene().config().player.start_look;
+    let turned = crate::scene::wrapped_difference(start.yaw, look.yaw);
+    assert!((turned + 4.0 * 4.0 / 9.0).abs() < 0.05, "{turned}");
+    let player = live.sim().scene().current().player;
+    let to_pivot = live.sim().scene().config().orbit.pivot - player.eye;
+    let distance = to_pivot.x.hypot(to_pivot.z);
+    assert!((distance - 9.0).abs() < 0.2, "{distance} m from the pivot");
+    let facing = player.look.ground_axes().0.dot(to_pivot / distance);
+    assert!(facing > 0.99, "facing the pivot: {facing}");
+
+    // 60 Hz physics on 60 Hz frames: a step a frame, the eyes keep an even pace.
+    let (verdict, live, tour) = run("first-person", |s| s.rate_hz = 60.0, 4.0, steady);
+    assert!(
+        fails(&verdict).contains("line up with the frames"),
+        "{verdict:?}"
+    );
+    let even = tour.evidence(&live).panes[0].eye_jitter_m;
+    assert!(even < 0.001, "{even}");
+
+    // The eyes on the latest step in both panes: both judder, and the check says which
+    // driver the claim is about.
+    let (verdict, live, tour) = run(
+        "first-person",
+        |s| s.camera = CameraDriver::PerStep,
+        4.0,
+        steady,
+    );
+    assert!(fails(&verdict).contains("to per-frame"), "{verdict:?}");
+    let glided = tour
+        .evidence(&live)
+        .pane(Strategy::Interpolated)
+        .expect("a pane")
+        .eye_jitter_m;
+    assert!(glided > 0.03, "{glided}");
+}
+
+#[test]
+fn the_first_person_claim_needs_the_player_to_walk() {
+    let (mut tour, settings) = Tour::start(chapter("first-person"), &LiveSettings::default());
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
+    for i in 0..240 {
+        live.stopwatch_mut().advance(FRAME_60HZ);
+        live.frame();
+        act(&mut tour, &mut live);
+        if i == 0 {
+            // The reader holds left against the tour's right: the player stands.
+            live.input(InputKind::Press(MoveKey::Left));
+        }
+    }
+    let text = fails(tour.verdict());
+    assert!(text.contains("walked at 0.0 m/s"), "{text}");
+    // Leaving lets go of the key the tour held.
+    assert_eq!(tour.let_go(), Some(InputKind::Release(MoveKey::Right)));
+    assert_eq!(tour.let_go(), None);
+}

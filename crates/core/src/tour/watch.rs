@@ -1,12 +1,14 @@
 //! What the tour sees frame by frame since a chapter's settings took effect: the focused
 //! pane's frames and steps, each pane's drawn spring against the curve its simulation
 //! follows (and what a kick showed a frame to have drawn wrong), the sphere's motion on
-//! screen against the camera, and the input events the policies lost or duplicated.
+//! screen against the camera, the camera's eyes moving through the world, and the input
+//! events the policies lost or duplicated.
 
 use crate::input::{InputPolicy, InputStats};
 use crate::live::{LiveLoop, MAX_PANES, Pane, Stopwatch};
 use crate::scene::{ShownScene, SpringTruth, wrapped_difference};
 use crate::timestep::{Nanos, secs_from_ns};
+use glam::DVec3;
 
 /// What the tour saw since the chapter's settings took effect.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,7 +22,7 @@ pub(super) struct Watch {
     /// The focused pane's frames and steps.
     pub tally: FrameTally,
     /// Each pane's drawn spring.
-    pub panes: [SpringWatch; MAX_PANES],
+    pub panes: [PaneWatch; MAX_PANES],
     /// The focused pane's input measurements when the watch began.
     inputs_before: Option<InputStats>,
 }
@@ -43,9 +45,10 @@ pub struct FrameTally {
     pub kicks: u64,
 }
 
-/// One pane's drawn spring, against the curve its simulation follows.
+/// One pane's frames: its drawn spring against the curve its simulation follows, the
+/// sphere's pace across the screen and the eyes' pace through the world.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct SpringWatch {
+pub(super) struct PaneWatch {
     /// The last frame it drew.
     drawn: Option<Drawn>,
     /// The largest distance, metres, between a drawn spring and the exact curve through
@@ -56,23 +59,78 @@ pub(super) struct SpringWatch {
     /// kick then landed in and where the kick put the spring at that time (what the guess
     /// overshoots the curve by is in it too).
     pub kick_error_m: f64,
-    /// The sphere's bearing from the camera's look, and its rate, at the last frame.
-    bearing: Option<Bearing>,
-    /// Sum of the squared changes in the sphere's rate across the screen, each over one
-    /// frame (rad²), and how many.
-    jerk_sum: f64,
-    jerks: u64,
+    /// The sphere's bearing from the camera's look at the last frame, radians
+    /// (horizontal: the orbits turn about the vertical).
+    bearing: Option<f64>,
+    /// How evenly the bearing changed.
+    bearing_pace: Pace,
+    /// Where the camera's eyes were at the last frame.
+    eye: Option<DVec3>,
+    /// How evenly the eyes moved.
+    eye_pace: Pace,
 }
 
-/// Where the sphere is on screen, as a bearing from the camera's look.
-#[derive(Clone, Copy, Debug)]
-struct Bearing {
-    /// Real time the frame was shown for (`T`), ns.
-    at: Nanos,
-    /// The bearing, radians (horizontal: the orbits turn about the vertical).
-    angle: f64,
-    /// Its rate since the frame before, rad/s; `None` on the first.
-    rate: Option<f64>,
+/// How evenly something moves from frame to frame: the RMS change of its rate from one
+/// frame to the next, times the frame (a steady pace changes slowly; one in steps jumps
+/// between still and fast), and how far it went.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    /// Real time the last frame was shown for (`T`), ns.
+    at: Option<Nanos>,
+    /// The rate over the last frame, per second; `None` when not measured.
+    rate: Option<DVec3>,
+    /// Sum of the squared changes of the rate, each times its frame, and how many.
+    jerk_sum: f64,
+    jerks: u64,
+    /// Distance moved and the real time it took, s.
+    travelled: f64,
+    took_s: f64,
+}
+
+impl Pace {
+    /// Notes a frame shown at real time `at` that moved the thing by `moved` since the
+    /// frame noted before (`None` when there is no such frame); it counts once `settled`
+    /// (a walk starting, or a view turning to where a chapter set it, is no jitter).
+    fn note(&mut self, at: Nanos, moved: Option<DVec3>, settled: bool) {
+        let last = self.at.replace(at);
+        let (Some(last), Some(moved)) = (last, moved) else {
+            self.rate = None;
+            return;
+        };
+        if at <= last || !moved.is_finite() {
+            self.rate = None;
+            return;
+        }
+        let frame_s = secs_from_ns(at - last);
+        let rate = moved / frame_s;
+        let before = self.rate.replace(rate);
+        if !settled {
+            return;
+        }
+        if let Some(before) = before {
+            self.jerk_sum += ((rate - before) * frame_s).length_squared();
+            self.jerks += 1;
+        }
+        self.travelled += moved.length();
+        self.took_s += frame_s;
+    }
+
+    /// The RMS change of the rate from one frame to the next, times the frame.
+    fn jitter(&self) -> f64 {
+        if self.jerks == 0 {
+            return 0.0;
+        }
+        (self.jerk_sum / self.jerks as f64).sqrt()
+    }
+
+    /// The mean speed, per second.
+    fn speed(&self) -> f64 {
+        if self.took_s > 0.0 {
+            self.travelled / self.took_s
+        } else {
+            0.0
+        }
+    }
 }
 
 /// A frame one pane drew.
@@ -131,9 +189,14 @@ impl Watch {
         if steps.is_empty() {
             self.tally.stepless_frames += 1;
         }
+        // Paces count from the settling on, as the claims are judged: a walk starting is
+        // no jitter.
+        let settled = self
+            .since
+            .is_some_and(|since| live.now() >= since.saturating_add(super::SETTLE));
         let focus_index = live.settings().focus_index();
         for (index, (pane, watch)) in live.panes().iter().zip(&mut self.panes).enumerate() {
-            if watch.note(pane) && index == focus_index {
+            if watch.note(pane, settled) && index == focus_index {
                 self.tally.kicks += 1;
             }
         }
@@ -155,9 +218,9 @@ impl Watch {
     }
 }
 
-impl SpringWatch {
-    /// Notes `pane`'s last frame; whether a kick landed in it.
-    fn note(&mut self, pane: &Pane) -> bool {
+impl PaneWatch {
+    /// Notes `pane`'s last frame; whether a kick landed in it. Paces count once `settled`.
+    fn note(&mut self, pane: &Pane, settled: bool) -> bool {
         let Some(frame) = pane.last() else {
             return false;
         };
@@ -194,45 +257,45 @@ impl SpringWatch {
             x_m: shown.spring_x_m,
             truth,
         });
-        self.note_bearing(shown);
+        self.note_bearing(shown, settled);
+        let eye = shown.camera_eye;
+        self.eye_pace
+            .note(shown.real_time, self.eye.map(|last| eye - last), settled);
+        self.eye = Some(eye).filter(|eye| eye.is_finite());
         kicked
     }
 
     /// Notes where the sphere is on screen. Moving smoothly against the camera, it crosses
     /// the screen at a rate that changes slowly; drawn from steps the camera does not
     /// follow, the rate jumps from frame to frame.
-    fn note_bearing(&mut self, shown: &ShownScene) {
-        let yaw = |v: glam::DVec3| v.z.atan2(v.x);
+    fn note_bearing(&mut self, shown: &ShownScene, settled: bool) {
+        let yaw = |v: DVec3| v.z.atan2(v.x);
         let eye = shown.camera_eye;
         let angle = wrapped_difference(
             yaw(shown.camera_target - eye),
             yaw(shown.sphere_position - eye),
         );
-        let at = shown.real_time;
-        if !angle.is_finite() {
-            return;
-        }
-        let mut rate = None;
-        if let Some(last) = self.bearing
-            && at > last.at
-        {
-            let frame_s = secs_from_ns(at - last.at);
-            let now = wrapped_difference(last.angle, angle) / frame_s;
-            if let Some(before) = last.rate {
-                self.jerk_sum += ((now - before) * frame_s).powi(2);
-                self.jerks += 1;
-            }
-            rate = Some(now);
-        }
-        self.bearing = Some(Bearing { at, angle, rate });
+        let turned = self
+            .bearing
+            .map(|last| DVec3::X * wrapped_difference(last, angle));
+        self.bearing_pace.note(shown.real_time, turned, settled);
+        self.bearing = Some(angle).filter(|angle| angle.is_finite());
     }
 
     /// How unevenly the sphere crossed the screen against the camera: the RMS change of
     /// its rate across the screen from one frame to the next, times the frame, degrees.
     pub fn screen_jitter_deg(&self) -> f64 {
-        if self.jerks == 0 {
-            return 0.0;
-        }
-        (self.jerk_sum / self.jerks as f64).sqrt().to_degrees()
+        self.bearing_pace.jitter().to_degrees()
+    }
+
+    /// How unevenly the camera's eyes moved through the world: the RMS change of their
+    /// velocity from one frame to the next, times the frame, metres.
+    pub fn eye_jitter_m(&self) -> f64 {
+        self.eye_pace.jitter()
+    }
+
+    /// The eyes' mean speed, m/s.
+    pub fn eye_speed_mps(&self) -> f64 {
+        self.eye_pace.speed()
     }
 }
