@@ -23,7 +23,7 @@ fn the_tour_is_offered_walked_and_left_with_the_readers_settings_back() {
     harness.run();
     let settings =
         |harness: &egui_kittest::Harness<'_, super::PanelState>| harness.state().model.settings;
-    harness.get_by_label_contains("Tour 1/12");
+    harness.get_by_label_contains("Tour 1/13");
     harness.get_by_label(CHAPTERS[0].title);
     assert_eq!(settings(&harness), CHAPTERS[0].setup(&reader));
     assert!(
@@ -54,7 +54,7 @@ fn the_tour_is_offered_walked_and_left_with_the_readers_settings_back() {
         .get_by_label(&format!("6. {}", CHAPTERS[5].title))
         .click();
     harness.run();
-    harness.get_by_label_contains("Tour 6/12");
+    harness.get_by_label_contains("Tour 6/13");
     assert_eq!(settings(&harness).strategy, Strategy::Accumulator);
     assert_eq!(settings(&harness).rate_hz, 50.0);
     // The reader tries something; Restart sets the chapter up again.
@@ -68,10 +68,10 @@ fn the_tour_is_offered_walked_and_left_with_the_readers_settings_back() {
     harness.get_by_label("Leave tour (G)").click();
     harness.run();
     assert_eq!(settings(&harness), reader);
-    assert!(harness.query_by_label_contains("Tour 6/12").is_none());
+    assert!(harness.query_by_label_contains("Tour 6/13").is_none());
     harness.key_press(egui::Key::G);
     harness.run();
-    harness.get_by_label_contains("Tour 1/12");
+    harness.get_by_label_contains("Tour 1/13");
     harness.key_press(egui::Key::G);
     harness.run();
     assert_eq!(settings(&harness), reader);

@@ -6,6 +6,7 @@ use super::beyond::{
     CIRCLE_STRAFE, camera_check, camera_setup, extrapolation_check, extrapolation_setup,
     first_person_check, first_person_setup, input_check, input_setup,
 };
+use super::screen::{screen_adapt, screen_check, screen_setup};
 use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict};
 use crate::input::InputScript;
 use crate::live::{LiveSettings, Panes};
@@ -15,7 +16,7 @@ use crate::timestep::{EnginePreset, Strategy};
 const FIX_YOUR_TIMESTEP: &str = "Glenn Fiedler, \"Fix Your Timestep!\" (2004)";
 
 /// The chapters, in order.
-pub static CHAPTERS: [Chapter; 12] = [
+pub static CHAPTERS: [Chapter; 13] = [
     Chapter {
         id: "fixed",
         title: "Fixed delta time",
@@ -225,6 +226,26 @@ pub static CHAPTERS: [Chapter; 12] = [
         // a frame whose length drifts a few percent.
         slow_frame_hz: 57.0,
         adapt: engines_adapt,
+        drive: Drive::Nothing,
+    },
+    Chapter {
+        id: "screen",
+        title: "What the screen shows",
+        follows: "Tyler Glaiel, \"How to make your game run at 60fps\" (2018)",
+        text: "The loop times each frame on its own clock; the screen shows an image only \
+               at a refresh. Under vsync (fifo) an image waits for the next refresh and a \
+               late one leaves the frame before up again; mailbox drops the images no \
+               refresh had time for; immediate tears. Variable advances the game by exactly \
+               each measured frame, so on the loop's clock it cannot judder: the judder at \
+               the screen (Readouts, marked *: modeled, or measured where the platform \
+               reports presentation) is all the screen's. Try the present modes (Display). \
+               On frames that keep pace with the refresh, the snap filter (Display) rounds \
+               each frame to whole refreshes, the time the screen shows it for.",
+        setup: screen_setup,
+        check: screen_check,
+        slows_for_slow_renderers: false,
+        slow_frame_hz: 60.0,
+        adapt: screen_adapt,
         drive: Drive::Nothing,
     },
 ];
@@ -664,7 +685,7 @@ pub(super) fn no_frames() -> Verdict {
 }
 
 /// The verdict when the reader chose another strategy than the chapter's claim is about.
-fn other_strategy(pane: &PaneEvidence, chapter: &str) -> Verdict {
+pub(super) fn other_strategy(pane: &PaneEvidence, chapter: &str) -> Verdict {
     Verdict::Fails(format!(
         "the pane runs {}, and the claim is about {chapter}: Restart the chapter to set it \
          up again",

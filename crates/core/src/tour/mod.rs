@@ -12,6 +12,7 @@
 
 mod beyond;
 mod chapters;
+mod screen;
 #[cfg(test)]
 mod tests;
 mod watch;
@@ -21,7 +22,7 @@ pub use watch::{FrameTally, InputCounts};
 
 use crate::input::MoveKey;
 use crate::input::{InputKind, InputPolicy, InputScript};
-use crate::live::{LiveLoop, LiveSettings, SlowLoop, SpanStats, Stopwatch};
+use crate::live::{LiveLoop, LiveSettings, ScreenReadouts, SlowLoop, SpanStats, Stopwatch};
 use crate::timestep::{Nanos, RangeError, Strategy, secs_from_ns};
 use watch::Watch;
 
@@ -261,6 +262,8 @@ pub struct Evidence {
     pub kick_mps: f64,
     /// The focused pane's input events per policy, in [`InputPolicy::ALL`] order.
     pub inputs: [InputCounts; 4],
+    /// The screen over the last second: its model, refreshes new, repeated and torn.
+    pub screen: ScreenReadouts,
 }
 
 impl Evidence {
@@ -602,6 +605,7 @@ impl Tour {
             tally: watch.tally,
             kick_mps: live.sim().scene().config().kick_mps,
             inputs: watch.inputs(live),
+            screen: live.screen().readouts(live.now()),
         }
     }
 }

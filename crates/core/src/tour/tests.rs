@@ -548,3 +548,119 @@ fn the_first_person_claim_needs_the_player_to_walk() {
     assert_eq!(tour.let_go(), Some(InputKind::Release(MoveKey::Right)));
     assert_eq!(tour.let_go(), None);
 }
+
+/// Runs chapter `id` as [`run`] does, on a screen of `mode` at 60 Hz.
+fn run_on_screen(
+    id: &str,
+    mode: crate::live::PresentModeId,
+    change: impl FnOnce(&mut LiveSettings),
+    seconds: f64,
+    mut frame: impl FnMut(u64) -> Nanos,
+) -> (Verdict, LiveLoop<VirtualStopwatch>, Tour) {
+    let (mut tour, mut settings) = Tour::start(chapter(id), &LiveSettings::default());
+    change(&mut settings);
+    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
+    live.set_screen(crate::live::ScreenFacts {
+        present_mode: Some(mode),
+        monitor_hz: Some(60.0),
+    });
+    let end = (seconds * 1e9) as Nanos;
+    let mut i = 0;
+    while live.now() < end {
+        live.stopwatch_mut().advance(frame(i));
+        live.frame();
+        act(&mut tour, &mut live);
+        i += 1;
+    }
+    (tour.verdict().clone(), live, tour)
+}
+
+/// Frames paced by a 60 Hz vsync as the loop measures them: 15 ms, then 18.3 ms.
+fn wobble(i: u64) -> Nanos {
+    if i.is_multiple_of(2) {
+        15_000_000
+    } else {
+        18_333_334
+    }
+}
+
+#[test]
+fn the_screen_shows_what_the_loop_measured_as_smooth_unevenly() {
+    use crate::live::PresentModeId;
+    // Every refresh shows a new image, evenly; the game advanced by the wobbling times.
+    let (verdict, live, tour) = run_on_screen("screen", PresentModeId::Fifo, |_| {}, 4.0, wobble);
+    let text = holds(&verdict);
+    assert!(text.contains("judders 0.00 ms"), "{text}");
+    assert!(text.contains("fifo:60:2 screen"), "{text}");
+    assert!(
+        text.contains("60 new images a second on 60 refreshes"),
+        "{text}"
+    );
+    let stats = tour.evidence(&live).panes[0].stats;
+    assert!(
+        (stats.display_judder_ms - 1.667).abs() < 0.1,
+        "half the wobble: {stats:?}"
+    );
+    // Frames of two refreshes' time and a bit more: each misses one, and the screen says so.
+    let (verdict, ..) = run_on_screen(
+        "screen",
+        PresentModeId::Fifo,
+        |_| {},
+        4.0,
+        |i| {
+            if i.is_multiple_of(3) {
+                40_000_000
+            } else {
+                16_000_000
+            }
+        },
+    );
+    let text = holds(&verdict);
+    assert!(
+        text.contains("showed the frame before again (CPU late"),
+        "{text}"
+    );
+    // Snapped to whole refreshes, the wobble is gone at the screen too.
+    let snap =
+        |s: &mut LiveSettings| s.filter = crate::timestep::FilterSpec::Snap { tolerance: None };
+    let (verdict, live, tour) = run_on_screen("screen", PresentModeId::Fifo, snap, 4.0, wobble);
+    assert!(fails(&verdict).contains("snapping's fix"), "{verdict:?}");
+    let snapped = tour.evidence(&live).panes[0].stats.display_judder_ms;
+    assert!(snapped < 0.01, "{snapped}");
+    // Another strategy than the claim's.
+    let (verdict, ..) = run_on_screen(
+        "screen",
+        PresentModeId::Fifo,
+        |s| s.strategy = Strategy::Accumulator,
+        4.0,
+        wobble,
+    );
+    assert!(fails(&verdict).contains("about variable"), "{verdict:?}");
+}
+
+#[test]
+fn frames_that_keep_pace_with_the_refresh_are_made_to_miss_some() {
+    use crate::live::PresentModeId;
+    let (verdict, live, tour) = run_on_screen("screen", PresentModeId::Fifo, |_| {}, 6.0, steady);
+    assert_eq!(live.settings().load.render_cost_ms, 20.8);
+    let adapted = tour.status().adapted.expect("adapted");
+    assert!(
+        adapted.starts_with("Each frame costs 20.8 ms more"),
+        "{adapted}"
+    );
+    let text = holds(&verdict);
+    assert!(text.contains("showed the frame before again"), "{text}");
+    // The reader's own frame cost is theirs: the chapter leaves it, and says what to do.
+    let (verdict, live, _) = run_on_screen(
+        "screen",
+        PresentModeId::Fifo,
+        |s| s.load.render_cost_ms = 0.5,
+        4.0,
+        |_| FRAME_60HZ - 500_000,
+    );
+    assert_eq!(live.settings().load.render_cost_ms, 0.5);
+    assert!(
+        fails(&verdict).contains("kept pace with the 60 Hz refresh"),
+        "{verdict:?}"
+    );
+}
