@@ -72,7 +72,6 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
             evidence.tally.kicks
         ));
     }
-    let mm = |m: f64| m * 1e3;
     // A kick can contradict at most what was drawn past the start of the step it lands
     // in: its velocity for up to a step. Below an eighth of that, the frames drew next to
     // no future.
@@ -240,7 +239,6 @@ pub(super) fn first_person_check(evidence: &Evidence) -> Verdict {
             camera.id()
         ));
     }
-    let mm = |m: f64| m * 1e3;
     let (jumpy, steady) = (plain.eye_jitter_m, smooth.eye_jitter_m);
     if !(jumpy.is_finite() && steady.is_finite()) {
         return Verdict::Fails("the eyes' path could not be measured".into());
@@ -249,7 +247,7 @@ pub(super) fn first_person_check(evidence: &Evidence) -> Verdict {
     if speed < WALKING_MPS {
         return Verdict::Fails(format!(
             "the player walked at {speed:.1} m/s: standing still, the eyes cannot judder; \
-             the tour holds right (let go of A and the arrows)"
+             the tour holds right (let go of A or ←), or Restart the chapter"
         ));
     }
     if plain.stats.judder_ms <= STUTTER * plain.dt_ms() {
@@ -344,4 +342,9 @@ fn steps_advice(pane: &PaneEvidence) -> String {
             pane.strategy.id()
         )
     }
+}
+
+/// Metres in millimetres.
+fn mm(m: f64) -> f64 {
+    m * 1e3
 }

@@ -179,7 +179,8 @@ pub static CHAPTERS: [Chapter; 13] = [
                the turn is smooth; interpolated (right) draws the body, and so the eyes, \
                between its last two steps, and the world glides. Set the camera driver \
                (Physics) to per-step: the look then turns in steps too, and both panes \
-               judder; to smoothed: the look is blended as well, smooth but one step late.",
+               judder; to smoothed: the interpolated pane blends the look as well, smooth \
+               but one step late.",
         setup: first_person_setup,
         check: first_person_check,
         slows_for_slow_renderers: true,

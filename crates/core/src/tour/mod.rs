@@ -93,7 +93,8 @@ pub enum Drive {
     /// Movement keys pressed and released as the script says.
     Keys(InputScript),
     /// Walking from the start (`key` held down) while the mouse turns the view steadily,
-    /// a turn handed out every frame.
+    /// a turn handed out every frame for the game time it advanced (so a slowed or
+    /// guarded clock turns the view as much as the body walks).
     Walk {
         /// The movement key held.
         key: MoveKey,
@@ -137,10 +138,6 @@ impl Drive {
 /// Most drive events handed out after one frame: after a stall the rest are skipped, not
 /// fired at once.
 const MOST_DRIVEN_PER_FRAME: u64 = 4;
-
-/// The most real time one frame's turn of the view covers, ns: after a stall the hand on
-/// the mouse is not assumed to have kept turning.
-const MOST_TURNED_PER_FRAME: Nanos = 100_000_000;
 
 /// What the tour asks of the loop after a frame.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -355,7 +352,7 @@ pub struct Tour {
     driven: u64,
     /// The movement key the tour holds down (pressed, its release not handed out yet).
     held: Option<MoveKey>,
-    /// How far into the settings' run the view has been turned, ns.
+    /// The focused pane's game clock (`T`) the view has been turned up to, ns.
     turned_to: Nanos,
     /// The settings the tour last asked for: the chapter adapts only its own, never what
     /// the reader chose.
@@ -473,7 +470,12 @@ impl Tour {
             return ask;
         }
         let running = now.saturating_sub(since);
-        self.drive(running, &mut ask);
+        // The focused pane's game clock (`T`): what the steps follow, scaled and guarded.
+        let game = live
+            .focus()
+            .last()
+            .map_or(0, |frame| frame.report.presented_time);
+        self.drive(running, game, &mut ask);
         if running < SETTLE || self.judged_at.is_some_and(|at| now < at + JUDGE_EVERY) {
             return ask;
         }
@@ -514,14 +516,14 @@ impl Tour {
     /// Hands out the chapter's kicks and key presses due `running` ns after its settings
     /// took effect. After a stall at most [`MOST_DRIVEN_PER_FRAME`] are handed out; the
     /// rest are skipped, and a key held is let go.
-    fn drive(&mut self, running: Nanos, ask: &mut TourAsk) {
+    fn drive(&mut self, running: Nanos, game: Nanos, ask: &mut TourAsk) {
         let drive = CHAPTERS[self.chapter].drive;
         if let Drive::Walk {
             key,
             turn_rad_per_s,
         } = drive
         {
-            self.walk(key, turn_rad_per_s, running, ask);
+            self.walk(key, turn_rad_per_s, game, ask);
             return;
         }
         let mut handed = 0;
@@ -548,23 +550,22 @@ impl Tour {
     }
 
     /// Walks (pressing `key` once the settings took effect) and turns the view by
-    /// `turn_rad_per_s` times the time since the last turn.
-    fn walk(&mut self, key: MoveKey, turn_rad_per_s: f64, running: Nanos, ask: &mut TourAsk) {
+    /// `turn_rad_per_s` times the game time `game` advanced since the last turn.
+    fn walk(&mut self, key: MoveKey, turn_rad_per_s: f64, game: Nanos, ask: &mut TourAsk) {
         if self.driven == 0 {
             ask.inputs.push(InputKind::Press(key));
             self.held = Some(key);
             self.driven = 1;
-            self.turned_to = running;
+            self.turned_to = game;
             return;
         }
-        if running > self.turned_to {
-            let turned = (running - self.turned_to).min(MOST_TURNED_PER_FRAME);
+        if game > self.turned_to {
             ask.inputs.push(InputKind::Look {
-                yaw_rad: turn_rad_per_s * secs_from_ns(turned),
+                yaw_rad: turn_rad_per_s * secs_from_ns(game - self.turned_to),
                 pitch_rad: 0.0,
             });
-            self.turned_to = running;
         }
+        self.turned_to = game;
     }
 
     /// The release of the key the tour holds down, if it holds one: to hand the loop

@@ -5,6 +5,7 @@
 
 use super::chapters::{no_frames, other_strategy, single};
 use super::{Evidence, Verdict};
+use crate::display::DisplaySpec;
 use crate::live::{DisplayTimesBy, LiveSettings};
 use crate::timestep::{FilterSpec, Strategy};
 
@@ -12,7 +13,8 @@ use crate::timestep::{FilterSpec, Strategy};
 /// screen as evenly as the loop measured them.
 const EVEN_AT_THE_SCREEN: f64 = 0.1;
 
-/// A frame that costs this many refresh periods misses some refreshes on any machine.
+/// The frame cost the chapter adds, in refresh periods: frames that kept pace with the
+/// refresh then come between one and two refreshes apart, so some miss one.
 const MISSING_COST: f64 = 1.25;
 
 pub(super) fn screen_setup(_: &LiveSettings) -> LiveSettings {
@@ -27,9 +29,12 @@ pub(super) fn screen_setup(_: &LiveSettings) -> LiveSettings {
 pub(super) fn screen_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     let pane = evidence.focused()?;
     let screen = &evidence.screen;
+    if screen.shown_fps <= 0.0 || screen.refresh_hz <= 0.0 || tears(evidence) {
+        return None;
+    }
     let refresh_ms = 1e3 / screen.refresh_hz;
     let even = pane.stats.display_judder_ms <= EVEN_AT_THE_SCREEN * refresh_ms;
-    if screen.shown_fps <= 0.0 || !even || evidence.settings.load.render_cost_ms != 0.0 {
+    if !even || evidence.settings.load.render_cost_ms != 0.0 {
         return None;
     }
     let cost_ms = (MISSING_COST * refresh_ms * 10.0).round() / 10.0;
@@ -62,13 +67,30 @@ pub(super) fn screen_check(evidence: &Evidence) -> Verdict {
         DisplayTimesBy::Measurement(_) => "measured",
     };
     let (at_loop, at_screen) = (pane.stats.judder_ms, pane.stats.display_judder_ms);
+    if !(at_loop.is_finite() && at_screen.is_finite()) {
+        return Verdict::Fails("the frames' judder could not be measured".into());
+    }
     let even = EVEN_AT_THE_SCREEN * 1e3 / screen.refresh_hz;
     if at_screen <= even {
-        let why = if matches!(evidence.settings.filter, FilterSpec::Snap { .. }) {
+        let cost = evidence.settings.load.render_cost_ms;
+        let why = if tears(evidence) {
+            format!(
+                "immediate puts each image up as soon as it is ready, tearing ({:.0} \
+                 refreshes a second torn), so no refresh holds a frame back and the screen \
+                 shows the frames as the loop timed them; choose fifo or mailbox (Display)",
+                screen.torn_per_s
+            )
+        } else if matches!(evidence.settings.filter, FilterSpec::Snap { .. }) {
             "the snap filter made each frame's time whole refreshes, the time the screen \
              shows it for: that is snapping's fix, for frames that keep pace with the \
              refresh"
                 .into()
+        } else if cost > 0.0 {
+            format!(
+                "the frames came whole refreshes apart even with {cost:.1} ms of work each \
+                 (Artificial load: per frame); another cost, a little over a refresh, makes \
+                 some miss one",
+            )
         } else {
             format!(
                 "the frames kept pace with the {:.0} Hz refresh; a frame costing more than a \
@@ -98,6 +120,11 @@ pub(super) fn screen_check(evidence: &Evidence) -> Verdict {
     ))
 }
 
+/// Whether the screen puts images up as soon as they are ready (immediate: tearing).
+fn tears(evidence: &Evidence) -> bool {
+    matches!(evidence.screen.model, DisplaySpec::Immediate { .. })
+}
+
 /// What the screen did to the frames over the last second, in words.
 fn what_the_screen_did(evidence: &Evidence) -> String {
     let screen = &evidence.screen;
@@ -119,14 +146,17 @@ fn what_the_screen_did(evidence: &Evidence) -> String {
             .filter(|&&cause| causes.get(cause) > 0)
             .map(|&cause| format!("{} {}", cause.label(), causes.get(cause)))
             .collect();
+        let (count, refreshes) = match causes.total() {
+            1 => (1, "refresh"),
+            n => (n, "refreshes"),
+        };
         parts.push(format!(
-            "{} refreshes showed the frame before again ({})",
-            causes.total(),
+            "{count} {refreshes} showed the frame before again ({})",
             why.join(", ")
         ));
     }
     if screen.torn_per_s > 0.0 {
-        parts.push(format!("{:.0} tore", screen.torn_per_s));
+        parts.push(format!("{:.0} refreshes a second torn", screen.torn_per_s));
     }
     let dropped = evidence
         .focused()

@@ -189,11 +189,11 @@ impl Watch {
         if steps.is_empty() {
             self.tally.stepless_frames += 1;
         }
-        // Paces count from the settling on, as the claims are judged: a walk starting is
-        // no jitter.
+        // Paces count from halfway through the settling, so the first judgement has half a
+        // second of them: a walk starting is no jitter.
         let settled = self
             .since
-            .is_some_and(|since| live.now() >= since.saturating_add(super::SETTLE));
+            .is_some_and(|since| live.now() >= since.saturating_add(super::SETTLE / 2));
         let focus_index = live.settings().focus_index();
         for (index, (pane, watch)) in live.panes().iter().zip(&mut self.panes).enumerate() {
             if watch.note(pane, settled) && index == focus_index {
