@@ -20,11 +20,48 @@ fn run(
     id: &str,
     change: impl FnOnce(&mut LiveSettings),
     seconds: f64,
+    frame: impl FnMut(u64) -> Nanos,
+) -> (Verdict, LiveLoop<VirtualStopwatch>, Tour) {
+    run_with(&LiveSettings::default(), id, None, change, seconds, frame)
+}
+
+/// Runs chapter `id` as [`run`] does, on a screen of `mode` at 60 Hz.
+fn run_on_screen(
+    id: &str,
+    mode: crate::live::PresentModeId,
+    change: impl FnOnce(&mut LiveSettings),
+    seconds: f64,
+    frame: impl FnMut(u64) -> Nanos,
+) -> (Verdict, LiveLoop<VirtualStopwatch>, Tour) {
+    run_with(
+        &LiveSettings::default(),
+        id,
+        Some(mode),
+        change,
+        seconds,
+        frame,
+    )
+}
+
+/// Runs chapter `id` as [`run`] does, for a reader whose settings are `reader`, on a
+/// screen of `mode` at 60 Hz (the loop's assumed screen without one).
+fn run_with(
+    reader: &LiveSettings,
+    id: &str,
+    mode: Option<crate::live::PresentModeId>,
+    change: impl FnOnce(&mut LiveSettings),
+    seconds: f64,
     mut frame: impl FnMut(u64) -> Nanos,
 ) -> (Verdict, LiveLoop<VirtualStopwatch>, Tour) {
-    let (mut tour, mut settings) = Tour::start(chapter(id), &LiveSettings::default());
+    let (mut tour, mut settings) = Tour::start(chapter(id), reader);
     change(&mut settings);
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
+    if let Some(mode) = mode {
+        live.set_screen(crate::live::ScreenFacts {
+            present_mode: Some(mode),
+            monitor_hz: Some(60.0),
+        });
+    }
     let end = (seconds * 1e9) as Nanos;
     let mut i = 0;
     while live.now() < end {
@@ -555,32 +592,6 @@ fn the_first_person_claim_needs_the_player_to_walk() {
     assert_eq!(tour.let_go(), None);
 }
 
-/// Runs chapter `id` as [`run`] does, on a screen of `mode` at 60 Hz.
-fn run_on_screen(
-    id: &str,
-    mode: crate::live::PresentModeId,
-    change: impl FnOnce(&mut LiveSettings),
-    seconds: f64,
-    mut frame: impl FnMut(u64) -> Nanos,
-) -> (Verdict, LiveLoop<VirtualStopwatch>, Tour) {
-    let (mut tour, mut settings) = Tour::start(chapter(id), &LiveSettings::default());
-    change(&mut settings);
-    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
-    live.set_screen(crate::live::ScreenFacts {
-        present_mode: Some(mode),
-        monitor_hz: Some(60.0),
-    });
-    let end = (seconds * 1e9) as Nanos;
-    let mut i = 0;
-    while live.now() < end {
-        live.stopwatch_mut().advance(frame(i));
-        live.frame();
-        act(&mut tour, &mut live);
-        i += 1;
-    }
-    (tour.verdict().clone(), live, tour)
-}
-
 /// Frames paced by a 60 Hz vsync as the loop measures them: 13.5 ms, then 19.8 ms.
 fn wobble(i: u64) -> Nanos {
     if i.is_multiple_of(2) {
@@ -666,20 +677,17 @@ fn frames_that_keep_pace_with_the_refresh_are_made_to_miss_some() {
         },
         ..LiveSettings::default()
     };
-    let (mut tour, settings) = Tour::start(chapter("screen"), &reader);
-    let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid");
-    live.set_screen(crate::live::ScreenFacts {
-        present_mode: Some(PresentModeId::Fifo),
-        monitor_hz: Some(60.0),
-    });
-    for _ in 0..300 {
-        live.stopwatch_mut().advance(FRAME_60HZ - 500_000);
-        live.frame();
-        act(&mut tour, &mut live);
-    }
+    let (verdict, live, tour) = run_with(
+        &reader,
+        "screen",
+        Some(PresentModeId::Fifo),
+        |_| {},
+        5.0,
+        |_| FRAME_60HZ - 500_000,
+    );
     assert_eq!(live.settings().load.render_cost_ms, 0.5);
     assert_eq!(tour.status().adapted, None);
-    let text = fails(tour.verdict());
+    let text = fails(&verdict);
     assert!(text.contains("even with 0.5 ms of work each"), "{text}");
     // Immediate puts each image up at once: the judder turns into tears, and a costlier
     // frame would not change that.
