@@ -59,15 +59,11 @@ pub(super) struct PaneWatch {
     /// kick then landed in and where the kick put the spring at that time (what the guess
     /// overshoots the curve by is in it too).
     pub kick_error_m: f64,
-    /// The sphere's bearing from the camera's look at the last frame, radians
+    /// How evenly the sphere's bearing from the camera's look changed, radians in `x`
     /// (horizontal: the orbits turn about the vertical).
-    bearing: Option<f64>,
-    /// How evenly the bearing changed.
-    bearing_pace: Pace,
-    /// Where the camera's eyes were at the last frame.
-    eye: Option<DVec3>,
-    /// How evenly the eyes moved.
-    eye_pace: Pace,
+    bearing: Pace,
+    /// How evenly the camera's eyes moved.
+    eye: Pace,
 }
 
 /// How evenly something moves from frame to frame: the RMS change of its rate from one
@@ -75,33 +71,42 @@ pub(super) struct PaneWatch {
 /// between still and fast), and how far it went.
 #[derive(Clone, Copy, Debug, Default)]
 struct Pace {
-    /// Real time the last frame was shown for (`T`), ns.
-    at: Option<Nanos>,
+    /// The last frame noted: when it was shown on the strategy's clock (`T`), ns, and
+    /// where the thing was; `None` before the first or after a value not finite.
+    last: Option<(Nanos, DVec3)>,
     /// The rate over the last frame, per second; `None` when not measured.
     rate: Option<DVec3>,
     /// Sum of the squared changes of the rate, each times its frame, and how many.
     jerk_sum: f64,
     jerks: u64,
-    /// Distance moved and the real time it took, s.
+    /// Distance moved, and the time it took on the strategy's clock, s.
     travelled: f64,
     took_s: f64,
 }
 
 impl Pace {
-    /// Notes a frame shown at real time `at` that moved the thing by `moved` since the
-    /// frame noted before (`None` when there is no such frame); it counts once `settled`
-    /// (a walk starting, or a view turning to where a chapter set it, is no jitter).
-    fn note(&mut self, at: Nanos, moved: Option<DVec3>, settled: bool) {
-        let last = self.at.replace(at);
-        let (Some(last), Some(moved)) = (last, moved) else {
-            self.rate = None;
-            return;
-        };
-        if at <= last || !moved.is_finite() {
+    /// Notes a frame shown at `at` (`T`) with the thing at `value`, which moved by
+    /// `moved(last, value)` since the frame noted before; it counts once `settled` (a walk
+    /// starting, or a view turning to where a chapter set it, is no jitter).
+    fn note(
+        &mut self,
+        at: Nanos,
+        value: DVec3,
+        moved: impl FnOnce(DVec3, DVec3) -> DVec3,
+        settled: bool,
+    ) {
+        let last = self.last.take();
+        if !value.is_finite() {
             self.rate = None;
             return;
         }
-        let frame_s = secs_from_ns(at - last);
+        self.last = Some((at, value));
+        let Some((last_at, last_value)) = last.filter(|&(last_at, _)| at > last_at) else {
+            self.rate = None;
+            return;
+        };
+        let moved = moved(last_value, value);
+        let frame_s = secs_from_ns(at - last_at);
         let rate = moved / frame_s;
         let before = self.rate.replace(rate);
         if !settled {
@@ -258,10 +263,12 @@ impl PaneWatch {
             truth,
         });
         self.note_bearing(shown, settled);
-        let eye = shown.camera_eye;
-        self.eye_pace
-            .note(shown.real_time, self.eye.map(|last| eye - last), settled);
-        self.eye = Some(eye).filter(|eye| eye.is_finite());
+        self.eye.note(
+            shown.real_time,
+            shown.camera_eye,
+            |from, to| to - from,
+            settled,
+        );
         kicked
     }
 
@@ -275,27 +282,25 @@ impl PaneWatch {
             yaw(shown.camera_target - eye),
             yaw(shown.sphere_position - eye),
         );
-        let turned = self
-            .bearing
-            .map(|last| DVec3::X * wrapped_difference(last, angle));
-        self.bearing_pace.note(shown.real_time, turned, settled);
-        self.bearing = Some(angle).filter(|angle| angle.is_finite());
+        let turned = |from: DVec3, to: DVec3| DVec3::X * wrapped_difference(from.x, to.x);
+        self.bearing
+            .note(shown.real_time, DVec3::X * angle, turned, settled);
     }
 
     /// How unevenly the sphere crossed the screen against the camera: the RMS change of
     /// its rate across the screen from one frame to the next, times the frame, degrees.
     pub fn screen_jitter_deg(&self) -> f64 {
-        self.bearing_pace.jitter().to_degrees()
+        self.bearing.jitter().to_degrees()
     }
 
     /// How unevenly the camera's eyes moved through the world: the RMS change of their
     /// velocity from one frame to the next, times the frame, metres.
     pub fn eye_jitter_m(&self) -> f64 {
-        self.eye_pace.jitter()
+        self.eye.jitter()
     }
 
     /// The eyes' mean speed, m/s.
     pub fn eye_speed_mps(&self) -> f64 {
-        self.eye_pace.speed()
+        self.eye.speed()
     }
 }
