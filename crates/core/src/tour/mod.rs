@@ -24,6 +24,7 @@ use crate::input::MoveKey;
 use crate::input::{InputKind, InputPolicy, InputScript};
 use crate::live::{LiveLoop, LiveSettings, ScreenReadouts, SlowLoop, SpanStats, Stopwatch};
 use crate::timestep::{Nanos, RangeError, Strategy, secs_from_ns};
+use arrayvec::ArrayVec;
 use watch::Watch;
 
 /// How long a chapter's settings must have run before its claim is judged, ns: the
@@ -139,6 +140,10 @@ impl Drive {
 /// fired at once.
 const MOST_DRIVEN_PER_FRAME: u64 = 4;
 
+/// Most inputs the tour asks for after one frame: a release when its script starts over,
+/// the drive's events, and a release after a stall (a walk asks for at most two).
+pub const MOST_ASKED_INPUTS: usize = MOST_DRIVEN_PER_FRAME as usize + 2;
+
 /// What the tour asks of the loop after a frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TourAsk {
@@ -146,8 +151,8 @@ pub struct TourAsk {
     pub settings: Option<LiveSettings>,
     /// Kick the spring.
     pub kick: bool,
-    /// Inputs to hand the loop, in order.
-    pub inputs: Vec<InputKind>,
+    /// Inputs to hand the loop, in order (held inline: the tour asks after every frame).
+    pub inputs: ArrayVec<InputKind, MOST_ASKED_INPUTS>,
 }
 
 /// The index of the chapter whose id is `id`.
