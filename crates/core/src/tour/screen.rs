@@ -32,12 +32,11 @@ pub(super) fn screen_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)
     if screen.shown_fps <= 0.0 || screen.refresh_hz <= 0.0 || tears(evidence) {
         return None;
     }
-    let refresh_ms = 1e3 / screen.refresh_hz;
-    let even = pane.stats.display_judder_ms <= EVEN_AT_THE_SCREEN * refresh_ms;
+    let even = pane.stats.display_judder_ms <= even_judder_ms(evidence);
     if !even || evidence.settings.load.render_cost_ms != 0.0 {
         return None;
     }
-    let cost_ms = (MISSING_COST * refresh_ms * 10.0).round() / 10.0;
+    let cost_ms = (MISSING_COST * 1e3 / screen.refresh_hz * 10.0).round() / 10.0;
     let mut settings = evidence.settings;
     settings.load.render_cost_ms = cost_ms;
     let why = format!(
@@ -70,7 +69,7 @@ pub(super) fn screen_check(evidence: &Evidence) -> Verdict {
     if !(at_loop.is_finite() && at_screen.is_finite()) {
         return Verdict::Fails("the frames' judder could not be measured".into());
     }
-    let even = EVEN_AT_THE_SCREEN * 1e3 / screen.refresh_hz;
+    let even = even_judder_ms(evidence);
     if at_screen <= even {
         let cost = evidence.settings.load.render_cost_ms;
         let why = if tears(evidence) {
@@ -118,6 +117,11 @@ pub(super) fn screen_check(evidence: &Evidence) -> Verdict {
         screen.model,
         what_the_screen_did(evidence)
     ))
+}
+
+/// The most judder at the screen, ms, that is even: a tenth of a refresh.
+fn even_judder_ms(evidence: &Evidence) -> f64 {
+    EVEN_AT_THE_SCREEN * 1e3 / evidence.screen.refresh_hz
 }
 
 /// Whether the screen puts images up as soon as they are ready (immediate: tearing).
