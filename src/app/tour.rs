@@ -80,6 +80,15 @@ impl WindowTour {
         self.tour.as_ref().map(Tour::status)
     }
 
+    /// Writes where the tour stands into `shown` (the panel's copy, kept from frame to
+    /// frame so its text is reused), `None` when no tour runs.
+    pub fn show_status(&self, shown: &mut Option<TourStatus>) {
+        match (self.tour.as_ref(), shown.as_mut()) {
+            (Some(tour), Some(status)) => tour.status_into(status),
+            (tour, _) => *shown = tour.map(Tour::status),
+        }
+    }
+
     /// The chapter to start at next time (0-based).
     pub fn resume_at(&self) -> usize {
         self.resume_at

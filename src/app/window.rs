@@ -260,7 +260,7 @@ impl App {
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = active.surface.size();
         self.display.session = self.record_replay_status();
-        self.display.tour = self.tour.status();
+        self.tour.show_status(&mut self.display.tour);
         let snapshot = self.live.snapshot();
         if let Some(offer) = snapshot.readouts.slow_loop {
             self.summary.slow_loop = Some(offer);

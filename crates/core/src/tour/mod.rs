@@ -177,7 +177,7 @@ impl Chapter {
 }
 
 /// What a chapter's check says.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Verdict {
     /// Not judged yet: what it waits for.
     Waiting(String),
@@ -185,6 +185,27 @@ pub enum Verdict {
     Holds(String),
     /// The claim does not hold here: what was measured, why, and what to change.
     Fails(String),
+}
+
+impl Clone for Verdict {
+    fn clone(&self) -> Self {
+        match self {
+            Self::Waiting(text) => Self::Waiting(text.clone()),
+            Self::Holds(text) => Self::Holds(text.clone()),
+            Self::Fails(text) => Self::Fails(text.clone()),
+        }
+    }
+
+    /// Reuses `self`'s text when both are the same kind (the panel copies the verdict
+    /// every frame).
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Self::Waiting(text), Self::Waiting(from))
+            | (Self::Holds(text), Self::Holds(from))
+            | (Self::Fails(text), Self::Fails(from)) => text.clone_from(from),
+            (this, source) => *this = source.clone(),
+        }
+    }
 }
 
 impl Verdict {
@@ -427,6 +448,19 @@ impl Tour {
             _ => return None,
         };
         Some(self.go(to))
+    }
+
+    /// Writes where the tour stands into `status`, reusing its text (the window shows it
+    /// every frame).
+    pub fn status_into(&self, status: &mut TourStatus) {
+        let chapter = &CHAPTERS[self.chapter];
+        status.chapter = self.chapter;
+        status.chapters = CHAPTERS.len();
+        status.title = chapter.title;
+        status.follows = chapter.follows;
+        status.text = chapter.text;
+        status.verdict.clone_from(&self.verdict);
+        status.adapted.clone_from(&self.adapted);
     }
 
     /// Where the tour stands, for the panel.

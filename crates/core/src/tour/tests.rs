@@ -698,3 +698,19 @@ fn frames_that_keep_pace_with_the_refresh_are_made_to_miss_some() {
         "{verdict:?}"
     );
 }
+
+#[test]
+fn the_status_written_in_place_matches_and_reuses_its_text() {
+    let (_, _, tour) = run("accumulator", |_| {}, 3.0, steady);
+    let mut shown = Tour::start(chapter("fixed"), &LiveSettings::default())
+        .0
+        .status();
+    tour.status_into(&mut shown);
+    assert_eq!(shown, tour.status());
+    assert!(matches!(shown.verdict, Verdict::Holds(_)), "{shown:?}");
+    // Written again with the same verdict, the text keeps its buffer.
+    let before = shown.verdict.text().as_ptr();
+    tour.status_into(&mut shown);
+    assert_eq!(shown.verdict.text().as_ptr(), before);
+    assert_eq!(shown, tour.status());
+}
