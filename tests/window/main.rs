@@ -148,15 +148,21 @@ fn alone() -> Alone {
     Alone { _held: held }
 }
 
+/// A share of the machine for a run (none on the thread holding it [`alone`]): held
+/// while the run goes, it keeps a run that measures the machine waiting.
+fn shared() -> Option<std::sync::RwLockReadGuard<'static, ()>> {
+    (!ALONE.get()).then(|| {
+        MACHINE
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    })
+}
+
 /// Runs `command` (the binary, its display chosen) with `args`; kills it and fails if it
 /// runs past [`RUN_DEADLINE`]. Shares the machine with other runs unless this thread holds
 /// it [`alone`].
 fn run(mut command: Command, args: &[&str]) -> Output {
-    let _shared = (!ALONE.get()).then(|| {
-        MACHINE
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    });
+    let _shared = shared();
     let mut child = command
         .args(args)
         .stdout(Stdio::piped())

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use super::{assert_success, lab, summary_value, virtual_display};
+use super::{assert_success, lab, shared, summary_value, virtual_display};
 
 #[test]
 fn a_recorded_session_replays_in_the_window_and_in_bench_to_the_same_state() {
@@ -80,6 +80,7 @@ fn a_recorded_session_replays_in_the_window_and_in_bench_to_the_same_state() {
     assert_eq!(summary_value(&again, "state hashes"), hashes);
     let _ = std::fs::remove_file(&utf16);
     // bench replays it per strategy: the accumulator's row ends in the first pane's state.
+    let shared = shared();
     let bench = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args([
             "bench",
@@ -91,6 +92,7 @@ fn a_recorded_session_replays_in_the_window_and_in_bench_to_the_same_state() {
         ])
         .output()
         .expect("bench runs");
+    drop(shared);
     assert!(bench.status.success(), "{bench:?}");
     let json: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("JSON");
     let hash = json["results"][0]["state_hash"]

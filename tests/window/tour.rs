@@ -6,6 +6,20 @@
 use super::*;
 use timestep_lab::tour::CHAPTERS;
 
+/// Runs chapter `chapter` (1-based) as [`chapter_run`] does and returns its `tour:` line;
+/// once more if its check did not pass. The claims are measured live on a shared machine,
+/// whose frame rate another program can move for seconds at a time (the chapter fits its
+/// setup again, and its claim waits to settle anew); a chapter whose check fails twice
+/// fails the test, and the first run's line is printed.
+fn chapter_passes(display: &VirtualDisplay, chapter: usize, frames: &str, more: &[&str]) -> String {
+    let line = chapter_run(display, chapter, frames, more);
+    if line.contains(": check passed (") {
+        return line;
+    }
+    eprintln!("chapter {chapter} {more:?}, run again after: {line}");
+    chapter_run(display, chapter, frames, more)
+}
+
 /// Runs chapter `chapter` (1-based) for `frames` frames with `more` arguments; returns the
 /// summary's `tour:` line.
 fn chapter_run(display: &VirtualDisplay, chapter: usize, frames: &str, more: &[&str]) -> String {
@@ -42,7 +56,7 @@ fn every_chapters_claim_holds_live_on_this_machine_and_on_a_slow_renderer() {
             "spiral" | "guards" => "40",
             _ => "300",
         };
-        let line = chapter_run(&display, i + 1, frames, &[]);
+        let line = chapter_passes(&display, i + 1, frames, &[]);
         let expected = format!(
             "chapter {}/{} {}: check passed (",
             i + 1,
@@ -57,7 +71,7 @@ fn every_chapters_claim_holds_live_on_this_machine_and_on_a_slow_renderer() {
             continue;
         }
         // A frame costing 60 ms: about 12.5 fps, each frame four or five 50 Hz steps.
-        let line = chapter_run(&display, i + 1, "160", &["--render-cost", "60"]);
+        let line = chapter_passes(&display, i + 1, "160", &["--render-cost", "60"]);
         assert!(line.contains(": check passed ("), "{line}");
     }
 }

@@ -4,7 +4,7 @@ use std::io::BufReader;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-use super::{assert_success, common, is_sphere_colour, run, summary_value, temp_png};
+use super::{assert_success, common, is_sphere_colour, run, shared, summary_value, temp_png};
 
 /// A private headless Weston compositor, stopped (and its runtime directory removed) when
 /// dropped.
@@ -234,6 +234,7 @@ fn a_recording_under_weston_carries_its_display_times_and_bench_reads_them_frame
         times.windows(2).all(|pair| pair[1] >= pair[0] + 15_900_000),
         "{times:?}"
     );
+    let shared = shared();
     let bench = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(["bench", "--trace"])
         .arg(&recording)
@@ -241,6 +242,7 @@ fn a_recording_under_weston_carries_its_display_times_and_bench_reads_them_frame
         .arg(&csv)
         .output()
         .expect("bench runs");
+    drop(shared);
     assert!(
         bench.status.success(),
         "{}",

@@ -304,11 +304,12 @@ fn fixed_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
 
 /// Frames at about the physics rate (50 Hz physics on a 50 Hz or 55 Hz screen, or a
 /// loop that manages only that) take one step each and hide the stutter: physics moves to
-/// five steps for every six frames, as 50 Hz on a 60 Hz screen.
+/// five steps for every six frames, as 50 Hz on a 60 Hz screen. Frames count in game
+/// time: slowed to half, 100 fps show 50 frames of game a second.
 fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
-    let fps = evidence.focused()?.stats.fps;
+    let fps = evidence.focused()?.stats.fps / evidence.settings.time_scale;
     let rate = evidence.settings.rate_hz;
-    if fps <= 0.0 || (fps / rate - 1.0).abs() >= 0.15 {
+    if !fps.is_finite() || fps <= 0.0 || (fps / rate - 1.0).abs() >= 0.15 {
         return None;
     }
     let rate_hz = (fps * 5.0 / 6.0).round().max(1.0);
@@ -316,9 +317,14 @@ fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
         rate_hz,
         ..evidence.settings
     };
+    let game = if evidence.settings.time_scale < 1.0 {
+        " of game time"
+    } else {
+        ""
+    };
     let why = format!(
-        "Physics set to {rate_hz:.0} Hz: the frames came at {fps:.1} fps, about the {rate:.0} Hz \
-         physics rate, so each took one step and the stutter would not show."
+        "Physics set to {rate_hz:.0} Hz: the frames came at {fps:.1} fps{game}, about the \
+         {rate:.0} Hz physics rate, so each took one step and the stutter would not show."
     );
     Some((settings, why))
 }

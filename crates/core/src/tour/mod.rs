@@ -23,7 +23,7 @@ pub use watch::{FrameTally, InputCounts};
 use crate::input::MoveKey;
 use crate::input::{InputKind, InputPolicy, InputScript};
 use crate::live::{LiveLoop, LiveSettings, ScreenReadouts, SlowLoop, SpanStats, Stopwatch};
-use crate::timestep::{Nanos, RangeError, Strategy, secs_from_ns};
+use crate::timestep::{MIN_TIME_SCALE, Nanos, RangeError, Strategy, secs_from_ns};
 use arrayvec::ArrayVec;
 use watch::Watch;
 
@@ -37,9 +37,13 @@ pub const SETTLE: Nanos = 1_500_000_000;
 /// than one step and the pattern blurs (at 30 fps, two steps a frame).
 pub const STUTTER_FPS: f64 = 45.0;
 
-/// How long after its settings take effect a chapter may still adapt them to the machine,
-/// ns: a frame rate that sags later (another program starting) is judged as it is.
+/// How long after its settings take effect a chapter adapts them to the machine whatever
+/// its claim says, ns; later it adapts them only when the claim fails on them.
 const ADAPT_WITHIN: Nanos = SETTLE + 2_000_000_000;
+
+/// How far (as a fraction) the time scale a slowed chapter runs may drift from the one
+/// the frame rate now calls for before the chapter slows time afresh.
+const RESLOW_DRIFT: f64 = 0.05;
 
 /// The verdict's words while time is stopped.
 const PAUSED: &str = "paused: the claim is judged while time runs";
@@ -173,6 +177,54 @@ impl Chapter {
     /// The claim, judged on `evidence`.
     pub fn check(&self, evidence: &Evidence) -> Verdict {
         (self.check)(evidence)
+    }
+
+    /// The settings that fit the chapter's claim to this machine, and why in words, or
+    /// `None` when those in force fit: a stutter chapter on a slow renderer slows time so
+    /// each frame shows `1/slow_frame_hz` s of game (and slows it afresh when the frame
+    /// rate drifted since), otherwise the chapter's own adaptation.
+    fn fit(&self, evidence: &Evidence) -> Option<(LiveSettings, String)> {
+        let settings = evidence.settings;
+        if let Some(slow) = evidence.slow.filter(|_| self.slows_for_slow_renderers) {
+            let time_scale = (slow.fps / self.slow_frame_hz)
+                .max(slow.time_scale)
+                .min(1.0);
+            let why = format!(
+                "Time runs at {time_scale:.2}x: at {:.1} fps this renderer is too slow to \
+                 show a 60 Hz screen's frames at full speed.",
+                slow.fps
+            );
+            return Some((
+                LiveSettings {
+                    time_scale,
+                    ..settings
+                },
+                why,
+            ));
+        }
+        if self.slows_for_slow_renderers && settings.time_scale < 1.0 {
+            let fps = evidence.focused()?.stats.fps;
+            let time_scale = (fps / self.slow_frame_hz).clamp(MIN_TIME_SCALE, 1.0);
+            if fps > 0.0 && (time_scale / settings.time_scale - 1.0).abs() > RESLOW_DRIFT {
+                let why = format!(
+                    "Time now runs at {time_scale:.2}x: the frames come at {fps:.1} fps, \
+                     and at {:.2}x each would show {:.1} ms of game, not the {:.1} ms of a \
+                     {:.0} Hz frame.",
+                    settings.time_scale,
+                    settings.time_scale / fps * 1e3,
+                    1e3 / self.slow_frame_hz,
+                    self.slow_frame_hz
+                );
+                return Some((
+                    LiveSettings {
+                        time_scale,
+                        ..settings
+                    },
+                    why,
+                ));
+            }
+        }
+        (self.adapt)(evidence)
     }
 }
 
@@ -372,7 +424,7 @@ pub struct Tour {
     /// The claim as last judged, and when, on the loop's clock.
     verdict: Verdict,
     judged_at: Option<Nanos>,
-    /// What the chapter changed for this machine, in words; it adapts once.
+    /// What the chapter last changed for this machine, in words.
     adapted: Option<String>,
     /// Drive events handed out since the settings took effect.
     driven: u64,
@@ -521,34 +573,23 @@ impl Tour {
         self.judged_at = Some(now);
         let evidence = self.evidence(live);
         let chapter = &CHAPTERS[self.chapter];
-        if self.adapted.is_none() && self.asked == Some(settings) && running <= ADAPT_WITHIN {
-            let adapted = match evidence.slow {
-                Some(slow) if chapter.slows_for_slow_renderers => {
-                    let time_scale = (slow.fps / chapter.slow_frame_hz)
-                        .max(slow.time_scale)
-                        .min(1.0);
-                    Some((
-                        LiveSettings {
-                            time_scale,
-                            ..settings
-                        },
-                        format!(
-                            "Time runs at {time_scale:.2}x: at {:.1} fps this renderer is too \
-                             slow to show a 60 Hz screen's frames at full speed.",
-                            slow.fps
-                        ),
-                    ))
-                }
-                _ => (chapter.adapt)(&evidence),
-            };
-            if let Some((settings, why)) = adapted {
-                self.adapted = Some(why);
-                self.asked = Some(settings);
-                ask.settings = Some(settings);
-                return ask;
-            }
+        let verdict = chapter.check(&evidence);
+        // The chapter fits its own settings (never the reader's) to this machine: once
+        // early, and again whenever its claim fails on them later (the frame rate sagged
+        // or rose: another program started), so a setup made for yesterday's frame rate
+        // does not stand in for the claim.
+        let early = self.adapted.is_none() && running <= ADAPT_WITHIN;
+        let failing = matches!(verdict, Verdict::Fails(_));
+        if self.asked == Some(settings)
+            && (early || failing)
+            && let Some((settings, why)) = chapter.fit(&evidence)
+        {
+            self.adapted = Some(why);
+            self.asked = Some(settings);
+            ask.settings = Some(settings);
+            return ask;
         }
-        self.verdict = chapter.check(&evidence);
+        self.verdict = verdict;
         ask
     }
 

@@ -317,6 +317,31 @@ fn a_slow_renderer_slows_time_for_the_stutter_chapters() {
 }
 
 #[test]
+fn a_renderer_that_slows_further_later_has_time_slowed_afresh() {
+    // 32 fps slow time to 0.53x: each frame shows 16.7 ms of game. Then the frames sag to
+    // 26.7 fps (another program starting): each shows 20 ms, one 50 Hz step, and the
+    // stutter is gone. The claim fails on a setup that no longer fits, so the chapter
+    // slows time again, to 0.44x, and the stutter is back.
+    let sag = |i| if i < 128 { 31_250_000 } else { 37_500_000 };
+    let (verdict, live, tour) = run("interpolation", |_| {}, 12.0, sag);
+    let scale = live.settings().time_scale;
+    // (Measured over a second that still holds a few of the faster frames: 27.3 fps.)
+    assert!((scale - 27.3 / 60.0).abs() < 0.01, "{scale}");
+    let adapted = tour.status().adapted.expect("time slowed");
+    assert!(adapted.starts_with("Time now runs at 0.46x"), "{adapted}");
+    assert!(
+        adapted.contains("at 0.53x each would show 19."),
+        "{adapted}"
+    );
+    holds(&verdict);
+    // The frames drifting 3% leave the claim holding, and time as it was slowed.
+    let drift = |i| if i < 128 { 31_250_000 } else { 32_200_000 };
+    let (verdict, live, _) = run("interpolation", |_| {}, 12.0, drift);
+    assert!((live.settings().time_scale - 32.0 / 60.0).abs() < 0.01);
+    holds(&verdict);
+}
+
+#[test]
 fn leaving_gives_the_readers_settings_back_and_chapters_clamp() {
     let mut reader = LiveSettings {
         rate_hz: 75.0,
