@@ -4,19 +4,33 @@
 //! remembered while the settings saved are the reader's own.
 
 use super::*;
+use std::io::Write;
 use timestep_lab::tour::CHAPTERS;
 
 /// Runs chapter `chapter` (1-based) as [`chapter_run`] does and returns its `tour:` line;
-/// once more if its check did not pass. The claims are measured live on a shared machine,
-/// whose frame rate another program can move for seconds at a time (the chapter fits its
-/// setup again, and its claim waits to settle anew); a chapter whose check fails twice
-/// fails the test, and the first run's line is printed.
-fn chapter_passes(display: &VirtualDisplay, chapter: usize, frames: &str, more: &[&str]) -> String {
+/// once more if its check did not pass, noting the first line in `retried`. The claims
+/// are measured live on a shared machine, whose frame rate another program can move for
+/// seconds at a time (the chapter fits its setup again, and its claim waits to settle
+/// anew). A chapter whose check fails twice fails the test, as do more than two retries.
+fn chapter_passes(
+    display: &VirtualDisplay,
+    chapter: usize,
+    frames: &str,
+    more: &[&str],
+    retried: &mut Vec<String>,
+) -> String {
     let line = chapter_run(display, chapter, frames, more);
     if line.contains(": check passed (") {
         return line;
     }
-    eprintln!("chapter {chapter} {more:?}, run again after: {line}");
+    // Past the harness's capture, so a retry that passes still shows in the log.
+    let note = format!("chapter {chapter} {more:?} ran again after: {line}");
+    let _ = writeln!(std::io::stderr(), "{note}");
+    retried.push(note);
+    assert!(
+        retried.len() <= 2,
+        "too many chapters retried: {retried:#?}"
+    );
     chapter_run(display, chapter, frames, more)
 }
 
@@ -49,6 +63,7 @@ fn every_chapters_claim_holds_live_on_this_machine_and_on_a_slow_renderer() {
     // The claims are judged on this machine's frame rate: no other test's window shares
     // the cores meanwhile.
     let _alone = alone();
+    let mut retried = Vec::new();
     for (i, chapter) in CHAPTERS.iter().enumerate() {
         // The spiral's frames busy-wait a quarter of a second each, the guard's nearly a
         // third: fewer of them cover the seconds the claim needs.
@@ -56,7 +71,7 @@ fn every_chapters_claim_holds_live_on_this_machine_and_on_a_slow_renderer() {
             "spiral" | "guards" => "40",
             _ => "300",
         };
-        let line = chapter_passes(&display, i + 1, frames, &[]);
+        let line = chapter_passes(&display, i + 1, frames, &[], &mut retried);
         let expected = format!(
             "chapter {}/{} {}: check passed (",
             i + 1,
@@ -71,7 +86,13 @@ fn every_chapters_claim_holds_live_on_this_machine_and_on_a_slow_renderer() {
             continue;
         }
         // A frame costing 60 ms: about 12.5 fps, each frame four or five 50 Hz steps.
-        let line = chapter_passes(&display, i + 1, "160", &["--render-cost", "60"]);
+        let line = chapter_passes(
+            &display,
+            i + 1,
+            "160",
+            &["--render-cost", "60"],
+            &mut retried,
+        );
         assert!(line.contains(": check passed ("), "{line}");
     }
 }

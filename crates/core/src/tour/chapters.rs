@@ -223,9 +223,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         setup: engines_setup,
         check: engines_check,
         slows_for_slow_renderers: true,
-        // Between Unity's 50 Hz and Bevy's 64 Hz ticks, so that neither lines up with
-        // a frame whose length drifts a few percent.
-        slow_frame_hz: 57.0,
+        slow_frame_hz: ENGINES_FRAME_HZ,
         adapt: engines_adapt,
         drive: Drive::Nothing,
     },
@@ -305,7 +303,7 @@ fn fixed_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
 /// Frames at about the physics rate (50 Hz physics on a 50 Hz or 55 Hz screen, or a
 /// loop that manages only that) take one step each and hide the stutter: physics moves to
 /// five steps for every six frames, as 50 Hz on a 60 Hz screen. Frames count in game
-/// time: slowed to half, 100 fps show 50 frames of game a second.
+/// time: slowed to half, 25 fps show 50 frames of game a second.
 fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     let fps = evidence.focused()?.stats.fps / evidence.settings.time_scale;
     let rate = evidence.settings.rate_hz;
@@ -317,10 +315,11 @@ fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
         rate_hz,
         ..evidence.settings
     };
-    let game = if evidence.settings.time_scale < 1.0 {
-        " of game time"
+    let time_scale = evidence.settings.time_scale;
+    let game = if time_scale < 1.0 {
+        format!(" of game time (time runs at {time_scale:.2}x)")
     } else {
-        ""
+        String::new()
     };
     let why = format!(
         "Physics set to {rate_hz:.0} Hz: the frames came at {fps:.1} fps{game}, about the \
@@ -329,14 +328,19 @@ fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     Some((settings, why))
 }
 
+/// How much game a frame shows when the engines chapter slows time: 1/57 s, between
+/// Unity's 50 Hz and Bevy's 64 Hz ticks, so that neither lines up with a frame whose
+/// length drifts a few percent (1/60 s would line up with Bevy's at 63 Hz).
+const ENGINES_FRAME_HZ: f64 = 57.0;
+
 /// Frames at about Unity's 50 Hz hide its stutter, and the engines keep their own rates:
-/// time slows instead, so each frame shows one 60 Hz frame of the game.
+/// time slows instead, so each frame shows 1/57 s of the game.
 fn engines_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     let fps = evidence.focused()?.stats.fps;
     if fps <= 0.0 || (fps / 50.0 - 1.0).abs() >= 0.15 || evidence.settings.time_scale != 1.0 {
         return None;
     }
-    let time_scale = fps / 60.0;
+    let time_scale = (fps / ENGINES_FRAME_HZ).min(1.0);
     let settings = LiveSettings {
         time_scale,
         ..evidence.settings

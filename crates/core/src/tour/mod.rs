@@ -37,8 +37,8 @@ pub const SETTLE: Nanos = 1_500_000_000;
 /// than one step and the pattern blurs (at 30 fps, two steps a frame).
 pub const STUTTER_FPS: f64 = 45.0;
 
-/// How long after its settings take effect a chapter adapts them to the machine whatever
-/// its claim says, ns; later it adapts them only when the claim fails on them.
+/// How long after its settings take effect a chapter that has not adapted them yet does
+/// so whatever its claim says, ns; later it adapts them only when the claim fails on them.
 const ADAPT_WITHIN: Nanos = SETTLE + 2_000_000_000;
 
 /// How far (as a fraction) the time scale a slowed chapter runs may drift from the one
@@ -77,7 +77,7 @@ pub struct Chapter {
     /// of a second (a 60 Hz screen's frame, or a rate that no physics rate of the chapter
     /// is near).
     slow_frame_hz: f64,
-    /// How the chapter adapts its setup to this machine once measured (a rate that the
+    /// How the chapter adapts its setup to this machine when measured (a rate that the
     /// frame rate happens to match): the settings to run and why, in words.
     adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
     /// What the tour does to the loop while the chapter runs (kicks, key presses).
@@ -207,8 +207,8 @@ impl Chapter {
             let time_scale = (fps / self.slow_frame_hz).clamp(MIN_TIME_SCALE, 1.0);
             if fps > 0.0 && (time_scale / settings.time_scale - 1.0).abs() > RESLOW_DRIFT {
                 let why = format!(
-                    "Time now runs at {time_scale:.2}x: the frames come at {fps:.1} fps, \
-                     and at {:.2}x each would show {:.1} ms of game, not the {:.1} ms of a \
+                    "Time now runs at {time_scale:.2}x: the frames came at {fps:.1} fps, \
+                     and at {:.2}x each showed {:.1} ms of game, not the {:.1} ms of a \
                      {:.0} Hz frame.",
                     settings.time_scale,
                     settings.time_scale / fps * 1e3,
@@ -574,10 +574,10 @@ impl Tour {
         let evidence = self.evidence(live);
         let chapter = &CHAPTERS[self.chapter];
         let verdict = chapter.check(&evidence);
-        // The chapter fits its own settings (never the reader's) to this machine: once
-        // early, and again whenever its claim fails on them later (the frame rate sagged
-        // or rose: another program started), so a setup made for yesterday's frame rate
-        // does not stand in for the claim.
+        // The chapter fits its own settings (never the reader's) to this machine: early,
+        // and again whenever its claim fails on them later (the frame rate moved: another
+        // program started or stopped), so a setup made for another frame rate does not
+        // hide the claim.
         let early = self.adapted.is_none() && running <= ADAPT_WITHIN;
         let failing = matches!(verdict, Verdict::Fails(_));
         if self.asked == Some(settings)
@@ -586,6 +586,9 @@ impl Tour {
         {
             self.adapted = Some(why);
             self.asked = Some(settings);
+            // Judged afresh on the new settings; not the old verdict meanwhile (a run
+            // that ends on this frame reports it).
+            self.verdict = waiting_to_settle();
             ask.settings = Some(settings);
             return ask;
         }
