@@ -185,43 +185,37 @@ impl Chapter {
     /// rate drifted since), otherwise the chapter's own adaptation.
     fn fit(&self, evidence: &Evidence) -> Option<(LiveSettings, String)> {
         let settings = evidence.settings;
+        // The time scale at which each of `fps` frames shows `1/slow_frame_hz` s of game.
+        let slowed = |fps: f64| {
+            let time_scale = (fps / self.slow_frame_hz).clamp(MIN_TIME_SCALE, 1.0);
+            LiveSettings {
+                time_scale,
+                ..settings
+            }
+        };
         if let Some(slow) = evidence.slow.filter(|_| self.slows_for_slow_renderers) {
-            let time_scale = (slow.fps / self.slow_frame_hz)
-                .max(slow.time_scale)
-                .min(1.0);
+            let fitted = slowed(slow.fps);
             let why = format!(
-                "Time runs at {time_scale:.2}x: at {:.1} fps this renderer is too slow to \
-                 show a 60 Hz screen's frames at full speed.",
-                slow.fps
+                "Time runs at {:.2}x: at {:.1} fps this renderer is too slow to show a 60 Hz \
+                 screen's frames at full speed.",
+                fitted.time_scale, slow.fps
             );
-            return Some((
-                LiveSettings {
-                    time_scale,
-                    ..settings
-                },
-                why,
-            ));
+            return Some((fitted, why));
         }
         if self.slows_for_slow_renderers && settings.time_scale < 1.0 {
             let fps = evidence.focused()?.stats.fps;
-            let time_scale = (fps / self.slow_frame_hz).clamp(MIN_TIME_SCALE, 1.0);
-            if fps > 0.0 && (time_scale / settings.time_scale - 1.0).abs() > RESLOW_DRIFT {
+            let fitted = slowed(fps);
+            if fps > 0.0 && (fitted.time_scale / settings.time_scale - 1.0).abs() > RESLOW_DRIFT {
                 let why = format!(
-                    "Time now runs at {time_scale:.2}x: the frames came at {fps:.1} fps, \
-                     and at {:.2}x each showed {:.1} ms of game, not the {:.1} ms of a \
-                     {:.0} Hz frame.",
+                    "Time now runs at {:.2}x: the frames came at {fps:.1} fps, and at {:.2}x \
+                     each showed {:.1} ms of game, not the {:.1} ms of a {:.0} Hz frame.",
+                    fitted.time_scale,
                     settings.time_scale,
                     settings.time_scale / fps * 1e3,
                     1e3 / self.slow_frame_hz,
                     self.slow_frame_hz
                 );
-                return Some((
-                    LiveSettings {
-                        time_scale,
-                        ..settings
-                    },
-                    why,
-                ));
+                return Some((fitted, why));
             }
         }
         (self.adapt)(evidence)
