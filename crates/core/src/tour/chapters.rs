@@ -328,13 +328,16 @@ fn stutter_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     Some((settings, why))
 }
 
-/// How much game a frame shows when the engines chapter slows time: 1/57 s, between
-/// Unity's 50 Hz and Bevy's 64 Hz ticks, so that neither lines up with a frame whose
-/// length drifts a few percent (1/60 s would line up with Bevy's at 63 Hz).
-const ENGINES_FRAME_HZ: f64 = 57.0;
+/// How much game a frame shows when the engines chapter slows time: 1/85 s, so Unity's
+/// 50 Hz ticks come on 0.59 of the frames and Bevy's 64 Hz ones on 0.75. Both patterns
+/// repeat within a few frames, so even a slow renderer's second of 10 frames holds frames
+/// without a tick, and a drift of 10% lines neither up. (At 1/57 s, between the two
+/// rates, each missed a tick on only one frame in eight: a second of 10 frames often held
+/// none, and the stutter went unmeasured.)
+const ENGINES_FRAME_HZ: f64 = 85.0;
 
 /// Frames at about Unity's 50 Hz hide its stutter, and the engines keep their own rates:
-/// time slows instead, so each frame shows 1/57 s of the game.
+/// time slows instead, so each frame shows 1/85 s of the game.
 fn engines_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)> {
     let fps = evidence.focused()?.stats.fps;
     if fps <= 0.0 || (fps / 50.0 - 1.0).abs() >= 0.15 || evidence.settings.time_scale != 1.0 {
