@@ -97,12 +97,18 @@ mod shell {
         finish(run_bench_render(options), EXIT_FAILURE)
     }
 
-    /// The window.
+    /// The window. Its outcome is printed as soon as the run ends, from inside the event
+    /// loop (on macOS the menu's Quit ends the process there).
     pub fn window(options: WindowOptions) -> ExitCode {
-        finish(
-            run_window(options).map(|summary| summary.to_string()),
-            EXIT_FAILURE,
-        )
+        let code = std::rc::Rc::new(std::cell::Cell::new(ExitCode::SUCCESS));
+        let reported = std::rc::Rc::clone(&code);
+        run_window(options, move |outcome| {
+            reported.set(finish(
+                outcome.map(|summary| summary.to_string()),
+                EXIT_FAILURE,
+            ));
+        });
+        code.get()
     }
 }
 

@@ -22,6 +22,8 @@ pub struct WindowOptions {
     /// MSAA samples of the scene (1 or 4); `None` chooses for the adapter (4 on a GPU, 1
     /// on a CPU rasterizer).
     pub msaa: Option<u32>,
+    /// The graphics API to draw with (`--backend`); `None`: `WGPU_BACKEND`'s, else any.
+    pub backend: Option<GpuBackend>,
     /// Run this many frames, then exit.
     pub frames: Option<u64>,
     /// Write the last frame (scene and panel) to this PNG.
@@ -70,6 +72,8 @@ pub struct RenderOptions {
     pub time_s: f64,
     /// Display rate the loop runs at until then, Hz.
     pub display_hz: f64,
+    /// The graphics API to draw with (`--backend`); `None`: `WGPU_BACKEND`'s, else any.
+    pub backend: Option<GpuBackend>,
 }
 
 /// What `bench-render` measures.
@@ -84,6 +88,8 @@ pub struct BenchRenderOptions {
     /// MSAA samples of the scene (1 or 4); `None` chooses for the adapter, as the window
     /// does.
     pub msaa: Option<u32>,
+    /// The graphics API to draw with (`--backend`); `None`: `WGPU_BACKEND`'s, else any.
+    pub backend: Option<GpuBackend>,
     /// Print JSON instead of the table.
     pub json: bool,
     /// Parts of the frame left out, to measure what each costs.
@@ -178,3 +184,45 @@ impl FromIterator<FramePart> for FrameParts {
         parts.into_iter().fold(Self::NONE, Self::with)
     }
 }
+
+/// The graphics API a drawing command renders with (`--backend`). Without one, the
+/// `WGPU_BACKEND` variable chooses, else the first adapter of any API the platform has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuBackend {
+    /// Vulkan (Linux, Windows; Mesa's lavapipe renders it on the CPU).
+    Vulkan,
+    /// Direct3D 12 (Windows).
+    Dx12,
+    /// Metal (macOS).
+    Metal,
+    /// OpenGL or OpenGL ES (Linux and Windows through EGL or WGL; a downlevel API: fewer
+    /// texture views, FIFO only).
+    Gl,
+}
+
+impl GpuBackend {
+    /// Every backend, in the order help lists them.
+    pub const ALL: [Self; 4] = [Self::Vulkan, Self::Dx12, Self::Metal, Self::Gl];
+
+    /// The backend's name on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Vulkan => "vulkan",
+            Self::Dx12 => "dx12",
+            Self::Metal => "metal",
+            Self::Gl => "gl",
+        }
+    }
+
+    /// The API's own name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Vulkan => "Vulkan",
+            Self::Dx12 => "Direct3D 12",
+            Self::Metal => "Metal",
+            Self::Gl => "OpenGL",
+        }
+    }
+}
+
+timestep_lab_core::stable_ids!(GpuBackend, UnknownGpuBackend, "graphics backend");

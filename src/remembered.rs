@@ -1,6 +1,8 @@
 //! Remembered settings: the window's settings, saved on exit as TOML in the platform's
-//! config directory (`$XDG_CONFIG_HOME/timestep-lab/settings.toml` on Linux, found with the
-//! `directories` crate) and restored at the next start. Options given on the command line
+//! config directory (found with the `directories` crate: `%APPDATA%\timestep-lab\config`
+//! on Windows, `~/Library/Application Support/timestep-lab` on macOS,
+//! `$XDG_CONFIG_HOME/timestep-lab` on Linux), or in the folder `TIMESTEP_LAB_CONFIG_DIR`
+//! names, and restored at the next start. Options given on the command line
 //! override them; `--no-config` neither reads nor writes the file.
 //!
 //! A file this version cannot fully read is never lost: before anything is written over it,
@@ -103,9 +105,22 @@ impl Restored {
     }
 }
 
-/// The settings file's path in the platform's config directory; `None` where the platform
-/// has none (no home directory).
+/// The variable naming the folder the settings live in instead of the platform's config
+/// directory (a portable copy, a second profile, the tests).
+pub const CONFIG_DIR_VARIABLE: &str = "TIMESTEP_LAB_CONFIG_DIR";
+
+/// Where each platform keeps the settings, for `--help` and messages.
+pub const CONFIG_DIRS: &str = "%APPDATA%\\timestep-lab\\config on Windows, \
+    ~/Library/Application Support/timestep-lab on macOS, $XDG_CONFIG_HOME/timestep-lab \
+    (~/.config/timestep-lab) on Linux";
+
+/// The settings file's path: in the folder [`CONFIG_DIR_VARIABLE`] names when set (and not
+/// empty), else in the platform's config directory ([`CONFIG_DIRS`]); `None` where the
+/// platform has none (no home directory).
 pub fn settings_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CONFIG_DIR_VARIABLE).filter(|dir| !dir.is_empty()) {
+        return Some(PathBuf::from(dir).join(SETTINGS_FILE));
+    }
     directories::ProjectDirs::from("", "", "timestep-lab")
         .map(|dirs| dirs.config_dir().join(SETTINGS_FILE))
 }

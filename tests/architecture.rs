@@ -66,7 +66,11 @@ fn architecture_md_names_every_crate_and_top_level_module() {
             missing.push(format!("the crate `{name}`"));
         }
         let modules = top_level_modules(member);
-        assert!(!modules.is_empty(), "{name} has modules");
+        // The benchmarks' crate is its `benches/`: an empty library.
+        assert!(
+            !modules.is_empty() || name == "timestep-lab-benches",
+            "{name} has modules"
+        );
         for module in modules {
             if !map.contains(&format!("`{module}`")) {
                 missing.push(format!("{name}'s module `{module}`"));

@@ -2,11 +2,12 @@
 //! real binary.
 
 mod common;
-#[cfg(unix)]
+// Linux only: util-linux's `script` makes the terminal.
+#[cfg(target_os = "linux")]
 #[path = "support/terminal.rs"]
 mod terminal;
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
@@ -371,6 +372,8 @@ impl Drop for TempDir {
     }
 }
 
+// Linux only: /dev/full.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_png_that_cannot_be_written_fails_render_naming_the_file() {
     if common::gpu_or_skip().is_none() {
@@ -393,6 +396,8 @@ fn a_png_that_cannot_be_written_fails_render_naming_the_file() {
     assert!(output.stdout.is_empty(), "nothing reported as written");
 }
 
+// Linux only: /dev/full.
+#[cfg(target_os = "linux")]
 #[test]
 fn render_fails_when_its_report_cannot_be_printed() {
     if common::gpu_or_skip().is_none() {
@@ -405,7 +410,7 @@ fn render_fails_when_its_report_cannot_be_printed() {
         .arg(&path)
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::from(
+        .stdout(std::process::Stdio::from(
             std::fs::File::create("/dev/full").expect("/dev/full"),
         ))
         .output()
@@ -506,7 +511,8 @@ fn render_progress_never_reaches_a_pipe() {
 
 /// On a terminal (a pseudo-terminal from util-linux's `script`) the bar is drawn on stderr
 /// while the loop runs, then cleared; stdout, sent to a file, gets the report line alone.
-#[cfg(unix)]
+// Linux only: util-linux's `script`.
+#[cfg(target_os = "linux")]
 #[test]
 fn render_progress_shows_on_a_terminal_and_stays_off_stdout() {
     if common::gpu_or_skip().is_none() {

@@ -9,7 +9,9 @@ mod common;
 use common::{compare_images, gpu_or_skip};
 use timestep_lab::app::{FrameComposer, UiFrame, UiPass};
 use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab::render::{BACKGROUND, Backdrop, GpuContext, Offscreen, begin_color_pass};
+use timestep_lab::render::{
+    BACKGROUND, Backdrop, GpuContext, Offscreen, adapter_summary, begin_color_pass,
+};
 use timestep_lab::ui::{DisplayStatus, PanelState};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -72,10 +74,23 @@ fn panel_frame(fills_panels: bool) -> PanelFrame {
     }
 }
 
-/// The two ways the panel is drawn on an sRGB texture: through its own format (egui
-/// decodes to linear; a surface that cannot be viewed otherwise), and through its
-/// non-sRGB twin (egui blends encoded colour: offscreen, and surfaces that allow it).
-const UI_FORMATS: [wgpu::TextureFormat; 2] = [FORMAT, wgpu::TextureFormat::Rgba8Unorm];
+/// The ways the panel is drawn on an sRGB texture that `gpu`'s adapter offers: through
+/// its own format (egui decodes to linear; GL, and surfaces that cannot be viewed
+/// otherwise), and through its non-sRGB twin (egui blends encoded colour), which needs
+/// `VIEW_FORMATS`; where the adapter lacks it, says what was left out.
+fn ui_formats(gpu: &GpuContext) -> Vec<wgpu::TextureFormat> {
+    let (_, twin) = gpu.frame_formats(FORMAT);
+    if twin == FORMAT {
+        eprintln!(
+            "left out: the panel through the non-sRGB twin (this adapter, {}, cannot view a \
+             texture in another format)",
+            adapter_summary(&gpu.adapter.get_info())
+        );
+        vec![FORMAT]
+    } else {
+        vec![FORMAT, twin]
+    }
+}
 
 /// The frame drawn by egui-wgpu's own renderer (dithering off: it adds noise) through a
 /// view of `ui_format`, over the scene's clear colour.
@@ -87,8 +102,8 @@ fn egui_wgpu_image(
     let (device, queue) = (&gpu.device, &gpu.queue);
     let (primitives, textures, pixels_per_point) =
         (&frame.primitives, &frame.textures, frame.pixels_per_point);
-    let offscreen = Offscreen::new(device, WIDTH, HEIGHT, FORMAT);
-    let target = offscreen.target(ui_format);
+    let offscreen = Offscreen::new(device, WIDTH, HEIGHT, (FORMAT, ui_format));
+    let target = offscreen.target();
     let mut renderer = egui_wgpu::Renderer::new(
         device,
         ui_format,
@@ -135,12 +150,12 @@ fn composer_image(
     frame: PanelFrame,
     ui_format: wgpu::TextureFormat,
 ) -> image::RgbaImage {
-    let target = Offscreen::new(&gpu.device, WIDTH, HEIGHT, FORMAT);
+    let target = Offscreen::new(&gpu.device, WIDTH, HEIGHT, (FORMAT, ui_format));
     let mut composer = FrameComposer::new(&gpu.device, (FORMAT, ui_format), (WIDTH, HEIGHT), 1);
     composer.render(
         &gpu.device,
         &gpu.queue,
-        target.target(ui_format),
+        target.target(),
         (WIDTH, HEIGHT),
         &[],
         Some(UiFrame {
@@ -180,7 +195,7 @@ fn reference(gpu: &GpuContext, ui_format: wgpu::TextureFormat) -> image::RgbaIma
 #[test]
 fn the_panel_comes_out_as_egui_wgpu_draws_it() {
     let Some(gpu) = gpu_or_skip() else { return };
-    for ui_format in UI_FORMATS {
+    for ui_format in ui_formats(&gpu) {
         let reference = reference(&gpu, ui_format);
         let ours = composer_image(&gpu, panel_frame(true), ui_format);
         // The same arithmetic and blending: at most one step of rounding in any channel.
@@ -197,7 +212,7 @@ fn the_panel_comes_out_as_egui_wgpu_draws_it() {
 #[test]
 fn the_panels_backdrop_painted_by_the_lab_looks_as_egui_paints_it() {
     let Some(gpu) = gpu_or_skip() else { return };
-    for ui_format in UI_FORMATS {
+    for ui_format in ui_formats(&gpu) {
         let reference = reference(&gpu, ui_format);
         let frame = panel_frame(false);
         let backdrop = frame
@@ -217,6 +232,10 @@ fn the_panels_backdrop_painted_by_the_lab_looks_as_egui_paints_it() {
 #[test]
 fn the_two_ways_of_drawing_the_panel_differ() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let [linear, encoded] = UI_FORMATS.map(|ui_format| reference(&gpu, ui_format));
+    let formats = ui_formats(&gpu);
+    let [linear, encoded] = formats.as_slice() else {
+        return;
+    };
+    let (linear, encoded) = (reference(&gpu, *linear), reference(&gpu, *encoded));
     assert!(compare_images(&linear, &encoded, 1, 0.001).is_err());
 }

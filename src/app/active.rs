@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context as _, anyhow};
-use winit::dpi::PhysicalSize;
+use winit::dpi::LogicalSize;
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
@@ -16,7 +16,10 @@ use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
 use super::surface::WindowSurface;
 use crate::live::PresentModeId;
-use crate::render::{Backdrop, DrawQuality, FrameTarget, GpuContext, PlacedView, request_adapter};
+use crate::options::GpuBackend;
+use crate::render::{
+    Backdrop, DrawQuality, FrameTarget, GpuContext, PlacedView, request_adapter, with_backend,
+};
 
 /// Everything that exists only while the window does. The application drops it when the
 /// event loop exits, while the loop and its connection to the display still exist.
@@ -57,7 +60,8 @@ pub struct Picture<'a> {
 }
 
 impl Active {
-    /// Creates a window of `size` (physical pixels), the GPU context and the surface (not
+    /// Creates a window of `size` (logical points: physical pixels are points times the
+    /// window's scale factor, as every desktop application sizes its windows), the GPU context and the surface (not
     /// configured yet; `requested` is the present mode to start from), and a composer
     /// drawing as finely as suits the adapter ([`DrawQuality`]), the scene with `msaa`
     /// samples where the person chose them.
@@ -65,28 +69,31 @@ impl Active {
         event_loop: &ActiveEventLoop,
         (width, height): (u32, u32),
         msaa: Option<u32>,
+        backend: Option<GpuBackend>,
         requested: PresentModeId,
     ) -> anyhow::Result<Self> {
         let attributes = Window::default_attributes()
             .with_title("timestep-lab")
-            .with_inner_size(PhysicalSize::new(width.max(1), height.max(1)));
+            .with_inner_size(LogicalSize::new(width.max(1), height.max(1)));
         let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
             anyhow!(
                 "cannot create the window: {}",
                 without_source_location(&error.to_string())
             )
         })?);
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                Box::new(event_loop.owned_display_handle()),
-            ));
+        let instance = wgpu::Instance::new(with_backend(
+            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                event_loop.owned_display_handle(),
+            )),
+            backend,
+        ));
         let surface = instance
             .create_surface(window.clone())
             .context("cannot create a drawing surface for the window")?;
-        let adapter = pollster::block_on(request_adapter(&instance, Some(&surface)))?;
+        let adapter = pollster::block_on(request_adapter(&instance, Some(&surface), backend))?;
         let gpu = pollster::block_on(GpuContext::with_adapter(instance, adapter))?;
         let surface = WindowSurface::new(window.clone(), surface, &gpu, requested)?;
-        let quality = DrawQuality::for_adapter(gpu.adapter.get_info().device_type, msaa);
+        let quality = DrawQuality::for_gpu(&gpu, (surface.format(), surface.ui_format()), msaa);
         let composer = FrameComposer::new(
             &gpu.device,
             (surface.format(), surface.ui_format()),

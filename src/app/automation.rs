@@ -77,12 +77,12 @@ impl Automation {
 pub fn write_screenshot(
     gpu: &GpuContext,
     size: (u32, u32),
-    (format, ui_format): (wgpu::TextureFormat, wgpu::TextureFormat),
+    formats: (wgpu::TextureFormat, wgpu::TextureFormat),
     path: &Path,
     draw: impl FnOnce(FrameTarget<'_>),
 ) -> anyhow::Result<()> {
-    let offscreen = Offscreen::new(&gpu.device, size.0, size.1, format);
-    draw(offscreen.target(ui_format));
+    let offscreen = Offscreen::new(&gpu.device, size.0, size.1, formats);
+    draw(offscreen.target());
     let image = offscreen
         .read_rgba(&gpu.device, &gpu.queue)
         .context("reading the screenshot back from the GPU")?;

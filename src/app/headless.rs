@@ -17,7 +17,8 @@ use crate::live::{
 };
 use crate::options::{BenchRenderOptions, FramePart, RenderOptions};
 use crate::render::{
-    DrawQuality, ErrorScope, GpuContext, Offscreen, SceneParts, adapter_summary, catch_errors,
+    DEFAULT_SAMPLE_COUNT, DrawQuality, ErrorScope, GpuContext, Offscreen, SceneParts,
+    adapter_summary, catch_errors,
 };
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
@@ -28,11 +29,6 @@ const WARM_UP_FRAMES: u32 = 30;
 
 /// The colour format headless frames are drawn in.
 const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
-
-/// The formats headless frames are drawn through: the scene's, and the panel's, which is
-/// its non-sRGB twin (an offscreen texture may always be viewed so).
-const HEADLESS_FORMATS: (wgpu::TextureFormat, wgpu::TextureFormat) =
-    (HEADLESS_FORMAT, wgpu::TextureFormat::Rgba8Unorm);
 
 /// One display frame at 60 Hz, the rate headless loops are fed.
 const FRAME_60HZ: Nanos = 16_666_667;
@@ -67,7 +63,7 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     }
     // Cleared before the GPU is opened: its drivers may write to stderr.
     progress.clear();
-    let gpu = GpuContext::headless()?;
+    let gpu = GpuContext::headless(options.backend)?;
     let (width, height) = options.size;
     let scope = ErrorScope::push(&gpu.device);
     let image = render_grid(&gpu, &live, (width, height));
@@ -95,8 +91,10 @@ pub fn render_grid<S: Stopwatch>(
     live: &LiveLoop<S>,
     (width, height): (u32, u32),
 ) -> anyhow::Result<image::RgbaImage> {
-    let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-    let mut composer = FrameComposer::new(&gpu.device, HEADLESS_FORMATS, (width, height), 4);
+    let formats = gpu.frame_formats(HEADLESS_FORMAT);
+    let offscreen = Offscreen::new(&gpu.device, width, height, formats);
+    let samples = gpu.sample_count(HEADLESS_FORMAT, DEFAULT_SAMPLE_COUNT);
+    let mut composer = FrameComposer::new(&gpu.device, formats, (width, height), samples);
     let mut panel = PanelState {
         visible: false,
         timeline: false,
@@ -124,7 +122,7 @@ pub fn render_grid<S: Stopwatch>(
     composer.render(
         &gpu.device,
         &gpu.queue,
-        offscreen.target(HEADLESS_FORMATS.1),
+        offscreen.target(),
         (width, height),
         &panes,
         Some(UiFrame {
@@ -191,13 +189,13 @@ pub struct BenchRenderReport {
 /// Runs `bench-render`. Returns what to print. Any GPU error (out of memory at a large
 /// size, say) fails the run: frames that were not drawn have no cost worth reporting.
 pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> {
-    let gpu = GpuContext::headless()?;
+    let gpu = GpuContext::headless(options.backend)?;
     let (width, height) = options.size;
-    let quality = DrawQuality::for_adapter(gpu.adapter.get_info().device_type, options.msaa);
+    let formats = gpu.frame_formats(HEADLESS_FORMAT);
+    let quality = DrawQuality::for_gpu(&gpu, formats, options.msaa);
     let (offscreen, mut composer) = catch_errors(&gpu.device, || {
-        let offscreen = Offscreen::new(&gpu.device, width, height, HEADLESS_FORMAT);
-        let composer =
-            FrameComposer::new(&gpu.device, HEADLESS_FORMATS, (width, height), quality.msaa);
+        let offscreen = Offscreen::new(&gpu.device, width, height, formats);
+        let composer = FrameComposer::new(&gpu.device, formats, (width, height), quality.msaa);
         (offscreen, composer)
     })
     .with_context(|| {
@@ -270,7 +268,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         let encode_time = composer.render(
             &gpu.device,
             &gpu.queue,
-            offscreen.target(HEADLESS_FORMATS.1),
+            offscreen.target(),
             (width, height),
             &panes,
             Some(UiFrame {

@@ -29,4 +29,4 @@ pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render}
 pub use summary::WindowSummary;
 pub use ui_pass::{UiPass, snapshot_panes};
 pub use viewports::{grid_viewports, pane_viewports, scene_area};
-pub use window::run_window;
+pub use window::{WindowOutcome, run_window};

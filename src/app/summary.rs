@@ -29,8 +29,9 @@ pub struct WindowSummary {
     pub panes: Vec<Strategy>,
     /// Whether the spiral banner was up at the end.
     pub spiral: bool,
-    /// The screenshot written, if any.
-    pub screenshot: Option<PathBuf>,
+    /// The screenshot written, if any: its file, its size in physical pixels and the
+    /// window's scale factor (physical pixels per logical point).
+    pub screenshot: Option<(PathBuf, (u32, u32), f64)>,
     /// Where the settings were saved on closing, if they were.
     pub saved: Option<PathBuf>,
     /// The last slow-loop offer the panel made (see [`SlowLoop`]), if it made one.
@@ -83,8 +84,12 @@ impl std::fmt::Display for WindowSummary {
             )?,
             None => writeln!(f, "slow renderer offer: none")?,
         }
-        if let Some(path) = &self.screenshot {
-            writeln!(f, "screenshot: {}", escape_path(path))?;
+        if let Some((path, (width, height), scale)) = &self.screenshot {
+            writeln!(
+                f,
+                "screenshot: {} ({width}x{height} physical pixels, scale factor {scale})",
+                escape_path(path)
+            )?;
         }
         if let Some(path) = &self.saved {
             writeln!(f, "settings saved: {}", escape_path(path))?;
@@ -351,7 +356,7 @@ mod tests {
         // goes to a terminal, so it is shown escaped, never sent raw.
         let summary = WindowSummary {
             adapter: "gpu\u{1b}]0;title\u{7}".into(),
-            screenshot: Some(PathBuf::from("shot\u{1b}[31m.png")),
+            screenshot: Some((PathBuf::from("shot\u{1b}[31m.png"), (1280, 800), 2.0)),
             saved: Some(PathBuf::from("set\u{202e}tings.toml")),
             recorded: vec![(PathBuf::from("rec\u{1b}[2J.csv"), 3)],
             ..WindowSummary::default()
@@ -361,7 +366,12 @@ mod tests {
             !text.contains(['\u{1b}', '\u{7}', '\u{202e}']),
             "raw characters in {text:?}"
         );
-        assert!(text.contains("screenshot: shot\\u{1b}[31m.png"), "{text}");
+        assert!(
+            text.contains(
+                "screenshot: shot\\u{1b}[31m.png (1280x800 physical pixels, scale factor 2)"
+            ),
+            "{text}"
+        );
         assert!(
             text.contains("recorded: 3 frames to rec\\u{1b}[2J.csv"),
             "{text}"

@@ -94,8 +94,10 @@ impl WindowSurface {
             .collect();
         let size = window.inner_size();
         // The panel is drawn through the format's non-sRGB twin where the surface lets its
-        // textures be viewed so (see `render::FrameTarget`).
+        // textures be viewed so (see `render::FrameTarget`), and an offscreen texture too:
+        // a screenshot is drawn through the same formats.
         let reinterpret = format.is_srgb()
+            && gpu.views_other_formats()
             && gpu
                 .adapter
                 .get_downlevel_capabilities()

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
 use winit::application::ApplicationHandler;
-use winit::dpi::PhysicalSize;
+use winit::dpi::LogicalSize;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Fullscreen, WindowId};
@@ -32,81 +32,122 @@ use crate::render::adapter_summary;
 use crate::tour::TourRequest;
 use crate::ui::{DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, UiOutput};
 
-/// Opens the window and runs until it is closed (or `frames` have run).
-pub fn run_window(options: WindowOptions) -> anyhow::Result<WindowSummary> {
-    let event_loop = EventLoop::new().map_err(no_window_error)?;
-    let mut live = LiveLoop::new(RealStopwatch::default(), options.settings)?;
-    live.set_paused(options.paused);
-    let panel = PanelState {
-        visible: options.panel,
-        timeline: options.timeline,
-        tour_offer: options.tour_offer,
-        fills_panels: false,
-        ..PanelState::default()
+/// What the window reports when its run ends: the summary, or the error that ended it.
+pub type WindowOutcome = anyhow::Result<WindowSummary>;
+
+/// Runs the window until it closes, and hands `report` the outcome once, as soon as the run
+/// ends: inside winit's `exiting`, however the application was ended (its window closed,
+/// Esc, `--frames`, the macOS menu's Quit, the system ending the session), or after the
+/// event loop returns where it failed before that. On macOS the menu's Quit ends the process
+/// inside `exiting` (AppKit's `applicationWillTerminate`) and the event loop never returns,
+/// so everything the end does (the settings saved, a recording finished and flushed, the
+/// summary) happens there, on every platform alike.
+pub fn run_window(options: WindowOptions, report: impl FnOnce(WindowOutcome) + 'static) {
+    let event_loop = match EventLoop::new() {
+        Ok(event_loop) => event_loop,
+        Err(error) => return report(Err(no_window_error(error))),
     };
-    let display = DisplayStatus {
-        requested: options.present_mode,
-        ..DisplayStatus::default()
+    let live = match LiveLoop::new(RealStopwatch::default(), options.settings) {
+        Ok(live) => live,
+        Err(error) => return report(Err(error.into())),
     };
-    let replay = options.replay.clone().map(|recording| {
-        let mut replay = Replay::new(recording);
-        replay.set_speed(options.replay_speed);
-        replay
-    });
-    let tour_resume = options.tour_resume;
-    let mut app = App {
-        automation: Automation::new(&options),
-        replay: ReplayControl::new(replay, options.quit_after_replay),
-        recorder: Recorder::default(),
-        options,
-        live,
-        panel,
-        display,
-        active: None,
-        summary: WindowSummary::default(),
-        error: None,
-        pending_textures: egui::TexturesDelta::default(),
-        hands: Hands::default(),
-        present_watch: PresentWatch::default(),
-        configurations: 0,
-        tour: WindowTour::new(tour_resume),
-    };
+    let mut app = App::new(options, live, Box::new(report));
     let outcome = event_loop.run_app(&mut app);
-    // Texture changes of a last frame that was never drawn are of no use any more.
-    app.pending_textures.clear();
-    // A ramp still rising puts its load back: nothing half-set is reported or saved.
-    app.live.stop_ramp();
-    app.summary.take_end_state(&app.live);
-    app.summary
-        .display_times
-        .extend(app.present_watch.cost_summary());
-    app.summary.replayed = app.replay.progress();
-    app.summary.replay_error = app.replay.error();
-    app.summary.key_inputs = app.hands.key_inputs();
-    app.summary.look_inputs = app.hands.look_inputs();
-    // The recording running at the end is finished (the last frame, the flush).
-    app.recorder.stop(&mut app.live);
-    app.summary.recorded = app.recorder.recorded().to_vec();
-    app.summary.tour = app.tour.summary();
-    outcome.context("the event loop failed")?;
-    if let Some(error) = app.error {
-        return Err(error);
+    match (outcome, app.report.take()) {
+        (Ok(()), Some(report)) => report(app.end()),
+        (Err(error), Some(report)) => report(Err(error).context("the event loop failed")),
+        (Ok(()), None) => {}
+        // The run was reported as it ended; what failed afterwards is said too.
+        (Err(error), None) => eprintln!(
+            "timestep-lab: the event loop failed after the window closed: {}",
+            crate::text::escape(&error.to_string())
+        ),
     }
-    if let Some(error) = app.recorder.error() {
-        return Err(anyhow!(error.to_owned()));
-    }
-    if let Some(path) = &app.options.remember {
-        let remembered = Remembered {
-            settings: app.tour.resting_settings(app.live.resting_settings()),
-            present_mode: app.display.requested,
-            panel: app.panel.visible,
-            timeline: app.panel.timeline,
-            tour_chapter: u32::try_from(app.tour.resume_at() + 1).unwrap_or(1),
+}
+
+impl App {
+    /// The application for `options`, `live` its loop, `report` what gets the outcome.
+    fn new(
+        options: WindowOptions,
+        mut live: LiveLoop<RealStopwatch>,
+        report: Box<dyn FnOnce(WindowOutcome)>,
+    ) -> Self {
+        live.set_paused(options.paused);
+        let panel = PanelState {
+            visible: options.panel,
+            timeline: options.timeline,
+            tour_offer: options.tour_offer,
+            fills_panels: false,
+            ..PanelState::default()
         };
-        save(path, &remembered)?;
-        app.summary.saved = Some(path.clone());
+        let display = DisplayStatus {
+            requested: options.present_mode,
+            ..DisplayStatus::default()
+        };
+        let replay = options.replay.clone().map(|recording| {
+            let mut replay = Replay::new(recording);
+            replay.set_speed(options.replay_speed);
+            replay
+        });
+        let tour_resume = options.tour_resume;
+        Self {
+            automation: Automation::new(&options),
+            replay: ReplayControl::new(replay, options.quit_after_replay),
+            recorder: Recorder::default(),
+            options,
+            live,
+            panel,
+            display,
+            active: None,
+            summary: WindowSummary::default(),
+            error: None,
+            pending_textures: egui::TexturesDelta::default(),
+            hands: Hands::default(),
+            present_watch: PresentWatch::default(),
+            configurations: 0,
+            tour: WindowTour::new(tour_resume),
+            report: Some(report),
+        }
     }
-    Ok(app.summary)
+
+    /// Ends the run: the loop's end state, the recording finished and flushed, the
+    /// settings saved; the summary, or the error that ended the run.
+    fn end(&mut self) -> WindowOutcome {
+        // Texture changes of a last frame that was never drawn are of no use any more.
+        self.pending_textures.clear();
+        // A ramp still rising puts its load back: nothing half-set is reported or saved.
+        self.live.stop_ramp();
+        self.summary.take_end_state(&self.live);
+        self.summary
+            .display_times
+            .extend(self.present_watch.cost_summary());
+        self.summary.replayed = self.replay.progress();
+        self.summary.replay_error = self.replay.error();
+        self.summary.key_inputs = self.hands.key_inputs();
+        self.summary.look_inputs = self.hands.look_inputs();
+        // The recording running at the end is finished (the last frame, the flush).
+        self.recorder.stop(&mut self.live);
+        self.summary.recorded = self.recorder.recorded().to_vec();
+        self.summary.tour = self.tour.summary();
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        if let Some(error) = self.recorder.error() {
+            return Err(anyhow!(error.to_owned()));
+        }
+        if let Some(path) = &self.options.remember {
+            let remembered = Remembered {
+                settings: self.tour.resting_settings(self.live.resting_settings()),
+                present_mode: self.display.requested,
+                panel: self.panel.visible,
+                timeline: self.panel.timeline,
+                tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
+            };
+            save(path, &remembered)?;
+            self.summary.saved = Some(path.clone());
+        }
+        Ok(std::mem::take(&mut self.summary))
+    }
 }
 
 /// The application state winit drives.
@@ -141,6 +182,8 @@ struct App {
     configurations: u64,
     /// The guided tour, and where the reader left it.
     tour: WindowTour,
+    /// What gets the outcome when the run ends (taken when it has).
+    report: Option<Box<dyn FnOnce(WindowOutcome)>>,
 }
 
 impl ApplicationHandler for App {
@@ -148,14 +191,20 @@ impl ApplicationHandler for App {
         if self.active.is_some() {
             return;
         }
-        let (size, msaa) = (self.options.size, self.options.msaa);
-        match Active::new(event_loop, size, msaa, self.display.requested) {
+        let options = &self.options;
+        let (size, msaa, backend) = (options.size, options.msaa, options.backend);
+        match Active::new(event_loop, size, msaa, backend, self.display.requested) {
             Ok(mut active) => {
                 let adapter = adapter_summary(&active.gpu.adapter.get_info());
                 let offered = active.surface.offered().to_vec();
                 self.display.adapter = adapter.clone();
                 self.display.drawing = (active.quality.describe(), active.quality.why());
-                self.summary.drawing = active.quality.describe();
+                let lacks = active.quality.what_it_lacks();
+                self.summary.drawing = if lacks.is_empty() {
+                    active.quality.describe()
+                } else {
+                    format!("{}.{lacks}", active.quality.describe())
+                };
                 self.display.offered = offered.clone();
                 self.summary.adapter = adapter;
                 self.summary.offered = offered;
@@ -202,6 +251,9 @@ impl ApplicationHandler for App {
         self.present_watch.stop();
         if let Some(active) = self.active.take() {
             self.summary.configure_errors = active.surface.configure_errors().to_vec();
+        }
+        if let Some(report) = self.report.take() {
+            report(self.end());
         }
     }
 
@@ -296,7 +348,10 @@ impl App {
         };
         if last_frame && let Some(path) = self.automation.screenshot() {
             match active.screenshot(&mut self.pending_textures, &picture, path) {
-                Ok(()) => self.summary.screenshot = Some(path.to_owned()),
+                Ok(()) => {
+                    self.summary.screenshot =
+                        Some((path.to_owned(), size, active.window.scale_factor()));
+                }
                 Err(error) => self.error = Some(error),
             }
         }
@@ -472,7 +527,7 @@ impl App {
         if let Some((width, height)) = self.automation.resize(drawn) {
             let _ = active
                 .window
-                .request_inner_size(PhysicalSize::new(width, height));
+                .request_inner_size(LogicalSize::new(width, height));
         }
         let offered = active.surface.offered();
         if let Some(mode) = self

@@ -15,7 +15,10 @@ use crate::timestep::{EnginePreset, RangeError, Strategy};
 pub use bench_args::{BenchArgs, RunArgs, SweepArgs};
 pub use files::{check_new_file, check_png_path, load_replay};
 pub use run_bench::{run_bench, run_sweep};
-pub use window_args::{BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs};
+pub use window_args::{
+    BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs, X11_SCALE_FACTOR,
+    X11_SCALE_FACTORS, check_x11_scale_factor,
+};
 
 use files::check_report_paths;
 use run_bench::font_override;

@@ -128,3 +128,41 @@ fn compare_focus_and_preset_reach_the_settings() {
         .settings;
     assert_eq!(settings.strategy, Strategy::Preset(EnginePreset::Matterjs));
 }
+
+#[test]
+fn a_scale_factor_the_window_cannot_take_is_refused_with_the_range() {
+    use std::ffi::OsStr;
+    for fine in [
+        None,
+        Some(""),
+        Some("randr"),
+        Some("RandR"),
+        Some("2"),
+        Some("1.5"),
+    ] {
+        assert!(
+            check_x11_scale_factor(fine.map(OsStr::new)).is_ok(),
+            "{fine:?}"
+        );
+    }
+    for bad in [
+        "0",
+        "NaN",
+        "-2",
+        "inf",
+        "1e300",
+        "0.01",
+        "big",
+        "2\u{1b}[31m",
+    ] {
+        let message = check_x11_scale_factor(Some(OsStr::new(bad)))
+            .expect_err(bad)
+            .to_string();
+        assert!(
+            message.starts_with("WINIT_X11_SCALE_FACTOR=")
+                && message.contains("allowed: a number from 0.1 to 16")
+                && !message.contains('\u{1b}'),
+            "{message}"
+        );
+    }
+}

@@ -12,7 +12,7 @@ use crate::live::{
     LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, RampSettings,
     ScenePreset,
 };
-use crate::options::{BenchRenderOptions, FramePart, RenderOptions, WindowOptions};
+use crate::options::{BenchRenderOptions, FramePart, GpuBackend, RenderOptions, WindowOptions};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
 use crate::timestep::{FilterSpec, Strategy, TimestepConfig};
@@ -152,16 +152,22 @@ pub struct WindowArgs {
     /// Frame cap for non-vsync present modes, fps (5 to 1000; 0 = off).
     #[arg(long, default_value_t = 0.0, value_name = "FPS")]
     pub frame_cap: f64,
-    /// Window width, physical pixels.
+    /// Window width, logical points (the screen's scale factor times this in pixels: 1280
+    /// is 2560 pixels on a 2x Retina or high-DPI screen).
     #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     pub width: u32,
-    /// Window height, physical pixels.
+    /// Window height, logical points (the scale factor times this in pixels).
     #[arg(long, default_value_t = 800, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     pub height: u32,
     /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software
     /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
     #[arg(long, value_name = "N", value_parser = parse_msaa)]
     pub msaa: Option<u32>,
+    /// Graphics API to draw with: vulkan, dx12, metal or gl (default: the WGPU_BACKEND
+    /// variable's, else the first the platform has). One this machine lacks is refused with
+    /// the adapters it has.
+    #[arg(long, value_name = "API")]
+    pub backend: Option<GpuBackend>,
     /// Run this many frames, print a summary (adapter, present modes, spiral), then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
@@ -178,15 +184,23 @@ pub struct WindowArgs {
     #[arg(long)]
     pub paused: bool,
     /// Neither restore the settings saved when the window last closed nor save them when
-    /// it closes (they live in the platform's config directory, e.g.
-    /// ~/.config/timestep-lab/settings.toml).
-    #[arg(long)]
+    /// it closes.
+    #[arg(
+        long,
+        help = format!(
+            "Neither restore the settings saved when the window last closed nor save them \
+             when it closes (settings.toml, in {}; the {} variable names another folder)",
+            crate::remembered::CONFIG_DIRS,
+            crate::remembered::CONFIG_DIR_VARIABLE
+        )
+    )]
     pub no_config: bool,
     /// Record the session from its first frame to FILE (a lab CSV: the frame times, the
     /// load, every change, kick, reset and pause at its frame, the adapter, present mode,
     /// refresh rate and settings). `bench --trace FILE` measures it, `--replay FILE` plays
     /// it back. An existing file is never overwritten. The panel's Record button does the
-    /// same at any time.
+    /// same at any time, into timestep-lab-recording-N.csv in the current directory (on
+    /// every platform).
     #[arg(long, value_name = "FILE", conflicts_with = "replay")]
     pub record: Option<PathBuf>,
     /// Replay FILE instead of the clock, paced in real time (pause, speed, loop and seek in
@@ -244,6 +258,9 @@ pub struct WindowArgs {
 impl WindowArgs {
     /// The window's options, checked.
     pub fn options(&self) -> anyhow::Result<WindowOptions> {
+        if cfg!(target_os = "linux") {
+            check_x11_scale_factor(std::env::var_os(X11_SCALE_FACTOR).as_deref())?;
+        }
         let mut settings = self.live.settings()?;
         settings.frame_cap_hz = self.frame_cap;
         settings.validate().map_err(flagged)?;
@@ -280,6 +297,7 @@ impl WindowArgs {
             present_mode: self.present_mode,
             size: (self.width, self.height),
             msaa: self.msaa,
+            backend: self.backend,
             frames: self.frames,
             screenshot: self.screenshot.clone(),
             panel: !self.no_panel,
@@ -372,6 +390,38 @@ impl WindowArgs {
     }
 }
 
+/// The variable winit's X11 backend takes the window's scale factor from.
+pub const X11_SCALE_FACTOR: &str = "WINIT_X11_SCALE_FACTOR";
+
+/// The scale factors [`X11_SCALE_FACTOR`] may set: below a tenth nothing is legible, and
+/// above 16 a window of the smallest size is wider than any screen.
+pub const X11_SCALE_FACTORS: std::ops::RangeInclusive<f64> = 0.1..=16.0;
+
+/// Checks `value`, what [`X11_SCALE_FACTOR`] holds: unset, empty, `randr` (the screen's
+/// own size in millimetres) or a number in [`X11_SCALE_FACTORS`]. winit would end the
+/// program with a panic on a value it cannot take (0, NaN, a word); the lab says what is
+/// wrong before any window opens.
+pub fn check_x11_scale_factor(value: Option<&std::ffi::OsStr>) -> anyhow::Result<()> {
+    let Some(value) = value.filter(|value| !value.is_empty()) else {
+        return Ok(());
+    };
+    let text = value.to_string_lossy();
+    if text.eq_ignore_ascii_case("randr") {
+        return Ok(());
+    }
+    match text.trim().parse::<f64>() {
+        Ok(scale) if X11_SCALE_FACTORS.contains(&scale) => Ok(()),
+        _ => anyhow::bail!(
+            "{X11_SCALE_FACTOR}={}: not a scale factor the window can take (allowed: a \
+             number from {} to {}, such as 2 or 1.5, or randr); unset it to use the \
+             screen's own",
+            crate::text::escape(&text),
+            X11_SCALE_FACTORS.start(),
+            X11_SCALE_FACTORS.end()
+        ),
+    }
+}
+
 /// Arguments of `timestep-lab render`.
 #[derive(Debug, Clone, Args)]
 pub struct RenderArgs {
@@ -390,6 +440,11 @@ pub struct RenderArgs {
     /// Display rate the loop runs at until then, Hz (1 to 1000).
     #[arg(long, default_value_t = 60.0, value_name = "HZ")]
     pub display_hz: f64,
+    /// Graphics API to draw with: vulkan, dx12, metal or gl (default: the WGPU_BACKEND
+    /// variable's, else the first the platform has). One this machine lacks is refused with
+    /// the adapters it has.
+    #[arg(long, value_name = "API")]
+    pub backend: Option<GpuBackend>,
     /// Loop and scene settings.
     #[command(flatten)]
     pub live: LiveArgs,
@@ -418,6 +473,7 @@ impl RenderArgs {
             size: (self.width, self.height),
             time_s: self.time,
             display_hz: self.display_hz,
+            backend: self.backend,
         })
     }
 }
@@ -453,6 +509,11 @@ pub struct BenchRenderArgs {
     /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
     #[arg(long, value_name = "N", value_parser = parse_msaa)]
     pub msaa: Option<u32>,
+    /// Graphics API to draw with: vulkan, dx12, metal or gl (default: the WGPU_BACKEND
+    /// variable's, else the first the platform has). One this machine lacks is refused with
+    /// the adapters it has.
+    #[arg(long, value_name = "API")]
+    pub backend: Option<GpuBackend>,
     /// Parts of the frame to leave out, to measure what each costs.
     #[arg(
         long,
@@ -474,6 +535,7 @@ impl BenchRenderArgs {
             size: (self.width, self.height),
             panes: self.panes,
             msaa: self.msaa,
+            backend: self.backend,
             json: self.json,
             without: self.without.iter().copied().collect(),
         }

@@ -3,13 +3,15 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::options::GpuBackend;
+
 /// Why no GPU context could be made.
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
     /// No adapter on any enabled backend.
     #[error(
-        "no GPU adapter found (tried backends {backends:?}): {source}; install \
-         mesa-vulkan-drivers for software rendering, or set WGPU_BACKEND=gl"
+        "no GPU adapter found (tried backends {backends:?}): {source}; {}",
+        no_adapter_remedy()
     )]
     NoAdapter {
         /// The backends the instance enabled.
@@ -23,6 +25,20 @@ pub enum GpuError {
         /// The requested name (a case-insensitive substring).
         wanted: String,
         /// Summaries of the adapters that exist.
+        available: String,
+    },
+    /// `--backend` named a graphics API this machine has no adapter for.
+    #[error(
+        "--backend {wanted}: this machine has no {} adapter{for_window}; it has {available}",
+        wanted.name()
+    )]
+    BackendMissing {
+        /// The backend asked for.
+        wanted: GpuBackend,
+        /// " that can draw into the window" when a window's surface was asked about.
+        for_window: &'static str,
+        /// The adapters that exist on every backend, each with its backend, or what to
+        /// install when there is none.
         available: String,
     },
     /// The adapter refused to create a device.
@@ -54,10 +70,12 @@ impl GpuContext {
     /// A context with no window: instance options from the environment (`WGPU_BACKEND` and
     /// friends), the adapter named by `WGPU_ADAPTER_NAME` if set, else the default one
     /// (`WGPU_POWER_PREF` honoured).
-    pub fn headless() -> Result<Self, GpuError> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = pollster::block_on(request_adapter(&instance, None))?;
+    pub fn headless(backend: Option<GpuBackend>) -> Result<Self, GpuError> {
+        let instance = wgpu::Instance::new(with_backend(
+            wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+            backend,
+        ));
+        let adapter = pollster::block_on(request_adapter(&instance, None, backend))?;
         pollster::block_on(Self::with_adapter(instance, adapter))
     }
 
@@ -88,6 +106,49 @@ impl GpuContext {
         })
     }
 
+    /// Whether a texture may be viewed in a format other than its own
+    /// (`DownlevelFlags::VIEW_FORMATS`). GL cannot: there the panel is drawn through the
+    /// sRGB target itself.
+    pub fn views_other_formats(&self) -> bool {
+        self.adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::VIEW_FORMATS)
+    }
+
+    /// The formats an offscreen frame of `format` is drawn through: the scene through
+    /// `format`, the panel through its non-sRGB twin where the adapter lets a texture be
+    /// viewed so ([`Self::views_other_formats`]), else through `format` too.
+    pub fn frame_formats(
+        &self,
+        format: wgpu::TextureFormat,
+    ) -> (wgpu::TextureFormat, wgpu::TextureFormat) {
+        let reinterpret = format.is_srgb() && self.views_other_formats();
+        (format, super::ui_view_format(format, reinterpret))
+    }
+
+    /// `wanted` MSAA samples where the adapter offers them for a colour target of `format`
+    /// (and its resolve) and for the depth buffer, else the most it offers below that
+    /// (one sample always works).
+    pub fn sample_count(&self, format: wgpu::TextureFormat, wanted: u32) -> u32 {
+        let colour = self.adapter.get_texture_format_features(format).flags;
+        let depth = self
+            .adapter
+            .get_texture_format_features(super::DEPTH_FORMAT)
+            .flags;
+        let offered = |count: u32| {
+            count == 1
+                || (colour.sample_count_supported(count)
+                    && colour.contains(wgpu::TextureFormatFeatureFlags::MULTISAMPLE_RESOLVE)
+                    && depth.sample_count_supported(count))
+        };
+        [16, 8, 4, 2, 1]
+            .into_iter()
+            .filter(|&count| count <= wanted.max(1))
+            .find(|&count| offered(count))
+            .unwrap_or(1)
+    }
+
     /// How many validation or out-of-memory errors the device has reported that no error
     /// scope caught. Tests assert it stays zero.
     pub fn uncaptured_error_count(&self) -> u64 {
@@ -95,14 +156,70 @@ impl GpuContext {
     }
 }
 
+/// The wgpu backend of `backend`.
+fn wgpu_backends(backend: GpuBackend) -> wgpu::Backends {
+    match backend {
+        GpuBackend::Vulkan => wgpu::Backends::VULKAN,
+        GpuBackend::Dx12 => wgpu::Backends::DX12,
+        GpuBackend::Metal => wgpu::Backends::METAL,
+        GpuBackend::Gl => wgpu::Backends::GL,
+    }
+}
+
+/// `descriptor` (made from the environment) with only `backend` enabled when `--backend`
+/// named one; otherwise as `WGPU_BACKEND` (or wgpu's default, every backend) left it.
+pub fn with_backend(
+    mut descriptor: wgpu::InstanceDescriptor,
+    backend: Option<GpuBackend>,
+) -> wgpu::InstanceDescriptor {
+    if let Some(backend) = backend {
+        descriptor.backends = wgpu_backends(backend);
+    }
+    descriptor
+}
+
+/// What to do when no adapter exists, in the platform's own terms.
+fn no_adapter_remedy() -> &'static str {
+    if cfg!(windows) {
+        "install or update the GPU's driver (from its maker or Windows Update), or try \
+         --backend gl"
+    } else if cfg!(target_os = "macos") {
+        "the lab draws with Metal, which every Mac since 2012 with macOS 10.14 or later has"
+    } else {
+        "install mesa-vulkan-drivers for software rendering (Mesa's lavapipe), or try \
+         --backend gl (Mesa's llvmpipe through EGL)"
+    }
+}
+
+/// Every adapter on every backend this build has, or what to install when there is none:
+/// what a refused `--backend` names.
+async fn every_adapter() -> String {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::all(),
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+    if adapters.is_empty() {
+        return format!("none at all: {}", no_adapter_remedy());
+    }
+    let summaries: Vec<String> = adapters
+        .iter()
+        .map(|adapter| adapter_summary(&adapter.get_info()))
+        .collect();
+    summaries.join(", ")
+}
+
 /// The adapter named by `WGPU_ADAPTER_NAME` (a case-insensitive substring), else the default
-/// adapter for `compatible_surface`.
+/// adapter for `compatible_surface`; `backend` is the one `--backend` asked for (the
+/// instance enables only it), named in the error when it has no adapter.
 pub async fn request_adapter(
     instance: &wgpu::Instance,
     compatible_surface: Option<&wgpu::Surface<'_>>,
+    backend: Option<GpuBackend>,
 ) -> Result<wgpu::Adapter, GpuError> {
     if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
-        let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+        let backends = backend.map_or_else(wgpu::Backends::all, wgpu_backends);
+        let adapters = instance.enumerate_adapters(backends).await;
         let wanted_lower = wanted.to_lowercase();
         let mut available = Vec::new();
         for adapter in adapters {
@@ -121,18 +238,30 @@ pub async fn request_adapter(
         };
         return Err(GpuError::AdapterNotFound { wanted, available });
     }
-    instance
+    let found = instance
         .request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
             force_fallback_adapter: false,
             compatible_surface,
             apply_limit_buckets: false,
         })
-        .await
-        .map_err(|source| GpuError::NoAdapter {
+        .await;
+    match (found, backend) {
+        (Ok(adapter), _) => Ok(adapter),
+        (Err(_), Some(wanted)) => Err(GpuError::BackendMissing {
+            wanted,
+            for_window: if compatible_surface.is_some() {
+                " that can draw into the window"
+            } else {
+                ""
+            },
+            available: every_adapter().await,
+        }),
+        (Err(source), None) => Err(GpuError::NoAdapter {
             backends: wgpu::Backends::from_env().unwrap_or_default(),
             source,
-        })
+        }),
+    }
 }
 
 /// Sends validation and out-of-memory errors the application did not catch to stderr

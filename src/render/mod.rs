@@ -18,7 +18,7 @@ mod ui_painter;
 
 pub use gpu::{
     DeviceError, ErrorScope, GpuContext, GpuError, adapter_summary, catch_errors,
-    log_uncaptured_errors, request_adapter,
+    log_uncaptured_errors, request_adapter, with_backend,
 };
 pub use pass::begin_color_pass;
 pub use quality::DrawQuality;

@@ -7,8 +7,14 @@
 //! (docs/performance.md). So a CPU adapter draws the scene with one sample and the panel
 //! without feathering, and a GPU with 4× MSAA and feathering; `--msaa` overrides the
 //! scene's samples either way.
+//!
+//! What the adapter offers comes second ([`DrawQuality::within`]): the scene's samples are
+//! cut to the most the adapter offers for the target (`GpuContext::sample_count`), and
+//! where a texture cannot be viewed in another format (GL) the panel is drawn through the
+//! sRGB target itself. Both are said in [`DrawQuality::describe`] and why in
+//! [`DrawQuality::why`].
 
-use super::DEFAULT_SAMPLE_COUNT;
+use super::{DEFAULT_SAMPLE_COUNT, GpuContext};
 
 /// How finely frames are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +25,12 @@ pub struct DrawQuality {
     pub feathering: bool,
     /// Whether the adapter rasterizes on the CPU.
     pub cpu_adapter: bool,
+    /// The samples chosen before the adapter was asked (`msaa` is less where it offers
+    /// fewer).
+    pub msaa_asked: u32,
+    /// Whether the panel is drawn through the sRGB target itself (blended in linear light),
+    /// because the target cannot be viewed in its non-sRGB twin.
+    pub panel_through_srgb: bool,
 }
 
 impl DrawQuality {
@@ -26,10 +38,39 @@ impl DrawQuality {
     /// person chose them.
     pub fn for_adapter(device_type: wgpu::DeviceType, msaa: Option<u32>) -> Self {
         let cpu_adapter = device_type == wgpu::DeviceType::Cpu;
+        let msaa = msaa.unwrap_or(if cpu_adapter { 1 } else { DEFAULT_SAMPLE_COUNT });
         Self {
-            msaa: msaa.unwrap_or(if cpu_adapter { 1 } else { DEFAULT_SAMPLE_COUNT }),
+            msaa,
             feathering: !cpu_adapter,
             cpu_adapter,
+            msaa_asked: msaa,
+            panel_through_srgb: false,
+        }
+    }
+
+    /// The quality for `gpu`'s adapter drawing frames through `formats` (the scene's, the
+    /// panel's), the scene's samples `msaa` where the person chose them, cut to what the
+    /// adapter offers.
+    pub fn for_gpu(
+        gpu: &GpuContext,
+        (format, ui_format): (wgpu::TextureFormat, wgpu::TextureFormat),
+        msaa: Option<u32>,
+    ) -> Self {
+        let asked = Self::for_adapter(gpu.adapter.get_info().device_type, msaa);
+        asked.within(
+            gpu.sample_count(format, asked.msaa),
+            format.is_srgb() && ui_format == format,
+        )
+    }
+
+    /// This quality as the adapter can draw it: `offered_msaa` samples (what it offers up
+    /// to [`Self::msaa`]), and the panel through the sRGB target where `panel_through_srgb`.
+    #[must_use]
+    pub fn within(self, offered_msaa: u32, panel_through_srgb: bool) -> Self {
+        Self {
+            msaa: offered_msaa.clamp(1, self.msaa_asked),
+            panel_through_srgb,
+            ..self
         }
     }
 
@@ -46,12 +87,25 @@ impl DrawQuality {
         } else {
             ""
         };
-        format!("{}x MSAA, {edges} panel edges{whose}", self.msaa)
+        let cut = if self.msaa < self.msaa_asked {
+            format!(" ({}x not offered)", self.msaa_asked)
+        } else {
+            String::new()
+        };
+        let linear = if self.panel_through_srgb {
+            ", panel through the sRGB target"
+        } else {
+            ""
+        };
+        format!(
+            "{}x MSAA{cut}, {edges} panel edges{whose}{linear}",
+            self.msaa
+        )
     }
 
-    /// Why, for the panel's tooltip.
-    pub fn why(&self) -> &'static str {
-        if self.cpu_adapter {
+    /// Why, for the panel's tooltip and the exit summary.
+    pub fn why(&self) -> String {
+        let mut why = if self.cpu_adapter {
             "A CPU rasterizer pays for every sample and every triangle: 4x MSAA doubled the \
              frame on two cores, and the panel's feathered edges cost 3-4 ms more for edges \
              the eye barely tells apart. --msaa 4 brings the smooth scene edges back."
@@ -59,6 +113,31 @@ impl DrawQuality {
             "4 samples per pixel keep the grid lines and the coil from crawling as the \
              camera orbits; --msaa 1 draws one."
         }
+        .to_owned();
+        why.push_str(&self.what_it_lacks());
+        why
+    }
+
+    /// What the adapter lacks and how the drawing makes do, in sentences each led by a
+    /// space (empty where it lacks nothing): the exit summary's part of [`Self::why`].
+    pub fn what_it_lacks(&self) -> String {
+        let mut why = String::new();
+        if self.msaa < self.msaa_asked {
+            why.push_str(&format!(
+                " This adapter offers no {}x MSAA for the frame's colour and depth formats, \
+                 so the scene is drawn with {}.",
+                self.msaa_asked, self.msaa
+            ));
+        }
+        if self.panel_through_srgb {
+            why.push_str(
+                " This adapter cannot view a texture in another format (a downlevel API \
+                 such as GL has no view formats), so the panel is drawn through the sRGB \
+                 target and blended in linear light: its translucent edges look a little \
+                 thinner than elsewhere.",
+            );
+        }
+        why
     }
 }
 
@@ -95,6 +174,23 @@ mod tests {
             DrawQuality::for_adapter(wgpu::DeviceType::DiscreteGpu, None).describe(),
             "4x MSAA, smooth panel edges"
         );
+    }
+
+    #[test]
+    fn what_the_adapter_lacks_is_cut_and_said() {
+        let asked = DrawQuality::for_adapter(wgpu::DeviceType::DiscreteGpu, None);
+        let cut = asked.within(1, true);
+        assert_eq!((cut.msaa, cut.msaa_asked), (1, 4));
+        assert_eq!(
+            cut.describe(),
+            "1x MSAA (4x not offered), smooth panel edges, panel through the sRGB target"
+        );
+        assert!(cut.why().contains("offers no 4x MSAA"), "{}", cut.why());
+        assert!(cut.why().contains("cannot view a texture"), "{}", cut.why());
+        // An adapter offering all keeps the words of before, and never raises the count.
+        let kept = asked.within(8, false);
+        assert_eq!(kept.describe(), "4x MSAA, smooth panel edges");
+        assert!(!kept.why().contains("offers no"));
     }
 
     #[test]

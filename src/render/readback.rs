@@ -54,26 +54,32 @@ pub struct Offscreen {
     texture: wgpu::Texture,
     /// View of the texture, for render passes.
     view: wgpu::TextureView,
-    /// View of the texture in its non-sRGB twin format (the same format when it has none).
-    encoded_view: wgpu::TextureView,
+    /// View of the texture the panel is drawn through (in `ui_format`).
+    ui_view: wgpu::TextureView,
     /// Width, pixels (at least 1).
     width: u32,
     /// Height, pixels (at least 1).
     height: u32,
     /// Pixel format of the texture.
     format: wgpu::TextureFormat,
+    /// The format the panel is drawn through: `format` or its non-sRGB twin.
+    ui_format: wgpu::TextureFormat,
 }
 
 impl Offscreen {
-    /// A `width` × `height` texture of `format` (zero sizes are clamped to 1).
+    /// A `width` × `height` texture of `format` (zero sizes are clamped to 1), drawn into
+    /// through views of `format` and `ui_format` (the panel's: `format` itself, or its
+    /// non-sRGB twin where the adapter lets a texture be viewed in another format,
+    /// [`GpuContext::frame_formats`]).
     pub fn new(
         device: &wgpu::Device,
         width: u32,
         height: u32,
-        format: wgpu::TextureFormat,
+        (format, ui_format): (wgpu::TextureFormat, wgpu::TextureFormat),
     ) -> Self {
         let width = width.max(1);
         let height = height.max(1);
+        let twin = [ui_format];
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen colour"),
             size: wgpu::Extent3d {
@@ -86,35 +92,38 @@ impl Offscreen {
             dimension: wgpu::TextureDimension::D2,
             format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            // The non-sRGB twin, for the panel (a texture may always be viewed so).
-            view_formats: &[format.remove_srgb_suffix()],
+            // A second view format only where one was asked for: a downlevel adapter (GL)
+            // refuses any.
+            view_formats: if ui_format == format { &[] } else { &twin },
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let encoded_view = texture.create_view(&wgpu::TextureViewDescriptor {
-            format: Some(format.remove_srgb_suffix()),
+        let ui_view = texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(ui_format),
             ..wgpu::TextureViewDescriptor::default()
         });
         Self {
             texture,
             view,
-            encoded_view,
+            ui_view,
             width,
             height,
             format,
+            ui_format,
         }
     }
 
-    /// The frame target: the scene through the texture's format, the panel through
-    /// `ui_format`, which must be that format or its non-sRGB twin.
-    pub fn target(&self, ui_format: wgpu::TextureFormat) -> FrameTarget<'_> {
+    /// The frame target: the scene through the texture's format, the panel through the
+    /// panel's format it was made with.
+    pub fn target(&self) -> FrameTarget<'_> {
         FrameTarget {
             scene: &self.view,
-            ui: if ui_format == self.format {
-                &self.view
-            } else {
-                &self.encoded_view
-            },
+            ui: &self.ui_view,
         }
+    }
+
+    /// The formats the scene and the panel are drawn through.
+    pub fn formats(&self) -> (wgpu::TextureFormat, wgpu::TextureFormat) {
+        (self.format, self.ui_format)
     }
 
     /// The view to render into.
@@ -203,7 +212,7 @@ impl Offscreen {
 }
 
 /// Renders `panes` into a fresh `width` × `height` `Rgba8UnormSrgb` image with the default
-/// MSAA, clearing to [`BACKGROUND`]. Builds a renderer each call: for tests and one-off
+/// MSAA (or the most the adapter offers below it), clearing to [`BACKGROUND`]. Builds a renderer each call: for tests and one-off
 /// renders, not for frame loops.
 pub fn render_scene_png(
     ctx: &GpuContext,
@@ -222,10 +231,11 @@ pub fn render_scene_parts_png(
     parts: SceneParts,
 ) -> Result<image::RgbaImage, ReadbackError> {
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let offscreen = Offscreen::new(&ctx.device, width, height, format);
+    let offscreen = Offscreen::new(&ctx.device, width, height, (format, format));
     let (width, height) = offscreen.size();
-    let targets = RenderTargets::new(&ctx.device, format, width, height, DEFAULT_SAMPLE_COUNT);
-    let mut renderer = Renderer::new(&ctx.device, format, DEFAULT_SAMPLE_COUNT);
+    let samples = ctx.sample_count(format, DEFAULT_SAMPLE_COUNT);
+    let targets = RenderTargets::new(&ctx.device, format, width, height, samples);
+    let mut renderer = Renderer::new(&ctx.device, format, samples);
     renderer.set_parts(parts);
     renderer.prepare(&ctx.device, &ctx.queue, panes);
     let mut encoder = ctx

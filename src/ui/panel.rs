@@ -90,7 +90,7 @@ pub struct DisplayStatus {
     /// The GPU adapter, in words.
     pub adapter: String,
     /// How finely frames are drawn on it, in words, and why (empty until known).
-    pub drawing: (String, &'static str),
+    pub drawing: (String, String),
     /// Present modes the surface reports (concrete ones).
     pub offered: Vec<PresentModeId>,
     /// The present mode asked for (may be an `auto-*` one).
@@ -107,7 +107,7 @@ impl Default for DisplayStatus {
     fn default() -> Self {
         Self {
             adapter: String::new(),
-            drawing: (String::new(), ""),
+            drawing: (String::new(), String::new()),
             offered: vec![PresentModeId::Fifo],
             requested: PresentModeId::default(),
             active: None,
@@ -361,7 +361,7 @@ fn panel_contents_ui(
     let (drawing, why) = &display.drawing;
     if !drawing.is_empty() {
         ui.small(format!("drawn with {drawing}"))
-            .on_hover_text(*why);
+            .on_hover_text(why.as_str());
     }
     ui.separator();
     tour_ui(ui, display.tour.as_ref(), &mut state.tour_offer, edits);

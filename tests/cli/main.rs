@@ -6,7 +6,8 @@ mod options;
 mod output;
 mod recording;
 mod sweep;
-#[cfg(unix)]
+// Linux only: util-linux's `script` makes the terminal (BSD `script` takes other options).
+#[cfg(target_os = "linux")]
 #[path = "../support/terminal.rs"]
 mod terminal;
 mod traces;
@@ -21,7 +22,7 @@ use serde_json::Value;
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .env(
-            "XDG_CONFIG_HOME",
+            "TIMESTEP_LAB_CONFIG_DIR",
             std::env::temp_dir().join(format!("timestep-lab-cli-config-{}", std::process::id())),
         )
         .args(args)

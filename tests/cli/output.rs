@@ -3,14 +3,15 @@
 //! bar, which only a terminal sees.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 use super::terminal::{OnTerminal, run_on_terminal};
 use super::{asset, fails_with, lab, stderr, stdout};
 
 /// Runs the binary with its standard output on a full disk (`/dev/full`).
-fn lab_to_full_disk(args: &[&str]) -> Output {
+#[cfg(target_os = "linux")]
+fn lab_to_full_disk(args: &[&str]) -> std::process::Output {
     let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(args)
@@ -19,6 +20,8 @@ fn lab_to_full_disk(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+// Linux only: /dev/full.
+#[cfg(target_os = "linux")]
 #[test]
 fn output_that_cannot_be_written_fails_the_command() {
     for args in [&["bench", "--json"][..], &["bench"]] {
@@ -280,7 +283,8 @@ fn progress_never_reaches_a_pipe() {
 
 /// On a terminal (a pseudo-terminal from util-linux's `script`) the bar is drawn on stderr,
 /// then cleared; stdout, sent to a file, gets the report alone.
-#[cfg(unix)]
+// Linux only: util-linux's `script`.
+#[cfg(target_os = "linux")]
 #[test]
 fn progress_shows_on_a_terminal_and_stays_off_stdout() {
     let dir = scratch("progress");

@@ -205,7 +205,8 @@ fn bad_sweeps_are_refused_naming_the_flag_and_the_value() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[cfg(unix)]
+// Linux only: /dev/full.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_a_write_error_naming_the_file() {
     let dir = scratch("full");
@@ -253,6 +254,7 @@ fn a_recorded_session_is_swept_only_as_a_trace() {
 }
 
 /// A long sweep: 86,400 frames a run, two strategies at three levels.
+#[cfg(target_os = "linux")]
 const LONG_SWEEP: [&str; 10] = [
     "sweep",
     "--json",
@@ -268,7 +270,8 @@ const LONG_SWEEP: [&str; 10] = [
 
 /// On a terminal the bench's bar counts the frames of every run of the sweep, then is
 /// cleared; on a pipe nothing of it is written; stdout has the report alone either way.
-#[cfg(unix)]
+// Linux only: util-linux's `script`.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_long_sweep_shows_its_progress_on_a_terminal_only() {
     use super::terminal::{OnTerminal, run_on_terminal};

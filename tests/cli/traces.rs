@@ -2,6 +2,7 @@
 //! and files and pipes that cannot be run.
 
 use std::path::PathBuf;
+#[cfg(unix)]
 use std::process::Command;
 
 use serde_json::Value;

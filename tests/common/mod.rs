@@ -8,7 +8,7 @@ use timestep_lab::render::GpuContext;
 /// A headless GPU context, or `None` (with a note on stderr) when this machine has no
 /// adapter. Set `TIMESTEP_LAB_REQUIRE_GPU=1` to turn a missing adapter into a failure (CI).
 pub fn gpu_or_skip() -> Option<GpuContext> {
-    match GpuContext::headless() {
+    match GpuContext::headless(None) {
         Ok(ctx) => Some(ctx),
         Err(error) => {
             if std::env::var("TIMESTEP_LAB_REQUIRE_GPU").as_deref() == Ok("1") {

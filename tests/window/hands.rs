@@ -83,7 +83,7 @@ fn dragging_the_mouse_turns_the_first_person_view_and_keys_walk() {
         .env("DISPLAY", &display.name)
         .env_remove("WAYLAND_DISPLAY")
         .env(
-            "XDG_CONFIG_HOME",
+            "TIMESTEP_LAB_CONFIG_DIR",
             std::env::temp_dir().join(format!("timestep-lab-look-{}", std::process::id())),
         );
     let hands = {

@@ -1,6 +1,8 @@
 //! Present modes: each one the surface offers switched to live, and each explicit one at
 //! start.
 
+use timestep_lab::live::PresentModeId;
+
 use super::{assert_success, lab, summary_value, virtual_display};
 
 #[test]
@@ -31,9 +33,12 @@ fn every_present_mode_the_surface_offers_can_be_switched_to_live() {
         offered.contains(&"fifo"),
         "fifo is always offered: {offered:?}"
     );
-    // Xvfb with lavapipe offers all four.
+    // Vulkan (lavapipe under Xvfb) offers all four; GL offers FIFO alone. What the
+    // adapter leaves out is said, never failed on.
     for mode in ["immediate", "mailbox", "fifo", "fifo-relaxed"] {
-        assert!(offered.contains(&mode), "{mode} not offered: {offered:?}");
+        if !offered.contains(&mode) {
+            eprintln!("left out: {mode} (this adapter's surface does not offer it)");
+        }
     }
     let configured: Vec<&str> = configured.split(',').collect();
     for mode in &offered {
@@ -42,10 +47,12 @@ fn every_present_mode_the_surface_offers_can_be_switched_to_live() {
             "{mode} was never configured: {configured:?}"
         );
     }
-    assert!(
-        configured.len() > offered.len(),
-        "switched back and forth: {configured:?}"
-    );
+    if offered.len() > 1 {
+        assert!(
+            configured.len() > offered.len(),
+            "switched back and forth: {configured:?}"
+        );
+    }
 }
 
 #[test]
@@ -53,6 +60,7 @@ fn each_explicit_present_mode_starts() {
     let Some(display) = virtual_display() else {
         return;
     };
+    let mut offered = None;
     for mode in [
         "fifo",
         "fifo-relaxed",
@@ -74,11 +82,22 @@ fn each_explicit_present_mode_starts() {
             ],
         );
         assert_success(&output);
-        let expected = if mode == "auto-no-vsync" {
-            "immediate"
-        } else {
-            mode
-        };
-        assert_eq!(summary_value(&output, "present modes configured"), expected);
+        let offered = offered
+            .get_or_insert_with(|| summary_value(&output, "present modes offered").to_owned());
+        let modes: Vec<PresentModeId> = offered
+            .split(',')
+            .map(|id| id.parse().expect("a present mode id"))
+            .collect();
+        // A mode the surface does not offer falls back (auto-no-vsync: immediate, then
+        // mailbox, then fifo; any other: fifo), as the window's help says.
+        let asked: PresentModeId = mode.parse().expect("a present mode id");
+        let expected = asked.resolve(&modes);
+        if expected != asked && mode != "auto-no-vsync" {
+            eprintln!("left out: {mode} (not offered: {offered}; fell back to {expected})");
+        }
+        assert_eq!(
+            summary_value(&output, "present modes configured"),
+            expected.id()
+        );
     }
 }

@@ -15,7 +15,9 @@ pub mod x11;
 
 use std::sync::Arc;
 
-use winit::raw_window_handle::{HasWindowHandle as _, RawWindowHandle};
+use winit::raw_window_handle::HasWindowHandle as _;
+#[cfg(target_os = "linux")]
+use winit::raw_window_handle::RawWindowHandle;
 use winit::window::Window;
 
 use crate::feedback::{ClockMap, FeedbackSource};
@@ -63,7 +65,9 @@ fn clock_map<S: Stopwatch>(clock: rustix::time::ClockId, live: &LiveLoop<S>) -> 
     ClockMap::new(platform, live.stopwatch().now())
 }
 
-/// A platform's feedback, read every frame.
+/// A platform's feedback, read every frame. Every platform's work is a method here, so
+/// where no source exists (Windows, macOS: the enum has no variant) each is an empty
+/// match and the watch above it compiles unchanged.
 #[derive(Debug)]
 enum Source {
     /// X11 Present events on a connection of the lab's own.
@@ -74,13 +78,59 @@ enum Source {
     Wayland(Box<wayland::PresentationWatch>),
 }
 
+/// What one poll of a source gave: the poll's outcome, why the screen stays modeled when
+/// no answer ever comes, and why when the source breaks.
+type Polled = (Result<(), String>, &'static str, &'static str);
+
 impl Source {
-    /// The clock its feedback is stamped on.
-    #[cfg(target_os = "linux")]
-    fn clock(&self) -> rustix::time::ClockId {
-        match self {
-            Self::X11(_) => rustix::time::ClockId::Monotonic,
-            Self::Wayland(watch) => watch.clock(),
+    /// The source's clock against the loop's stopwatch, both read now.
+    #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+    fn clock_map<S: Stopwatch>(&self, live: &LiveLoop<S>) -> ClockMap {
+        match *self {
+            #[cfg(target_os = "linux")]
+            Self::X11(_) => clock_map(rustix::time::ClockId::Monotonic, live),
+            #[cfg(target_os = "linux")]
+            Self::Wayland(ref watch) => clock_map(watch.clock(), live),
+        }
+    }
+
+    /// The window is about to present a frame.
+    fn before_present(&mut self) {
+        match *self {
+            #[cfg(target_os = "linux")]
+            Self::X11(_) => {}
+            #[cfg(target_os = "linux")]
+            Self::Wayland(ref mut watch) => watch.before_present(),
+        }
+    }
+
+    /// The window presented a frame (or tried to), numbered `numbers` by the loop.
+    #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+    fn presented(&mut self, numbers: Option<(u32, u64)>) {
+        match *self {
+            #[cfg(target_os = "linux")]
+            Self::X11(_) => {}
+            #[cfg(target_os = "linux")]
+            Self::Wayland(ref mut watch) => watch.presented(numbers),
+        }
+    }
+
+    /// Hands each answer that arrived to `take`; never waits.
+    #[cfg_attr(not(target_os = "linux"), allow(unused_variables, unused_mut))]
+    fn poll(&mut self, mut take: impl FnMut(crate::feedback::PresentFeedback)) -> Polled {
+        match *self {
+            #[cfg(target_os = "linux")]
+            Self::X11(ref mut observer) => (
+                observer.poll(|complete| take(complete.feedback())),
+                NO_X11_EVENTS,
+                X11_UNWATCHED,
+            ),
+            #[cfg(target_os = "linux")]
+            Self::Wayland(ref mut watch) => (
+                watch.poll(&mut take),
+                NO_WAYLAND_FEEDBACK,
+                WAYLAND_UNWATCHED,
+            ),
         }
     }
 }
@@ -168,7 +218,7 @@ impl PresentWatch {
     pub fn start<S: Stopwatch>(window: &Arc<Window>, live: &mut LiveLoop<S>) -> Self {
         let source = match Self::source(window) {
             Ok((source, kind)) => {
-                live.measure_screen(kind, clock_map(source.clock(), live));
+                live.measure_screen(kind, source.clock_map(live));
                 Some(source)
             }
             Err(reason) => {
@@ -237,20 +287,16 @@ impl PresentWatch {
 
     /// The window is about to present a frame.
     pub fn before_present(&mut self) {
-        match self.source.as_mut() {
-            #[cfg(target_os = "linux")]
-            Some(Source::Wayland(watch)) => self.cost.time(|| watch.before_present()),
-            _ => {}
+        if let Some(source) = self.source.as_mut() {
+            self.cost.time(|| source.before_present());
         }
     }
 
     /// The window presented a frame (or tried to), numbered `numbers` by the loop.
     pub fn presented(&mut self, numbers: Option<(u32, u64)>) {
         self.presents += 1;
-        match self.source.as_mut() {
-            #[cfg(target_os = "linux")]
-            Some(Source::Wayland(watch)) => self.cost.time(|| watch.presented(numbers)),
-            _ => {}
+        if let Some(source) = self.source.as_mut() {
+            self.cost.time(|| source.presented(numbers));
         }
     }
 
@@ -266,26 +312,13 @@ impl PresentWatch {
             *answered = true;
             live.present_feedback(feedback);
         };
-        let (polled, silent_reason, broken_reason) = match source {
-            #[cfg(target_os = "linux")]
-            Source::X11(observer) => (
-                observer.poll(|complete| take(complete.feedback())),
-                NO_X11_EVENTS,
-                X11_UNWATCHED,
-            ),
-            #[cfg(target_os = "linux")]
-            Source::Wayland(watch) => (
-                watch.poll(&mut take),
-                NO_WAYLAND_FEEDBACK,
-                WAYLAND_UNWATCHED,
-            ),
-        };
+        let (polled, silent_reason, broken_reason) = source.poll(&mut take);
         self.cost.frame += start.elapsed();
         self.cost.end_frame();
         let now = live.stopwatch().now();
         if now.saturating_sub(self.clock_read) >= CLOCK_RESAMPLE {
             self.clock_read = now;
-            live.set_feedback_clock(clock_map(source.clock(), live));
+            live.set_feedback_clock(source.clock_map(live));
         }
         let waited = now.saturating_sub(self.since);
         let silent = !self.answered && self.presents >= FIRST_PRESENTS && waited >= FIRST_ANSWER;

@@ -119,5 +119,9 @@ impl RenderTargets {
             multiview_mask: None,
         });
         renderer.draw_clamped(&mut pass, self.width, self.height);
+        // wgpu's GL backend resolves MSAA at the pass's end with a framebuffer blit, which
+        // the scissor test cuts: with the last pane's scissor still set, only that pane
+        // would reach the target. The whole target, scissored in, resolves every pane.
+        pass.set_scissor_rect(0, 0, self.width, self.height);
     }
 }

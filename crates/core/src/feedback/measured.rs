@@ -421,8 +421,9 @@ impl MeasuredScreen {
                 .take(PHASE_IMAGES)
                 .map(move |image| (image.at % period) as f64 * turn)
         };
-        let (sin, cos) = angles().fold((0.0, 0.0), |(s, c), a| (s + a.sin(), c + a.cos()));
-        let mean = sin.atan2(cos).rem_euclid(std::f64::consts::TAU);
+        let (sin, cos) =
+            angles().fold((0.0, 0.0), |(s, c), a| (s + libm::sin(a), c + libm::cos(a)));
+        let mean = libm::atan2(sin, cos).rem_euclid(std::f64::consts::TAU);
         let on_vblank = angles().all(|angle| {
             let off = (angle - mean).rem_euclid(std::f64::consts::TAU);
             off.min(std::f64::consts::TAU - off) <= ON_VBLANK * std::f64::consts::TAU

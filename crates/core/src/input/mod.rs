@@ -173,14 +173,14 @@ impl Look {
 
     /// The unit vector looked along (y up).
     pub fn direction(self) -> glam::DVec3 {
-        let (sin_yaw, cos_yaw) = self.yaw.sin_cos();
-        let (sin_pitch, cos_pitch) = self.pitch.sin_cos();
+        let (sin_yaw, cos_yaw) = libm::sincos(self.yaw);
+        let (sin_pitch, cos_pitch) = libm::sincos(self.pitch);
         glam::DVec3::new(cos_pitch * cos_yaw, sin_pitch, cos_pitch * sin_yaw)
     }
 
     /// `(forward, right)` on the ground, unit vectors.
     pub fn ground_axes(self) -> (glam::DVec3, glam::DVec3) {
-        let (sin_yaw, cos_yaw) = self.yaw.sin_cos();
+        let (sin_yaw, cos_yaw) = libm::sincos(self.yaw);
         (
             glam::DVec3::new(cos_yaw, 0.0, sin_yaw),
             glam::DVec3::new(-sin_yaw, 0.0, cos_yaw),

@@ -85,7 +85,7 @@ fn two_significant_digits_down(value: f64) -> f64 {
     if value <= 0.0 || !value.is_finite() {
         return 0.0;
     }
-    let scale = 10f64.powf(value.log10().floor() - 1.0);
+    let scale = libm::pow(10.0, libm::log10(value).floor() - 1.0);
     (value / scale).floor() * scale
 }
 

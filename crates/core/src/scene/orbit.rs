@@ -68,12 +68,12 @@ impl OrbitParams {
 
     /// Point on the orbit at `angle` radians.
     pub fn position_at_angle(&self, angle: f64) -> DVec3 {
-        self.pivot + self.radius_m * DVec3::new(angle.cos(), 0.0, angle.sin())
+        self.pivot + self.radius_m * DVec3::new(libm::cos(angle), 0.0, libm::sin(angle))
     }
 
     /// Velocity on the orbit at `angle` radians, m/s.
     pub fn velocity_at_angle(&self, angle: f64) -> DVec3 {
-        self.radius_m * self.angular_speed() * DVec3::new(-angle.sin(), 0.0, angle.cos())
+        self.radius_m * self.angular_speed() * DVec3::new(-libm::sin(angle), 0.0, libm::cos(angle))
     }
 
     /// The exact position at simulated time `time_s` (for the ghost).
@@ -226,9 +226,9 @@ impl CameraParams {
         let angle = angle - self.lag_rad;
         pivot
             + DVec3::new(
-                self.radius_m * angle.cos(),
+                self.radius_m * libm::cos(angle),
                 self.height_m,
-                self.radius_m * angle.sin(),
+                self.radius_m * libm::sin(angle),
             )
     }
 
@@ -240,7 +240,7 @@ impl CameraParams {
     /// Velocity of the eye at orbit angle `angle`, m/s.
     pub fn velocity_at_angle(&self, angle: f64) -> DVec3 {
         let angle = angle - self.lag_rad;
-        self.radius_m * self.angular_speed() * DVec3::new(-angle.sin(), 0.0, angle.cos())
+        self.radius_m * self.angular_speed() * DVec3::new(-libm::sin(angle), 0.0, libm::cos(angle))
     }
 }
 

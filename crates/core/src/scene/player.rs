@@ -35,9 +35,9 @@ impl Default for PlayerParams {
         Self {
             speed_mps: DEFAULT_PLAYER_SPEED_MPS,
             start_eye: DVec3::new(
-                distance * angle.cos(),
+                distance * libm::cos(angle),
                 f64::from(GROUND_HEIGHT_M) + EYE_HEIGHT_M,
-                distance * angle.sin(),
+                distance * libm::sin(angle),
             ),
             start_look: Look {
                 yaw: angle + std::f64::consts::PI,

@@ -293,9 +293,9 @@ impl SpringTruth {
         let zeta = params.damping_ratio;
         if zeta < 1.0 {
             let omega_d = omega * (1.0 - zeta * zeta).sqrt();
-            let decay = (-zeta * omega * t).exp();
+            let decay = libm::exp(-zeta * omega * t);
             let b = (v0 + zeta * omega * x0) / omega_d;
-            let (sin, cos) = (omega_d * t).sin_cos();
+            let (sin, cos) = libm::sincos(omega_d * t);
             let x = decay * (x0 * cos + b * sin);
             let v = decay
                 * ((b * omega_d - zeta * omega * x0) * cos
@@ -303,7 +303,7 @@ impl SpringTruth {
             SpringState { x, v }
         } else if zeta == 1.0 {
             let b = v0 + omega * x0;
-            let decay = (-omega * t).exp();
+            let decay = libm::exp(-omega * t);
             SpringState {
                 x: (x0 + b * t) * decay,
                 v: (b - omega * (x0 + b * t)) * decay,
@@ -313,7 +313,7 @@ impl SpringTruth {
             let (r1, r2) = (-omega * (zeta - root), -omega * (zeta + root));
             let c1 = (v0 - r2 * x0) / (r1 - r2);
             let c2 = x0 - c1;
-            let (e1, e2) = ((r1 * t).exp(), (r2 * t).exp());
+            let (e1, e2) = (libm::exp(r1 * t), libm::exp(r2 * t));
             SpringState {
                 x: c1 * e1 + c2 * e2,
                 v: c1 * r1 * e1 + c2 * r2 * e2,

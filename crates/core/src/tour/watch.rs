@@ -276,7 +276,7 @@ impl PaneWatch {
     /// the screen at a rate that changes slowly; drawn from steps the camera does not
     /// follow, the rate jumps from frame to frame.
     fn note_bearing(&mut self, shown: &ShownScene, settled: bool) {
-        let yaw = |v: DVec3| v.z.atan2(v.x);
+        let yaw = |v: DVec3| libm::atan2(v.z, v.x);
         let eye = shown.camera_eye;
         let angle = wrapped_difference(
             yaw(shown.camera_target - eye),

@@ -8,7 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use plotters::style::{FontStyle, register_font};
+use plotters::style::FontStyle;
+#[cfg(not(target_arch = "wasm32"))]
+use plotters::style::register_font;
 
 use super::PlotError;
 
@@ -20,6 +22,13 @@ pub const FONT_ENV: &str = "TIMESTEP_LAB_FONT";
 
 /// The family name the charts ask plotters for.
 pub const FAMILY: &str = "sans-serif";
+
+/// On the web plotters has no fonts to register: its text is drawn by the browser's canvas
+/// (the lab writes no plot file on a page). Registering is then taken as done.
+#[cfg(target_arch = "wasm32")]
+fn register_font(_: &str, _: FontStyle, _: &'static [u8]) -> Result<(), ()> {
+    Ok(())
+}
 
 /// The font registered in this process, if any.
 #[derive(Debug, PartialEq)]
