@@ -541,3 +541,48 @@ fn render_progress_shows_on_a_terminal_and_stays_off_stdout() {
         "{written:?}"
     );
 }
+
+/// A backend this machine lacks is refused before anything is drawn, naming every adapter
+/// it has (Metal exists only on Apple's systems).
+#[cfg(not(target_os = "macos"))]
+#[test]
+fn a_backend_the_machine_lacks_is_refused_naming_what_it_has() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = TempDir::new("render-metal");
+    let path = dir.0.join("frame.png");
+    let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .args([
+            "render",
+            "--backend",
+            "metal",
+            "--width",
+            "64",
+            "--height",
+            "64",
+            "--out",
+        ])
+        .arg(&path)
+        .output()
+        .expect("the binary runs");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+    assert!(
+        errors.contains("--backend metal: this machine has no Metal adapter; it has "),
+        "{errors}"
+    );
+    // What it has: every adapter, each with its backend.
+    assert!(
+        errors.contains("(Vulkan, ") || errors.contains("(Gl, "),
+        "{errors}"
+    );
+    assert!(!path.exists(), "nothing was drawn");
+    let output = lab(&["render", "--backend", "glide", "--out", "x.png"]);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{errors}");
+    assert!(
+        errors.contains("unknown graphics backend \"glide\" (allowed: vulkan, dx12, metal, gl)"),
+        "{errors}"
+    );
+}

@@ -7,7 +7,7 @@ use super::{assert_success, is_sphere_colour, lab, run, summary_value, temp_png,
 
 /// Runs `xdotool` on `display` with `args`; `None` when it is not installed (and
 /// `TIMESTEP_LAB_REQUIRE_GPU` is not `1`).
-fn xdotool(display: &str, args: &[&str]) -> Option<Output> {
+pub(super) fn xdotool(display: &str, args: &[&str]) -> Option<Output> {
     match Command::new("xdotool")
         .args(args)
         .env("DISPLAY", display)

@@ -17,6 +17,7 @@ mod common;
 mod drawing;
 mod hands;
 mod load;
+mod platform;
 mod present_modes;
 mod ramp;
 mod replay;
@@ -96,6 +97,11 @@ fn lab(display: &VirtualDisplay, args: &[&str]) -> Output {
 /// [`lab`] with the environment variables `removed` unset. Each run gets a config
 /// directory of its own, so no run restores what another saved.
 fn lab_without(display: &VirtualDisplay, args: &[&str], removed: &[&str]) -> Output {
+    lab_configured(display, args, removed, &fresh_config_home())
+}
+
+/// A config home no run has used yet (emptied).
+fn fresh_config_home() -> PathBuf {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let config_home = std::env::temp_dir().join(format!(
@@ -103,7 +109,26 @@ fn lab_without(display: &VirtualDisplay, args: &[&str], removed: &[&str]) -> Out
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&config_home);
-    lab_configured(display, args, removed, &config_home)
+    config_home
+}
+
+/// [`lab`] with the environment variables `set` added, its settings in `config_home`'s
+/// `timestep-lab`.
+fn lab_with(
+    display: &VirtualDisplay,
+    args: &[&str],
+    set: &[(&str, &str)],
+    config_home: &std::path::Path,
+) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
+    command.env("TIMESTEP_LAB_CONFIG_DIR", config_home.join("timestep-lab"));
+    for (name, value) in set {
+        command.env(name, value);
+    }
+    command
+        .env("DISPLAY", &display.name)
+        .env_remove("WAYLAND_DISPLAY");
+    run(command, args)
 }
 
 /// [`lab_without`] with its settings in `config_home`'s `timestep-lab` (the lab's own
