@@ -24,6 +24,26 @@ pub(super) fn xdotool(display: &str, args: &[&str]) -> Option<Output> {
     }
 }
 
+/// The lab's window on `display`, once it shows (its X window id, for xdotool).
+pub(super) fn lab_window(display: &str) -> String {
+    let found = xdotool(
+        display,
+        &[
+            "search",
+            "--sync",
+            "--onlyvisible",
+            "--name",
+            "^timestep-lab$",
+        ],
+    )
+    .expect("xdotool runs");
+    String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .expect("the window")
+        .to_owned()
+}
+
 /// Pixels of the orbiting sphere's colours in a screenshot.
 fn sphere_pixels(path: &std::path::Path) -> usize {
     image::open(path)
@@ -89,22 +109,7 @@ fn dragging_the_mouse_turns_the_first_person_view_and_keys_walk() {
     let hands = {
         let name = display.name.clone();
         std::thread::spawn(move || {
-            let found = xdotool(
-                &name,
-                &[
-                    "search",
-                    "--sync",
-                    "--onlyvisible",
-                    "--name",
-                    "^timestep-lab$",
-                ],
-            )
-            .expect("xdotool runs");
-            let window = String::from_utf8_lossy(&found.stdout)
-                .lines()
-                .next()
-                .expect("the window")
-                .to_owned();
+            let window = lab_window(&name);
             let run = |args: &[&str]| {
                 let output = xdotool(&name, args).expect("xdotool runs");
                 assert!(output.status.success(), "xdotool {args:?}: {output:?}");

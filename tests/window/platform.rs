@@ -3,7 +3,7 @@
 //! settings, the recording, the summary) however it comes: here Esc, through winit's
 //! `exiting`, the path macOS's Quit takes too.
 
-use super::hands::xdotool;
+use super::hands::{lab_window, xdotool};
 use super::{
     assert_success, fresh_config_home, is_sphere_colour, lab, lab_with, stdout, summary_value,
     temp_png, virtual_display,
@@ -149,22 +149,7 @@ fn esc_ends_the_run_with_the_recording_flushed_the_settings_saved_and_the_summar
     let hands = {
         let name = display.name.clone();
         std::thread::spawn(move || {
-            let found = xdotool(
-                &name,
-                &[
-                    "search",
-                    "--sync",
-                    "--onlyvisible",
-                    "--name",
-                    "^timestep-lab$",
-                ],
-            )
-            .expect("xdotool runs");
-            let window = String::from_utf8_lossy(&found.stdout)
-                .lines()
-                .next()
-                .expect("the window")
-                .to_owned();
+            let window = lab_window(&name);
             std::thread::sleep(std::time::Duration::from_millis(1500));
             for args in [
                 &["windowfocus", "--sync", window.as_str()][..],
