@@ -586,3 +586,63 @@ fn a_backend_the_machine_lacks_is_refused_naming_what_it_has() {
         "{errors}"
     );
 }
+
+/// On GL, a downlevel backend with no view formats, `render` draws the scene (it once wrote
+/// a blank image after seven validation errors) and `bench-render` measures, saying that
+/// the panel went through the sRGB target.
+#[test]
+fn render_and_bench_render_draw_on_gl() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = TempDir::new("render-gl");
+    let path = dir.0.join("gl.png");
+    let shown = path.to_str().expect("utf-8 path");
+    let output = lab(&[
+        "render",
+        "--backend",
+        "gl",
+        "--width",
+        "320",
+        "--height",
+        "200",
+        "--out",
+        shown,
+    ]);
+    if stderr(&output).contains("no OpenGL adapter")
+        && std::env::var("TIMESTEP_LAB_REQUIRE_GPU").as_deref() != Ok("1")
+    {
+        eprintln!("skipping: no OpenGL adapter here ({})", stderr(&output));
+        return;
+    }
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("(Gl, "),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let image = image::open(&path).expect("a PNG").to_rgba8();
+    let orange = image
+        .pixels()
+        .filter(|p| {
+            let [r, g, b, _] = p.0;
+            r > g && g > b && r > 150
+        })
+        .count();
+    assert!(orange > 100, "{orange} sphere pixels drawn on GL");
+    let output = small_bench_render("3", &["--backend", "gl", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(
+        json["panel_through_srgb"],
+        serde_json::json!(true),
+        "{json}"
+    );
+    assert!(
+        json["adapter"]
+            .as_str()
+            .is_some_and(|a| a.contains("(Gl, ")),
+        "{json}"
+    );
+    assert!(stderr(&output).is_empty() || !stderr(&output).contains("wgpu error"));
+}

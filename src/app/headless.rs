@@ -163,6 +163,9 @@ pub struct BenchRenderReport {
     pub msaa: u32,
     /// Whether the panel's shapes had feathered edges.
     pub feathering: bool,
+    /// Whether the panel was drawn through the sRGB target itself: the adapter cannot view
+    /// a texture in another format (GL).
+    pub panel_through_srgb: bool,
     /// The adapter, in words.
     pub adapter: String,
     /// Parts of the frame left out (`--without`).
@@ -327,6 +330,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         panes: options.panes,
         msaa: quality.msaa,
         feathering: quality.feathering,
+        panel_through_srgb: quality.panel_through_srgb,
         adapter: adapter_summary(&gpu.adapter.get_info()),
         without: without.iter().map(FramePart::id).collect(),
         main_thread_ms_median: median_ms(&main_thread),
@@ -369,13 +373,18 @@ fn bench_render_table(r: &BenchRenderReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} frames, {}x{}, {} pane(s), {}x MSAA, {} panel edges, {}",
+        "{} frames, {}x{}, {} pane(s), {}x MSAA, {} panel edges{}, {}",
         r.frames,
         r.width,
         r.height,
         r.panes,
         r.msaa,
         if r.feathering { "smooth" } else { "plain" },
+        if r.panel_through_srgb {
+            ", panel through the sRGB target"
+        } else {
+            ""
+        },
         r.adapter
     );
     if !r.without.is_empty() {
