@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::Args;
 
-use crate::bench::BenchSettings;
+use crate::bench::{BenchSettings, same_file, same_output};
 use crate::input::InputPolicy;
 use crate::live::{
     LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, RampSettings,
@@ -225,7 +225,7 @@ pub struct WindowArgs {
     #[arg(long, hide = true, requires = "replay")]
     pub quit_after_replay: bool,
     /// Start a load ramp with the first frame, as the panel's Ramp button does: the
-    /// per-step load rises from 0 to MAX_MS (above 0, up to 1000) over SECONDS (1 to 600),
+    /// per-step load rises from 0 to MAX_MS (0.000001, one nanosecond, to 1000) over SECONDS (1 to 600),
     /// or until every pane has broken, then goes back.
     #[arg(
         long,
@@ -269,6 +269,22 @@ impl WindowArgs {
         }
         if let Some(path) = &self.record {
             check_new_file("--record", path)?;
+        }
+        // Every input against every output, by what the file is (a link or a hard link is
+        // the same file), and the two outputs against each other.
+        if let Some(shot) = &self.screenshot {
+            if let Some(record) = self.record.as_deref().filter(|&r| same_output(shot, r)) {
+                anyhow::bail!(
+                    "--screenshot and --record both name {}: name two files",
+                    record.display()
+                );
+            }
+            if let Some(replay) = self.replay.as_deref().filter(|&r| same_file(shot, r)) {
+                anyhow::bail!(
+                    "--screenshot {} is the file --replay reads; name another file",
+                    replay.display()
+                );
+            }
         }
         if !crate::live::REPLAY_SPEEDS.contains(&self.replay_speed) {
             anyhow::bail!(

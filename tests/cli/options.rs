@@ -434,15 +434,36 @@ fn a_bad_ramp_is_refused_naming_the_flag_and_the_range() {
     for (ramp, needles) in [
         (
             "0:10",
-            ["--ramp", "ramp's maximum step cost 0 ms", "up to 1000 ms"],
+            [
+                "--ramp",
+                "ramp's maximum step cost 0 ms",
+                "0.000001 (1 ns) to 1000 ms",
+            ],
         ),
         (
             "nan:10",
-            ["--ramp", "ramp's maximum step cost NaN ms", "up to 1000 ms"],
+            [
+                "--ramp",
+                "ramp's maximum step cost NaN ms",
+                "0.000001 (1 ns) to 1000 ms",
+            ],
         ),
         (
             "1001:10",
-            ["--ramp", "maximum step cost 1001 ms", "up to 1000 ms"],
+            [
+                "--ramp",
+                "maximum step cost 1001 ms",
+                "0.000001 (1 ns) to 1000 ms",
+            ],
+        ),
+        (
+            // Below a nanosecond the ramp would round to no load at all.
+            "1e-300:10",
+            [
+                "--ramp",
+                "ramp's maximum step cost 1e-300 ms",
+                "0.000001 (1 ns) to 1000 ms",
+            ],
         ),
         ("10:0.5", ["--ramp", "ramp's duration 0.5 s", "1 to 600 s"]),
         ("10:inf", ["--ramp", "ramp's duration inf s", "1 to 600 s"]),

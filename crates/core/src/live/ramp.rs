@@ -79,15 +79,20 @@ impl Default for RampSettings {
     }
 }
 
+/// The smallest top a ramp may rise to, ms: one nanosecond, the load's unit (a smaller
+/// one rounds to no load at all).
+pub const MIN_RAMP_MAX_MS: f64 = 1e-6;
+
 impl RampSettings {
     /// Checks both values; the first bad one is named.
     pub fn validate(&self) -> Result<(), RangeError> {
         let max = self.max_step_cost_ms;
-        if !(max > 0.0 && max <= MAX_LOAD_MS) {
+        // The load is spent in whole nanoseconds: a top below one would ramp nothing.
+        if !(MIN_RAMP_MAX_MS..=MAX_LOAD_MS).contains(&max) {
             return Err(RangeError {
                 name: "ramp's maximum step cost",
                 value: format!("{} ms", crate::text::number(max)),
-                allowed: format!("above 0, up to {MAX_LOAD_MS} ms"),
+                allowed: format!("0.000001 (1 ns) to {MAX_LOAD_MS} ms"),
             });
         }
         let (low, high) = RAMP_DURATION_RANGE_S;

@@ -328,6 +328,7 @@ fn bad_ramp_settings_are_refused() {
     lab.frame();
     for (max, duration) in [
         (0.0, 10.0),
+        (1e-300, 10.0),
         (-1.0, 10.0),
         (f64::NAN, 10.0),
         (f64::INFINITY, 10.0),
