@@ -166,3 +166,37 @@ fn a_scale_factor_the_window_cannot_take_is_refused_with_the_range() {
         );
     }
 }
+
+#[test]
+fn a_screenshot_over_the_recording_or_the_replay_is_refused() {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-shot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let shot = dir.join("same.png");
+    let shot = shot.to_str().expect("utf-8");
+    let error = options(&["--screenshot", shot, "--record", shot])
+        .expect_err("one file for both")
+        .to_string();
+    assert_eq!(
+        error,
+        format!("--screenshot and --record both name {shot}: name two files")
+    );
+    // A trace to replay under a .png name, and a hard link to it: the same file.
+    let replayed = dir.join("frames.png");
+    std::fs::write(&replayed, "16.7\n16.7\n16.7\n").expect("written");
+    let link = dir.join("link.png");
+    std::fs::hard_link(&replayed, &link).expect("a hard link");
+    let error = options(&[
+        "--replay",
+        replayed.to_str().expect("utf-8"),
+        "--screenshot",
+        link.to_str().expect("utf-8"),
+    ])
+    .expect_err("the replay's own file")
+    .to_string();
+    assert!(error.contains("is the file --replay reads"), "{error}");
+    assert_eq!(
+        std::fs::read_to_string(&replayed).expect("kept"),
+        "16.7\n16.7\n16.7\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -298,3 +298,37 @@ fn a_long_sweep_shows_its_progress_on_a_terminal_only() {
     assert_eq!(written, piped.stdout, "stdout has the report only");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An output that is the trace under another name (a hard link) is refused before the
+/// sweep reads anything, and the trace is kept (the CSV was once written over it).
+#[test]
+fn a_csv_that_is_the_trace_under_another_name_is_refused_and_the_trace_kept() {
+    let dir = scratch("hard-link");
+    let trace = dir.join("t.txt");
+    let text = "16.7\n".repeat(120);
+    std::fs::write(&trace, &text).unwrap();
+    let link = dir.join("h.csv");
+    std::fs::hard_link(&trace, &link).unwrap();
+    let output = lab(&[
+        "sweep",
+        "--load",
+        "step-cost:0..10:2",
+        "--strategy",
+        "accumulator",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--csv",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!(
+            "--csv {} is the trace being read; name another file",
+            link.display()
+        )),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&trace).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

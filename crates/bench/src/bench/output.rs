@@ -16,11 +16,30 @@ pub struct WriteError {
     pub error: std::io::Error,
 }
 
-/// Whether two paths name one existing file.
+/// Whether two paths name one existing file, under any name: the same name, a symbolic
+/// link (followed) or a hard link (another name for the same file, which no comparison of
+/// names can see). Compared by what the file is: its device and inode on Unix (read without
+/// opening it, so a named pipe never blocks the check), its volume and file index on
+/// Windows (the `same-file` crate: std keeps them unstable).
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+            _ => false,
+        }
+    }
+    #[cfg(windows)]
+    {
+        same_file::is_same_file(a, b).unwrap_or(false)
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
     }
 }
 

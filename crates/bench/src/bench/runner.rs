@@ -103,9 +103,20 @@ pub enum BenchError {
         /// The trace, as its report names it.
         trace: String,
     },
-    /// A report file is the trace being read.
+    /// A report file is the trace being read (under any name: a link, a hard link).
     #[error("{option} {} is the trace being read; name another file", path.display())]
     OutputIsTrace {
+        /// The option that named it (`--csv`, `--plot`).
+        option: &'static str,
+        /// The file.
+        path: PathBuf,
+    },
+    /// A report file is the plot's font (`TIMESTEP_LAB_FONT`), under any name.
+    #[error(
+        "{option} {} is the plot's font (TIMESTEP_LAB_FONT); name another file",
+        path.display()
+    )]
+    OutputIsFont {
         /// The option that named it (`--csv`, `--plot`).
         option: &'static str,
         /// The file.
@@ -379,11 +390,12 @@ impl BenchRequest {
     }
 }
 
-/// What `bench` and `sweep` do before their runs: the plot's font loaded, the trace read
+/// What `bench` and `sweep` do before their runs: the report files (`--csv`, `--plot`)
+/// checked, before anything is read, not to be the trace or the plot's font under any name
+/// (a link, a hard link: [`same_file`]), the plot's font loaded, the trace read
 /// or made (its notes, and a note when `hitches` are asked for and none can land, go to
-/// `notes`), `--display trace` checked against it, and the report files (`--csv`,
-/// `--plot`) checked not to be the trace and created, so that one that cannot be is known
-/// before any run. Returns the trace and the two files.
+/// `notes`), `--display trace` checked against it, and the report files created, so that
+/// one that cannot be is known before any run. Returns the trace and the two files.
 pub(crate) fn open_run(
     choice: &TraceChoice,
     settings: &BenchSettings,
@@ -393,7 +405,22 @@ pub(crate) fn open_run(
     notes: &mut Vec<String>,
     on_wait: impl FnOnce(&str) + Send + 'static,
 ) -> Result<(BenchTrace, Option<File>, Option<File>), BenchError> {
-    if let Some(font) = plot.and_then(|plot| plot.font.as_deref()) {
+    let font = plot.and_then(|plot| plot.font.as_deref());
+    let plot = plot.map(|plot| plot.path.as_path());
+    // Every input against every output, by what the file is, not by its name.
+    for (option, output) in [("--csv", csv), ("--plot", plot)] {
+        let Some(output) = output else { continue };
+        let path = output.to_owned();
+        if let TraceChoice::File { path: input, .. } = choice
+            && same_file(output, input)
+        {
+            return Err(BenchError::OutputIsTrace { option, path });
+        }
+        if font.is_some_and(|font| same_file(output, font)) {
+            return Err(BenchError::OutputIsFont { option, path });
+        }
+    }
+    if let Some(font) = font {
         plot::load_font(font)?;
     }
     let trace = choice.load(settings.display == DisplaySpec::Trace, on_wait)?;
@@ -404,19 +431,6 @@ pub(crate) fn open_run(
         return Err(BenchError::NoDisplayTimes {
             trace: trace.source().to_owned(),
         });
-    }
-    let plot = plot.map(|plot| plot.path.as_path());
-    if let TraceChoice::File { path: input, .. } = choice {
-        for (option, output) in [("--csv", csv), ("--plot", plot)] {
-            if let Some(output) = output
-                && same_file(output, input)
-            {
-                return Err(BenchError::OutputIsTrace {
-                    option,
-                    path: output.to_owned(),
-                });
-            }
-        }
     }
     let csv = csv.map(|path| create("--csv", path)).transpose()?;
     let plot = plot.map(|path| create("--plot", path)).transpose()?;

@@ -162,6 +162,77 @@ fn a_report_file_that_is_the_trace_is_refused_and_the_trace_kept() {
     );
 }
 
+/// A hard link is the trace under another name: no comparison of names sees it, and a run
+/// once wrote its CSV over the trace through one. The same for `--plot`, and for the plot's
+/// font, an input too.
+#[test]
+fn a_report_file_that_is_the_trace_or_the_font_under_another_name_is_refused() {
+    let trace = TempFile::new("linked-trace.txt", "16.7\n16.7\n16.7\n");
+    let link = TempFile(trace.0.with_file_name(format!(
+        "timestep-lab-runner-{}-hard-link.png",
+        std::process::id()
+    )));
+    let _ = std::fs::remove_file(&link.0);
+    std::fs::hard_link(&trace.0, &link.0).expect("a hard link");
+    let plot = |font: Option<PathBuf>| PlotRequest {
+        path: link.0.clone(),
+        size: (800, 600),
+        font,
+    };
+    for (request, option) in [
+        (
+            BenchRequest {
+                csv: Some(link.0.clone()),
+                ..over_file(&trace.0)
+            },
+            "--csv",
+        ),
+        (
+            BenchRequest {
+                plot: Some(plot(None)),
+                ..over_file(&trace.0)
+            },
+            "--plot",
+        ),
+    ] {
+        let error = run_request(&request).0.expect_err("the trace itself");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{option} {} is the trace being read; name another file",
+                link.0.display()
+            )
+        );
+        assert!(!error.failed_while_running());
+    }
+    let font = TempFile::new("font.ttf", "not read: refused first");
+    let font_link = TempFile(font.0.with_extension("png"));
+    let _ = std::fs::remove_file(&font_link.0);
+    std::fs::hard_link(&font.0, &font_link.0).expect("a hard link");
+    let request = BenchRequest {
+        plot: Some(PlotRequest {
+            path: font_link.0.clone(),
+            ..plot(Some(font.0.clone()))
+        }),
+        ..generated("steady:60", 1.0)
+    };
+    let error = run_request(&request).0.expect_err("the font itself");
+    assert!(
+        error
+            .to_string()
+            .contains("is the plot's font (TIMESTEP_LAB_FONT)"),
+        "{error}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&trace.0).expect("still there"),
+        "16.7\n16.7\n16.7\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&font.0).expect("still there"),
+        "not read: refused first"
+    );
+}
+
 #[test]
 fn a_recorded_session_replays_only_as_recorded() {
     let session = asset("lab-session.csv");
