@@ -268,6 +268,11 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
 
 /// Writes `remembered` to `path`, creating its directory; written beside it first and then
 /// renamed over it, so a failed write never leaves half a file.
+///
+/// The temporary file is created new (a stale one removed first, never followed: a link
+/// planted in its place cannot send the settings elsewhere, nor become the settings file).
+/// A `path` that is a symbolic link to a regular file (a dotfile manager's) stays a link:
+/// its target is written, the same way, beside itself.
 pub fn save(path: &Path, remembered: &Remembered) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| {
@@ -277,9 +282,16 @@ pub fn save(path: &Path, remembered: &Remembered) -> anyhow::Result<()> {
             )
         })?;
     }
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink());
+    let path = match std::fs::metadata(path) {
+        Ok(target) if is_link && target.is_file() => std::fs::canonicalize(path)
+            .with_context(|| format!("cannot follow the link {}", text::escape_path(path)))?,
+        _ => path.to_owned(),
+    };
+    let path = path.as_path();
     let temporary = sibling(path, ".tmp");
     let text = to_toml(remembered);
-    std::fs::write(&temporary, text).with_context(|| {
+    write_new(&temporary, text.as_bytes()).with_context(|| {
         format!(
             "cannot write the settings to {}",
             text::escape_path(&temporary)
@@ -292,6 +304,24 @@ pub fn save(path: &Path, remembered: &Remembered) -> anyhow::Result<()> {
             text::escape_path(path)
         )
     })
+}
+
+/// Writes `bytes` to a file created new at `path`, after removing whatever is there (a
+/// stale file, or a link, which is removed, not followed). Creating it exclusively
+/// (`O_EXCL`) never follows a link that appears meanwhile: it fails instead.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => return Err(error),
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
 }
 
 /// `remembered` as the file's text.

@@ -280,3 +280,58 @@ fn a_settings_file_that_is_not_a_regular_file_is_one_warning_and_never_blocks() 
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A stale `settings.toml.tmp` that is a link planted to another file: the save once wrote
+/// the settings into that file and left `settings.toml` a link to it. Now the link is
+/// removed, not followed, and the settings file is a plain file of its own.
+#[cfg(unix)]
+#[test]
+fn a_link_planted_as_the_temporary_file_is_never_followed() {
+    let dir = temp_dir("planted");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "a user's file\n").expect("written");
+    let path = dir.join(SETTINGS_FILE);
+    std::os::unix::fs::symlink(&victim, dir.join("settings.toml.tmp")).expect("a link");
+    save(&path, &unusual()).expect("saved");
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("still there"),
+        "a user's file\n"
+    );
+    let meta = std::fs::symlink_metadata(&path).expect("the settings file");
+    assert!(meta.is_file(), "a plain file, not a link: {meta:?}");
+    let restored = restore(&path);
+    assert!(restored.warnings.is_empty(), "{:?}", restored.warnings);
+    assert_eq!(restored.remembered, unusual());
+    assert!(!dir.join("settings.toml.tmp").exists(), "no temporary left");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A settings file that is a link to a file elsewhere (a dotfile manager keeps it in its
+/// own repository) stays a link: its target gets the settings, written atomically beside
+/// itself.
+#[cfg(unix)]
+#[test]
+fn a_settings_file_that_links_to_a_dotfile_keeps_the_link() {
+    let dir = temp_dir("dotfiles");
+    let dotfiles = dir.join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).expect("a directory");
+    let target = dotfiles.join("timestep-lab.toml");
+    save(&target, &Remembered::default()).expect("saved");
+    let path = dir.join(SETTINGS_FILE);
+    std::os::unix::fs::symlink(&target, &path).expect("a link");
+    save(&path, &unusual()).expect("saved through the link");
+    assert!(
+        std::fs::symlink_metadata(&path)
+            .expect("there")
+            .is_symlink(),
+        "still a link"
+    );
+    assert_eq!(
+        restore(&target).remembered,
+        unusual(),
+        "the target holds the settings"
+    );
+    assert!(!dotfiles.join("timestep-lab.toml.tmp").exists());
+    assert!(!dir.join("settings.toml.tmp").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
