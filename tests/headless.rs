@@ -12,6 +12,11 @@ use std::process::{Command, Output};
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(args)
+        // The window's checks read the remembered settings: never a real user's.
+        .env(
+            "TIMESTEP_LAB_CONFIG_DIR",
+            std::env::temp_dir().join(format!("timestep-lab-headless-{}", std::process::id())),
+        )
         // No display: a bad value must be reported before any window is tried.
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
