@@ -8,9 +8,10 @@ use crate::options::GpuBackend;
 /// Why no GPU context could be made.
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
-    /// No adapter on any enabled backend.
+    /// No adapter on any enabled backend. (wgpu's words are the source: a message printed
+    /// with its causes says them once, after the remedy.)
     #[error(
-        "no GPU adapter found (tried backends {backends:?}): {source}; {}",
+        "no GPU adapter found (tried backends {backends:?}); {}",
         no_adapter_remedy()
     )]
     NoAdapter {
