@@ -17,8 +17,8 @@ use crate::live::{
 };
 use crate::options::{BenchRenderOptions, FramePart, RenderOptions};
 use crate::render::{
-    DEFAULT_SAMPLE_COUNT, DrawQuality, ErrorScope, GpuContext, Offscreen, SceneParts,
-    adapter_summary, catch_errors,
+    DEFAULT_SAMPLE_COUNT, DrawQuality, ErrorScope, GpuContext, Offscreen, PANEL_THROUGH_SRGB,
+    SceneParts, adapter_summary, catch_errors,
 };
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
@@ -381,9 +381,9 @@ fn bench_render_table(r: &BenchRenderReport) -> String {
         r.msaa,
         if r.feathering { "smooth" } else { "plain" },
         if r.panel_through_srgb {
-            ", panel through the sRGB target"
+            format!(", {PANEL_THROUGH_SRGB}")
         } else {
-            ""
+            String::new()
         },
         r.adapter
     );

@@ -199,12 +199,7 @@ impl ApplicationHandler for App {
                 let offered = active.surface.offered().to_vec();
                 self.display.adapter = adapter.clone();
                 self.display.drawing = (active.quality.describe(), active.quality.why());
-                let lacks = active.quality.what_it_lacks();
-                self.summary.drawing = if lacks.is_empty() {
-                    active.quality.describe()
-                } else {
-                    format!("{}.{lacks}", active.quality.describe())
-                };
+                self.summary.drawing = active.quality.summary();
                 self.display.offered = offered.clone();
                 self.summary.adapter = adapter;
                 self.summary.offered = offered;

@@ -200,14 +200,16 @@ async fn every_adapter() -> String {
         ..wgpu::InstanceDescriptor::new_without_display_handle()
     });
     let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
-    if adapters.is_empty() {
-        return format!("none at all: {}", no_adapter_remedy());
-    }
+    adapter_list(&adapters).unwrap_or_else(|| format!("none at all: {}", no_adapter_remedy()))
+}
+
+/// `adapters` in words, one [`adapter_summary`] each; `None` when there is none.
+fn adapter_list(adapters: &[wgpu::Adapter]) -> Option<String> {
     let summaries: Vec<String> = adapters
         .iter()
         .map(|adapter| adapter_summary(&adapter.get_info()))
         .collect();
-    summaries.join(", ")
+    (!summaries.is_empty()).then(|| summaries.join(", "))
 }
 
 /// The adapter named by `WGPU_ADAPTER_NAME` (a case-insensitive substring), else the default
@@ -219,25 +221,26 @@ pub async fn request_adapter(
     backend: Option<GpuBackend>,
 ) -> Result<wgpu::Adapter, GpuError> {
     if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
-        let backends = backend.map_or_else(wgpu::Backends::all, wgpu_backends);
-        let adapters = instance.enumerate_adapters(backends).await;
+        // The instance enables only the backends asked for, so these are all it may use.
+        let mut adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
         let wanted_lower = wanted.to_lowercase();
-        let mut available = Vec::new();
-        for adapter in adapters {
-            let info = adapter.get_info();
+        let matching = adapters.iter().position(|adapter| {
             let supported =
                 compatible_surface.is_none_or(|surface| adapter.is_surface_supported(surface));
-            if supported && info.name.to_lowercase().contains(&wanted_lower) {
-                return Ok(adapter);
-            }
-            available.push(adapter_summary(&info));
-        }
-        let available = if available.is_empty() {
-            "none".to_owned()
-        } else {
-            available.join(", ")
+            supported
+                && adapter
+                    .get_info()
+                    .name
+                    .to_lowercase()
+                    .contains(&wanted_lower)
+        });
+        return match matching {
+            Some(index) => Ok(adapters.swap_remove(index)),
+            None => Err(GpuError::AdapterNotFound {
+                wanted,
+                available: adapter_list(&adapters).unwrap_or_else(|| "none".to_owned()),
+            }),
         };
-        return Err(GpuError::AdapterNotFound { wanted, available });
     }
     let found = instance
         .request_adapter(&wgpu::RequestAdapterOptions {

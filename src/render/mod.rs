@@ -21,7 +21,7 @@ pub use gpu::{
     log_uncaptured_errors, request_adapter, with_backend,
 };
 pub use pass::begin_color_pass;
-pub use quality::DrawQuality;
+pub use quality::{DrawQuality, PANEL_THROUGH_SRGB};
 pub use readback::{
     FrameTarget, Offscreen, ReadbackError, render_scene_parts_png, render_scene_png, ui_view_format,
 };

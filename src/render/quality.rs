@@ -16,6 +16,9 @@
 
 use super::{DEFAULT_SAMPLE_COUNT, GpuContext};
 
+/// How the drawing is described where the panel goes through the sRGB target itself.
+pub const PANEL_THROUGH_SRGB: &str = "panel through the sRGB target";
+
 /// How finely frames are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawQuality {
@@ -93,9 +96,9 @@ impl DrawQuality {
             String::new()
         };
         let linear = if self.panel_through_srgb {
-            ", panel through the sRGB target"
+            format!(", {PANEL_THROUGH_SRGB}")
         } else {
-            ""
+            String::new()
         };
         format!(
             "{}x MSAA{cut}, {edges} panel edges{whose}{linear}",
@@ -118,9 +121,20 @@ impl DrawQuality {
         why
     }
 
+    /// [`Self::describe`] for the exit summary: what the adapter lacks and how the drawing
+    /// makes do said after it (the rest of [`Self::why`] is for the panel's tooltip).
+    pub fn summary(&self) -> String {
+        let lacks = self.what_it_lacks();
+        if lacks.is_empty() {
+            self.describe()
+        } else {
+            format!("{}.{lacks}", self.describe())
+        }
+    }
+
     /// What the adapter lacks and how the drawing makes do, in sentences each led by a
-    /// space (empty where it lacks nothing): the exit summary's part of [`Self::why`].
-    pub fn what_it_lacks(&self) -> String {
+    /// space (empty where it lacks nothing).
+    fn what_it_lacks(&self) -> String {
         let mut why = String::new();
         if self.msaa < self.msaa_asked {
             why.push_str(&format!(
@@ -187,9 +201,19 @@ mod tests {
         );
         assert!(cut.why().contains("offers no 4x MSAA"), "{}", cut.why());
         assert!(cut.why().contains("cannot view a texture"), "{}", cut.why());
+        // The summary says what was cut, then why.
+        assert!(
+            cut.summary().starts_with(
+                "1x MSAA (4x not offered), smooth panel edges, panel through the sRGB \
+                 target. This adapter offers no 4x MSAA"
+            ),
+            "{}",
+            cut.summary()
+        );
         // An adapter offering all keeps the words of before, and never raises the count.
         let kept = asked.within(8, false);
         assert_eq!(kept.describe(), "4x MSAA, smooth panel edges");
+        assert_eq!(kept.summary(), kept.describe());
         assert!(!kept.why().contains("offers no"));
     }
 

@@ -120,33 +120,33 @@ fn lab_with(
     set: &[(&str, &str)],
     config_home: &std::path::Path,
 ) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
-    command.env("TIMESTEP_LAB_CONFIG_DIR", config_home.join("timestep-lab"));
-    for (name, value) in set {
-        command.env(name, value);
-    }
-    command
-        .env("DISPLAY", &display.name)
-        .env_remove("WAYLAND_DISPLAY");
+    let mut command = lab_command(display, config_home);
+    command.envs(set.iter().copied());
     run(command, args)
 }
 
-/// [`lab_without`] with its settings in `config_home`'s `timestep-lab` (the lab's own
-/// `TIMESTEP_LAB_CONFIG_DIR`, so no test reads or writes a real user's settings).
+/// The binary on `display` (X11 alone), its settings in `config_home`'s `timestep-lab` (the
+/// lab's own `TIMESTEP_LAB_CONFIG_DIR`, so no test reads or writes a real user's settings).
+fn lab_command(display: &VirtualDisplay, config_home: &std::path::Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
+    command
+        .env("TIMESTEP_LAB_CONFIG_DIR", config_home.join("timestep-lab"))
+        .env("DISPLAY", &display.name)
+        .env_remove("WAYLAND_DISPLAY");
+    command
+}
+
+/// [`lab_without`] with its settings in `config_home`'s `timestep-lab` ([`lab_command`]).
 fn lab_configured(
     display: &VirtualDisplay,
     args: &[&str],
     removed: &[&str],
     config_home: &std::path::Path,
 ) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-lab"));
-    command.env("TIMESTEP_LAB_CONFIG_DIR", config_home.join("timestep-lab"));
+    let mut command = lab_command(display, config_home);
     for name in removed {
         command.env_remove(name);
     }
-    command
-        .env("DISPLAY", &display.name)
-        .env_remove("WAYLAND_DISPLAY");
     run(command, args)
 }
 
