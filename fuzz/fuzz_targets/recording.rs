@@ -3,7 +3,9 @@
 //! and request between frames, the settings read key by key through serde), then a replay's
 //! pass over the frames. Never a panic; an error names its problem printably, with a 1-based
 //! line; a recording understood starts from valid settings, a pass gives as many frames and
-//! requests as the check counted, every requested setting is valid; and whatever
+//! requests as the check counted, every requested setting is valid, every presentation
+//! answer names a frame read before, once, shown no earlier than that frame started and at
+//! most a minute after; and whatever
 //! `is_recording`'s test (`starts_with_recording_mark`) calls a recording is read as one, in
 //! any encoding.
 
@@ -40,7 +42,8 @@ fuzz_target!(|data: &[u8]| {
     );
     let mut reader = recording.frames.open().expect("a checked recording opens again");
     let (mut frames, mut requests, mut events) = (0, 0, Vec::new());
-    while let Some(_frame) = reader
+    let (mut starts, mut answered) = (Vec::new(), std::collections::HashSet::new());
+    while let Some(frame) = reader
         .next_frame(&mut events)
         .expect("a checked recording reads again")
     {
@@ -53,7 +56,21 @@ fuzz_target!(|data: &[u8]| {
                     "requested settings are valid: {settings:?}"
                 );
             }
+            if let RecordedEvent::Displayed { frame: shown, at } = *event {
+                let start: u64 = *usize::try_from(shown)
+                    .ok()
+                    .and_then(|f| starts.get(f))
+                    .expect("an answer names a frame read before");
+                assert!(answered.insert(shown), "frame {shown} answered twice");
+                if let Some(at) = at {
+                    assert!(
+                        at >= start && at - start <= 60_000_000_000,
+                        "frame {shown} shown at {at}, started at {start}"
+                    );
+                }
+            }
         }
+        starts.push(frame.time);
     }
     assert_eq!(frames, recording.summary.frames, "frames counted");
     assert_eq!(requests, recording.summary.events, "requests counted");

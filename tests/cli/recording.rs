@@ -177,3 +177,43 @@ fn a_recording_cut_short_runs_in_bench_to_its_last_whole_row() {
     assert_eq!(report["trace"]["frames"], 239);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An answer line no window can record (here for a frame whose row comes later) is refused
+/// with its line by all three readers of a recording, the window's `--replay` before the
+/// window opens; before, only `--display trace` refused it.
+#[test]
+fn a_misplaced_answer_is_refused_by_every_reader() {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-answer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("answered.csv");
+    std::fs::write(
+        &path,
+        "# timestep-lab session recording\n# settings: {}\n\
+         frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+         0,0,16.666667,0,0,,,\n\
+         1,16.666667,16.666667,0,0,,,shown 5 at 20\n\
+         2,33.333334,16.666667,0,0,,,\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let message = "answered.csv:5: \"shown 5 at 20.000000\" answers for frame 5, whose row is not written yet";
+    for args in [
+        &["bench", "--trace", file][..],
+        &["bench", "--trace", file, "--display", "trace"],
+        &["--replay", file, "--frames", "2"],
+    ] {
+        let output = lab(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

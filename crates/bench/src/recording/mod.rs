@@ -8,6 +8,7 @@
 //! are milliseconds with six decimals, read back exactly, so a replay runs the very same
 //! frames.
 
+mod answers;
 mod screen;
 pub mod settings;
 
@@ -28,6 +29,8 @@ use crate::trace::{
     FrameTrace, RECORDING_COLUMNS, RECORDING_MARK, RecordingHead, RecordingRows, TraceError,
     exact_ns, ms_text, open_recording_rows,
 };
+pub use answers::ANSWER_REACH;
+use answers::Answers;
 use screen::{measured_text, parse_measured, parse_screen, screen_text};
 use settings::{apply_settings_table, settings_table};
 
@@ -63,40 +66,25 @@ fn load_recording_observed(
 /// screen as it recorded, each frame's display time as the time from its start. A frame the
 /// platform answered as discarded counts as never shown; the frames after the last one
 /// answered (their answers were still on their way when the recording stopped) are left
-/// out, so none is taken for dropped. An answer names a frame before the row it is in.
+/// out, so none is taken for dropped. The reader checked the answers ([`ANSWER_REACH`]).
 pub fn recording_trace(path: &Path) -> Result<FrameTrace, TraceError> {
     let (mut frame_times, mut starts) = (Vec::new(), Vec::new());
     let mut display_ns: Vec<Option<Nanos>> = Vec::new();
     let mut last_answered = None;
-    let mut misplaced = None;
     let recording = load_recording_observed(path, |frame, events| {
         for event in events {
-            if let RecordedEvent::Displayed { frame: shown, at } = *event {
-                match usize::try_from(shown).ok().filter(|&f| f < starts.len()) {
-                    Some(f) => {
-                        display_ns[f] = at.map(|at| at.saturating_sub(starts[f]));
-                        last_answered = last_answered.max(Some(f));
-                    }
-                    None => {
-                        misplaced.get_or_insert((frame.line, shown));
-                    }
-                }
+            // The reader checked that an answer names a frame read already.
+            if let RecordedEvent::Displayed { frame: shown, at } = *event
+                && let Some(f) = usize::try_from(shown).ok().filter(|&f| f < starts.len())
+            {
+                display_ns[f] = at.map(|at| at.saturating_sub(starts[f]));
+                last_answered = last_answered.max(Some(f));
             }
         }
         frame_times.push(frame.frame_time);
         starts.push(frame.time);
         display_ns.push(None);
     })?;
-    if let Some((line, frame)) = misplaced {
-        return Err(TraceError::Recording {
-            origin: recording.source,
-            line,
-            message: format!(
-                "display event for frame {frame} comes before that frame's row: an answer \
-                 names a frame recorded earlier"
-            ),
-        });
-    }
     let mut notes = recording.notes;
     let display_ns = last_answered.map(|last| {
         let kept = last + 1;
@@ -233,6 +221,7 @@ impl RecordingSource {
         let frames = FileFrames {
             rows,
             settings: header.settings,
+            answers: Answers::default(),
             origin: self.origin.clone(),
         };
         Ok((header, frames))
@@ -254,6 +243,8 @@ struct FileFrames {
     rows: RecordingRows<Box<dyn Read + Send>>,
     /// The settings as of the last request read (a `set` names only what changed).
     settings: LiveSettings,
+    /// The rows the presentation answers are checked against.
+    answers: Answers,
     /// The file, fit for messages.
     origin: String,
 }
@@ -278,24 +269,30 @@ impl FileFrames {
             })?;
             events.extend(read);
         }
-        // The window stamps an input when it arrives, before the frame that takes it starts.
+        let refused = |message| TraceError::Recording {
+            origin: self.origin.clone(),
+            line: frame.line,
+            message,
+        };
         for event in events.iter() {
+            if let RecordedEvent::Displayed { frame, at } = *event {
+                self.answers.answer(frame, at).map_err(refused)?;
+            }
+            // The window stamps an input when it arrives, before the frame that takes it
+            // starts.
             if let RecordedEvent::Input(input) = event
                 && input.at > frame.time
             {
-                return Err(TraceError::Recording {
-                    origin: self.origin.clone(),
-                    line: frame.line,
-                    message: format!(
-                        "an input stamped at {} ms comes before a frame that starts earlier, \
+                return Err(refused(format!(
+                    "an input stamped at {} ms comes before a frame that starts earlier, \
                          at {} ms: the window stamps an input when it arrives, before the \
                          frame that takes it",
-                        ms_text(input.at),
-                        ms_text(frame.time)
-                    ),
-                });
+                    ms_text(input.at),
+                    ms_text(frame.time)
+                )));
             }
         }
+        self.answers.row(frame.time);
         Ok(Some(frame))
     }
 }

@@ -379,20 +379,95 @@ fn bad_display_events_name_the_problem() {
     }
 }
 
+/// A recording of rows 0, 1, 2 starting at 0, 100 and 200 ms, `answers` written in row 2
+/// (line 7) and row 1 (line 6) as given.
+fn answered(in_row_1: &str, in_row_2: &str) -> String {
+    format!(
+        "# timestep-lab session recording\n# version: 0.1.0\n# settings: {{}}\n\
+         frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+         0,0,16.666667,0,0,,,\n\
+         1,100,100,0,0,,,{in_row_1}\n\
+         2,200,100,0,0,,,{in_row_2}\n"
+    )
+}
+
 #[test]
-fn an_answer_for_a_frame_not_recorded_yet_is_refused_with_its_line() {
-    let text = "# timestep-lab session recording\n# version: 0.1.0\n# settings: {}\n\
-                frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
-                0,0,16.666667,0,0,,,\n\
-                1,16.666667,16.666667,0,0,,,shown 1 at 30\n";
+fn every_reader_refuses_an_answer_no_window_can_record_with_its_line() {
+    // What the window can record: an answer for an earlier frame, between its start and
+    // a minute after, once each.
+    let fine = answered("shown 0 at 30", "discarded 1");
+    assert!(read_recording(fine.into_bytes(), "rec.csv").is_ok());
+    let far = (1..=ANSWER_REACH + 1)
+        .map(|i| format!("{i},{i},1,0,0,,,\n"))
+        .collect::<String>();
+    let header = "# timestep-lab session recording\n# settings: {}\n\
+                  frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+                  0,0,1,0,0,,,\n";
+    let row = ANSWER_REACH + 2;
+    let reach = |frame: usize| format!("{header}{far}{row},{row},1,0,0,,,discarded {frame}\n");
+    assert!(read_recording(reach(2).into_bytes(), "rec.csv").is_ok());
     let path =
-        std::env::temp_dir().join(format!("timestep-lab-misplaced-{}.csv", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let error = recording_trace(&path);
+        std::env::temp_dir().join(format!("timestep-lab-answers-{}.csv", std::process::id()));
+    for (text, line, message) in [
+        (
+            answered("shown 1 at 150", ""),
+            6,
+            "\"shown 1 at 150.000000\" answers for frame 1, whose row is not written yet (this is \
+             row 1)",
+        ),
+        (
+            answered("", "discarded 7"),
+            7,
+            "\"discarded 7\" answers for frame 7, whose row is not written yet",
+        ),
+        (
+            answered("", "discarded 18446744073709551615"),
+            7,
+            "answers for frame 18446744073709551615, whose row is not written yet",
+        ),
+        (
+            answered("shown 0 at 30; shown 0 at 31", ""),
+            6,
+            "\"shown 0 at 31.000000\" answers for frame 0 a second time",
+        ),
+        (
+            answered("shown 0 at 30", "discarded 0"),
+            7,
+            "\"discarded 0\" answers for frame 0 a second time",
+        ),
+        (
+            answered("", "shown 1 at 99.999999"),
+            7,
+            "\"shown 1 at 99.999999\" puts frame 1 on the screen before it started (at 100.000000 ms)",
+        ),
+        (
+            answered("", "shown 1 at 60100.000001"),
+            7,
+            "puts frame 1 on the screen more than a minute after it started (at 100.000000 ms)",
+        ),
+        (
+            reach(1),
+            ANSWER_REACH + 6,
+            "\"discarded 1\" answers for a frame 1025 rows back: the window forgets a present \
+             64 presents after it",
+        ),
+    ] {
+        // The window's --replay and bench's replay read it through load_recording, bench
+        // --display trace through recording_trace, and a replay's passes through the same
+        // rows: each refuses it with the same line.
+        std::fs::write(&path, &text).unwrap();
+        let errors = [
+            read_recording(text.clone().into_bytes(), "rec.csv").map(|_| ()),
+            super::load_recording(&path).map(|_| ()),
+            recording_trace(&path).map(|_| ()),
+        ];
+        for error in errors {
+            let error = error.unwrap_err().to_string();
+            assert!(
+                error.contains(&format!(":{line}: ")) && error.contains(message),
+                "{message}: {error}"
+            );
+        }
+    }
     let _ = std::fs::remove_file(&path);
-    let error = error.unwrap_err().to_string();
-    assert!(
-        error.contains(":6:") && error.contains("display event for frame 1 comes before"),
-        "{error}"
-    );
 }

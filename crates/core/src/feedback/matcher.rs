@@ -47,8 +47,8 @@ pub struct FeedbackCounts {
     pub duplicate: u64,
     /// Feedback for a present not made (yet), or forgotten: ignored.
     pub unknown: u64,
-    /// Feedback whose time cannot be on the stopwatch's clock (before the present, long
-    /// after it, or out of range): ignored.
+    /// Feedback whose time cannot be on the stopwatch's clock (before the frame started or
+    /// well before its present, long after it, or out of range): ignored.
     pub implausible: u64,
 }
 
@@ -83,6 +83,8 @@ struct InFlight {
     present: u64,
     /// The frame it showed.
     frame: u64,
+    /// When the frame started, on the stopwatch: it cannot be shown before.
+    started: Nanos,
     /// When it was presented, on the stopwatch.
     at: Nanos,
 }
@@ -158,9 +160,9 @@ impl FeedbackMatcher {
         }
     }
 
-    /// The window presented `frame` at `at` on the stopwatch: returns the present's number
-    /// in the generation, which its feedback will name.
-    pub fn presented(&mut self, frame: u64, at: Nanos) -> u64 {
+    /// The window presented `frame`, which started at `started`, at `at` on the stopwatch:
+    /// returns the present's number in the generation, which its feedback will name.
+    pub fn presented(&mut self, frame: u64, started: Nanos, at: Nanos) -> u64 {
         self.presents += 1;
         self.counts.presents += 1;
         let slot = &mut self.in_flight[(self.presents % IN_FLIGHT as u64) as usize];
@@ -170,6 +172,7 @@ impl FeedbackMatcher {
         *slot = InFlight {
             present: self.presents,
             frame,
+            started,
             at,
         };
         self.presents
@@ -205,7 +208,8 @@ impl FeedbackMatcher {
                 flags,
             } => {
                 let shown_at = self.clock.stopwatch(at).filter(|&shown| {
-                    shown.saturating_add(SHOWN_BEFORE_PRESENT) >= waiting.at
+                    shown >= waiting.started
+                        && shown.saturating_add(SHOWN_BEFORE_PRESENT) >= waiting.at
                         && shown <= waiting.at.saturating_add(SHOWN_AFTER_PRESENT)
                 });
                 let Some(shown_at) = shown_at else {

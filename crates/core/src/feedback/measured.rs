@@ -267,9 +267,10 @@ impl MeasuredScreen {
         self.matcher.generation()
     }
 
-    /// The window presented `frame` at `at`: its number for the feedback to name.
-    pub fn presented(&mut self, frame: u64, at: Nanos) -> u64 {
-        self.matcher.presented(frame, at)
+    /// The window presented `frame`, which started at `started`, at `at`: its number for
+    /// the feedback to name.
+    pub fn presented(&mut self, frame: u64, started: Nanos, at: Nanos) -> u64 {
+        self.matcher.presented(frame, started, at)
     }
 
     /// The model decided `frame`'s display time (`None`: dropped): scored once its

@@ -49,7 +49,7 @@ fn platform_timestamps_map_onto_the_stopwatch() {
 fn feedback_finds_its_frame_in_any_order_once() {
     let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
     let ids: Vec<u64> = (0..4)
-        .map(|k| matcher.presented(100 + k, k * 10 * MS))
+        .map(|k| matcher.presented(100 + k, 0, k * 10 * MS))
         .collect();
     assert_eq!(ids, [1, 2, 3, 4]);
     // Out of order: the third answered before the first.
@@ -92,13 +92,13 @@ fn feedback_finds_its_frame_in_any_order_once() {
 #[test]
 fn feedback_for_an_old_surface_is_ignored() {
     let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
-    matcher.presented(1, 0);
-    matcher.presented(2, 10 * MS);
+    matcher.presented(1, 0, 0);
+    matcher.presented(2, 0, 10 * MS);
     let generation = matcher.new_surface(20 * MS);
     assert_eq!(generation, 1);
     // The two waiting presents will never be answered now.
     assert_eq!(matcher.counts().unanswered, 2);
-    assert_eq!(matcher.presented(3, 25 * MS), 1);
+    assert_eq!(matcher.presented(3, 0, 25 * MS), 1);
     // Named for generation 0: old.
     assert_eq!(
         matcher.take(shown(1, Some(0), i128::from(30 * MS), None)),
@@ -121,9 +121,9 @@ fn feedback_for_an_old_surface_is_ignored() {
 fn a_time_on_another_clock_is_implausible() {
     // The platform's clock read 1 000 s when the stopwatch read 0.
     let mut matcher = FeedbackMatcher::new(ClockMap::new(1_000_000_000_000, 0));
-    matcher.presented(1, 100 * MS);
-    matcher.presented(2, 116 * MS);
-    matcher.presented(3, 133 * MS);
+    matcher.presented(1, 0, 100 * MS);
+    matcher.presented(2, 0, 116 * MS);
+    matcher.presented(3, 0, 133 * MS);
     let platform = |stopwatch: Nanos| 1_000_000_000_000 + i128::from(stopwatch);
     // A wall-clock time (CLOCK_REALTIME, 56 years on): ignored.
     assert_eq!(
@@ -135,10 +135,21 @@ fn a_time_on_another_clock_is_implausible() {
     // Before the stopwatch started: ignored.
     assert_eq!(matcher.take(shown(3, None, 5, None)), None);
     assert_eq!(matcher.counts().implausible, 3);
+    // Within the slack before its present, but before its frame started (at 90 ms): no
+    // frame is shown before it is drawn, so a recording never holds such a time.
+    let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
+    matcher.presented(4, 90 * MS, 100 * MS);
+    assert_eq!(
+        matcher.take(shown(1, Some(0), i128::from(80 * MS), None)),
+        None
+    );
+    assert_eq!(matcher.counts().implausible, 1);
+    let matched = matcher.take(shown(1, Some(0), i128::from(95 * MS), None));
+    assert_eq!(matched.map(|m| m.shown_at), Some(Some(95 * MS)));
     // A present never answered is forgotten after IN_FLIGHT more.
     let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
     for frame in 0..=IN_FLIGHT as u64 {
-        matcher.presented(frame, frame * MS);
+        matcher.presented(frame, 0, frame * MS);
     }
     assert_eq!(matcher.counts().unanswered, 1);
     assert_eq!(matcher.take(shown(1, None, i128::from(MS), None)), None);
@@ -152,7 +163,7 @@ fn measured_run(period: impl Fn(u64) -> Nanos, frames: u64, model_offset: Nanos)
     let mut at = 0;
     for frame in 0..frames {
         at += period(frame);
-        let present = screen.presented(frame, at - MS);
+        let present = screen.presented(frame, 0, at - MS);
         screen.modeled(frame, Some(at - model_offset));
         screen.feedback(shown(present, None, i128::from(at), Some(frame + 1)));
     }
@@ -170,7 +181,7 @@ fn the_measured_period_is_the_median_refresh_and_varying_refreshes_are_vrr() {
     // Each image a refresh late on the counter: the period is still one refresh.
     let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
     for frame in 0..10 {
-        let present = screen.presented(frame, frame * 2 * FRAME_60HZ);
+        let present = screen.presented(frame, 0, frame * 2 * FRAME_60HZ);
         screen.feedback(shown(
             present,
             None,
@@ -190,7 +201,7 @@ fn the_measured_period_is_the_median_refresh_and_varying_refreshes_are_vrr() {
     // Without a counter: what the platform reports, else the shortest interval.
     let mut unnumbered = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
     for (frame, at) in [(0, 10 * MS), (1, 30 * MS), (2, 40 * MS)] {
-        let present = unnumbered.presented(frame, at - MS);
+        let present = unnumbered.presented(frame, 0, at - MS);
         unnumbered.feedback(shown(present, None, i128::from(at), None));
     }
     assert_eq!(unnumbered.period(), Some(10 * MS));
@@ -209,9 +220,9 @@ fn the_model_is_scored_against_the_measurement_in_either_order() {
     assert_eq!(score.agreement(), 1.0);
     // Measured before modeled, and disagreements.
     let mut screen = MeasuredScreen::new(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
-    let first = screen.presented(0, 0);
-    let second = screen.presented(1, 10 * MS);
-    let third = screen.presented(2, 20 * MS);
+    let first = screen.presented(0, 0, 0);
+    let second = screen.presented(1, 0, 10 * MS);
+    let third = screen.presented(2, 0, 20 * MS);
     screen.feedback(discarded(first, None));
     screen.feedback(shown(second, None, i128::from(16 * MS), Some(1)));
     screen.feedback(discarded(third, None));
@@ -237,12 +248,12 @@ fn the_model_is_scored_against_the_measurement_in_either_order() {
 fn a_restarted_model_keeps_the_platforms_numbering_and_stops_scoring_the_old_frames() {
     let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
     for frame in 0..3 {
-        assert_eq!(screen.presented(frame, frame * 10 * MS), frame + 1);
+        assert_eq!(screen.presented(frame, 0, frame * 10 * MS), frame + 1);
     }
     // A recording starts: the model numbers its frames from 0 again, the swap chain's
     // serials go on.
     screen.restart();
-    assert_eq!(screen.presented(0, 30 * MS), 4);
+    assert_eq!(screen.presented(0, 0, 30 * MS), 4);
     screen.modeled(1, Some(15 * MS));
     // Present 2 showed the old frame 1: measured, but neither scored nor given a frame.
     let old = screen
@@ -262,7 +273,7 @@ fn a_restarted_model_keeps_the_platforms_numbering_and_stops_scoring_the_old_fra
 fn an_unnamed_answer_shown_before_its_present_is_an_old_swap_chains() {
     let mut matcher = FeedbackMatcher::new(ClockMap::new(0, 0));
     matcher.new_surface(100 * MS);
-    matcher.presented(7, 100 * MS);
+    matcher.presented(7, 0, 100 * MS);
     // Serial 1 of the old chain, shown 5 ms before this chain's first present.
     assert_eq!(
         matcher.take(shown(1, None, i128::from(95 * MS), None)),
@@ -272,7 +283,7 @@ fn an_unnamed_answer_shown_before_its_present_is_an_old_swap_chains() {
     // A named answer may come that early (the compositor showed it while the call returned).
     let mut named = FeedbackMatcher::new(ClockMap::new(0, 0));
     let generation = named.new_surface(100 * MS);
-    named.presented(7, 100 * MS);
+    named.presented(7, 0, 100 * MS);
     assert!(
         named
             .take(shown(1, Some(generation), i128::from(99 * MS), None))
@@ -288,7 +299,7 @@ fn the_grid_is_the_period_and_the_phase_the_images_land_on() {
         let mut screen = MeasuredScreen::new(FeedbackSource::X11Present, ClockMap::new(0, 0));
         for frame in 0..images {
             let at = phase + (frame + 3) * FRAME_60HZ + stray(frame);
-            let present = screen.presented(frame, at - 2 * MS);
+            let present = screen.presented(frame, 0, at - 2 * MS);
             screen.feedback(shown(present, None, i128::from(at), Some(frame + 3)));
         }
         screen
@@ -328,7 +339,7 @@ fn the_grid_is_the_period_and_the_phase_the_images_land_on() {
     let mut timer = MeasuredScreen::new(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
     for frame in 0..40u64 {
         let at = 30 * MS + frame * 25 * MS + (frame * 7919 % 13) * MS / 10;
-        let present = timer.presented(frame, at - 10 * MS);
+        let present = timer.presented(frame, 0, at - 10 * MS);
         timer.feedback(PresentFeedback::shown(
             present,
             Some(0),

@@ -344,8 +344,15 @@ impl LiveDisplay {
     /// when the screen is measured.
     pub fn note_present(&mut self, at: Nanos, scored: bool) -> Option<(u32, u64)> {
         let measured = self.measured.as_mut()?;
-        let frame = if scored { self.last_frame? } else { UNSCORED };
-        Some((measured.generation(), measured.presented(frame, at)))
+        let (frame, started) = if scored {
+            (self.last_frame?, self.frame_start.unwrap_or(0))
+        } else {
+            (UNSCORED, 0)
+        };
+        Some((
+            measured.generation(),
+            measured.presented(frame, started, at),
+        ))
     }
 
     /// The platform reports presentation through `source`, on a clock that maps onto the
