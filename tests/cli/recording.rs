@@ -217,3 +217,43 @@ fn a_misplaced_answer_is_refused_by_every_reader() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A recording whose header says X11 Present measured the screen but that holds no answer
+/// (the window gave up: a software rasterizer puts images up without it) is reported as
+/// modeled, with when and why the window gave up; before, bench said its frames were
+/// settled by the answers X11 Present recorded.
+#[test]
+fn bench_calls_a_recording_without_answers_modeled_and_says_why() {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-gaveup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("silent.csv");
+    let rows = |gave_up: &str| {
+        format!(
+            "# timestep-lab session recording\n# measured: x11-present\n# settings: {{}}\n\
+             frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n\
+             0,0,16.666667,0,0,,,\n\
+             1,16.666667,16.666667,0,0,,,\n\
+             2,33.333334,16.666667,0,0,,,{gave_up}\n\
+             3,50,16.666667,0,0,,,\n"
+        )
+    };
+    for (gave_up, said) in [
+        (
+            "measured - silent",
+            "its frames settled by the model: X11 Present recorded no answer (the window \
+             gave up at frame 2: X11 Present never answered)",
+        ),
+        (
+            "",
+            "its frames settled by the model: X11 Present recorded no answer;",
+        ),
+    ] {
+        std::fs::write(&path, rows(gave_up)).unwrap();
+        let output = lab(&["bench", "--trace", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let notes = stderr(&output);
+        assert!(notes.contains(said), "{notes}");
+        assert!(!notes.contains("by the answers"), "{notes}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -651,3 +651,44 @@ fn measured_display_times_settle_the_panes_live_in_a_replay_and_in_bench() {
         "the model showed the first frame"
     );
 }
+
+/// X11 Present under a software rasterizer: the window begins to measure the screen, no
+/// answer ever comes, and after 60 presents it gives up. The recording says when and why
+/// (`measured - silent`), and every reader takes its frames for the model's; before, it
+/// said nothing, and `bench` said the frames were settled by answers that never came.
+#[test]
+fn a_recording_says_when_the_window_gave_up_measuring_and_readers_call_it_modeled() {
+    use timestep_lab_core::feedback::{ClockMap, FeedbackSource, GaveUp};
+    let mut live =
+        LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).expect("valid");
+    live.measure_screen(FeedbackSource::X11Present, ClockMap::new(0, 0));
+    let out = Shared::default();
+    live.start_recording("virtual adapter", |header| {
+        Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
+    })
+    .expect("header written");
+    for i in 0..90 {
+        if i == 61 {
+            live.measurement_gave_up(GaveUp::Silent, "no X11 Present event came");
+        }
+        live.stopwatch_mut().advance(16 * MS);
+        live.frame();
+        live.stopwatch_mut().advance(MS);
+        live.record_present(0);
+    }
+    live.stop_recording().expect("written");
+    let bytes = out.0.lock().expect("not poisoned").clone();
+    let text = String::from_utf8(bytes.clone()).expect("text");
+    assert!(text.contains("# measured: x11-present"), "{text:.400}");
+    let row = text
+        .lines()
+        .find(|line| line.ends_with("measured - silent"))
+        .expect("the give-up is written");
+    assert!(row.starts_with("61,"), "{row}");
+    let recording = read_back(&bytes);
+    assert_eq!(recording.summary.answers, 0);
+    assert_eq!(recording.summary.gave_up, Some((61, GaveUp::Silent)));
+    let bench = replay_all(&recording, None).expect("valid");
+    assert_eq!(bench.screen().display_times(), DisplayTimesBy::Model);
+    assert_eq!(bench.screen().measured_facts(), None);
+}

@@ -20,7 +20,7 @@ use winit::raw_window_handle::HasWindowHandle as _;
 use winit::raw_window_handle::RawWindowHandle;
 use winit::window::Window;
 
-use crate::feedback::{ClockMap, FeedbackSource};
+use crate::feedback::{ClockMap, FeedbackSource, GaveUp};
 use crate::live::{LiveLoop, Stopwatch};
 use crate::timestep::Nanos;
 
@@ -324,10 +324,10 @@ impl PresentWatch {
         let silent = !self.answered && self.presents >= FIRST_PRESENTS && waited >= FIRST_ANSWER;
         if let Err(error) = polled {
             eprintln!("timestep-lab: {error}; the screen stays modeled");
-            live.screen_unmeasured(broken_reason);
+            live.measurement_gave_up(GaveUp::Broken, broken_reason);
             self.source = None;
         } else if silent {
-            live.screen_unmeasured(silent_reason);
+            live.measurement_gave_up(GaveUp::Silent, silent_reason);
             self.source = None;
         }
     }

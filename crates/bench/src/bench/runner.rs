@@ -351,12 +351,7 @@ impl BenchRequest {
         screen.set_measured(header.measured);
         recorded.display = screen.spec();
         notes.extend(recording.notes.iter().cloned());
-        let measured = header.measured.map_or_else(String::new, |measured| {
-            format!(
-                ", its frames settled at the screen by the answers {} recorded while they came",
-                measured.source.label()
-            )
-        });
+        let measured = measured_note(&recording.summary, header.measured);
         notes.push(format!(
             "{}: a recorded session ({} on {}), replayed as recorded: {} request{} at their \
              frames, its presents on a modeled {} screen{measured}; each row runs one strategy \
@@ -483,4 +478,37 @@ fn plot_title(source: &str, frames: u64, settings: &BenchSettings) -> String {
         "timestep-lab bench: {source}, {frames} frames | dt {dt_ms} ms | display {} | filter {}",
         settings.display, settings.filter
     )
+}
+
+/// How a recording's frames are settled at the screen, for its note: by the platform's
+/// answers while they came (and until when, where the window gave up), else by the model,
+/// saying why where the window began to measure and gave up before any answer.
+fn measured_note(
+    summary: &crate::live::RecordingSummary,
+    measured: Option<crate::live::MeasuredFacts>,
+) -> String {
+    let source = measured.map(|measured| measured.source);
+    let gave_up = |source| {
+        summary.gave_up.map_or_else(String::new, |(frame, why)| {
+            format!(
+                " (the window gave up at frame {frame}: {})",
+                why.describe(source)
+            )
+        })
+    };
+    match source {
+        Some(source) if summary.answers > 0 => format!(
+            ", its frames settled at the screen by the {} answers {} recorded while they \
+             came{}",
+            summary.answers,
+            source.label(),
+            gave_up(source)
+        ),
+        Some(source) => format!(
+            ", its frames settled by the model: {} recorded no answer{}",
+            source.label(),
+            gave_up(source)
+        ),
+        None => String::new(),
+    }
 }

@@ -3,7 +3,8 @@
 //! settings and pause state, then the [`crate::trace`] layer's CSV with one row per frame and
 //! the requests taken before it (`kick`, `reset`, `pause`, `resume`, `step`,
 //! `screen MODE HZ`, `set {changed settings}` as TOML, key presses and mouse turns, and
-//! what the platform's presentation feedback said: `measured SOURCE [HZ [at MS]]` or `measured -`,
+//! what the platform's presentation feedback said: `measured SOURCE [HZ [at MS]]`,
+//! `measured -` or, when the window gave up on it, `measured - silent` or `measured - broken`,
 //! `shown FRAME at MS`, `discarded FRAME`). Times
 //! are milliseconds with six decimals, read back exactly, so a replay runs the very same
 //! frames.
@@ -128,7 +129,7 @@ fn checked(
     let mut summary = RecordingSummary::default();
     let mut events = Vec::new();
     while let Some(frame) = frames.frame(&mut events)? {
-        summary.add(&frame, events.len());
+        summary.add(&frame, &events);
         each(&frame, &events);
     }
     if summary.frames == 0 {
@@ -438,6 +439,7 @@ impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
                 } => format!("shown {frame} at {}", ms_text(*at)),
                 RecordedEvent::Displayed { frame, at: None } => format!("discarded {frame}"),
                 RecordedEvent::Measured(facts) => format!("measured {}", measured_text(*facts)),
+                RecordedEvent::GaveUp(why) => format!("measured - {why}"),
             };
             if !text.is_empty() {
                 text.push_str("; ");
@@ -615,7 +617,12 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             ("resume", "") => RecordedEvent::Resume,
             ("step", "") => RecordedEvent::SingleStep,
             ("screen", facts) => RecordedEvent::Screen(parse_screen(facts)?),
-            ("measured", facts) => RecordedEvent::Measured(parse_measured(facts)?),
+            ("measured", facts) => match facts.trim().strip_prefix("- ") {
+                Some(why) => RecordedEvent::GaveUp(why.trim().parse().map_err(
+                    |error: timestep_lab_core::feedback::UnknownGaveUp| escape(&error.to_string()),
+                )?),
+                None => RecordedEvent::Measured(parse_measured(facts)?),
+            },
             (verb @ ("press" | "release" | "look"), rest) => {
                 RecordedEvent::Input(parse_input(verb, rest)?)
             }
@@ -632,7 +639,7 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
             _ => {
                 return Err(format!(
                     "unknown event \"{}\" (expected kick, reset, pause, resume, step, \
-                     screen MODE HZ, measured SOURCE [HZ [at MS]], measured -, press KEY at MS, release KEY \
+                     screen MODE HZ, measured SOURCE [HZ [at MS]], measured - [silent|broken], press KEY at MS, release KEY \
                      at MS, look YAW PITCH at MS, shown FRAME at MS, discarded FRAME or \
                      set {{...}})",
                     escape(&shortened(piece))

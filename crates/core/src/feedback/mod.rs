@@ -75,6 +75,41 @@ impl FeedbackSource {
     }
 }
 
+/// Why the window stopped measuring the screen it had begun to measure, as a recording
+/// keeps it (`measured - silent`): the frames from then on are the model's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GaveUp {
+    /// No answer came for the first presents: the driver puts images up without the
+    /// source (X11 Present under Mesa's software rasterizers and NVIDIA's X11 driver), or
+    /// the compositor never answers.
+    Silent,
+    /// The source failed (its connection broke, or it sent what cannot be read).
+    Broken,
+}
+
+crate::id::stable_ids!(GaveUp, UnknownGaveUp, "reason the measurement ended");
+
+impl GaveUp {
+    /// Every reason.
+    pub const ALL: [GaveUp; 2] = [GaveUp::Silent, GaveUp::Broken];
+
+    /// The reason's stable id, as recordings write it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Silent => "silent",
+            Self::Broken => "broken",
+        }
+    }
+
+    /// What happened with `source`, in words.
+    pub fn describe(self, source: FeedbackSource) -> String {
+        match self {
+            Self::Silent => format!("{} never answered", source.label()),
+            Self::Broken => format!("{} broke off", source.label()),
+        }
+    }
+}
+
 /// What the platform says about how an image reached the screen. Each source sets what it
 /// knows; the rest stay false.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use super::screen::{MeasuredFacts, ScreenFacts};
 use super::settings::LiveSettings;
+use crate::feedback::GaveUp;
 use crate::input::InputEvent;
 use crate::timestep::Nanos;
 
@@ -52,6 +53,9 @@ pub enum RecordedEvent {
     /// What the platform's feedback says about the screen changed: it measures it (from a
     /// source, with the refresh it reveals) or no longer does (`None`).
     Measured(Option<MeasuredFacts>),
+    /// The window gave up measuring the screen, for this reason: no longer measured, as
+    /// `Measured(None)`, and why.
+    GaveUp(GaveUp),
 }
 
 /// What a recording starts from.
@@ -107,16 +111,30 @@ pub struct RecordingSummary {
     pub last_time: Nanos,
     /// The last frame's frame time, ns.
     pub last_frame_time: Nanos,
+    /// Presentation answers (`shown`, `discarded`).
+    pub answers: usize,
+    /// The first time the window gave up measuring the screen: the row it was noted
+    /// before, and why.
+    pub gave_up: Option<(usize, GaveUp)>,
 }
 
 impl RecordingSummary {
     /// Counts one more frame, with the `events` requests taken before it.
-    pub fn add(&mut self, frame: &RecordedFrame, events: usize) {
+    pub fn add(&mut self, frame: &RecordedFrame, events: &[RecordedEvent]) {
         if self.frames == 0 {
             self.first_time = frame.time;
         }
+        for event in events {
+            match *event {
+                RecordedEvent::Displayed { .. } => self.answers += 1,
+                RecordedEvent::GaveUp(why) if self.gave_up.is_none() => {
+                    self.gave_up = Some((self.frames, why));
+                }
+                _ => {}
+            }
+        }
         self.frames += 1;
-        self.events += events;
+        self.events += events.len();
         self.last_time = frame.time;
         self.last_frame_time = frame.frame_time;
     }
@@ -180,7 +198,7 @@ impl Recording {
         let frames = FrameTimes(frame_times.into());
         let mut summary = RecordingSummary::default();
         for frame in frames.reader() {
-            summary.add(&frame, 0);
+            summary.add(&frame, &[]);
         }
         Self {
             source,

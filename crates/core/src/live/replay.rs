@@ -187,6 +187,7 @@ impl Replay {
             // What the screen showed settles the frames as it did when they were recorded.
             RecordedEvent::Displayed { frame, at } => live.displayed(frame, at),
             RecordedEvent::Measured(facts) => live.set_measured(facts),
+            RecordedEvent::GaveUp(_) => live.set_measured(None),
         }
     }
 

@@ -4,7 +4,9 @@
 
 use super::LiveLoop;
 use crate::display::{DisplayEvent, same_refresh};
-use crate::feedback::{ClockMap, FeedbackSource, MatchedFeedback, PresentFeedback, UNSCORED};
+use crate::feedback::{
+    ClockMap, FeedbackSource, GaveUp, MatchedFeedback, PresentFeedback, UNSCORED,
+};
 use crate::live::recording::RecordedEvent;
 use crate::live::screen::MeasuredFacts;
 use crate::live::stopwatch::Stopwatch;
@@ -48,12 +50,28 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
     }
 
+    /// The window gave up measuring the screen, `why` (`reason` in words): it is modeled
+    /// from now on, and a recording running says when and why, so that no reader takes its
+    /// frames for measured.
+    pub fn measurement_gave_up(&mut self, why: GaveUp, reason: &'static str) {
+        self.screen.unmeasured(reason);
+        if !self.replaying() {
+            self.screen.forget_answers();
+            self.change_measured(None, RecordedEvent::GaveUp(why));
+        }
+    }
+
     /// Takes what the measurement says about the screen (a replay: what it said when the
     /// frames were recorded), noted for a recording when it changed; the model starts over
     /// when its refresh changed.
     pub(in crate::live) fn set_measured(&mut self, facts: Option<MeasuredFacts>) {
+        self.change_measured(facts, RecordedEvent::Measured(facts));
+    }
+
+    /// [`Self::set_measured`], noting `noted` for a recording when the facts changed.
+    fn change_measured(&mut self, facts: Option<MeasuredFacts>, noted: RecordedEvent) {
         if facts != self.screen.measured_facts() {
-            self.note(RecordedEvent::Measured(facts));
+            self.note(noted);
             self.screen.set_measured(facts);
             if !same_refresh(self.screen.refresh_period(), self.filters_period) {
                 self.rebuild_filters();
