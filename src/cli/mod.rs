@@ -2,6 +2,7 @@
 //! and `bench-render` run headless.
 mod bench_args;
 mod files;
+pub mod ranges;
 mod run_bench;
 #[cfg(test)]
 mod tests;

@@ -200,3 +200,68 @@ fn a_screenshot_over_the_recording_or_the_replay_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every whole-number option names the range its parser enforces, read from the same table
+/// ([`ranges::WHOLE_OPTIONS`]): out of range on either side, negative, past the type that
+/// holds it (`2^32`) or not whole, each is refused with `from LOW to HIGH`; both ends are
+/// taken. `--max-steps -1` used to say "not in 0..=4294967295" where 0 to 100000 applies.
+#[test]
+fn every_whole_number_option_names_the_range_it_enforces() {
+    for (command, flag, range) in ranges::WHOLE_OPTIONS {
+        let args = |value: &str| {
+            let mut args = vec!["timestep-lab"];
+            if !command.is_empty() {
+                args.push(command);
+            }
+            if command == "render" {
+                args.extend(["--out", "x.png"]);
+            }
+            args.extend([flag, value]);
+            args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        };
+        let mut wrong = vec![
+            (u64::from(range.high) + 1).to_string(),
+            "-1".to_owned(),
+            "4294967296".to_owned(),
+            "1e-300".to_owned(),
+            "2.5".to_owned(),
+        ];
+        if range.low > 0 {
+            wrong.push((range.low - 1).to_string());
+        }
+        for value in wrong {
+            let error = Cli::try_parse_from(args(&value))
+                .expect_err(&value)
+                .to_string();
+            assert!(
+                error.contains(&format!(
+                    "{value} is not a whole number from {}",
+                    range.allowed()
+                )),
+                "{command} {flag} {value}: {error}"
+            );
+        }
+        for value in [range.low, range.high] {
+            let parsed = Cli::try_parse_from(args(&value.to_string()));
+            assert!(parsed.is_ok(), "{command} {flag} {value}: {parsed:?}");
+        }
+    }
+    // No option reads a whole number through clap's own ranges, which name the type's.
+    for (file, text) in [
+        ("window_args.rs", include_str!("window_args.rs")),
+        ("bench_args.rs", include_str!("bench_args.rs")),
+    ] {
+        assert!(
+            !text.contains("value_parser!(u"),
+            "{file} bypasses ranges.rs"
+        );
+    }
+    // The settings file's max_steps names the same range.
+    let (_, warnings) = crate::remembered::from_toml("max_steps = -1\n", "s.toml");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("`max_steps` = -1: out of range (allowed 0 (off) to 100000)")),
+        "{warnings:?}"
+    );
+}

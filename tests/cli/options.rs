@@ -92,7 +92,13 @@ fn bad_values_get_errors_that_name_them_and_their_range() {
         &["bench", "--hitch-every", "1e300"],
         &["--hitch-every: hitch period 1e300 s is out of range"],
     );
-    fails_with(&["bench", "--max-steps", "999999"], &["max steps 999999"]);
+    fails_with(
+        &["bench", "--max-steps", "999999"],
+        &[
+            "--max-steps",
+            "999999 is not a whole number from 0 (off) to 100000",
+        ],
+    );
     fails_with(&["bench", "--generate", "wobble:60"], &["wobble"]);
     fails_with(
         &["bench", "--generate", "steady:60", "--duration", "0"],

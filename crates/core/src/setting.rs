@@ -153,11 +153,87 @@ pub fn boolean<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Er
     read(deserializer, Value::boolean)
 }
 
-/// Reads a whole number from 0 to `u32::MAX`.
-pub fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
-    read(deserializer, |value| {
-        value.whole(0, i64::from(u32::MAX)).map(|n| n as u32)
-    })
+/// The range of a whole-number option or setting, as its parser applies it and every
+/// message names it: one value per range, so the command line, the settings file and the
+/// tests cannot disagree on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Whole {
+    /// Least value allowed.
+    pub low: u32,
+    /// Greatest value allowed.
+    pub high: u32,
+    /// What the least value means where it is special ("off"), for messages.
+    pub low_means: Option<&'static str>,
+}
+
+impl Whole {
+    /// `low` to `high`.
+    pub const fn new(low: u32, high: u32) -> Self {
+        Self {
+            low,
+            high,
+            low_means: None,
+        }
+    }
+
+    /// The same range, its least value meaning `what` (`0 (off) to 100000`).
+    pub const fn low_means(self, what: &'static str) -> Self {
+        Self {
+            low_means: Some(what),
+            ..self
+        }
+    }
+
+    /// The range in words: `64 to 16384`, `0 (off) to 100000`.
+    pub fn allowed(&self) -> String {
+        match self.low_means {
+            Some(what) => format!("{} ({what}) to {}", self.low, self.high),
+            None => format!("{} to {}", self.low, self.high),
+        }
+    }
+
+    /// Whether `value` is in the range.
+    pub fn contains(&self, value: u64) -> bool {
+        (u64::from(self.low)..=u64::from(self.high)).contains(&value)
+    }
+
+    /// Reads `text` (a command line's value) as a whole number in the range, or says what it
+    /// is not, naming the range: `-1 is not a whole number from 0 (off) to 100000`.
+    pub fn parse(&self, text: &str) -> Result<u32, String> {
+        let trimmed = text.trim();
+        trimmed
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| self.contains(n))
+            .map(|n| n as u32)
+            .ok_or_else(|| {
+                format!(
+                    "{} is not a whole number from {}",
+                    crate::text::escape(&shortened(trimmed)),
+                    self.allowed()
+                )
+            })
+    }
+
+    /// Reads a settings file's value as a whole number in the range.
+    pub fn read(&self, value: &Value) -> Result<u32, String> {
+        value
+            .whole(i64::from(self.low), i64::from(self.high))
+            .map(|n| n as u32)
+            .map_err(|error| match value {
+                Value::Integer(_) => format!("out of range (allowed {})", self.allowed()),
+                _ => error,
+            })
+    }
+}
+
+/// At most 40 characters of `text`, for a message.
+fn shortened(text: &str) -> String {
+    let mut short: String = text.chars().take(40).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
 }
 
 /// Writes a value as its text (`Display`), for a type read from text.

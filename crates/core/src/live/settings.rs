@@ -304,7 +304,7 @@ pub struct LiveSettings {
     #[serde(deserialize_with = "setting::number")]
     pub max_frame_time_ms: f64,
     /// Steps-per-frame cap; 0 = off.
-    #[serde(deserialize_with = "setting::count")]
+    #[serde(deserialize_with = "max_steps")]
     pub max_steps: u32,
     /// Spring integrator.
     pub integrator: Integrator,
@@ -521,4 +521,9 @@ fn check_range(
             allowed: format!("{low} to {high}{unit}"),
         })
     }
+}
+
+/// Reads `max_steps` in its range ([`crate::timestep::MAX_STEPS`]).
+fn max_steps<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    setting::read(deserializer, |value| crate::timestep::MAX_STEPS.read(value))
 }

@@ -24,6 +24,9 @@ pub const MAX_RATE_HZ: f64 = 1000.0;
 pub const MAX_MAX_FRAME_TIME: Nanos = 60_000_000_000;
 /// Largest `max_steps` accepted.
 pub const MAX_MAX_STEPS: u32 = 100_000;
+/// `max_steps`'s range: 0 turns the cap off.
+pub const MAX_STEPS: crate::setting::Whole =
+    crate::setting::Whole::new(0, MAX_MAX_STEPS).low_means("off");
 
 /// Nanoseconds in one second.
 pub const NANOS_PER_SECOND: u64 = 1_000_000_000;
@@ -122,11 +125,11 @@ impl TimestepConfig {
 
     /// Sets the per-frame step cap; 0 turns it off.
     pub fn with_max_steps(mut self, steps: u32) -> Result<Self, RangeError> {
-        if steps > MAX_MAX_STEPS {
+        if !MAX_STEPS.contains(u64::from(steps)) {
             return Err(RangeError {
                 name: "max steps",
                 value: steps.to_string(),
-                allowed: format!("0 (off) to {MAX_MAX_STEPS}"),
+                allowed: MAX_STEPS.allowed(),
             });
         }
         self.max_steps = NonZeroU32::new(steps);

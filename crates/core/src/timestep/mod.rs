@@ -75,8 +75,8 @@ pub(crate) use clock::steady_frames;
 pub use clock::{DEFAULT_SINGLE_STEP_FRAME, FrameClock, MAX_TIME_SCALE, MIN_TIME_SCALE};
 pub use config::{
     DEFAULT_MAX_FRAME_TIME, DEFAULT_RATE_HZ, MAX_MAX_FRAME_TIME, MAX_MAX_STEPS, MAX_RATE_HZ,
-    MIN_RATE_HZ, NANOS_PER_SECOND, RATE_PRESETS_HZ, RangeError, TimestepConfig, ms_from_ns,
-    ns_from_ms, secs_from_ns,
+    MAX_STEPS, MIN_RATE_HZ, NANOS_PER_SECOND, RATE_PRESETS_HZ, RangeError, TimestepConfig,
+    ms_from_ns, ns_from_ms, secs_from_ns,
 };
 pub use engine::{Engine, FrameReport, StepPlan, View, ViewKind};
 pub use filter::{
