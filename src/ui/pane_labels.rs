@@ -63,13 +63,19 @@ fn pane_label(index: usize, pane: &PaneReadout, display_times: DisplayTimesBy) -
         DisplayTimesBy::Model => "modeled screen*",
         DisplayTimesBy::Measurement(_) => "measured screen*",
     };
+    let at_screen = |value: Option<f64>, decimals: usize| {
+        value.map_or_else(
+            || super::readouts::NO_FRAME_SHOWN.to_owned(),
+            |ms| format!("{ms:.decimals$} ms"),
+        )
+    };
     let mut label = format!(
-        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\n{screen} {:.1} ms  {:.2} ms\nsteps {} now, {:.2}/frame",
+        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\n{screen} {}  {}\nsteps {} now, {:.2}/frame",
         index + 1,
         pane.latency_ms,
         pane.judder_ms,
-        pane.display_latency_ms,
-        pane.display_judder_ms,
+        at_screen(pane.display_latency_ms, 1),
+        at_screen(pane.display_judder_ms, 2),
         pane.steps_now,
         pane.steps_mean,
     );

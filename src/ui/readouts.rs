@@ -5,6 +5,9 @@ use super::panel::ms;
 use crate::display::DisplaySpec;
 use crate::live::{DisplayTimesBy, Readouts, RefreshSource, ScreenReadouts};
 
+/// A screen readout where no frame reached the screen: no value, not 0.
+pub(super) const NO_FRAME_SHOWN: &str = "-";
+
 /// The live numbers.
 pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
     let w = &r.window;
@@ -90,7 +93,8 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             );
             row(
                 "screen latency*",
-                format!("{:.2} ms", w.display_latency_ms),
+                w.display_latency_ms
+                    .map_or_else(|| NO_FRAME_SHOWN.to_owned(), |ms| format!("{ms:.2} ms")),
                 &format!(
                     "Mean D - S over frames shown {shown_on}: how old the drawn state is when \
                      its image reaches the screen."
@@ -98,7 +102,8 @@ pub(super) fn readouts_ui(ui: &mut egui::Ui, r: &Readouts) {
             );
             row(
                 "screen judder*",
-                format!("{:.3} ms", w.display_judder_ms),
+                w.display_judder_ms
+                    .map_or_else(|| NO_FRAME_SHOWN.to_owned(), |ms| format!("{ms:.3} ms")),
                 &format!(
                     "RMS animation error (S_i - S_j) - (D_i - D_j) over frames shown \
                      {shown_on}, j the previous shown one: PresentMon's MsAnimationError. \

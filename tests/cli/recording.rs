@@ -257,3 +257,57 @@ fn bench_calls_a_recording_without_answers_modeled_and_says_why() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Where every frame was discarded, no frame reached the screen: the display latency and
+/// animation error have no value (`-` in the table, `null` in JSON), where they read 0.
+#[test]
+fn no_frame_shown_means_no_display_latency() {
+    let dir = std::env::temp_dir().join(format!("timestep-lab-discarded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("discarded.csv");
+    let mut text = "# timestep-lab session recording\n# measured: x11-present\n# settings: {}\n\
+                    frame,time_ms,frame_time_ms,load_ms,carried_ms,present_ms,acquire_wait_ms,events\n"
+        .to_owned();
+    for i in 0..8u32 {
+        let answer = i
+            .checked_sub(1)
+            .map_or_else(String::new, |f| format!("discarded {f}"));
+        text.push_str(&format!("{i},{}.5,16.666667,0,0,,,{answer}\n", i * 17));
+    }
+    std::fs::write(&path, text).unwrap();
+    let file = path.to_str().unwrap();
+    for args in [
+        &["--trace", file, "--strategy", "interpolated"][..],
+        &[
+            "--trace",
+            file,
+            "--strategy",
+            "interpolated",
+            "--display",
+            "trace",
+        ],
+    ] {
+        let report = bench_json(args);
+        let row = result(&report, "interpolated");
+        for key in [
+            "display_latency_ms",
+            "display_latency_worst_ms",
+            "display_judder_ms",
+            "display_judder_worst_ms",
+        ] {
+            assert!(row[key].is_null(), "{args:?} {key}: {}", row[key]);
+        }
+        let mut table = vec!["bench"];
+        table.extend_from_slice(args);
+        let output = lab(&table);
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        let row = text
+            .lines()
+            .find(|line| line.starts_with("interpolated"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        // strategy, steps/frame, max, p99, latency, worst, judder, worst, then the screen's.
+        assert_eq!(&cells[8..10], ["-", "-"], "{row}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

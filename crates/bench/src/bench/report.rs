@@ -209,16 +209,19 @@ pub struct ResultJson {
     /// The worst frame's judder: the largest `|(S_i - S_{i-1}) - (T_i - T_{i-1})|`, ms.
     pub judder_worst_ms: f64,
     /// Mean time from the shown state's simulated time to its image reaching the screen,
-    /// ms, over shown frames (`D_i - S_i`). Equals `latency_ms` on the `cpu` display.
-    pub display_latency_ms: f64,
-    /// The shown frame's `D_i - S_i` farthest from zero, with its sign, ms.
-    pub display_latency_worst_ms: f64,
+    /// ms, over shown frames (`D_i - S_i`). Equals `latency_ms` on the `cpu` display;
+    /// `null` where no frame was shown.
+    pub display_latency_ms: Option<f64>,
+    /// The shown frame's `D_i - S_i` farthest from zero, with its sign, ms; `null` where
+    /// no frame was shown.
+    pub display_latency_worst_ms: Option<f64>,
     /// RMS animation error at the screen, ms: `(S_i - S_j) - (D_i - D_j)` over shown
     /// frames, `j` the previous shown one (PresentMon's `MsAnimationError`). Equals
-    /// `judder_ms` on the `cpu` display.
-    pub display_judder_ms: f64,
-    /// The largest animation error's magnitude over shown frames, ms.
-    pub display_judder_worst_ms: f64,
+    /// `judder_ms` on the `cpu` display; `null` where fewer than two frames were shown.
+    pub display_judder_ms: Option<f64>,
+    /// The largest animation error's magnitude over shown frames, ms; `null` where
+    /// `display_judder_ms` is.
+    pub display_judder_worst_ms: Option<f64>,
     /// Frames presented to the display (a modeled display never gets the last frame: its
     /// present lies past the end of the trace).
     pub presented: u64,
@@ -421,8 +424,8 @@ impl BenchReport {
                 ];
                 if screen {
                     row.extend([
-                        format!("{:.3}", r.display_latency_ms),
-                        format!("{:.3}", r.display_judder_ms),
+                        optional(r.display_latency_ms, 3),
+                        optional(r.display_judder_ms, 3),
                         r.shown.to_string(),
                         r.dropped_frames.to_string(),
                         r.repeated_refreshes
@@ -612,10 +615,10 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
         latency_worst_ms: m.latency_worst_ms,
         judder_ms: m.judder_ms,
         judder_worst_ms: m.judder_worst_ms,
-        display_latency_ms: m.display_latency_ms,
-        display_latency_worst_ms: m.display_latency_worst_ms,
-        display_judder_ms: m.display_judder_ms,
-        display_judder_worst_ms: m.display_judder_worst_ms,
+        display_latency_ms: result.metrics.display_latency().map(|(mean, _)| mean),
+        display_latency_worst_ms: result.metrics.display_latency().map(|(_, worst)| worst),
+        display_judder_ms: result.metrics.display_judder().map(|(rms, _)| rms),
+        display_judder_worst_ms: result.metrics.display_judder().map(|(_, worst)| worst),
         presented: result.display.presented,
         shown: result.display.shown,
         dropped_frames: result.display.dropped,

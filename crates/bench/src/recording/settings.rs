@@ -260,7 +260,7 @@ mod tests {
             "compare: not true or false",
             "panes: unknown strategy \"warp\" (allowed: fixed, variable, ",
             "focus_pane: out of range (allowed 1 to 6)",
-            "max_steps: out of range (allowed 0 to 4294967295)",
+            "max_steps: out of range (allowed 0 (off) to 100000)",
             "camera: unknown camera driver \"drone\" (allowed: ",
             "filter: not a string",
         ];

@@ -212,8 +212,16 @@ impl LevelJson {
             steps_per_frame_max: metrics.steps_per_frame_max,
             latency_ms: metrics.latency_ms,
             judder_ms: metrics.judder_ms,
-            display_latency_ms: screen.then_some(metrics.display_latency_ms),
-            display_judder_ms: screen.then_some(metrics.display_judder_ms),
+            display_latency_ms: result
+                .metrics
+                .display_latency()
+                .filter(|_| screen)
+                .map(|(mean, _)| mean),
+            display_judder_ms: result
+                .metrics
+                .display_judder()
+                .filter(|_| screen)
+                .map(|(rms, _)| rms),
             dropped_time_s: secs_from_ns(result.dropped),
             wall_time_s: secs_from_ns(result.wall_time),
             frame_time_p99_ms: result.frame_time_p99.map(ms_from_ns),

@@ -158,8 +158,8 @@ impl History {
         stats.steps_mean = steps_sum as f64 / stats.frames as f64;
         stats.latency_ms = smoothness.latency_ms();
         stats.judder_ms = smoothness.judder_ms();
-        stats.display_latency_ms = screen.latency_ms();
-        stats.display_judder_ms = screen.judder_ms();
+        stats.display_latency_ms = (screen.judged() > 0).then(|| screen.latency_ms());
+        stats.display_judder_ms = (screen.judder_terms() > 0).then(|| screen.judder_ms());
         // The bench's definitions: nearest-rank percentiles of the real frame times.
         let kept = (stats.frames as usize).min(HISTORY_CAPACITY);
         if let Some(frames) = FrameStats::from_frame_times_in_place(&mut frame_times[..kept]) {
@@ -199,10 +199,11 @@ pub struct SpanStats {
     pub latency_ms: f64,
     /// RMS of `(S_i - S_{i-1}) - (T_i - T_{i-1})`, ms.
     pub judder_ms: f64,
-    /// Mean `D_i - S_i` over frames shown on the modeled screen, ms.
-    pub display_latency_ms: f64,
-    /// RMS animation error `(S_i - S_j) - (D_i - D_j)` over frames shown, ms.
-    pub display_judder_ms: f64,
+    /// Mean `D_i - S_i` over frames shown on the screen, ms; `None` where none was.
+    pub display_latency_ms: Option<f64>,
+    /// RMS animation error `(S_i - S_j) - (D_i - D_j)` over frames shown, ms; `None`
+    /// where no shown frame followed another.
+    pub display_judder_ms: Option<f64>,
     /// Frames whose image the modeled screen never showed.
     pub dropped_frames: u64,
     /// Simulated time advanced over real time elapsed in the window: 1 keeps up, below 1
@@ -303,7 +304,7 @@ mod tests {
         }
         let stats = history.stats(READOUT_SPAN);
         assert_eq!(stats.judder_ms, 0.0);
-        assert_eq!(stats.display_judder_ms, 0.0);
+        assert_eq!(stats.display_judder_ms, Some(0.0));
         // Latency is each frame's own `T - S`: 3 s for the five before, 0 after.
         assert!(
             (stats.latency_ms - 1_500.0).abs() < 1e-9,

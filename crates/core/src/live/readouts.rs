@@ -21,10 +21,12 @@ pub struct PaneReadout {
     pub latency_ms: f64,
     /// Judder over the last second, ms.
     pub judder_ms: f64,
-    /// Mean `D_i - S_i` on the modeled screen over the last second, ms.
-    pub display_latency_ms: f64,
-    /// Animation error (RMS) on the modeled screen over the last second, ms.
-    pub display_judder_ms: f64,
+    /// Mean `D_i - S_i` at the screen over the last second, ms; `None` where no frame
+    /// was shown.
+    pub display_latency_ms: Option<f64>,
+    /// Animation error (RMS) at the screen over the last second, ms; `None` where no
+    /// shown frame followed another.
+    pub display_judder_ms: Option<f64>,
     /// Mean steps per frame over the last second.
     pub steps_mean: f64,
     /// Steps the last frame took.

@@ -87,6 +87,10 @@ pub struct Metrics {
     pub display_judder_ms: f64,
     /// The largest animation error's magnitude over shown frames, ms.
     pub display_judder_worst_ms: f64,
+    /// Shown frames the display latency is taken over, and animation errors the display
+    /// judder is: with none, those values are 0 but mean nothing (every frame discarded),
+    /// and reports say so ([`Self::display_latency`], [`Self::display_judder`]).
+    pub display_judged: (u64, u64),
     /// Shown frames in whole refreshes (display latency, gaps); `None` on a display without
     /// refreshes (`cpu`, `trace`).
     pub refreshes: Option<RefreshHistograms>,
@@ -103,6 +107,22 @@ pub struct Metrics {
     pub exploded: bool,
     /// 64-bit hash of the latest state.
     pub state_hash: u64,
+}
+
+impl Metrics {
+    /// The mean display latency and the worst frame's, ms; `None` where no frame reached
+    /// the screen (every one discarded): there is nothing to average.
+    pub fn display_latency(&self) -> Option<(f64, f64)> {
+        (self.display_judged.0 > 0)
+            .then_some((self.display_latency_ms, self.display_latency_worst_ms))
+    }
+
+    /// The RMS animation error at the screen and the worst frame's, ms; `None` where no
+    /// shown frame followed another.
+    pub fn display_judder(&self) -> Option<(f64, f64)> {
+        (self.display_judged.1 > 0)
+            .then_some((self.display_judder_ms, self.display_judder_worst_ms))
+    }
 }
 
 impl MetricsRecorder {
@@ -206,6 +226,7 @@ impl MetricsRecorder {
             display_latency_worst_ms: self.screen.latency_worst_ms(),
             display_judder_ms: self.screen.judder_ms(),
             display_judder_worst_ms: self.screen.judder_worst_ms(),
+            display_judged: self.screen.judged(),
             refreshes: self.screen.refreshes(),
             forecast: self.screen.forecast(),
             position_error_max: self.position_error_max,

@@ -329,6 +329,12 @@ impl ScreenRecorder {
         self.next_rebase = self.next_rebase.saturating_add(shift);
     }
 
+    /// Shown frames judged, and the animation errors among them (a shown frame after
+    /// another): what the latency and the judder are taken over.
+    pub fn judged(&self) -> (u64, u64) {
+        (self.smoothness.judged(), self.smoothness.judder_terms())
+    }
+
     /// Mean `D_i - S_i` over the judged shown frames, ms.
     pub fn latency_ms(&self) -> f64 {
         self.smoothness.latency_ms()

@@ -71,6 +71,16 @@ impl Smoothness {
         }
     }
 
+    /// Frames that counted toward latency.
+    pub fn judged(&self) -> u64 {
+        self.judged
+    }
+
+    /// Judder terms counted (judged frames with a frame before them).
+    pub fn judder_terms(&self) -> u64 {
+        self.judder_terms
+    }
+
     /// Mean `T_i - S_i` over the judged frames, ms (0 before any).
     pub fn latency_ms(&self) -> f64 {
         mean(self.latency_sum, self.judged) / 1e6

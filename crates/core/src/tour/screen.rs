@@ -32,8 +32,8 @@ pub(super) fn screen_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)
     if screen.shown_fps <= 0.0 || screen.refresh_hz <= 0.0 || tears(evidence) {
         return None;
     }
-    let even = pane.stats.display_judder_ms <= even_judder_ms(evidence);
-    if !even || evidence.settings.load.render_cost_ms != 0.0 {
+    let judder = pane.stats.display_judder_ms?;
+    if judder > even_judder_ms(evidence) || evidence.settings.load.render_cost_ms != 0.0 {
         return None;
     }
     let cost_ms = (MISSING_COST * 1e3 / screen.refresh_hz * 10.0).round() / 10.0;
@@ -43,7 +43,7 @@ pub(super) fn screen_adapt(evidence: &Evidence) -> Option<(LiveSettings, String)
         "Each frame costs {cost_ms:.1} ms more (Artificial load: per frame): the frames kept \
          pace with the {:.0} Hz refresh, so the screen showed them as evenly as the loop \
          measured them ({:.2} ms); a heavier scene misses refreshes.",
-        screen.refresh_hz, pane.stats.display_judder_ms
+        screen.refresh_hz, judder
     );
     Some((settings, why))
 }
@@ -65,7 +65,10 @@ pub(super) fn screen_check(evidence: &Evidence) -> Verdict {
         DisplayTimesBy::Model => "modeled",
         DisplayTimesBy::Measurement(_) => "measured",
     };
-    let (at_loop, at_screen) = (pane.stats.judder_ms, pane.stats.display_judder_ms);
+    let at_loop = pane.stats.judder_ms;
+    let Some(at_screen) = pane.stats.display_judder_ms else {
+        return Verdict::Waiting("no two frames have reached the screen yet".into());
+    };
     if !(at_loop.is_finite() && at_screen.is_finite()) {
         return Verdict::Fails("the frames' judder could not be measured".into());
     }
