@@ -294,7 +294,7 @@ impl WindowArgs {
         if !crate::live::REPLAY_SPEEDS.contains(&self.replay_speed) {
             anyhow::bail!(
                 "--replay-speed {} is out of range (allowed {} to {})",
-                self.replay_speed,
+                crate::text::number(self.replay_speed),
                 crate::live::REPLAY_SPEEDS.start(),
                 crate::live::REPLAY_SPEEDS.end()
             );

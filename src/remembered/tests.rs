@@ -240,6 +240,21 @@ fn a_bad_value_is_named_escaped() {
     assert!(warning.contains("x\\u{202e}y"), "escaped: {warning}");
 }
 
+#[test]
+fn a_tiny_value_is_quoted_as_short_as_it_was_typed() {
+    // TOML writes 1e-300 with some three hundred digits, which the warning used to quote.
+    let (_, warnings) = from_toml("rate_hz = 1e-300\n", "settings.toml");
+    let warning = warnings
+        .iter()
+        .find(|w| w.contains("`rate_hz`"))
+        .expect("the rate is named");
+    assert!(
+        warning.contains("`rate_hz` = 1e-300: physics rate 1e-300 Hz is out of range"),
+        "{warning}"
+    );
+    assert!(warning.len() < 160, "{warning}");
+}
+
 /// A settings file that is a link to `/dev/zero`, a named pipe or a directory: one warning
 /// naming it and the defaults, at once, without a backup (copying `/dev/zero` never ends) and
 /// without saving over it. The window used to grow until the OOM killer came (`/dev/zero`)

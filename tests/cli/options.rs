@@ -501,3 +501,27 @@ fn a_bad_ramp_is_refused_naming_the_flag_and_the_range() {
         &["--replay"],
     );
 }
+
+/// A tiny or huge value is quoted as short as it was typed (`1e-300`), never with the
+/// three hundred digits `{}` gives an f64; these three used to.
+#[test]
+fn tiny_values_are_quoted_short() {
+    for (args, quoted) in [
+        (
+            &["bench", "--display", "fifo:1e-300"][..],
+            "refresh rate 1e-300 Hz is out of range",
+        ),
+        (
+            &["sweep", "--load", "step-cost:0..1e-300:5"],
+            "5 levels from 0 to 1e-300 ms would be less than a nanosecond apart",
+        ),
+        (
+            &["--replay-speed", "1e-300", "--replay", "x.csv"],
+            "--replay-speed 1e-300 is out of range",
+        ),
+    ] {
+        fails_with(args, &[quoted]);
+        let message = stderr(&lab(args));
+        assert!(message.len() < 400, "{args:?}: {message}");
+    }
+}

@@ -131,7 +131,15 @@ pub fn check_key(key: &str, settings: &LiveSettings) -> Result<(), String> {
 /// every character that reorders text escaped (a recording or settings file is text from
 /// outside).
 pub fn shown_value(value: &toml::Value) -> String {
-    timestep_lab_core::text::escape(&value.to_string())
+    match value {
+        // As short as it was typed (`1e-300`), not TOML's hundreds of digits.
+        toml::Value::Float(x) => timestep_lab_core::text::number(*x),
+        toml::Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(shown_value).collect::<Vec<_>>().join(", ")
+        ),
+        other => timestep_lab_core::text::escape(&other.to_string()),
+    }
 }
 
 /// Applies the settings in `table` (keys as [`settings_table`] writes them) over
@@ -184,6 +192,22 @@ mod tests {
             "the value is shown escaped: {error}"
         );
         assert_eq!(settings, LiveSettings::default(), "nothing applied");
+    }
+
+    #[test]
+    fn a_tiny_or_huge_number_is_quoted_as_short_as_typed() {
+        // TOML writes 1e-300 with some three hundred digits; messages quoted that.
+        for (text, shown) in [
+            ("max_steps = 1e-300", "`max_steps` = 1e-300: "),
+            ("compare = 1e300", "`compare` = 1e300: "),
+            ("panes = [1e-300]", "`panes` = [1e-300]: "),
+        ] {
+            let table: toml::Table = text.parse().unwrap();
+            let mut settings = LiveSettings::default();
+            let error = apply_settings_table(&mut settings, &table).expect_err(text);
+            assert!(error.starts_with(shown), "{error}");
+            assert!(error.len() < 120, "{error}");
+        }
     }
 
     #[test]

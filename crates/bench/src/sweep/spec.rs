@@ -188,8 +188,10 @@ impl LoadSweep {
         let spacing_ns = (to_ms - from_ms) * 1e6 / f64::from(levels - 1);
         if spacing_ns < 1.0 {
             return Err(format!(
-                "\"{shown}\": {levels} levels from {from_ms} to {to_ms} ms would be less than a \
-                 nanosecond apart, finer than the clock; take fewer levels or a wider range"
+                "\"{shown}\": {levels} levels from {} to {} ms would be less than a \
+                 nanosecond apart, finer than the clock; take fewer levels or a wider range",
+                timestep_lab_core::text::number(from_ms),
+                timestep_lab_core::text::number(to_ms)
             ));
         }
         Ok(Self {

@@ -44,12 +44,7 @@ impl Refresh {
     /// A refresh rate from 1 to 1000 Hz.
     pub fn new(hz: f64) -> Result<Self, String> {
         if !(MIN_REFRESH_HZ..=MAX_REFRESH_HZ).contains(&hz) {
-            // A huge value in full would print hundreds of digits.
-            let value = if hz.abs() < 1e9 {
-                format!("{hz}")
-            } else {
-                format!("{hz:e}")
-            };
+            let value = crate::text::number(hz);
             return Err(format!(
                 "refresh rate {value} Hz is out of range (allowed {MIN_REFRESH_HZ} to {MAX_REFRESH_HZ} Hz)"
             ));
