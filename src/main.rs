@@ -25,13 +25,13 @@ fn main() -> ExitCode {
         Some(Command::Sweep(args)) => report(|notes| run_sweep(&args, notes)),
         Some(Command::Render(args)) => match args.options() {
             Ok(options) => {
-                explain_wayland_noise();
+                keep_off_the_display();
                 shell::render(&options)
             }
             Err(error) => bad_input(&error),
         },
         Some(Command::BenchRender(args)) => {
-            explain_wayland_noise();
+            keep_off_the_display();
             shell::bench_render(&args.options())
         }
         None => match window_options(&cli.window, &matches) {
@@ -150,11 +150,32 @@ mod shell {
     }
 }
 
+/// Keeps a command that opens no window (`render`, `bench-render`) away from the window
+/// systems. Mesa's Vulkan device-selection layer, which the Vulkan loader loads into every
+/// program, looks for the display's GPU by connecting to Wayland (and X11) whenever an
+/// instance is created; without `XDG_RUNTIME_DIR` libwayland then prints "error:
+/// XDG_RUNTIME_DIR is invalid or not set in the environment." once per instance, twice a
+/// run. A headless command has no display to favour and picks its adapter itself
+/// (`--backend`, `WGPU_ADAPTER_NAME`), so the layer is turned off through its own switch,
+/// `NODEVICE_SELECT`, unless the person steers it (`NODEVICE_SELECT`, `DRI_PRIME` or
+/// `MESA_VK_DEVICE_SELECT` set).
+#[allow(unsafe_code)]
+fn keep_off_the_display() {
+    let steered = ["NODEVICE_SELECT", "DRI_PRIME", "MESA_VK_DEVICE_SELECT"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some());
+    if cfg!(target_os = "linux") && !steered {
+        // SAFETY: called on the main thread before anything that starts a thread or reads
+        // the environment concurrently (no GPU instance, thread pool or window exists yet).
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+}
+
 /// Says, before the system's Wayland library does, that its complaint about
 /// `XDG_RUNTIME_DIR` is harmless: with the variable unset (as under a bare X server, a
 /// container or ssh) and no Wayland session, libwayland prints "error: XDG_RUNTIME_DIR is
 /// invalid or not set in the environment." once for each library that probes for Wayland
-/// (the window system and the Vulkan driver), and then X11 (or no window) is used.
+/// (the window system and the Vulkan driver), and then X11 is used.
 fn explain_wayland_noise() {
     if !cfg!(all(feature = "window", target_os = "linux")) {
         return;
@@ -165,8 +186,7 @@ fn explain_wayland_noise() {
         eprintln!(
             "note: XDG_RUNTIME_DIR is not set, so the system's Wayland library may print \
              \"error: XDG_RUNTIME_DIR is invalid or not set\" below. It is harmless: there is \
-             no Wayland session, and the lab uses X11 (or no window for render and \
-             bench-render)."
+             no Wayland session, and the lab uses X11."
         );
     }
 }

@@ -305,6 +305,46 @@ fn bad_window_values_are_named_and_nothing_opens() {
     );
 }
 
+/// A command that opens no window never touches Wayland: where no Wayland session exists
+/// (no `XDG_RUNTIME_DIR`), `render` and `bench-render` printed libwayland's "error:
+/// XDG_RUNTIME_DIR is invalid or not set" twice, from Mesa's Vulkan device-selection layer.
+#[cfg(target_os = "linux")]
+#[test]
+fn headless_commands_say_nothing_about_wayland() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("timestep-lab-{}-quiet.png", std::process::id()));
+    let out = path.to_str().expect("utf-8 path");
+    for args in [
+        &["render", "--out", out, "--width", "64", "--height", "64"][..],
+        &[
+            "bench-render",
+            "--frames",
+            "2",
+            "--width",
+            "64",
+            "--height",
+            "64",
+        ],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("NODEVICE_SELECT")
+            .env_remove("DRI_PRIME")
+            .env_remove("MESA_VK_DEVICE_SELECT")
+            .output()
+            .expect("the binary runs");
+        let message = stderr(&output);
+        assert!(output.status.success(), "{args:?}: {message}");
+        assert!(!message.contains("XDG_RUNTIME_DIR"), "{args:?}: {message}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn without_a_display_the_window_fails_with_a_clear_message() {
     let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
