@@ -250,6 +250,9 @@ pub fn run_strategy_on(
             let present_at = wall_time.saturating_add(work);
             forecast.presented(wall_time, present_at);
             let resume = display.present(present_at, settings.gpu_cost, |event| {
+                if let DisplayEvent::Shown { frame, at } = event {
+                    forecast.shown(frame, at);
+                }
                 settle(&mut run, &event, &mut *observer);
             });
             resume - wall_time
@@ -264,7 +267,7 @@ pub fn run_strategy_on(
             frame: i as u64,
             wall: wall_time,
             held: filters.held(),
-            predicted: forecast.predict(&display, wall_time, settings.gpu_cost),
+            predicted: forecast.predict(&display, i as u64, wall_time, settings.gpu_cost),
         });
         let events = match inputs.as_mut() {
             Some(cursor) => cursor.until(wall_time),
@@ -293,7 +296,7 @@ pub fn run_strategy_on(
             let event = match delay {
                 Some(delay) => {
                     let at = wall_time.saturating_add(delay);
-                    forecast.shown(wall_time, at);
+                    forecast.shown(i as u64, at);
                     DisplayEvent::Shown {
                         frame: i as u64,
                         at,

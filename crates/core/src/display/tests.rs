@@ -454,7 +454,11 @@ fn a_prediction_is_the_model_run_forward_and_changes_nothing() {
 fn the_forecast_takes_the_shortest_recent_work() {
     let display = Display::new(spec("vrr:30-240"));
     let mut forecast = Forecast::default();
-    assert_eq!(forecast.predict(&display, 0, 0), None, "nothing seen yet");
+    assert_eq!(
+        forecast.predict(&display, 0, 0, 0),
+        None,
+        "nothing seen yet"
+    );
     // Before any present, the frame time before the first frame stands in for the work.
     forecast.frame_time(0);
     assert_eq!(forecast.work(), None, "nothing measured");
@@ -478,15 +482,51 @@ fn the_forecast_takes_the_shortest_recent_work() {
     );
     // VRR shows the frame when it is ready: its start, the work, half the tolerance early.
     assert_eq!(
-        forecast.predict(&display, 500 * MS, 0),
+        forecast.predict(&display, 0, 500 * MS, 0),
         Some(515 * MS - FORECAST_TOLERANCE / 2)
     );
     // A capture's display times: the last shown frame's delay.
+    let mut forecast = Forecast::default();
     let capture = Display::new(spec("trace"));
-    assert_eq!(forecast.predict(&capture, 0, 0), None);
-    forecast.shown(40 * MS, 71 * MS);
-    assert_eq!(forecast.predict(&capture, 100 * MS, 0), Some(131 * MS));
-    assert_eq!(forecast.predict(&Display::new(spec("cpu")), 0, 0), None);
+    assert_eq!(forecast.predict(&capture, 7, 40 * MS, 0), None);
+    forecast.shown(7, 71 * MS);
+    assert_eq!(forecast.predict(&capture, 8, 100 * MS, 0), Some(131 * MS));
+    // A frame shown that was never forecast teaches nothing.
+    forecast.shown(99, 500 * MS);
+    assert_eq!(forecast.predict(&capture, 9, 200 * MS, 0), Some(231 * MS));
+    assert_eq!(forecast.predict(&Display::new(spec("cpu")), 10, 0, 0), None);
+}
+
+#[test]
+fn a_forecast_that_scores_worse_than_a_steady_delay_falls_back_without_a_jump() {
+    // A capture whose delays alternate 10 and 30 ms: the last delay, the model on a
+    // capture, is always 20 ms wrong and its error swings 40 ms a frame, against the
+    // steady delay's 20. After two changes scored it falls back, holding the forecast it
+    // made last: the switch itself moves nothing.
+    let capture = Display::new(spec("trace"));
+    let mut forecast = Forecast::default();
+    let mut forecasts = Vec::new();
+    for frame in 0..12u64 {
+        let start = frame * 40 * MS;
+        let delay = if frame % 2 == 0 { 10 * MS } else { 30 * MS };
+        let predicted = forecast.predict(&capture, frame, start, 0);
+        forecasts.push((forecast.fallen_back(), predicted.map(|at| at - start)));
+        forecast.shown(frame, start + delay);
+    }
+    let fell = forecasts
+        .iter()
+        .position(|&(fallen, _)| fallen)
+        .expect("it falls back");
+    assert!(fell <= 5, "{forecasts:?}");
+    assert_eq!(
+        forecasts[fell].1,
+        forecasts[fell - 1].1,
+        "no jump: {forecasts:?}"
+    );
+    assert!(
+        forecasts[fell..].iter().all(|f| f == &forecasts[fell]),
+        "a steady delay from then on: {forecasts:?}"
+    );
 }
 
 #[test]

@@ -421,9 +421,13 @@ impl LiveDisplay {
             self.forecast.presented(start, at);
         }
         let (marks, on_screen) = (&mut self.marks, &mut self.on_screen);
+        let forecast = &mut self.forecast;
         let mut measured = self.measured.as_mut();
         self.display.present(at, 0, |event| {
             mark(marks, on_screen, &event);
+            if let DisplayEvent::Shown { frame, at } = event {
+                forecast.shown(frame, at);
+            }
             if let Some(measured) = &mut measured {
                 match event {
                     DisplayEvent::Shown { frame, at } => measured.modeled(frame, Some(at)),
@@ -447,7 +451,8 @@ impl LiveDisplay {
         self.frame_start = Some(now);
         self.last_frame = Some(self.display.next_frame());
         self.forecast.frame_time(interval);
-        self.forecast.predict(&self.display, now, 0)
+        let frame = self.display.next_frame();
+        self.forecast.predict(&self.display, frame, now, 0)
     }
 
     /// Recent refreshes, oldest first.

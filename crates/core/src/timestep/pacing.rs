@@ -105,10 +105,13 @@ impl Pacing {
                 self.predicted = (self.predicted + 1).min(PACING_FRAMES);
             }
         }
-        // One or two delays cannot tell an outlier from the rule.
-        let longest = match self.predicted {
-            0..=2 => self.delays.iter().copied().max().unwrap_or(0),
-            _ => second_largest(&self.delays),
+        // While the delays are being learnt, the longest: one or two delays cannot tell an
+        // outlier from the rule, and delays still rising (a queue filling at the start) are
+        // each the longest so far, which the second longest would trail by a frame.
+        let longest = if self.predicted < PACING_FRAMES {
+            self.delays.iter().copied().max().unwrap_or(0)
+        } else {
+            second_largest(&self.delays)
         };
         let aim = dt.saturating_add(longest);
         let slew = frame_time / SLEW_DIVISOR;
