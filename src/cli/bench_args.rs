@@ -57,7 +57,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", requires = "trace")]
     pub process: Option<String>,
     /// PresentMon: the swap chain of that application whose rows to use, by its
-    /// SwapChainAddress (default: the one with most rows). An error for other kinds of trace.
+    /// SwapChainAddress, or ADDR@PID where processes share it (default: the one with most
+    /// rows). An error for other kinds of trace.
     #[arg(long, value_name = "ADDR", requires = "trace")]
     pub swap_chain: Option<String>,
     /// Generated trace: steady:HZ, jitter:HZ:SD_MS (or jitter:HZ:SD_MS:SEED),

@@ -220,7 +220,8 @@ pub struct WindowArgs {
     #[arg(long, value_name = "NAME", requires = "replay")]
     pub process: Option<String>,
     /// PresentMon replay: the swap chain of that application whose rows to use, by its
-    /// SwapChainAddress (default: the one with most rows). An error for other kinds of trace.
+    /// SwapChainAddress, or ADDR@PID where processes share it (default: the one with most
+    /// rows). An error for other kinds of trace.
     #[arg(long, value_name = "ADDR", requires = "replay")]
     pub swap_chain: Option<String>,
     /// Replay speed: recorded time per real time, 0.05 to 8 (below 1 is slow motion).

@@ -89,10 +89,9 @@ fn a_bad_field_takes_its_default_and_is_named_while_the_others_are_kept() {
         warnings[0]
     );
     assert!(
-        warnings
-            .iter()
-            .any(|w| w.contains("`spring_hz` = 1000000000:")
-                && w.contains("allowed 0.01 to 200 Hz")),
+        warnings.iter().any(
+            |w| w.contains("`spring_hz` = 1000000000:") && w.contains("allowed 0.01 to 200 Hz")
+        ),
         "{warnings:#?}"
     );
     assert!(

@@ -10,11 +10,17 @@ use crate::trace::TraceError;
 use crate::trace::csv::Records;
 use crate::trace::error::{Place, shown};
 
-/// One swap chain of an application: its rows and the frames read from them so far.
+/// One swap chain of an application: its rows and the frames read from them so far. As in
+/// PresentMon, whose swap chain state lives in each process's: a swap chain is an address
+/// within a process, so the same address in two processes (`0x0`, PresentMon's address
+/// for presents it cannot tie to a swap chain, in every GDI or legacy presenter) is two
+/// swap chains, each with a timeline of its own.
 #[derive(Default)]
 pub(super) struct SwapChain {
     /// The address as the file writes it; `None` when the file has no swap chain column.
     address: Option<String>,
+    /// The process ID as the file writes it; `None` when the file has no process column.
+    process: Option<String>,
     /// Rows of this swap chain.
     rows: usize,
     /// Frame times so far, ns.
@@ -89,8 +95,9 @@ pub(super) struct Application {
     kept: bool,
     /// Its swap chains, in order of first appearance.
     pub(super) swap_chains: Vec<SwapChain>,
-    /// Index into `swap_chains` by address (`""` when the file has no swap chain column).
-    by_address: HashMap<String, usize>,
+    /// Index into `swap_chains` by process ID and address (`""` for a column the file
+    /// lacks).
+    by_address: HashMap<(String, String), usize>,
 }
 
 /// Everything read from the rows: the applications, in order of first appearance so ties
@@ -124,6 +131,7 @@ impl<'a> Capture<'a> {
         records: &Records<R>,
         application_column: usize,
         swap_chain_column: Option<usize>,
+        process_column: Option<usize>,
         layout: &Layout,
         place: Place,
     ) -> Result<(), TraceError> {
@@ -151,17 +159,22 @@ impl<'a> Capture<'a> {
             return Ok(());
         }
         let address = swap_chain_column.map(|column| records.field(column));
-        let key = address.as_deref().unwrap_or_default();
-        let chain = match self.applications[index].by_address.get(key) {
+        let process = process_column.map(|column| records.field(column));
+        let key = (
+            process.as_deref().unwrap_or_default().to_owned(),
+            address.as_deref().unwrap_or_default().to_owned(),
+        );
+        let chain = match self.applications[index].by_address.get(&key) {
             Some(&chain) => chain,
             None => {
                 self.count_group(place)?;
                 let application = &mut self.applications[index];
                 application
                     .by_address
-                    .insert(key.to_owned(), application.swap_chains.len());
+                    .insert(key, application.swap_chains.len());
                 application.swap_chains.push(SwapChain {
                     address: address.map(|address| address.into_owned()),
+                    process: process.map(|process| process.into_owned()),
                     ..SwapChain::default()
                 });
                 application.swap_chains.len() - 1
@@ -264,37 +277,79 @@ fn name_matches(name: &str, requested: &str) -> Option<Match> {
     }
 }
 
-/// Chooses the swap chain of `application` to use: `requested`, else the one with the most
-/// rows, said in a note when there are several. A file without a swap chain column has one,
-/// without an address, whose rows are used as they are.
+/// Chooses the swap chain of `application` to use: `requested` (`ADDR`, or `ADDR@PID`
+/// where processes share the address), else the one with the most rows, said in a note
+/// when there are several. A file without a swap chain column has one per process (one,
+/// without a process column), whose rows are used as they are.
 pub(super) fn choose_swap_chain(
     application: &Application,
     requested: Option<&str>,
     origin: &str,
     notes: &mut Vec<String>,
 ) -> Result<usize, TraceError> {
-    let chains: Vec<(&str, usize)> = application
+    let labels: Vec<String> = application
         .swap_chains
         .iter()
-        .filter_map(|chain| Some((chain.address.as_deref()?, chain.rows)))
+        .map(|chain| label(application, chain))
+        .collect();
+    let chains: Vec<(&str, usize)> = labels
+        .iter()
+        .zip(&application.swap_chains)
+        .map(|(label, chain)| (label.as_str(), chain.rows))
         .collect();
     let name = shown(&application.name);
     if let Some(requested) = requested {
-        return chains
+        let (address, process) = match requested.rsplit_once('@') {
+            Some((address, process)) => (address, Some(process.trim())),
+            None => (requested, None),
+        };
+        let matching: Vec<usize> = application
+            .swap_chains
             .iter()
-            .position(|(chain, _)| same_swap_chain(chain, requested))
-            .ok_or_else(|| TraceError::UnknownSwapChain {
+            .enumerate()
+            .filter(|(_, chain)| {
+                chain
+                    .address
+                    .as_deref()
+                    .is_some_and(|chain| same_swap_chain(chain, address))
+                    && process.is_none_or(|process| chain.process.as_deref() == Some(process))
+            })
+            .map(|(index, _)| index)
+            .collect();
+        let Some(&most) = matching
+            .iter()
+            .max_by_key(|&&index| (chains[index].1, std::cmp::Reverse(index)))
+        else {
+            return Err(TraceError::UnknownSwapChain {
                 origin: origin.to_owned(),
                 application: name.clone(),
                 requested: shown(requested),
-                available: if chains.is_empty() {
+                available: if application.swap_chains.iter().all(|c| c.address.is_none()) {
                     "none (the file has no SwapChainAddress column)".to_owned()
                 } else {
                     list(&chains, None)
                 },
             });
+        };
+        if matching.len() > 1 {
+            let others: Vec<(&str, usize)> = matching
+                .iter()
+                .filter(|&&index| index != most)
+                .map(|&index| chains[index])
+                .collect();
+            notes.push(format!(
+                "{origin}: {} is the address of {} processes' swap chains, each measured on \
+                 its own as PresentMon does: using {} ({} rows); also {}; choose one with \
+                 --swap-chain ADDR@PID",
+                shown(requested),
+                matching.len(),
+                shown(chains[most].0),
+                chains[most].1,
+                list(&others, None)
+            ));
+        }
+        return Ok(most);
     }
-    // No address column: the one swap chain there is.
     let Some(most) = most_rows(&chains) else {
         return Ok(0);
     };
@@ -308,6 +363,22 @@ pub(super) fn choose_swap_chain(
         ));
     }
     Ok(most)
+}
+
+/// How notes name `chain`: its address, with `@PID` where another process of the
+/// application has a swap chain at the same address (or, without an address column, the
+/// process alone where there are several).
+fn label(application: &Application, chain: &SwapChain) -> String {
+    let shared = application
+        .swap_chains
+        .iter()
+        .any(|other| other.address == chain.address && other.process != chain.process);
+    match (&chain.address, &chain.process) {
+        (Some(address), Some(process)) if shared => format!("{address}@{process}"),
+        (Some(address), _) => address.clone(),
+        (None, Some(process)) if shared => format!("process {process}"),
+        (None, _) => String::new(),
+    }
 }
 
 /// Whether two swap chain addresses are the same: equal ignoring ASCII case, or the same

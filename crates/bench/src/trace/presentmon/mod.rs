@@ -48,7 +48,7 @@ use super::{FrameTrace, LoadOptions, TraceError};
 pub(super) const MARKERS: [&str; 6] = [
     "Application",
     "ProcessName",
-    "ProcessID",
+    PROCESS_COLUMN,
     SWAP_CHAIN_COLUMN,
     PRESENTS_COLUMN,
     APP_START_COLUMN,
@@ -78,6 +78,8 @@ const DROPPED_COLUMN: &str = "Dropped";
 const APPLICATION_COLUMNS: [&str; 2] = ["Application", "ProcessName"];
 /// The swap chain column; only one swap chain's rows are used.
 const SWAP_CHAIN_COLUMN: &str = "SwapChainAddress";
+/// The process of a row: a swap chain is an address within one process.
+const PROCESS_COLUMN: &str = "ProcessID";
 /// Most applications plus swap chains a file may have: a capture has a handful, and each one
 /// costs memory whether or not it is chosen.
 const MAX_SWAP_CHAINS: usize = 10_000;
@@ -151,6 +153,7 @@ pub(super) fn parse<R: BufRead>(
         .ok_or_else(|| header.missing("PresentMon", "\"Application\" or \"ProcessName\""))?;
     let layout = Layout::new(&header)?;
     let swap_chain_column = header.find(&[SWAP_CHAIN_COLUMN])?;
+    let process_column = header.find(&[PROCESS_COLUMN])?;
 
     let mut capture = Capture::new(options.process.as_deref().map(str::trim));
     let mut warnings = Warnings::default();
@@ -168,6 +171,7 @@ pub(super) fn parse<R: BufRead>(
             records,
             application_column,
             swap_chain_column,
+            process_column,
             &layout,
             place,
         )?;
