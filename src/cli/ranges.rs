@@ -42,17 +42,12 @@ pub const WHOLE_OPTIONS: [(&str, &str, Whole); 13] = [
     ("bench", "--max-steps", MAX_STEPS),
 ];
 
-/// A `value_parser` reading a whole number in `range`.
-pub fn whole(range: Whole) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync {
-    move |text| range.parse(text)
-}
-
-/// [`whole`], held as a `u64`.
-pub fn whole_u64(range: Whole) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
-    move |text| range.parse(text).map(u64::from)
-}
-
-/// [`whole`], held as a `usize`.
-pub fn whole_usize(range: Whole) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync {
-    move |text| range.parse(text).map(|n| n as usize)
+/// A `value_parser` reading a whole number in `range`, held as `T` (`u32`, `u64`, `usize`).
+pub fn whole<T: TryFrom<u32>>(
+    range: Whole,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync {
+    move |text| {
+        let n = range.parse(text)?;
+        T::try_from(n).map_err(|_| format!("{n} does not fit this machine's numbers"))
+    }
 }

@@ -8,7 +8,6 @@ use clap::Args;
 
 use super::ranges::{
     CYCLE_FRAMES, FOCUS, IMAGE_SIZE, PANES, RENDER_FRAMES, WINDOW_FRAMES, WINDOW_SIZE, whole,
-    whole_u64, whole_usize,
 };
 use crate::bench::{BenchSettings, same_file, same_output};
 use crate::input::InputPolicy;
@@ -54,7 +53,7 @@ pub struct LiveArgs {
     /// With --compare: the focused pane, 1 to the number of panes (its steps carry the
     /// per-step load; the readouts, plots and timeline show it). Default: the accumulator's
     /// pane, else the first.
-    #[arg(long, value_name = "N", value_parser = whole_usize(FOCUS))]
+    #[arg(long, value_name = "N", value_parser = whole::<usize>(FOCUS))]
     pub focus: Option<usize>,
     /// Scene preset: together, or camera-vs-sphere (the camera moves per render frame, the
     /// sphere per fixed step; compares accumulator with interpolated unless --compare
@@ -159,10 +158,10 @@ pub struct WindowArgs {
     pub frame_cap: f64,
     /// Window width, logical points (the screen's scale factor times this in pixels: 1280
     /// is 2560 pixels on a 2x Retina or high-DPI screen).
-    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = whole(WINDOW_SIZE))]
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = whole::<u32>(WINDOW_SIZE))]
     pub width: u32,
     /// Window height, logical points (the scale factor times this in pixels).
-    #[arg(long, default_value_t = 800, value_name = "PX", value_parser = whole(WINDOW_SIZE))]
+    #[arg(long, default_value_t = 800, value_name = "PX", value_parser = whole::<u32>(WINDOW_SIZE))]
     pub height: u32,
     /// MSAA samples of the scene: 4 (smooth edges) or 1 (cheaper on a software
     /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
@@ -174,7 +173,7 @@ pub struct WindowArgs {
     #[arg(long, value_name = "API")]
     pub backend: Option<GpuBackend>,
     /// Run this many frames, print a summary (adapter, present modes, spiral), then exit.
-    #[arg(long, value_name = "N", value_parser = whole_u64(WINDOW_FRAMES))]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(WINDOW_FRAMES))]
     pub frames: Option<u64>,
     /// Write the last frame (scene and panel) to this PNG file.
     #[arg(long, value_name = "FILE.png")]
@@ -251,7 +250,7 @@ pub struct WindowArgs {
     )]
     pub tour: Option<Option<usize>>,
     /// Automation: switch to the next present mode the surface offers every N frames.
-    #[arg(long, value_name = "N", hide = true, value_parser = whole_u64(CYCLE_FRAMES))]
+    #[arg(long, value_name = "N", hide = true, value_parser = whole::<u64>(CYCLE_FRAMES))]
     pub cycle_present_modes: Option<u64>,
     /// Automation: after N frames, resize the window to W×H (`N:WxH`).
     #[arg(long, value_name = "N:WxH", hide = true, value_parser = parse_resize)]
@@ -451,10 +450,10 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE.png")]
     pub out: PathBuf,
     /// Image width, pixels.
-    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = whole(IMAGE_SIZE))]
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = whole::<u32>(IMAGE_SIZE))]
     pub width: u32,
     /// Image height, pixels.
-    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = whole(IMAGE_SIZE))]
+    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = whole::<u32>(IMAGE_SIZE))]
     pub height: u32,
     /// Real time to run before the frame is drawn, seconds (0 to 3600).
     #[arg(long, default_value_t = 2.0, value_name = "S")]
@@ -504,20 +503,20 @@ impl RenderArgs {
 #[derive(Debug, Clone, Args)]
 pub struct BenchRenderArgs {
     /// Frames to measure (after a short warm-up).
-    #[arg(long, default_value_t = 600, value_name = "N", value_parser = whole(RENDER_FRAMES))]
+    #[arg(long, default_value_t = 600, value_name = "N", value_parser = whole::<u32>(RENDER_FRAMES))]
     pub frames: u32,
     /// Target width, pixels.
-    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = whole(WINDOW_SIZE))]
+    #[arg(long, default_value_t = 1280, value_name = "PX", value_parser = whole::<u32>(WINDOW_SIZE))]
     pub width: u32,
     /// Target height, pixels.
-    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = whole(WINDOW_SIZE))]
+    #[arg(long, default_value_t = 720, value_name = "PX", value_parser = whole::<u32>(WINDOW_SIZE))]
     pub height: u32,
     /// Scene panes side by side, each running the next strategy (1 to the window's most).
     #[arg(
         long,
         default_value_t = 1,
         value_name = "N",
-        value_parser = whole(PANES),
+        value_parser = whole::<u32>(PANES),
         help = format!(
             "Scene panes side by side, each running the next strategy (1 to {MAX_PANES}, as \
              in the window)"
@@ -577,7 +576,7 @@ pub struct SimArgs {
     pub max_frame_time: f64,
     /// Cap on steps per frame; owed whole steps beyond it are dropped. 0 = off. Engine
     /// presets keep their own.
-    #[arg(long, default_value_t = 0, value_name = "N", value_parser = whole(MAX_STEPS))]
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = whole::<u32>(MAX_STEPS))]
     pub max_steps: u32,
     /// Spring integrator: explicit-euler, semi-implicit-euler, verlet or rk4.
     #[arg(long, default_value = "semi-implicit-euler", value_name = "ID")]

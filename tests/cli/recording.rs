@@ -1,7 +1,7 @@
 //! Recorded sessions: replayed by `bench`, and bad paths and files refused by `--record`
 //! and `--replay` before the window opens.
 
-use super::{asset, bench_json, lab, result, stderr};
+use super::{asset, bench_json, fails_with, lab, result, stderr};
 
 #[test]
 fn a_shipped_recording_replays_in_bench_to_the_recorded_state() {
@@ -202,18 +202,7 @@ fn a_misplaced_answer_is_refused_by_every_reader() {
         &["bench", "--trace", file, "--display", "trace"],
         &["--replay", file, "--frames", "2"],
     ] {
-        let output = lab(args);
-        assert_eq!(
-            output.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert!(
-            stderr(&output).contains(message),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        fails_with(args, &[message]);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -209,7 +209,7 @@ impl Whole {
             .ok_or_else(|| {
                 format!(
                     "{} is not a whole number from {}",
-                    crate::text::escape(&shortened(trimmed)),
+                    crate::text::escape_within(trimmed, 40),
                     self.allowed()
                 )
             })
@@ -225,15 +225,6 @@ impl Whole {
                 _ => error,
             })
     }
-}
-
-/// At most 40 characters of `text`, for a message.
-fn shortened(text: &str) -> String {
-    let mut short: String = text.chars().take(40).collect();
-    if short.len() < text.len() {
-        short.push('…');
-    }
-    short
 }
 
 /// Writes a value as its text (`Display`), for a type read from text.

@@ -26,6 +26,17 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// `text` [`escape`]d and cut to `max_chars` characters, `…` marking a cut: a value from a
+/// file or the command line quoted in a message (a whole binary file helps no one).
+pub fn escape_within(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        escape(text)
+    } else {
+        let short: String = text.chars().take(max_chars).collect();
+        escape(&short) + "…"
+    }
+}
+
 /// Control characters (C0, DEL, C1) and the bidirectional formatting characters, which can
 /// make a line read differently from what it holds.
 fn needs_escape(ch: char) -> bool {

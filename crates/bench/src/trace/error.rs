@@ -435,12 +435,7 @@ pub(super) fn shown(text: &str) -> String {
 /// [`shown`] with another length limit, for text that is a message of its own (PresentMon's
 /// warnings).
 pub(super) fn shown_within(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        escape(text)
-    } else {
-        let short: String = text.chars().take(max_chars).collect();
-        escape(&short) + "…"
-    }
+    timestep_lab_core::text::escape_within(text, max_chars)
 }
 
 /// Where a value was read, for building its errors.

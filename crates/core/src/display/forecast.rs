@@ -26,11 +26,13 @@
 //! the display delay's own movement. So the forecast keeps score of both on every frame
 //! the screen showed ([`Forecast::shown`]): the mean square of the change in each one's
 //! error from one shown frame to the next, which is exactly the animation error each
-//! would have caused, averaged over about [`SKILL_FRAMES`] frames. It predicts with the
-//! model while the model scores no worse than the constant, and falls back to the
-//! constant (the mean delay when it fell back, held) once the model scores worse; it
-//! returns to the model when the model scores under half the constant's, so that two
-//! forecasts of about equal skill do not take turns (each change is one jump).
+//! would have caused, averaged over about [`SKILL_FRAMES`] frames. From the second
+//! change scored on it keeps the model only while the model scores strictly
+//! better than the constant (a tie means the model adds nothing), and otherwise holds the
+//! forecast it made last as the constant; it returns to the model when the model scores
+//! under half the constant's, so that two forecasts of about equal skill do not take
+//! turns. Neither switch moves the forecast: the model returns offset by the held delay's
+//! difference from it, and a constant offset is latency, never animation error.
 
 use super::{Display, DisplaySpec};
 use crate::timestep::Nanos;
@@ -66,7 +68,7 @@ struct Pending {
     frame: u64,
     /// When it started.
     start: Nanos,
-    /// What the model forecast, when it did.
+    /// The model's forecast delay from its start, ns, when it made one.
     model: Option<Nanos>,
 }
 
@@ -189,10 +191,7 @@ impl Forecast {
         };
         let delay = at.saturating_sub(pending.start);
         self.last_delay = Some(delay);
-        let model = pending
-            .model
-            .map(|model| model.saturating_sub(pending.start));
-        self.skill.shown(delay, model, self.last_model);
+        self.skill.shown(delay, pending.model, self.last_model);
     }
 
     /// Whether the forecast fell back to a constant delay, the model having scored worse
@@ -231,13 +230,13 @@ impl Forecast {
                 display.predict(present_at, gpu_cost)
             }),
         };
+        let model = model.map(|model| model.saturating_sub(start));
         self.pending[(frame % PENDING_FRAMES as u64) as usize] = Some(Pending {
             frame,
             start,
             model,
         });
-        let model = model?;
-        self.last_model = model.saturating_sub(start);
+        self.last_model = model?;
         Some(start.saturating_add(self.skill.delay(self.last_model)))
     }
 }

@@ -92,7 +92,10 @@ impl RampSettings {
             return Err(RangeError {
                 name: "ramp's maximum step cost",
                 value: format!("{} ms", crate::text::number(max)),
-                allowed: format!("0.000001 (1 ns) to {MAX_LOAD_MS} ms"),
+                allowed: format!(
+                    "{} (1 ns) to {MAX_LOAD_MS} ms",
+                    crate::text::number(MIN_RAMP_MAX_MS)
+                ),
             });
         }
         let (low, high) = RAMP_DURATION_RANGE_S;

@@ -161,7 +161,11 @@ fn game(count: usize) -> Vec<Present> {
 /// Runs `variable` over the capture on `--display trace`; per frame (row 2 on), its
 /// animation error in units, `None` where it has none or was never shown.
 fn lab_errors(text: &str) -> (BenchResult, Vec<Option<Units>>) {
-    let trace = parse(text, "pm.csv", &LoadOptions::default()).unwrap();
+    variable_on(&parse(text, "pm.csv", &LoadOptions::default()).unwrap())
+}
+
+/// [`lab_errors`] of a capture read already.
+fn variable_on(trace: &crate::trace::FrameTrace) -> (BenchResult, Vec<Option<Units>>) {
     let settings = BenchSettings {
         display: DisplaySpec::Trace,
         ..BenchSettings::default()
@@ -285,26 +289,24 @@ fn a_first_row_never_shown_leaves_the_second_without_an_error() {
 /// own swap chain now, chosen with `--swap-chain 0x0@PID`.
 #[test]
 fn processes_sharing_an_address_are_swap_chains_of_their_own() {
-    let later = |presents: Vec<Present>| -> Vec<Present> {
-        presents
-            .into_iter()
-            .map(|present| Present {
-                cpu_start: present.cpu_start + 600 * REFRESH,
-                screen: present.screen.map(|screen| screen + 600 * REFRESH),
-                ..present
-            })
-            .collect()
-    };
     for columns in [Columns::AppStart, Columns::V2Metrics] {
-        sharing_an_address(columns, &later);
+        sharing_an_address(columns);
     }
 }
 
 /// [`processes_sharing_an_address_are_swap_chains_of_their_own`] in `columns`.
-fn sharing_an_address(columns: Columns, later: &dyn Fn(Vec<Present>) -> Vec<Present>) {
+fn sharing_an_address(columns: Columns) {
+    // The second process presents ten seconds after the first.
+    let later: Vec<Present> = game(13)
+        .into_iter()
+        .map(|present| Present {
+            cpu_start: present.cpu_start + 600 * REFRESH,
+            screen: present.screen.map(|screen| screen + 600 * REFRESH),
+            ..present
+        })
+        .collect();
     let first = capture(&game(17), columns).replace("Game.exe,4242,0x1A", "Game.exe,4242,0x0");
-    let second =
-        capture(&later(game(13)), columns).replace("Game.exe,4242,0x1A", "Game.exe,4343,0x0");
+    let second = capture(&later, columns).replace("Game.exe,4242,0x1A", "Game.exe,4343,0x0");
     let text = first.clone()
         + second
             .lines()
@@ -312,10 +314,6 @@ fn sharing_an_address(columns: Columns, later: &dyn Fn(Vec<Present>) -> Vec<Pres
             .map(|line| format!("{line}\n"))
             .collect::<String>()
             .as_str();
-    let settings = BenchSettings {
-        display: DisplaySpec::Trace,
-        ..BenchSettings::default()
-    };
     for (requested, own) in [("0x0@4343", &second), ("0x0@4242", &first), ("0x0", &first)] {
         let options = LoadOptions {
             swap_chain: Some(requested.to_owned()),
@@ -324,15 +322,9 @@ fn sharing_an_address(columns: Columns, later: &dyn Fn(Vec<Present>) -> Vec<Pres
         let trace = parse(&text, "pm.csv", &options).unwrap();
         let alone = parse(own, "pm.csv", &LoadOptions::default()).unwrap();
         assert_eq!(trace.frame_times_ns, alone.frame_times_ns, "{requested}");
-        let mut shown: Vec<ScreenFrame> = Vec::new();
-        let result = run_strategy_on(
-            &trace.frame_times_ns,
-            trace.display_times(),
-            Strategy::Variable,
-            &settings,
-            &mut shown,
-        );
+        let (result, errors) = variable_on(&trace);
         let written = written_errors(own, columns);
+        assert_eq!(errors, written, "{requested}");
         let rms = rms_ms(&written);
         assert!(
             (result.metrics.display_judder_ms - rms).abs() < 1e-9,

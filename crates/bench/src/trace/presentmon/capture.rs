@@ -287,10 +287,15 @@ pub(super) fn choose_swap_chain(
     origin: &str,
     notes: &mut Vec<String>,
 ) -> Result<usize, TraceError> {
+    // Swap chains per address: more than one means processes share it.
+    let mut at_address: HashMap<Option<&str>, usize> = HashMap::new();
+    for chain in &application.swap_chains {
+        *at_address.entry(chain.address.as_deref()).or_default() += 1;
+    }
     let labels: Vec<String> = application
         .swap_chains
         .iter()
-        .map(|chain| label(application, chain))
+        .map(|chain| label(chain, at_address[&chain.address.as_deref()] > 1))
         .collect();
     let chains: Vec<(&str, usize)> = labels
         .iter()
@@ -366,13 +371,9 @@ pub(super) fn choose_swap_chain(
 }
 
 /// How notes name `chain`: its address, with `@PID` where another process of the
-/// application has a swap chain at the same address (or, without an address column, the
-/// process alone where there are several).
-fn label(application: &Application, chain: &SwapChain) -> String {
-    let shared = application
-        .swap_chains
-        .iter()
-        .any(|other| other.address == chain.address && other.process != chain.process);
+/// application has a swap chain at the same address (`shared`; without an address column,
+/// the process alone where there are several).
+fn label(chain: &SwapChain, shared: bool) -> String {
     match (&chain.address, &chain.process) {
         (Some(address), Some(process)) if shared => format!("{address}@{process}"),
         (Some(address), _) => address.clone(),
