@@ -1,4 +1,6 @@
-//! The `timestep-lab` binary.
+//! The `timestep-lab` binary. Built for the web (wasm32 with the window), it is the page's
+//! entry instead (`app::page::start`), and the command line's parts below are unused there.
+#![cfg_attr(all(target_arch = "wasm32", feature = "window"), allow(dead_code, unused_imports))]
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -15,6 +17,13 @@ const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for a failure while running (no GPU, no display, a write that failed).
 const EXIT_FAILURE: u8 = 1;
 
+/// The page's entry: the lab on a web page.
+#[cfg(all(target_arch = "wasm32", feature = "window"))]
+fn main() {
+    timestep_lab::app::page::start();
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "window")))]
 fn main() -> ExitCode {
     let matches = Cli::command()
         .try_get_matches()

@@ -198,11 +198,26 @@ pub enum GpuBackend {
     /// OpenGL or OpenGL ES (Linux and Windows through EGL or WGL; a downlevel API: fewer
     /// texture views, FIFO only).
     Gl,
+    /// WebGPU, the browser's (on a page; its WebGL2 is `Gl`).
+    WebGpu,
 }
 
 impl GpuBackend {
     /// Every backend, in the order help lists them.
-    pub const ALL: [Self; 4] = [Self::Vulkan, Self::Dx12, Self::Metal, Self::Gl];
+    pub const ALL: [Self; 5] = [Self::Vulkan, Self::Dx12, Self::Metal, Self::Gl, Self::WebGpu];
+
+    /// The backends a page can draw with: the browser's WebGPU and WebGL2.
+    pub const ON_A_PAGE: [Self; 2] = [Self::WebGpu, Self::Gl];
+
+    /// The backends this build can draw with: natively Vulkan, Direct3D 12, Metal and GL
+    /// (wgpu has each where the platform does), on a page WebGPU and WebGL2.
+    pub fn here() -> &'static [Self] {
+        if cfg!(target_arch = "wasm32") {
+            &Self::ON_A_PAGE
+        } else {
+            &Self::ALL[..4]
+        }
+    }
 
     /// The backend's name on the command line.
     pub fn id(self) -> &'static str {
@@ -211,6 +226,7 @@ impl GpuBackend {
             Self::Dx12 => "dx12",
             Self::Metal => "metal",
             Self::Gl => "gl",
+            Self::WebGpu => "webgpu",
         }
     }
 
@@ -221,6 +237,7 @@ impl GpuBackend {
             Self::Dx12 => "Direct3D 12",
             Self::Metal => "Metal",
             Self::Gl => "OpenGL",
+            Self::WebGpu => "WebGPU",
         }
     }
 }

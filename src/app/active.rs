@@ -2,23 +2,22 @@
 //! composer and egui's window integration, created together when the application resumes;
 //! and drawing one frame's picture into the surface or into a screenshot.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context as _, anyhow};
 use winit::dpi::LogicalSize;
-use winit::event_loop::ActiveEventLoop;
+use winit::event_loop::{ActiveEventLoop, OwnedDisplayHandle};
 use winit::window::Window;
 
-use super::automation::write_screenshot;
 use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
 use super::surface::WindowSurface;
 use crate::live::PresentModeId;
 use crate::options::GpuBackend;
 use crate::render::{
-    Backdrop, DrawQuality, FrameTarget, GpuContext, PlacedView, request_adapter, with_backend,
+    Backdrop, DrawQuality, FrameTarget, GpuContext, Offscreen, PlacedView, request_adapter,
+    with_backend,
 };
 
 /// Everything that exists only while the window does. The application drops it when the
@@ -59,39 +58,87 @@ pub struct Picture<'a> {
     pub backdrop: Option<Backdrop>,
 }
 
-impl Active {
+/// The window and its drawing surface, before a GPU is chosen for them: choosing one is
+/// asynchronous (a browser answers later), so the window is made in two steps.
+pub struct Opening {
+    /// The window.
+    pub window: Arc<Window>,
+    /// The window system's connection, which the GPU's instance is made for.
+    display: OwnedDisplayHandle,
+}
+
+/// A GPU that can draw into an [`Opening`]'s surface, and the surface.
+pub struct Connected {
+    /// Instance, adapter, device, queue.
+    gpu: GpuContext,
+    /// The surface it draws into.
+    surface: wgpu::Surface<'static>,
+}
+
+impl Opening {
     /// Creates a window of `size` (logical points: physical pixels are points times the
-    /// window's scale factor, as every desktop application sizes its windows), the GPU context and the surface (not
-    /// configured yet; `requested` is the present mode to start from), and a composer
-    /// drawing as finely as suits the adapter ([`DrawQuality`]), the scene with `msaa`
-    /// samples where the person chose them.
+    /// window's scale factor, as every desktop application sizes its windows; on a page, the
+    /// canvas, added to the document).
     pub fn new(
         event_loop: &ActiveEventLoop,
         (width, height): (u32, u32),
-        msaa: Option<u32>,
-        backend: Option<GpuBackend>,
-        requested: PresentModeId,
     ) -> anyhow::Result<Self> {
         let attributes = Window::default_attributes()
             .with_title("timestep-lab")
             .with_inner_size(LogicalSize::new(width.max(1), height.max(1)));
+        #[cfg(target_arch = "wasm32")]
+        let attributes = winit::platform::web::WindowAttributesExtWebSys::with_append(
+            attributes, true,
+        );
         let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
             anyhow!(
                 "cannot create the window: {}",
                 without_source_location(&error.to_string())
             )
         })?);
-        let instance = wgpu::Instance::new(with_backend(
-            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-                event_loop.owned_display_handle(),
-            )),
-            backend,
-        ));
-        let surface = instance
-            .create_surface(window.clone())
-            .context("cannot create a drawing surface for the window")?;
-        let adapter = pollster::block_on(request_adapter(&instance, Some(&surface), backend))?;
-        let gpu = pollster::block_on(GpuContext::with_adapter(instance, adapter))?;
+        Ok(Self {
+            window,
+            display: event_loop.owned_display_handle(),
+        })
+    }
+
+    /// Makes the window's surface, chooses the adapter that can draw into it (on `backend`
+    /// where one is named) and creates its device. On a page without `backend`, WebGPU
+    /// where the browser has an adapter for it, else WebGL2 (a canvas takes one of them for
+    /// good, so the choice comes before the surface).
+    pub fn connect(
+        self,
+        backend: Option<GpuBackend>,
+    ) -> impl Future<Output = anyhow::Result<Connected>> + 'static {
+        let Self { window, display } = self;
+        async move {
+            let instance = wgpu::util::new_instance_with_webgpu_detection(with_backend(
+                wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(display)),
+                backend,
+            ))
+            .await;
+            let surface = instance
+                .create_surface(window)
+                .context("cannot create a drawing surface for the window")?;
+            let adapter = request_adapter(&instance, Some(&surface), backend).await?;
+            let gpu = GpuContext::with_adapter(instance, adapter).await?;
+            Ok(Connected { gpu, surface })
+        }
+    }
+}
+
+impl Active {
+    /// The window of `opening` with the GPU `connected` to it: the surface (not configured
+    /// yet; `requested` is the present mode to start from), and a composer drawing as finely
+    /// as suits the adapter ([`DrawQuality`]), the scene with `msaa` samples where the person
+    /// chose them.
+    pub fn new(
+        event_loop: &ActiveEventLoop,
+        window: Arc<Window>,
+        Connected { gpu, surface }: Connected,
+        msaa: Option<u32>,
+        requested: PresentModeId,
+    ) -> anyhow::Result<Self> {
         let surface = WindowSurface::new(window.clone(), surface, &gpu, requested)?;
         let quality = DrawQuality::for_gpu(&gpu, (surface.format(), surface.ui_format()), msaa);
         let composer = FrameComposer::new(
@@ -166,24 +213,56 @@ impl Active {
     /// Draws `picture` into an offscreen texture of the surface's size and format and
     /// writes it to `path`. Texture uploads are applied here; the window's frame then finds
     /// them in place.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn screenshot(
         &mut self,
         pending_textures: &mut egui::TexturesDelta,
         picture: &Picture<'_>,
-        path: &Path,
+        path: &std::path::Path,
     ) -> anyhow::Result<()> {
+        let offscreen = self.draw_offscreen(pending_textures, picture);
+        let image = offscreen
+            .read_rgba(&self.gpu.device, &self.gpu.queue)
+            .context("reading the screenshot back from the GPU")?;
+        super::png::write_png(&image, path)
+    }
+
+    /// Draws `picture` as [`Self::screenshot`] does and hands the image to `done` once the
+    /// GPU has written it (on a page, after this returns: a browser lets nothing wait for
+    /// the GPU).
+    #[cfg(target_arch = "wasm32")]
+    pub fn screenshot_then(
+        &mut self,
+        pending_textures: &mut egui::TexturesDelta,
+        picture: &Picture<'_>,
+        done: impl FnOnce(anyhow::Result<image::RgbaImage>) + wgpu::WasmNotSend + 'static,
+    ) -> anyhow::Result<()> {
+        let offscreen = self.draw_offscreen(pending_textures, picture);
+        offscreen
+            .read_rgba_then(&self.gpu.device, &self.gpu.queue, |image| {
+                done(image.context("reading the screenshot back from the GPU"));
+            })
+            .context("reading the screenshot back from the GPU")
+    }
+
+    /// `picture` drawn into an offscreen texture of the surface's size and formats.
+    fn draw_offscreen(
+        &mut self,
+        pending_textures: &mut egui::TexturesDelta,
+        picture: &Picture<'_>,
+    ) -> Offscreen {
         let size = self.surface.size();
         let formats = (self.surface.format(), self.surface.ui_format());
-        write_screenshot(&self.gpu, size, formats, path, |target| {
-            draw(
-                &mut self.composer,
-                &self.gpu,
-                size,
-                pending_textures,
-                target,
-                picture,
-            );
-        })
+        let offscreen = Offscreen::new(&self.gpu.device, size.0, size.1, formats);
+        draw(
+            &mut self.composer,
+            &self.gpu,
+            size,
+            pending_textures,
+            offscreen.target(),
+            picture,
+        );
+        offscreen
     }
 }
 

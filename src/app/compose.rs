@@ -1,7 +1,7 @@
 //! One whole frame into any texture view: the scene panes, then the egui panel on top.
 //! The window, its screenshots and `bench-render` all draw through this.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::render::{
     BACKGROUND, Backdrop, FrameTarget, PlacedView, RenderTargets, Renderer, SceneParts, UiPainter,

@@ -11,9 +11,12 @@ mod active;
 mod automation;
 mod compose;
 pub mod feedback;
+mod gpu_start;
 mod hands;
 mod headless;
 mod os_errors;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 mod png;
 mod present_mode;
 mod recording;
@@ -30,3 +33,12 @@ pub use summary::WindowSummary;
 pub use ui_pass::{UiPass, snapshot_panes};
 pub use viewports::{grid_viewports, pane_viewports, scene_area};
 pub use window::{WindowOutcome, run_window};
+
+/// The window's clock: the monotonic clock natively; on a page, the browser's frame stamps
+/// (`page::PageClock`).
+#[cfg(not(target_arch = "wasm32"))]
+pub type Clock = crate::live::RealStopwatch;
+/// The window's clock: the monotonic clock natively; on a page, the browser's frame stamps
+/// (`page::PageClock`).
+#[cfg(target_arch = "wasm32")]
+pub type Clock = page::PageClock;

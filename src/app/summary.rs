@@ -8,13 +8,15 @@ use crate::live::{
     LiveLoop, PresentModeId, Ramp, RampPhase, RefreshSource, ScreenReadouts, SlowLoop, Stopwatch,
 };
 use crate::text::escape_path;
-use crate::timestep::Strategy;
+use crate::timestep::{Nanos, Strategy};
 
 /// What a window run did, printed on exit for people and tests.
 #[derive(Clone, Debug, Default)]
 pub struct WindowSummary {
     /// Frames drawn.
     pub frames: u64,
+    /// When the first and the last frame were presented, on the loop's stopwatch.
+    pub presented: Option<(Nanos, Nanos)>,
     /// Present modes the surface reported.
     pub offered: Vec<PresentModeId>,
     /// Every present mode the surface was configured with, in order.
@@ -67,6 +69,9 @@ impl std::fmt::Display for WindowSummary {
             writeln!(f, "drawing: {}", self.drawing)?;
         }
         writeln!(f, "frames: {}", self.frames)?;
+        if let Some(fps) = self.fps() {
+            writeln!(f, "{fps}")?;
+        }
         writeln!(f, "present modes offered: {}", ids(&self.offered))?;
         writeln!(f, "present modes configured: {}", ids(&self.configured))?;
         writeln!(f, "configure errors: {}", self.configure_errors.len())?;
@@ -135,6 +140,25 @@ impl std::fmt::Display for WindowSummary {
 }
 
 impl WindowSummary {
+    /// Notes a frame presented at `at` on the loop's stopwatch.
+    pub fn presented_at(&mut self, at: Nanos) {
+        let first = self.presented.map_or(at, |(first, _)| first);
+        self.presented = Some((first, at));
+    }
+
+    /// The frame rate over the run, in words: the frames after the first over the time
+    /// from the first present to the last (none before two frames).
+    pub fn fps(&self) -> Option<String> {
+        let (first, last) = self.presented?;
+        let span = last.checked_sub(first).filter(|&span| span > 0)?;
+        let seconds = span as f64 / 1e9;
+        let intervals = self.frames.saturating_sub(1);
+        Some(format!(
+            "fps: {:.1} ({intervals} frame intervals in {seconds:.3} s)",
+            intervals as f64 / seconds
+        ))
+    }
+
     /// Takes the loop's state at the end of the run: each pane's strategy and state hash,
     /// and where the focused pane's player stands.
     pub fn take_end_state<S: Stopwatch>(&mut self, live: &LiveLoop<S>) {
@@ -376,5 +400,25 @@ mod tests {
             text.contains("recorded: 3 frames to rec\\u{1b}[2J.csv"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_frame_rate_is_the_frame_intervals_over_the_time_they_took() {
+        let mut summary = WindowSummary::default();
+        assert_eq!(summary.fps(), None);
+        for frame in 0..=120u64 {
+            summary.frames += 1;
+            summary.presented_at(1_000_000_000 + frame * 16_666_667);
+        }
+        // 120 intervals of 16.67 ms: 60 fps over 2 s.
+        assert_eq!(
+            summary.fps().as_deref(),
+            Some("fps: 60.0 (120 frame intervals in 2.000 s)")
+        );
+        assert!(summary.to_string().contains("\nfps: 60.0 ("));
+        let mut once = WindowSummary::default();
+        once.frames = 1;
+        once.presented_at(5);
+        assert_eq!(once.fps(), None, "one frame has no rate");
     }
 }

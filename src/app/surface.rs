@@ -4,7 +4,7 @@
 //! kept for the exit report.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use anyhow::{Context as _, anyhow};
 use winit::dpi::PhysicalSize;

@@ -2,7 +2,8 @@
 //! reader's requests, watching the loop each frame, and the chapter to start from next
 //! time (the one the reader was on).
 
-use crate::live::{LiveLoop, LiveSettings, RealStopwatch};
+use super::Clock;
+use crate::live::{LiveLoop, LiveSettings};
 use crate::timestep::RangeError;
 use crate::tour::{CHAPTERS, Tour, TourRequest, TourStatus};
 
@@ -26,7 +27,7 @@ impl WindowTour {
 
     /// Takes the reader's `request`; a refused setting is said on stderr, and the settings
     /// in force stay.
-    pub fn request(&mut self, request: TourRequest, live: &mut LiveLoop<RealStopwatch>) {
+    pub fn request(&mut self, request: TourRequest, live: &mut LiveLoop<Clock>) {
         // A key the chapter holds down is let go before the chapter changes or the tour
         // ends.
         if request != TourRequest::Start
@@ -66,7 +67,7 @@ impl WindowTour {
 
     /// Watches the loop after a frame, and does what the tour asks of it: settings to run,
     /// a kick, key presses (the chapter's, which the next frame reads).
-    pub fn observe(&mut self, live: &mut LiveLoop<RealStopwatch>) {
+    pub fn observe(&mut self, live: &mut LiveLoop<Clock>) {
         let Some(tour) = self.tour.as_mut() else {
             return;
         };
@@ -115,7 +116,7 @@ impl WindowTour {
 
 /// Runs `settings`; the tour's are valid by construction, but should one not be, it is said
 /// and the settings in force stay.
-fn apply(live: &mut LiveLoop<RealStopwatch>, settings: LiveSettings) {
+fn apply(live: &mut LiveLoop<Clock>, settings: LiveSettings) {
     if let Err(error) = live.apply(settings) {
         refused(&error);
     }

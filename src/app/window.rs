@@ -4,18 +4,20 @@
 //! control in the live loop (`live::ReplayControl`), automation for tests in `automation`,
 //! the exit report in `summary` and the window system's errors in words in `os_errors`.
 
-use std::time::Instant;
+use web_time::Instant;
 
-use anyhow::{Context as _, anyhow};
+use anyhow::anyhow;
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::WindowEvent;
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Fullscreen, WindowId};
 
-use super::active::{Active, Picture};
+use super::Clock;
+use super::active::{Active, Opening, Picture};
 use super::automation::Automation;
 use super::feedback::PresentWatch;
+use super::gpu_start::GpuStart;
 use super::hands::Hands;
 use super::os_errors::no_window_error;
 use super::recording::Recorder;
@@ -24,7 +26,7 @@ use super::surface::MINIMISED_POLL;
 use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
 use crate::live::{
-    LiveLoop, PresentModeId, RealStopwatch, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
+    LiveLoop, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
 };
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
@@ -47,11 +49,24 @@ pub fn run_window(options: WindowOptions, report: impl FnOnce(WindowOutcome) + '
         Ok(event_loop) => event_loop,
         Err(error) => return report(Err(no_window_error(error))),
     };
-    let live = match LiveLoop::new(RealStopwatch::default(), options.settings) {
+    let live = match LiveLoop::new(Clock::default(), options.settings) {
         Ok(live) => live,
         Err(error) => return report(Err(error.into())),
     };
-    let mut app = App::new(options, live, Box::new(report));
+    let wake = event_loop.create_proxy();
+    let app = App::new(options, live, wake, Box::new(report));
+    // A page's event loop runs on the browser's: this returns at once, and the outcome is
+    // reported in `exiting`.
+    #[cfg(target_arch = "wasm32")]
+    winit::platform::web::EventLoopExtWebSys::spawn_app(event_loop, app);
+    #[cfg(not(target_arch = "wasm32"))]
+    run_to_end(event_loop, app);
+}
+
+/// Runs `app` until the event loop returns, and reports its outcome if `exiting` did not.
+#[cfg(not(target_arch = "wasm32"))]
+fn run_to_end(event_loop: EventLoop<()>, mut app: App) {
+    use anyhow::Context as _;
     let outcome = event_loop.run_app(&mut app);
     match (outcome, app.report.take()) {
         (Ok(()), Some(report)) => report(app.end()),
@@ -69,7 +84,8 @@ impl App {
     /// The application for `options`, `live` its loop, `report` what gets the outcome.
     fn new(
         options: WindowOptions,
-        mut live: LiveLoop<RealStopwatch>,
+        mut live: LiveLoop<Clock>,
+        wake: EventLoopProxy<()>,
         report: Box<dyn FnOnce(WindowOutcome)>,
     ) -> Self {
         live.set_paused(options.paused);
@@ -99,6 +115,10 @@ impl App {
             panel,
             display,
             active: None,
+            starting: None,
+            wake,
+            screenshot_answered: None,
+            ending: false,
             summary: WindowSummary::default(),
             error: None,
             pending_textures: egui::TexturesDelta::default(),
@@ -135,17 +155,21 @@ impl App {
         if let Some(error) = self.recorder.error() {
             return Err(anyhow!(error.to_owned()));
         }
+        let remembered = Remembered {
+            settings: self.tour.resting_settings(self.live.resting_settings()),
+            present_mode: self.display.requested,
+            panel: self.panel.visible,
+            timeline: self.panel.timeline,
+            tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
+        };
         if let Some(path) = &self.options.remember {
-            let remembered = Remembered {
-                settings: self.tour.resting_settings(self.live.resting_settings()),
-                present_mode: self.display.requested,
-                panel: self.panel.visible,
-                timeline: self.panel.timeline,
-                tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
-            };
             save(path, &remembered)?;
             self.summary.saved = Some(path.clone());
         }
+        // A page keeps them in the browser's local storage.
+        #[cfg(target_arch = "wasm32")]
+        super::page::keep_settings(&crate::remembered::to_toml(&remembered))
+            .map_err(|error| anyhow!("cannot keep the settings: {error}"))?;
         Ok(std::mem::take(&mut self.summary))
     }
 }
@@ -157,7 +181,7 @@ struct App {
     /// What the run does for tests and scripts: frames, screenshot, resizes, mode cycling.
     automation: Automation,
     /// The live loop.
-    live: LiveLoop<RealStopwatch>,
+    live: LiveLoop<Clock>,
     /// The replay driving the loop instead of the clock, if one does.
     replay: ReplayControl,
     /// The recording, if one runs, and what came of the ones before.
@@ -168,6 +192,15 @@ struct App {
     display: DisplayStatus,
     /// The window and GPU state, once created.
     active: Option<Active>,
+    /// The window while its GPU is being connected.
+    starting: Option<GpuStart>,
+    /// Wakes the event loop when the GPU is connected (on a page, later).
+    wake: EventLoopProxy<()>,
+    /// Whether the screenshot asked for has been written, where that comes after its frame
+    /// (on a page).
+    screenshot_answered: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Whether the run is over, waiting only for the screenshot to be written.
+    ending: bool,
     /// What happened, for the exit report.
     summary: WindowSummary,
     /// The error that ended the run, if any.
@@ -188,33 +221,24 @@ struct App {
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.active.is_some() {
+        if self.active.is_some() || self.starting.is_some() {
             return;
         }
-        let options = &self.options;
-        let (size, msaa, backend) = (options.size, options.msaa, options.backend);
-        match Active::new(event_loop, size, msaa, backend, self.display.requested) {
-            Ok(mut active) => {
-                let adapter = adapter_summary(&active.gpu.adapter.get_info());
-                let offered = active.surface.offered().to_vec();
-                self.display.adapter = adapter.clone();
-                self.display.drawing = (active.quality.describe(), active.quality.why());
-                self.summary.drawing = active.quality.summary();
-                self.display.offered = offered.clone();
-                self.summary.adapter = adapter;
-                self.summary.offered = offered;
-                if !active.is_minimised() {
-                    let mode = self.display.requested.resolve(active.surface.offered());
-                    self.configure(&mut active, mode);
-                }
-                self.present_watch = PresentWatch::start(&active.window, &mut self.live);
-                self.active = Some(active);
+        let (size, backend) = (self.options.size, self.options.backend);
+        match Opening::new(event_loop, size) {
+            Ok(opening) => {
+                self.starting = Some(GpuStart::begin(opening, backend, self.wake.clone()));
+                self.finish_start(event_loop);
             }
             Err(error) => {
                 self.error = Some(error);
                 event_loop.exit();
             }
         }
+    }
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, (): ()) {
+        self.finish_start(event_loop);
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -246,6 +270,11 @@ impl ApplicationHandler for App {
         self.present_watch.stop();
         if let Some(active) = self.active.take() {
             self.summary.configure_errors = active.surface.configure_errors().to_vec();
+            // A page's GPU objects stay until the tab closes: the last frame stays on the
+            // canvas, and a screenshot's readback under way is answered (the browser
+            // refuses a pending map once the device's instance is gone).
+            #[cfg(target_arch = "wasm32")]
+            std::mem::forget(active);
         }
         if let Some(report) = self.report.take() {
             report(self.end());
@@ -264,13 +293,55 @@ impl ApplicationHandler for App {
             let until = idle.unwrap_or(now + MINIMISED_POLL);
             event_loop.set_control_flow(ControlFlow::WaitUntil(until));
         } else {
-            event_loop.set_control_flow(ControlFlow::Poll);
+            // A page's frames come from the browser's animation frames (which a redraw
+            // request waits for): polling as well would keep its thread from anything else.
+            let flow = if cfg!(target_arch = "wasm32") {
+                ControlFlow::Wait
+            } else {
+                ControlFlow::Poll
+            };
+            event_loop.set_control_flow(flow);
             active.window.request_redraw();
         }
     }
 }
 
 impl App {
+    /// Makes the window's GPU side once its GPU is connected (at once natively, when the
+    /// browser answers on a page).
+    fn finish_start(&mut self, event_loop: &ActiveEventLoop) {
+        let Some((window, connected)) = self.starting.as_ref().and_then(GpuStart::take) else {
+            return;
+        };
+        self.starting = None;
+        let (msaa, requested) = (self.options.msaa, self.display.requested);
+        let active = connected
+            .and_then(|connected| Active::new(event_loop, window, connected, msaa, requested));
+        match active {
+            Ok(mut active) => {
+                let adapter = adapter_summary(&active.gpu.adapter.get_info());
+                let offered = active.surface.offered().to_vec();
+                self.display.adapter = adapter.clone();
+                self.display.drawing = (active.quality.describe(), active.quality.why());
+                self.summary.drawing = active.quality.summary();
+                self.display.offered = offered.clone();
+                self.summary.adapter = adapter;
+                self.summary.offered = offered;
+                if !active.is_minimised() {
+                    let mode = self.display.requested.resolve(active.surface.offered());
+                    self.configure(&mut active, mode);
+                }
+                self.present_watch = PresentWatch::start(&active.window, &mut self.live);
+                active.window.request_redraw();
+                self.active = Some(active);
+            }
+            Err(error) => {
+                self.error = Some(error);
+                event_loop.exit();
+            }
+        }
+    }
+
     /// Configures the surface with present mode `mode`. On failure the request goes back to
     /// the mode in force, so a refused mode is not retried every frame.
     fn configure(&mut self, active: &mut Active, mode: PresentModeId) {
@@ -285,6 +356,10 @@ impl App {
     /// One frame: advance the loop, build the panel, draw, present, apply what the person
     /// asked for.
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        if self.ending {
+            // The run is over; it ends once its screenshot has been read back.
+            return self.end_run(event_loop);
+        }
         let Some(mut active) = self.active.take() else {
             return;
         };
@@ -299,6 +374,15 @@ impl App {
             }
         }
         self.active = Some(active);
+    }
+
+    /// Ends the run: at once, or on a page once the screenshot asked for is read back (a
+    /// browser answers after the frame; until then no frame is drawn).
+    fn end_run(&mut self, event_loop: &ActiveEventLoop) {
+        self.ending = true;
+        if self.screenshot_answered.as_ref().is_none_or(|answered| answered.load(std::sync::atomic::Ordering::Relaxed)) {
+            event_loop.exit();
+        }
     }
 
     /// The body of [`Self::redraw`] for a visible window.
@@ -342,8 +426,9 @@ impl App {
             backdrop,
         };
         if last_frame && let Some(path) = self.automation.screenshot() {
-            match active.screenshot(&mut self.pending_textures, &picture, path) {
-                Ok(()) => {
+            match screenshot(active, &mut self.pending_textures, &picture, path) {
+                Ok(answered) => {
+                    self.screenshot_answered = answered;
                     self.summary.screenshot =
                         Some((path.to_owned(), size, active.window.scale_factor()));
                 }
@@ -373,13 +458,14 @@ impl App {
             };
             self.present_watch.presented(numbers);
             self.summary.frames += 1;
+            self.summary.presented_at(self.live.stopwatch().now());
         }
         self.present_watch.poll(&mut self.live);
         self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
         if last_frame && drawn || self.error.is_some() || output.actions.quit || self.replay.done()
         {
-            event_loop.exit();
+            self.end_run(event_loop);
         }
         // The frame cap is for modes without vsync; under vsync the display paces.
         if !self.display.active.is_some_and(PresentModeId::is_vsync) {
@@ -390,7 +476,7 @@ impl App {
     /// Runs the loop's frames for one window frame: one from the clock (recorded from the
     /// first frame when `--record` asks), or, while replaying, the recorded frames whose
     /// time has come.
-    fn tick(&mut self, active: &Active) {
+    fn tick(&mut self, active: &mut Active) {
         match self.replay.frame(&mut self.live, Instant::now()) {
             Ok(true) => return,
             Ok(false) => {}
@@ -398,6 +484,11 @@ impl App {
                 self.error = Some(anyhow!(error).context("the replay's settings"));
                 return;
             }
+        }
+        // A page is told no refresh rate: it is measured from the browser's frame stamps.
+        #[cfg(target_arch = "wasm32")]
+        if self.summary.frames.is_multiple_of(30) {
+            active.monitor_hz = self.live.stopwatch().refresh_hz();
         }
         self.live.set_screen(ScreenFacts {
             present_mode: self.display.active,
@@ -535,5 +626,44 @@ impl App {
         if self.display.active != Some(wanted) {
             self.configure(active, wanted);
         }
+    }
+}
+
+/// Writes the frame `picture` to the PNG `path` (a page shows it, and offers it for
+/// download under that name). Where the image comes after the frame (on a page), the flag
+/// that says when it has.
+fn screenshot(
+    active: &mut Active,
+    pending_textures: &mut egui::TexturesDelta,
+    picture: &Picture<'_>,
+    path: &std::path::Path,
+) -> anyhow::Result<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return active
+        .screenshot(pending_textures, picture, path)
+        .map(|()| None);
+    #[cfg(target_arch = "wasm32")]
+    {
+        let name = path.display().to_string();
+        let answered = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let answer = std::sync::Arc::clone(&answered);
+        active.screenshot_then(pending_textures, picture, move |image| {
+            let png = image.and_then(|image| {
+                let mut png = Vec::new();
+                crate::png_file::write_png(
+                    &mut png,
+                    image.dimensions(),
+                    crate::png_file::Channels::Rgba,
+                    image.as_raw(),
+                )?;
+                Ok(png)
+            });
+            match png {
+                Ok(png) => super::page::show_screenshot(&png, &name),
+                Err(error) => super::page::show_error(&format!("the screenshot: {error:#}")),
+            }
+            answer.store(true, std::sync::atomic::Ordering::Relaxed);
+        })?;
+        Ok(Some(answered))
     }
 }

@@ -2,6 +2,7 @@
 //! and `bench-render` run headless.
 mod bench_args;
 mod files;
+pub mod query;
 pub mod ranges;
 mod run_bench;
 #[cfg(test)]
@@ -11,6 +12,7 @@ mod window_args;
 use clap::{Parser, Subcommand};
 
 use crate::bench::plot::{self};
+use crate::options::GpuBackend;
 use crate::timestep::{EnginePreset, RangeError, Strategy};
 
 pub use bench_args::{BenchArgs, RunArgs, SweepArgs};
@@ -88,6 +90,27 @@ pub(super) fn flagged(error: RangeError) -> anyhow::Error {
         Some(flag) => anyhow::anyhow!("{flag}: {error}"),
         None => error.into(),
     }
+}
+
+/// Parses `--backend`: one of the graphics APIs this build draws with
+/// ([`GpuBackend::here`]).
+pub(super) fn parse_backend(value: &str) -> Result<GpuBackend, String> {
+    let backend: GpuBackend = value.parse().map_err(|error| format!("{error}"))?;
+    let here = GpuBackend::here();
+    if here.contains(&backend) {
+        return Ok(backend);
+    }
+    let ids = here.iter().map(|backend| backend.id()).collect::<Vec<_>>();
+    let (place, other) = if cfg!(target_arch = "wasm32") {
+        ("a page", "the desktop application's")
+    } else {
+        ("the desktop application", "a browser's")
+    };
+    Err(format!(
+        "{} is {other}; {place} draws with {}",
+        backend.id(),
+        ids.join(" or ")
+    ))
 }
 
 /// Parses an MSAA sample count: 1 or 4, the counts every wgpu adapter supports.

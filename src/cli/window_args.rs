@@ -167,10 +167,11 @@ pub struct WindowArgs {
     /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
     #[arg(long, value_name = "N", value_parser = parse_msaa)]
     pub msaa: Option<u32>,
-    /// Graphics API to draw with: vulkan, dx12, metal or gl (default: the WGPU_BACKEND
-    /// variable's, else the first the platform has). One this machine lacks is refused with
-    /// the adapters it has.
-    #[arg(long, value_name = "API")]
+    /// Graphics API to draw with: vulkan, dx12, metal or gl; on a page webgpu or gl (default:
+    /// the WGPU_BACKEND variable's, else the first the platform has; on a page WebGPU where
+    /// the browser has it, else WebGL2). One this machine lacks is refused with the adapters
+    /// it has.
+    #[arg(long, value_name = "API", value_parser = parse_backend)]
     pub backend: Option<GpuBackend>,
     /// Run this many frames, print a summary (adapter, present modes, spiral), then exit.
     #[arg(long, value_name = "N", value_parser = whole::<u64>(WINDOW_FRAMES))]
@@ -461,10 +462,11 @@ pub struct RenderArgs {
     /// Display rate the loop runs at until then, Hz (1 to 1000).
     #[arg(long, default_value_t = 60.0, value_name = "HZ")]
     pub display_hz: f64,
-    /// Graphics API to draw with: vulkan, dx12, metal or gl (default: the WGPU_BACKEND
-    /// variable's, else the first the platform has). One this machine lacks is refused with
-    /// the adapters it has.
-    #[arg(long, value_name = "API")]
+    /// Graphics API to draw with: vulkan, dx12, metal or gl; on a page webgpu or gl (default:
+    /// the WGPU_BACKEND variable's, else the first the platform has; on a page WebGPU where
+    /// the browser has it, else WebGL2). One this machine lacks is refused with the adapters
+    /// it has.
+    #[arg(long, value_name = "API", value_parser = parse_backend)]
     pub backend: Option<GpuBackend>,
     /// Loop and scene settings.
     #[command(flatten)]
@@ -530,10 +532,11 @@ pub struct BenchRenderArgs {
     /// rasterizer); by default 4 on a GPU, 1 on a CPU rasterizer.
     #[arg(long, value_name = "N", value_parser = parse_msaa)]
     pub msaa: Option<u32>,
-    /// Graphics API to draw with: vulkan, dx12, metal or gl (default: the WGPU_BACKEND
-    /// variable's, else the first the platform has). One this machine lacks is refused with
-    /// the adapters it has.
-    #[arg(long, value_name = "API")]
+    /// Graphics API to draw with: vulkan, dx12, metal or gl; on a page webgpu or gl (default:
+    /// the WGPU_BACKEND variable's, else the first the platform has; on a page WebGPU where
+    /// the browser has it, else WebGL2). One this machine lacks is refused with the adapters
+    /// it has.
+    #[arg(long, value_name = "API", value_parser = parse_backend)]
     pub backend: Option<GpuBackend>,
     /// Parts of the frame to leave out, to measure what each costs.
     #[arg(

@@ -88,8 +88,7 @@ impl GpuContext {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("timestep-lab device"),
-                required_limits: wgpu::Limits::downlevel_defaults()
-                    .using_resolution(adapter.limits()),
+                required_limits: device_limits(&adapter),
                 ..Default::default()
             })
             .await
@@ -157,6 +156,22 @@ impl GpuContext {
     }
 }
 
+/// The limits the lab's device asks for: the downlevel ones every native adapter meets
+/// (WebGL2's where the adapter has no compute shaders: GL ES 3.0 and WebGL2), with the
+/// adapter's own texture size, so a window as large as it allows can be drawn.
+fn device_limits(adapter: &wgpu::Adapter) -> wgpu::Limits {
+    let compute = adapter
+        .get_downlevel_capabilities()
+        .flags
+        .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS);
+    let limits = if compute {
+        wgpu::Limits::downlevel_defaults()
+    } else {
+        wgpu::Limits::downlevel_webgl2_defaults()
+    };
+    limits.using_resolution(adapter.limits())
+}
+
 /// The wgpu backend of `backend`.
 fn wgpu_backends(backend: GpuBackend) -> wgpu::Backends {
     match backend {
@@ -164,6 +179,7 @@ fn wgpu_backends(backend: GpuBackend) -> wgpu::Backends {
         GpuBackend::Dx12 => wgpu::Backends::DX12,
         GpuBackend::Metal => wgpu::Backends::METAL,
         GpuBackend::Gl => wgpu::Backends::GL,
+        GpuBackend::WebGpu => wgpu::Backends::BROWSER_WEBGPU,
     }
 }
 
@@ -275,6 +291,10 @@ pub fn log_uncaptured_errors(device: &wgpu::Device) -> Arc<AtomicU64> {
     let handler_count = Arc::clone(&count);
     device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
         handler_count.fetch_add(1, Ordering::Relaxed);
+        // A page's standard error goes nowhere: its errors are read in the console.
+        #[cfg(target_arch = "wasm32")]
+        web_sys::console::error_1(&format!("timestep-lab: wgpu error: {error}").into());
+        #[cfg(not(target_arch = "wasm32"))]
         eprintln!("timestep-lab: wgpu error: {error}");
     }));
     count
@@ -311,21 +331,27 @@ impl std::error::Error for DeviceError {}
 /// handler: the caller decides what a failure means, once.
 ///
 /// wgpu scopes are a per-thread stack; a scope dropped without `pop` is popped and its
-/// errors discarded.
+/// errors discarded. On a page nothing may wait for the GPU's answer (the browser gives it
+/// on its event loop, which a wait would block for good): there no scope is pushed, and an
+/// error goes to the uncaptured-error handler, which says it in the console.
 #[must_use = "pop the scope to learn whether the work failed"]
 pub struct ErrorScope {
     // Declared in the reverse of the push order, so that an early drop pops them in the
     // order wgpu requires (last pushed, first popped).
     /// Internal errors (pushed last).
+    #[cfg(not(target_arch = "wasm32"))]
     internal: wgpu::ErrorScopeGuard,
     /// Out-of-memory errors.
+    #[cfg(not(target_arch = "wasm32"))]
     out_of_memory: wgpu::ErrorScopeGuard,
     /// Validation errors (pushed first).
+    #[cfg(not(target_arch = "wasm32"))]
     validation: wgpu::ErrorScopeGuard,
 }
 
 impl ErrorScope {
     /// Starts catching `device`'s errors on this thread.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn push(device: &wgpu::Device) -> Self {
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let out_of_memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
@@ -337,10 +363,17 @@ impl ErrorScope {
         }
     }
 
+    /// On a page: catches nothing (see the type's documentation).
+    #[cfg(target_arch = "wasm32")]
+    pub fn push(_device: &wgpu::Device) -> Self {
+        Self {}
+    }
+
     /// Stops catching; returns the error the work in between caused, if any. When several
     /// kinds were caught, the likely cause wins: running out of memory (the validation
     /// errors that follow it are about the objects it could not create), then an internal
     /// error, then a validation error.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn pop(self) -> Result<(), DeviceError> {
         let internal = pollster::block_on(self.internal.pop());
         let out_of_memory = pollster::block_on(self.out_of_memory.pop());
@@ -349,6 +382,12 @@ impl ErrorScope {
             Some(error) => Err(DeviceError(error)),
             None => Ok(()),
         }
+    }
+
+    /// On a page: nothing was caught (see the type's documentation).
+    #[cfg(target_arch = "wasm32")]
+    pub fn pop(self) -> Result<(), DeviceError> {
+        Ok(())
     }
 }
 
@@ -362,5 +401,11 @@ pub fn catch_errors<T>(device: &wgpu::Device, work: impl FnOnce() -> T) -> Resul
 
 /// A one-line description of an adapter, e.g. "llvmpipe (Vulkan, Cpu)".
 pub fn adapter_summary(info: &wgpu::AdapterInfo) -> String {
-    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    // A browser names no adapter to a page.
+    let name = if info.name.is_empty() {
+        "unnamed adapter"
+    } else {
+        &info.name
+    };
+    format!("{name} ({:?}, {:?})", info.backend, info.device_type)
 }

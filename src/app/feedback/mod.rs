@@ -47,7 +47,12 @@ pub const WAYLAND_UNWATCHED: &str = "the compositor offers no usable presentatio
     (wp_presentation on a steady clock)";
 
 /// Why a window elsewhere stays modeled.
+#[cfg(not(target_arch = "wasm32"))]
 pub const OTHER_PLATFORM: &str = "this platform's presentation feedback is not read yet";
+/// Why the display times stay modeled on a page: a browser tells it nothing.
+#[cfg(target_arch = "wasm32")]
+pub const OTHER_PLATFORM: &str =
+    "a browser tells a page nothing of when its frames reach the screen";
 
 /// Why an X11 window stays modeled when the lab cannot watch its Presents.
 pub const X11_UNWATCHED: &str = "the X server's Present extension cannot be watched";
@@ -180,7 +185,7 @@ impl Default for FeedbackCost {
 impl FeedbackCost {
     /// Runs `work`, adding its time to the frame's cost.
     fn time<T>(&mut self, work: impl FnOnce() -> T) -> T {
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let out = work();
         self.frame += start.elapsed();
         out
@@ -306,7 +311,7 @@ impl PresentWatch {
         let Some(source) = self.source.as_mut() else {
             return;
         };
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let answered = &mut self.answered;
         let mut take = |feedback| {
             *answered = true;

@@ -234,10 +234,10 @@ impl<S: Stopwatch> LiveLoop<S> {
         Ok(())
     }
 
-    /// Advances one render frame: reads the stopwatch once, feeds the same frame time to
+    /// Advances one render frame: reads the stopwatch's frame start once, feeds the same frame time to
     /// every pane, spends the artificial load once, and returns the focused pane's frame.
     pub fn frame(&mut self) -> LiveFrame {
-        let now = self.stopwatch.now();
+        let now = self.stopwatch.frame_start();
         if let Some(load_ms) = self.ramp.as_mut().and_then(|ramp| ramp.load_at(now)) {
             self.set_step_cost(load_ms);
         }

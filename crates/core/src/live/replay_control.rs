@@ -7,7 +7,7 @@
 //! No window or GPU type here: this is the live loop's side of replaying; the window only
 //! calls it once a frame and forwards the person's requests.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::{LiveLoop, LiveSettings, Replay, ReplayStatus, Stopwatch};
 use crate::timestep::{Nanos, RangeError};

@@ -1,7 +1,7 @@
 //! Where the live loop reads time and spends it: the real clock in the app, a virtual one in
 //! tests, so the loop's behaviour under load is tested exactly and without waiting.
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::timestep::Nanos;
 
@@ -9,6 +9,12 @@ use crate::timestep::Nanos;
 pub trait Stopwatch {
     /// Time since the stopwatch started.
     fn now(&self) -> Nanos;
+    /// When the frame about to run started, on the same scale as [`Self::now`] and never
+    /// after it: now, unless the platform stamps its frames itself (a browser stamps each
+    /// frame's callbacks with the time its frame began, before the page's code runs).
+    fn frame_start(&self) -> Nanos {
+        self.now()
+    }
     /// Spends `duration` of work on this thread (the artificial load): a busy wait, because
     /// a sleeping thread is not what a slow physics step looks like to the loop.
     fn busy_wait(&mut self, duration: Nanos);

@@ -1,0 +1,103 @@
+//! The page around the canvas: the elements the lab writes into (`error`, `summary`,
+//! `screenshot`, `clock`, `note`), the query, downloads and the browser's storage.
+
+use base64::Engine as _;
+use wasm_bindgen::JsCast as _;
+
+/// The key the settings are kept under in the browser's local storage.
+const SETTINGS_KEY: &str = "timestep-lab.settings";
+
+/// The page's document.
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// Writes `text` into the element with id `id`, and shows it (the page hides them until
+/// they have something to say).
+pub fn show_text(id: &str, text: &str) {
+    let Some(element) = document().and_then(|document| document.get_element_by_id(id)) else {
+        web_sys::console::log_1(&format!("{id}: {text}").into());
+        return;
+    };
+    element.set_text_content(Some(text));
+    let _ = element.remove_attribute("hidden");
+}
+
+/// Says `message` on the page (`#error`) and in the console: nothing runs.
+pub fn show_error(message: &str) {
+    show_text("error", &format!("error: {message}"));
+    web_sys::console::error_1(&format!("error: {message}").into());
+}
+
+/// The page's query as `(name, value)` pairs, decoded, in order.
+pub fn query_pairs() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|window| window.location().search().ok())
+    else {
+        return Vec::new();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
+    let mut pairs = Vec::new();
+    for entry in js_sys::try_iter(&params).ok().flatten().into_iter().flatten() {
+        let Ok(entry) = entry else { continue };
+        let entry: js_sys::Array = entry.unchecked_into();
+        let text = |index| entry.get(index).as_string().unwrap_or_default();
+        pairs.push((text(0), text(1)));
+    }
+    pairs
+}
+
+/// Shows the PNG `png` in `<img id="screenshot">` (its `src` a data URL) and offers it as
+/// a download named `name`.
+pub fn show_screenshot(png: &[u8], name: &str) {
+    let url = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(png)
+    );
+    let Some(document) = document() else { return };
+    if let Some(image) = document
+        .get_element_by_id("screenshot")
+        .and_then(|element| element.dyn_into::<web_sys::HtmlImageElement>().ok())
+    {
+        image.set_src(&url);
+        let _ = image.remove_attribute("hidden");
+    }
+    if let Some(link) = document
+        .get_element_by_id("screenshot-download")
+        .and_then(|element| element.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        link.set_href(&url);
+        link.set_download(name);
+        let _ = link.remove_attribute("hidden");
+    }
+}
+
+/// The browser's local storage, where the page may keep things.
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The settings the page kept when it was last left, as the settings file's text.
+pub fn kept_settings() -> Option<String> {
+    storage()?.get_item(SETTINGS_KEY).ok().flatten()
+}
+
+/// Keeps `text` (the settings file's) in the browser's local storage.
+pub fn keep_settings(text: &str) -> Result<(), String> {
+    let storage = storage().ok_or("the browser gives this page no local storage")?;
+    storage
+        .set_item(SETTINGS_KEY, text)
+        .map_err(|_| "the browser's local storage refused the settings (full?)".to_owned())
+}
+
+/// Whether the page is cross-origin isolated (its timer then has 5 µs steps, not 100 µs).
+pub fn cross_origin_isolated() -> bool {
+    web_sys::window()
+        .and_then(|window| {
+            js_sys::Reflect::get(&window, &"crossOriginIsolated".into())
+                .ok()?
+                .as_bool()
+        })
+        .unwrap_or(false)
+}

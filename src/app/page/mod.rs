@@ -1,0 +1,149 @@
+//! The lab on a web page: the window's application (`app::window`) on winit's web backend,
+//! drawing with the browser's WebGPU, else WebGL2, into a canvas. Only what a page does
+//! differently is here: the query as the command line, the browser's clock, the settings
+//! in local storage, and the page's elements for what the desktop prints or writes (the
+//! summary, the screenshot, errors).
+
+mod clock;
+mod dom;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use clap::{CommandFactory as _, FromArgMatches as _};
+use wasm_bindgen::closure::Closure;
+
+pub use clock::PageClock;
+pub use dom::{keep_settings, show_error, show_screenshot};
+
+use super::run_window;
+use crate::cli::Cli;
+use crate::cli::query::page_arguments;
+use crate::options::WindowOptions;
+use crate::remembered::{Remembered, from_toml};
+
+/// The name a screenshot is offered for download under.
+pub const SCREENSHOT_NAME: &str = "timestep-lab.png";
+
+/// Starts the lab on the page: the query read as the window's command line (a bad value
+/// shows the command line's message in `#error`, and nothing starts), then the window.
+/// When a run ends (`frames=N`), its summary goes into `#summary` and the console.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    let options = match page_options() {
+        Ok(options) => options,
+        Err(message) => return dom::show_error(&message),
+    };
+    show_clock();
+    watch_visibility();
+    run_window(options, |outcome| match outcome {
+        Ok(summary) => {
+            let text = summary.to_string();
+            web_sys::console::log_1(&text.clone().into());
+            dom::show_text("summary", &text);
+        }
+        Err(error) => dom::show_error(&format!("{error:#}")),
+    });
+}
+
+/// The window's options from the page's query over the settings kept in local storage.
+fn page_options() -> Result<WindowOptions, String> {
+    let query = page_arguments(&dom::query_pairs())?;
+    let matches = Cli::command()
+        .try_get_matches_from(&query.arguments)
+        .map_err(clap_message)?;
+    let cli = Cli::from_arg_matches(&matches).map_err(clap_message)?;
+    if cli.command.is_some() {
+        return Err("a page runs the window, not a command".to_owned());
+    }
+    let (remembered, warnings) = match dom::kept_settings() {
+        Some(text) => from_toml(&text, "the settings kept in local storage"),
+        None => (Remembered::default(), Vec::new()),
+    };
+    for warning in warnings {
+        web_sys::console::warn_1(&format!("warning: {warning}").into());
+    }
+    let first_visit = dom::kept_settings().is_none();
+    let mut options = cli
+        .window
+        .options_over(&matches, &remembered)
+        .map_err(|error| format!("{error:#}"))?;
+    if query.screenshot {
+        if options.frames.is_none() {
+            return Err(
+                "screenshot=1 shows the last frame of a run: give frames=N too".to_owned(),
+            );
+        }
+        options.screenshot = Some(SCREENSHOT_NAME.into());
+    }
+    options.tour_offer = first_visit && options.tour.is_none();
+    Ok(options)
+}
+
+/// clap's message without its usage lines: the first paragraph, control characters
+/// escaped.
+fn clap_message(error: clap::Error) -> String {
+    let text = error.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or(&text).trim();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    first
+        .split('\n')
+        .map(crate::text::escape)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Shows the timer's resolution in `#clock`, and whether the page is isolated.
+fn show_clock() {
+    let resolution_us = PageClock::default().resolution_ms() * 1000.0;
+    let isolated = if dom::cross_origin_isolated() {
+        "cross-origin isolated"
+    } else {
+        "not cross-origin isolated: the browser coarsens the timer (serve the page with \
+         scripts/web serve for 5 µs)"
+    };
+    dom::show_text(
+        "clock",
+        &format!(
+            "frame times from requestAnimationFrame; timer resolution {resolution_us:.0} µs \
+             ({isolated})"
+        ),
+    );
+}
+
+/// Says in `#throttled` when the browser stopped drawing the page while its tab was
+/// hidden (it runs no animation frames then; the guards clamp the first frame back).
+fn watch_visibility() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some(document) = window.document() else {
+        return;
+    };
+    let Some(performance) = window.performance() else {
+        return;
+    };
+    let hidden_at = Rc::new(Cell::new(None::<f64>));
+    let page = document.clone();
+    let changed = Closure::<dyn FnMut()>::new(move || {
+        let now = performance.now();
+        if page.hidden() {
+            hidden_at.set(Some(now));
+        } else if let Some(since) = hidden_at.take() {
+            dom::show_text(
+                "throttled",
+                &format!(
+                    "The tab was hidden for {:.1} s: the browser ran no frames meanwhile, and \
+                     the guards clamped the first frame back.",
+                    (now - since) / 1000.0
+                ),
+            );
+        }
+    });
+    let _ = document.add_event_listener_with_callback(
+        "visibilitychange",
+        wasm_bindgen::JsCast::unchecked_ref(changed.as_ref()),
+    );
+    // The listener lives as long as the page.
+    changed.forget();
+}

@@ -1,0 +1,185 @@
+//! A page's URL query as the window's command line: `?strategy=accumulator&compare=all`
+//! is `--strategy accumulator --compare all`, checked by the same parser with the same
+//! messages. A flag is given as `name`, `name=1` or `name=true` (`name=0` or `name=false`
+//! leaves it out). What needs files or the desktop's window system is refused with what
+//! the page does instead; `screenshot=1` asks for the last frame as an image on the page.
+
+use clap::CommandFactory as _;
+
+use super::Cli;
+
+/// The options a page refuses, each with what it does instead.
+const NOT_ON_A_PAGE: [(&str, &str); 10] = [
+    (
+        "present-mode",
+        "the browser decides how frames reach the screen (it waits for vsync)",
+    ),
+    ("frame-cap", "the browser paces a page's frames"),
+    (
+        "record",
+        "a page writes no files; the desktop application records (--record)",
+    ),
+    (
+        "replay",
+        "a page opens no files by name; the desktop application replays (--replay)",
+    ),
+    ("process", "it belongs to --replay, which a page does not take"),
+    ("swap-chain", "it belongs to --replay, which a page does not take"),
+    ("replay-speed", "it belongs to --replay, which a page does not take"),
+    ("quit-after-replay", "it belongs to --replay, which a page does not take"),
+    ("no-config", "a page keeps no settings between visits"),
+    ("resize-at", "the page sizes its canvas"),
+];
+
+/// A page's query, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageQuery {
+    /// The window's command line (the program's name first), for [`Cli`]'s parser.
+    pub arguments: Vec<String>,
+    /// Whether `screenshot=1` asked for the last frame on the page.
+    pub screenshot: bool,
+}
+
+/// The window's command line for a page's query, given as its decoded `(name, value)`
+/// pairs in order; or the message for a parameter the page does not take.
+pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
+    let command = Cli::command();
+    let mut arguments = vec!["timestep-lab".to_owned()];
+    let mut screenshot = false;
+    for (name, value) in pairs {
+        let shown = crate::text::escape(name);
+        if name == "screenshot" {
+            screenshot = switch(name, value)?;
+            continue;
+        }
+        if let Some((_, why)) = NOT_ON_A_PAGE.iter().find(|(refused, _)| refused == name) {
+            return Err(format!("{shown}: not on a page: {why}"));
+        }
+        let argument = command
+            .get_arguments()
+            .find(|argument| argument.get_long() == Some(name.as_str()));
+        let takes_value = argument.is_some_and(|argument| argument.get_action().takes_values());
+        let optional_value = argument
+            .and_then(clap::Arg::get_num_args)
+            .is_some_and(|count| count.min_values() == 0);
+        if argument.is_some() && !takes_value {
+            if switch(name, value)? {
+                arguments.push(format!("--{name}"));
+            }
+        } else if optional_value && value.is_empty() {
+            arguments.push(format!("--{name}"));
+        } else {
+            // An unknown name goes to the parser too, which names it as it names an
+            // unknown option.
+            arguments.push(format!("--{name}"));
+            arguments.push(value.clone());
+        }
+    }
+    Ok(PageQuery {
+        arguments,
+        screenshot,
+    })
+}
+
+/// A flag's value: on as `name`, `name=1` or `name=true`, off as `name=0` or `name=false`.
+fn switch(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "" | "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(format!(
+            "{}={}: not a switch (allowed: 1, true, 0, false, or the name alone)",
+            crate::text::escape(name),
+            crate::text::escape(value)
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(pairs: &[(&str, &str)]) -> Result<PageQuery, String> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|&(name, value)| (name.to_owned(), value.to_owned()))
+            .collect();
+        page_arguments(&pairs)
+    }
+
+    fn arguments(pairs: &[(&str, &str)]) -> Vec<String> {
+        query(pairs).expect("a query the page takes").arguments[1..].to_vec()
+    }
+
+    #[test]
+    fn parameters_become_the_options_of_the_same_names() {
+        assert_eq!(
+            arguments(&[
+                ("strategy", "accumulator"),
+                ("compare", "all"),
+                ("step-cost", "30"),
+                ("hz", "50"),
+            ]),
+            ["--strategy", "accumulator", "--compare", "all", "--step-cost", "30", "--hz", "50"]
+        );
+    }
+
+    #[test]
+    fn flags_are_on_by_name_one_or_true_and_off_by_zero_or_false() {
+        assert_eq!(arguments(&[("paused", "")]), ["--paused"]);
+        assert_eq!(arguments(&[("paused", "1")]), ["--paused"]);
+        assert_eq!(arguments(&[("no-panel", "true")]), ["--no-panel"]);
+        assert!(arguments(&[("paused", "0"), ("no-panel", "false")]).is_empty());
+        let error = query(&[("paused", "yes")]).expect_err("not a switch");
+        assert!(error.contains("paused=yes: not a switch"), "{error}");
+    }
+
+    #[test]
+    fn the_tour_takes_a_chapter_or_none() {
+        assert_eq!(arguments(&[("tour", "")]), ["--tour"]);
+        assert_eq!(arguments(&[("tour", "6")]), ["--tour", "6"]);
+    }
+
+    #[test]
+    fn a_screenshot_is_asked_for_by_switch() {
+        let asked = query(&[("screenshot", "1"), ("frames", "60")]).expect("taken");
+        assert!(asked.screenshot);
+        assert_eq!(asked.arguments[1..], ["--frames", "60"]);
+        assert!(!query(&[("screenshot", "0")]).expect("taken").screenshot);
+    }
+
+    #[test]
+    fn what_needs_files_or_the_desktop_is_refused_with_what_the_page_does() {
+        for (name, _) in NOT_ON_A_PAGE {
+            let error = query(&[(name, "x")]).expect_err(name);
+            assert!(error.starts_with(&format!("{name}: not on a page: ")), "{error}");
+            // Every refused name is an option of the window's: the list cannot go stale.
+            assert!(
+                Cli::command()
+                    .get_arguments()
+                    .any(|argument| argument.get_long() == Some(name)),
+                "{name} is no option"
+            );
+        }
+    }
+
+    #[test]
+    fn names_and_values_are_quoted_without_control_characters() {
+        let error = query(&[("screenshot", "\u{1b}[31m")]).expect_err("not a switch");
+        assert!(!error.contains('\u{1b}'), "{error}");
+    }
+
+    #[test]
+    fn a_bad_value_gets_the_command_lines_message() {
+        let asked = query(&[("hz", "5000")]).expect("passed to the parser");
+        let error = Cli::command()
+            .try_get_matches_from(&asked.arguments)
+            .map_err(|error| error.to_string())
+            .and_then(|matches| {
+                use clap::FromArgMatches as _;
+                let cli = Cli::from_arg_matches(&matches).map_err(|error| error.to_string())?;
+                cli.window.options().map_err(|error| format!("{error:#}"))
+            })
+            .expect_err("5000 Hz is out of range");
+        assert!(error.contains("--hz") && error.contains("5000"), "{error}");
+    }
+}
