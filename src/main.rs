@@ -1,6 +1,9 @@
 //! The `timestep-lab` binary. Built for the web (wasm32 with the window), it is the page's
 //! entry instead (`app::page::start`), and the command line's parts below are unused there.
-#![cfg_attr(all(target_arch = "wasm32", feature = "window"), allow(dead_code, unused_imports))]
+#![cfg_attr(
+    all(target_arch = "wasm32", feature = "window"),
+    allow(dead_code, unused_imports)
+)]
 
 use std::io::Write as _;
 use std::process::ExitCode;

@@ -204,7 +204,13 @@ pub enum GpuBackend {
 
 impl GpuBackend {
     /// Every backend, in the order help lists them.
-    pub const ALL: [Self; 5] = [Self::Vulkan, Self::Dx12, Self::Metal, Self::Gl, Self::WebGpu];
+    pub const ALL: [Self; 5] = [
+        Self::Vulkan,
+        Self::Dx12,
+        Self::Metal,
+        Self::Gl,
+        Self::WebGpu,
+    ];
 
     /// The backends a page can draw with: the browser's WebGPU and WebGL2.
     pub const ON_A_PAGE: [Self; 2] = [Self::WebGpu, Self::Gl];

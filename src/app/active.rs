@@ -79,17 +79,13 @@ impl Opening {
     /// Creates a window of `size` (logical points: physical pixels are points times the
     /// window's scale factor, as every desktop application sizes its windows; on a page, the
     /// canvas, added to the document).
-    pub fn new(
-        event_loop: &ActiveEventLoop,
-        (width, height): (u32, u32),
-    ) -> anyhow::Result<Self> {
+    pub fn new(event_loop: &ActiveEventLoop, (width, height): (u32, u32)) -> anyhow::Result<Self> {
         let attributes = Window::default_attributes()
             .with_title("timestep-lab")
             .with_inner_size(LogicalSize::new(width.max(1), height.max(1)));
         #[cfg(target_arch = "wasm32")]
-        let attributes = winit::platform::web::WindowAttributesExtWebSys::with_append(
-            attributes, true,
-        );
+        let attributes =
+            winit::platform::web::WindowAttributesExtWebSys::with_append(attributes, true);
         let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
             anyhow!(
                 "cannot create the window: {}",

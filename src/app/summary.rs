@@ -416,8 +416,10 @@ mod tests {
             Some("fps: 60.0 (120 frame intervals in 2.000 s)")
         );
         assert!(summary.to_string().contains("\nfps: 60.0 ("));
-        let mut once = WindowSummary::default();
-        once.frames = 1;
+        let mut once = WindowSummary {
+            frames: 1,
+            ..WindowSummary::default()
+        };
         once.presented_at(5);
         assert_eq!(once.fps(), None, "one frame has no rate");
     }

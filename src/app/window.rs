@@ -25,9 +25,7 @@ use super::summary::WindowSummary;
 use super::surface::MINIMISED_POLL;
 use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
-use crate::live::{
-    LiveLoop, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
-};
+use crate::live::{LiveLoop, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
@@ -380,7 +378,11 @@ impl App {
     /// browser answers after the frame; until then no frame is drawn).
     fn end_run(&mut self, event_loop: &ActiveEventLoop) {
         self.ending = true;
-        if self.screenshot_answered.as_ref().is_none_or(|answered| answered.load(std::sync::atomic::Ordering::Relaxed)) {
+        if self
+            .screenshot_answered
+            .as_ref()
+            .is_none_or(|answered| answered.load(std::sync::atomic::Ordering::Relaxed))
+        {
             event_loop.exit();
         }
     }

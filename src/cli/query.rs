@@ -23,10 +23,22 @@ const NOT_ON_A_PAGE: [(&str, &str); 10] = [
         "replay",
         "a page opens no files by name; the desktop application replays (--replay)",
     ),
-    ("process", "it belongs to --replay, which a page does not take"),
-    ("swap-chain", "it belongs to --replay, which a page does not take"),
-    ("replay-speed", "it belongs to --replay, which a page does not take"),
-    ("quit-after-replay", "it belongs to --replay, which a page does not take"),
+    (
+        "process",
+        "it belongs to --replay, which a page does not take",
+    ),
+    (
+        "swap-chain",
+        "it belongs to --replay, which a page does not take",
+    ),
+    (
+        "replay-speed",
+        "it belongs to --replay, which a page does not take",
+    ),
+    (
+        "quit-after-replay",
+        "it belongs to --replay, which a page does not take",
+    ),
     ("no-config", "a page keeps no settings between visits"),
     ("resize-at", "the page sizes its canvas"),
 ];
@@ -119,7 +131,16 @@ mod tests {
                 ("step-cost", "30"),
                 ("hz", "50"),
             ]),
-            ["--strategy", "accumulator", "--compare", "all", "--step-cost", "30", "--hz", "50"]
+            [
+                "--strategy",
+                "accumulator",
+                "--compare",
+                "all",
+                "--step-cost",
+                "30",
+                "--hz",
+                "50"
+            ]
         );
     }
 
@@ -151,7 +172,10 @@ mod tests {
     fn what_needs_files_or_the_desktop_is_refused_with_what_the_page_does() {
         for (name, _) in NOT_ON_A_PAGE {
             let error = query(&[(name, "x")]).expect_err(name);
-            assert!(error.starts_with(&format!("{name}: not on a page: ")), "{error}");
+            assert!(
+                error.starts_with(&format!("{name}: not on a page: ")),
+                "{error}"
+            );
             // Every refused name is an option of the window's: the list cannot go stale.
             assert!(
                 Cli::command()

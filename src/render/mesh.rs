@@ -33,8 +33,6 @@ pub(crate) struct MeshRange {
     pub first_index: u32,
     /// Number of indices.
     pub index_count: u32,
-    /// Added to every index: the mesh's first vertex in the vertex buffer.
-    pub base_vertex: i32,
 }
 
 impl MeshRange {
@@ -49,7 +47,8 @@ impl MeshRange {
 pub(crate) struct MeshSet {
     /// All vertices.
     pub vertices: Vec<Vertex>,
-    /// All indices, relative to each mesh's base vertex.
+    /// All indices, into `vertices` as a whole: drawn without a base vertex, which WebGL2
+    /// (and GL ES 3.0) cannot draw with.
     pub indices: Vec<u32>,
     /// Unit spheres (radius 1, centred), coarsest first: one per [`SPHERE_SEGMENTS`], so a
     /// sphere a few pixels wide is not drawn with two thousand triangles (a CPU rasterizer
@@ -98,10 +97,11 @@ impl MeshSet {
         let range = MeshRange {
             first_index: to_u32(self.indices.len()),
             index_count: to_u32(indices.len()),
-            base_vertex: i32::try_from(self.vertices.len()).expect("mesh vertex count fits i32"),
         };
+        let first_vertex = to_u32(self.vertices.len());
         self.vertices.extend(vertices);
-        self.indices.extend(indices);
+        self.indices
+            .extend(indices.into_iter().map(|index| index + first_vertex));
         range
     }
 }
@@ -231,11 +231,7 @@ mod tests {
         for mesh in [speck, dot, sphere, set.cylinder, set.coil, set.grid] {
             let indices = &set.indices[mesh.indices().start as usize..mesh.indices().end as usize];
             assert!(!indices.is_empty());
-            assert!(
-                indices
-                    .iter()
-                    .all(|&i| (i as i64 + mesh.base_vertex as i64) < total)
-            );
+            assert!(indices.iter().all(|&i| (i as i64) < total));
         }
         // About 2k triangles for the fine sphere, a tenth of that for the next, and a few
         // dozen for the coarsest.

@@ -23,8 +23,6 @@ struct UiDraw {
     texture: egui::TextureId,
     /// Index range in the index buffer.
     indices: Range<u32>,
-    /// The mesh's first vertex in the vertex buffer.
-    base_vertex: i32,
 }
 
 /// The panels' background, painted by the lab instead of egui: everything in the target
@@ -270,8 +268,8 @@ impl UiPainter {
             if mesh.indices.is_empty() {
                 continue;
             }
-            let (Ok(base_vertex), Ok(first), Ok(end)) = (
-                i32::try_from(self.vertex_bytes.len() / vertex_size),
+            let (Ok(first_vertex), Ok(first), Ok(end)) = (
+                u32::try_from(self.vertex_bytes.len() / vertex_size),
                 u32::try_from(self.indices.len()),
                 u32::try_from(self.indices.len() + mesh.indices.len()),
             ) else {
@@ -280,12 +278,13 @@ impl UiPainter {
             };
             self.vertex_bytes
                 .extend_from_slice(bytemuck::cast_slice(&mesh.vertices));
-            self.indices.extend_from_slice(&mesh.indices);
+            // Indices into the frame's whole vertex buffer: WebGL2 draws no base vertex.
+            self.indices
+                .extend(mesh.indices.iter().map(|&index| index + first_vertex));
             self.draws.push(UiDraw {
                 scissor,
                 texture: mesh.texture_id,
                 indices: first..end,
-                base_vertex,
             });
         }
         if self.draws.is_empty() && self.backdrop.is_empty() {
@@ -348,7 +347,7 @@ impl UiPainter {
             let [x, y, width, height] = draw.scissor;
             pass.set_scissor_rect(x, y, width, height);
             pass.set_bind_group(1, &texture.bind_group, &[]);
-            pass.draw_indexed(draw.indices.clone(), draw.base_vertex, 0..1);
+            pass.draw_indexed(draw.indices.clone(), 0, 0..1);
         }
     }
 }

@@ -43,7 +43,9 @@ pub struct PageClock {
 impl Default for PageClock {
     fn default() -> Self {
         let window = web_sys::window().expect("a page has a window");
-        let performance = window.performance().expect("every browser has performance.now()");
+        let performance = window
+            .performance()
+            .expect("every browser has performance.now()");
         let clock = Self {
             origin_ms: performance.now(),
             performance,

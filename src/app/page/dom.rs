@@ -31,15 +31,19 @@ pub fn show_error(message: &str) {
 
 /// The page's query as `(name, value)` pairs, decoded, in order.
 pub fn query_pairs() -> Vec<(String, String)> {
-    let Some(search) = web_sys::window().and_then(|window| window.location().search().ok())
-    else {
+    let Some(search) = web_sys::window().and_then(|window| window.location().search().ok()) else {
         return Vec::new();
     };
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return Vec::new();
     };
     let mut pairs = Vec::new();
-    for entry in js_sys::try_iter(&params).ok().flatten().into_iter().flatten() {
+    for entry in js_sys::try_iter(&params)
+        .ok()
+        .flatten()
+        .into_iter()
+        .flatten()
+    {
         let Ok(entry) = entry else { continue };
         let entry: js_sys::Array = entry.unchecked_into();
         let text = |index| entry.get(index).as_string().unwrap_or_default();

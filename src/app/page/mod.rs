@@ -70,9 +70,7 @@ fn page_options() -> Result<WindowOptions, String> {
         .map_err(|error| format!("{error:#}"))?;
     if query.screenshot {
         if options.frames.is_none() {
-            return Err(
-                "screenshot=1 shows the last frame of a run: give frames=N too".to_owned(),
-            );
+            return Err("screenshot=1 shows the last frame of a run: give frames=N too".to_owned());
         }
         options.screenshot = Some(SCREENSHOT_NAME.into());
     }

@@ -336,6 +336,6 @@ impl Renderer {
 /// Draws `instances` of `mesh`; nothing when there are none.
 fn draw_mesh(pass: &mut wgpu::RenderPass<'_>, mesh: MeshRange, instances: Range<u32>) {
     if !instances.is_empty() {
-        pass.draw_indexed(mesh.indices(), mesh.base_vertex, instances);
+        pass.draw_indexed(mesh.indices(), 0, instances);
     }
 }

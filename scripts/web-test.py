@@ -1,0 +1,214 @@
+"""The lab on a page, tested in a real browser: Debian's headless Chromium, driven through
+chromedriver's W3C WebDriver API, against the site scripts/web build wrote (served as
+scripts/web serve does), on WebGPU (SwiftShader) and on WebGL2 (ANGLE on SwiftShader).
+
+Each case loads the page with a query, waits for its #summary (or #error), and checks what
+it says; every case also checks that the console holds no panic. Run by `scripts/web test`
+(and .ci/run); python3 scripts/web-test.py SITE_DIR runs it directly. Exits 1 on a failure,
+naming the case and what the page said."""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+TIMEOUT_S = 120
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Browser:
+    """One chromedriver and a Chromium session per case."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.driver = subprocess.Popen(
+            ["chromedriver", f"--port={self.port}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                self.call("GET", "/status")
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("chromedriver did not start")
+
+    def call(self, method, path, body=None, timeout=60):
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.loads(response.read())
+
+    def run(self, url, webgpu=True):
+        """Loads `url`; returns (summary, error, console lines) once the page has said one."""
+        arguments = ["--headless=new", "--no-sandbox", "--window-size=1300,1000"]
+        if webgpu:
+            arguments += ["--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"]
+        else:
+            # No WebGPU: the page falls back to WebGL2 by itself.
+            arguments += ["--disable-features=WebGPU"]
+        session = self.call(
+            "POST",
+            "/session",
+            {
+                "capabilities": {
+                    "alwaysMatch": {
+                        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": arguments},
+                        "goog:loggingPrefs": {"browser": "ALL"},
+                    }
+                }
+            },
+        )["value"]["sessionId"]
+        try:
+            self.call("POST", f"/session/{session}/url", {"url": url})
+            read = (
+                "const text = (id) => { const e = document.getElementById(id);"
+                " return e.hidden ? null : e.textContent; };"
+                " return [text('summary'), text('error')];"
+            )
+            deadline = time.time() + TIMEOUT_S
+            summary = error = None
+            while time.time() < deadline:
+                summary, error = self.call(
+                    "POST", f"/session/{session}/execute/sync", {"script": read, "args": []}
+                )["value"]
+                if summary or error:
+                    break
+                time.sleep(0.5)
+            logs = self.call("POST", f"/session/{session}/se/log", {"type": "browser"})
+            console = [entry.get("message", "") for entry in logs.get("value", [])]
+            return summary, error, console
+        finally:
+            self.call("DELETE", f"/session/{session}")
+
+    def close(self):
+        self.driver.kill()
+
+
+def line(summary, name):
+    for text in (summary or "").splitlines():
+        if text.startswith(name + ": "):
+            return text[len(name) + 2 :]
+    return None
+
+
+def main():
+    site = sys.argv[1] if len(sys.argv) > 1 else "target/web"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "scripts/web-serve.py", site, str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    browser = Browser()
+    failures = []
+
+    def case(name, query, check, webgpu=True):
+        started = time.time()
+        summary, error, console = browser.run(base + query, webgpu)
+        problems = check(summary, error)
+        panics = [text for text in console if "panicked" in text]
+        if panics:
+            problems.append(f"the console holds a panic: {panics[0][:300]}")
+        verdict = "ok" if not problems else "FAILED"
+        fps = line(summary, "fps")
+        measured = f", {fps}" if fps else ""
+        print(f"{verdict}: {name} ({query}, {time.time() - started:.0f} s{measured})", flush=True)
+        if problems:
+            failures.append(name)
+            for problem in problems:
+                print(f"    {problem}")
+            print(f"    summary: {summary!r}\n    error: {error!r}")
+        return summary
+
+    def ran(frames, adapter_backend):
+        def check(summary, error):
+            problems = []
+            if error:
+                problems.append(f"the page showed an error: {error}")
+            if line(summary, "frames") != str(frames):
+                problems.append(f"no 'frames: {frames}' line")
+            adapter = line(summary, "adapter") or ""
+            if f"({adapter_backend}," not in adapter:
+                problems.append(f"the adapter is not {adapter_backend}: {adapter!r}")
+            if not (line(summary, "fps") or "").split(" ")[0]:
+                problems.append("no fps line")
+            if not line(summary, "state hashes"):
+                problems.append("no state hashes")
+            return problems
+
+        return check
+
+    try:
+        case("the scene runs on WebGPU", "?frames=120", ran(120, "BrowserWebGpu"))
+        case("the scene runs on WebGL2", "?frames=60", ran(60, "Gl"), webgpu=False)
+        case("backend=gl picks WebGL2", "?backend=gl&frames=60", ran(60, "Gl"))
+
+        def ten_panes(summary, error):
+            problems = ran(60, "BrowserWebGpu")(summary, error)
+            panes = (line(summary, "panes") or "").split(",")
+            if len(panes) != 10:
+                problems.append(f"{len(panes)} panes, not 10: {panes}")
+            return problems
+
+        case("the ten-pane comparison runs", "?compare=all&frames=60", ten_panes)
+
+        def clamped(summary, error):
+            # 30 ms a step at 60 Hz: every frame asks for more steps than it has time for.
+            # The clamp (the default guard) caps each frame, so the run ends and the page
+            # reports, alive.
+            return ran(90, "BrowserWebGpu")(summary, error)
+
+        case("a spiral from step-cost is stopped by the clamp", "?step-cost=30&frames=90", clamped)
+
+        def chapter_passes(summary, error):
+            problems = ran(300, "BrowserWebGpu")(summary, error)
+            tour = line(summary, "tour") or ""
+            if ": check passed (" not in tour:
+                problems.append(f"the chapter's check did not pass: {tour!r}")
+            return problems
+
+        case("a tour chapter's live check passes", "?tour=1&frames=300", chapter_passes)
+
+        def refused(summary, error):
+            problems = []
+            if summary:
+                problems.append("the page ran")
+            for part in ["--hz", "5000", "1 to 1000"]:
+                if part not in (error or ""):
+                    problems.append(f"the message does not name {part!r}")
+            return problems
+
+        case("a bad parameter shows its message", "?hz=5000", refused)
+
+        def refused_on_page(summary, error):
+            if summary or "record: not on a page" not in (error or ""):
+                return ["record was not refused as a page's"]
+            return []
+
+        case("what needs files is refused", "?record=x.csv", refused_on_page)
+    finally:
+        browser.close()
+        server.kill()
+    if failures:
+        print(f"{len(failures)} browser case(s) failed: {', '.join(failures)}")
+        sys.exit(1)
+    print("every browser case passed")
+
+
+if __name__ == "__main__":
+    main()
