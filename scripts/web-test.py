@@ -7,8 +7,11 @@ it says; every case also checks that the console holds no panic. Run by `scripts
 (and .ci/run); python3 scripts/web-test.py SITE_DIR runs it directly. Exits 1 on a failure,
 naming the case and what the page said."""
 
+import base64
 import json
 import socket
+import struct
+import zlib
 import subprocess
 import sys
 import time
@@ -77,12 +80,13 @@ class Browser:
             read = (
                 "const text = (id) => { const e = document.getElementById(id);"
                 " return e.hidden ? null : e.textContent; };"
-                " return [text('summary'), text('error')];"
+                " const shot = document.getElementById('screenshot');"
+                " return [text('summary'), text('error'), shot.hidden ? null : shot.src];"
             )
             deadline = time.time() + TIMEOUT_S
-            summary = error = None
+            summary = error = shot = None
             while time.time() < deadline:
-                summary, error = self.call(
+                summary, error, shot = self.call(
                     "POST", f"/session/{session}/execute/sync", {"script": read, "args": []}
                 )["value"]
                 if summary or error:
@@ -90,12 +94,31 @@ class Browser:
                 time.sleep(0.5)
             logs = self.call("POST", f"/session/{session}/se/log", {"type": "browser"})
             console = [entry.get("message", "") for entry in logs.get("value", [])]
+            self.shot = shot
             return summary, error, console
         finally:
             self.call("DELETE", f"/session/{session}")
 
     def close(self):
         self.driver.kill()
+
+
+def png_facts(url):
+    """The size of the PNG in data URL `url`, and how many distinct byte values its pixel
+    data holds (a blank frame holds a handful, a drawn one hundreds)."""
+    prefix = "data:image/png;base64,"
+    if not url or not url.startswith(prefix):
+        return None
+    png = base64.b64decode(url[len(prefix) :])
+    width, height = struct.unpack(">II", png[16:24])
+    data, at = b"", 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind = png[at + 4 : at + 8]
+        if kind == b"IDAT":
+            data += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    return (width, height), len(set(zlib.decompress(data)))
 
 
 def line(summary, name):
@@ -182,6 +205,20 @@ def main():
                 problems.append(f"the chapter's check did not pass: {tour!r}")
             return problems
 
+        def screenshot(summary, error):
+            problems = ran(30, "Gl")(summary, error)
+            facts = png_facts(browser.shot)
+            if facts is None:
+                problems.append("no PNG in #screenshot")
+            elif facts[0] != (1280, 800) or facts[1] < 64:
+                problems.append(f"the screenshot is {facts[0]} with {facts[1]} byte values")
+            if "screenshot: timestep-lab.png (1280x800" not in (summary or ""):
+                problems.append("the summary names no screenshot")
+            return problems
+
+        # WebGL2 only: on WebGPU the page says the screenshot is not done yet (docs/web.md).
+        case("the last frame is read back as a PNG", "?frames=30&screenshot=1", screenshot,
+             webgpu=False)
         case("a tour chapter's live check passes", "?tour=1&frames=300", chapter_passes)
 
         def refused(summary, error):

@@ -16,8 +16,7 @@ use super::surface::WindowSurface;
 use crate::live::PresentModeId;
 use crate::options::GpuBackend;
 use crate::render::{
-    Backdrop, DrawQuality, FrameTarget, GpuContext, Offscreen, PlacedView, request_adapter,
-    with_backend,
+    Backdrop, DrawQuality, FrameTarget, GpuContext, PlacedView, request_adapter, with_backend,
 };
 
 /// Everything that exists only while the window does. The application drops it when the
@@ -223,33 +222,16 @@ impl Active {
         super::png::write_png(&image, path)
     }
 
-    /// Draws `picture` as [`Self::screenshot`] does and hands the image to `done` once the
-    /// GPU has written it (on a page, after this returns: a browser lets nothing wait for
-    /// the GPU).
-    #[cfg(target_arch = "wasm32")]
-    pub fn screenshot_then(
-        &mut self,
-        pending_textures: &mut egui::TexturesDelta,
-        picture: &Picture<'_>,
-        done: impl FnOnce(anyhow::Result<image::RgbaImage>) + wgpu::WasmNotSend + 'static,
-    ) -> anyhow::Result<()> {
-        let offscreen = self.draw_offscreen(pending_textures, picture);
-        offscreen
-            .read_rgba_then(&self.gpu.device, &self.gpu.queue, |image| {
-                done(image.context("reading the screenshot back from the GPU"));
-            })
-            .context("reading the screenshot back from the GPU")
-    }
-
     /// `picture` drawn into an offscreen texture of the surface's size and formats.
+    #[cfg(not(target_arch = "wasm32"))]
     fn draw_offscreen(
         &mut self,
         pending_textures: &mut egui::TexturesDelta,
         picture: &Picture<'_>,
-    ) -> Offscreen {
+    ) -> crate::render::Offscreen {
         let size = self.surface.size();
         let formats = (self.surface.format(), self.surface.ui_format());
-        let offscreen = Offscreen::new(&self.gpu.device, size.0, size.1, formats);
+        let offscreen = crate::render::Offscreen::new(&self.gpu.device, size.0, size.1, formats);
         draw(
             &mut self.composer,
             &self.gpu,

@@ -115,8 +115,6 @@ impl App {
             active: None,
             starting: None,
             wake,
-            screenshot_answered: None,
-            ending: false,
             summary: WindowSummary::default(),
             error: None,
             pending_textures: egui::TexturesDelta::default(),
@@ -194,11 +192,6 @@ struct App {
     starting: Option<GpuStart>,
     /// Wakes the event loop when the GPU is connected (on a page, later).
     wake: EventLoopProxy<()>,
-    /// Whether the screenshot asked for has been written, where that comes after its frame
-    /// (on a page).
-    screenshot_answered: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    /// Whether the run is over, waiting only for the screenshot to be written.
-    ending: bool,
     /// What happened, for the exit report.
     summary: WindowSummary,
     /// The error that ended the run, if any.
@@ -269,8 +262,7 @@ impl ApplicationHandler for App {
         if let Some(active) = self.active.take() {
             self.summary.configure_errors = active.surface.configure_errors().to_vec();
             // A page's GPU objects stay until the tab closes: the last frame stays on the
-            // canvas, and a screenshot's readback under way is answered (the browser
-            // refuses a pending map once the device's instance is gone).
+            // canvas.
             #[cfg(target_arch = "wasm32")]
             std::mem::forget(active);
         }
@@ -354,10 +346,6 @@ impl App {
     /// One frame: advance the loop, build the panel, draw, present, apply what the person
     /// asked for.
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
-        if self.ending {
-            // The run is over; it ends once its screenshot has been read back.
-            return self.end_run(event_loop);
-        }
         let Some(mut active) = self.active.take() else {
             return;
         };
@@ -372,19 +360,6 @@ impl App {
             }
         }
         self.active = Some(active);
-    }
-
-    /// Ends the run: at once, or on a page once the screenshot asked for is read back (a
-    /// browser answers after the frame; until then no frame is drawn).
-    fn end_run(&mut self, event_loop: &ActiveEventLoop) {
-        self.ending = true;
-        if self
-            .screenshot_answered
-            .as_ref()
-            .is_none_or(|answered| answered.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            event_loop.exit();
-        }
     }
 
     /// The body of [`Self::redraw`] for a visible window.
@@ -427,10 +402,10 @@ impl App {
             pixels_per_point,
             backdrop,
         };
+        #[cfg(not(target_arch = "wasm32"))]
         if last_frame && let Some(path) = self.automation.screenshot() {
-            match screenshot(active, &mut self.pending_textures, &picture, path) {
-                Ok(answered) => {
-                    self.screenshot_answered = answered;
+            match active.screenshot(&mut self.pending_textures, &picture, path) {
+                Ok(()) => {
                     self.summary.screenshot =
                         Some((path.to_owned(), size, active.window.scale_factor()));
                 }
@@ -441,6 +416,13 @@ impl App {
         let presenting = self.live.stopwatch().now();
         self.present_watch.before_present();
         let acquire_wait = active.present(&mut self.pending_textures, &picture);
+        #[cfg(target_arch = "wasm32")]
+        if last_frame
+            && acquire_wait.is_some()
+            && let Some(path) = self.automation.screenshot().map(std::path::Path::to_owned)
+        {
+            self.canvas_screenshot(active, &path, size);
+        }
         // A swap chain made since the last present numbers its presents afresh, from this
         // one: feedback for the old one is stale. (One made while presenting, after this
         // present, counts from the next.)
@@ -467,11 +449,32 @@ impl App {
         self.summary.spiral = self.live.spiralling();
         if last_frame && drawn || self.error.is_some() || output.actions.quit || self.replay.done()
         {
-            self.end_run(event_loop);
+            event_loop.exit();
         }
         // The frame cap is for modes without vsync; under vsync the display paces.
         if !self.display.active.is_some_and(PresentModeId::is_vsync) {
             self.live.pace();
+        }
+    }
+
+    /// On a page: shows the frame just presented, read from the canvas, as the screenshot
+    /// `path` names. WebGL2's canvas holds it until the task ends; Chromium hands a WebGPU
+    /// canvas back blank, which the page says instead of showing a blank image.
+    #[cfg(target_arch = "wasm32")]
+    fn canvas_screenshot(&mut self, active: &Active, path: &std::path::Path, size: (u32, u32)) {
+        if active.gpu.adapter.get_info().backend == wgpu::Backend::BrowserWebGpu {
+            super::page::show_error(
+                "screenshot=1: not on WebGPU yet (the browser hands its canvas back blank, and \
+                 the GPU readback's mapAsync is refused); add backend=gl for WebGL2",
+            );
+            return;
+        }
+        match super::page::show_canvas(&active.window, path) {
+            Ok(()) => {
+                self.summary.screenshot =
+                    Some((path.to_owned(), size, active.window.scale_factor()));
+            }
+            Err(error) => self.error = Some(anyhow!(error)),
         }
     }
 
@@ -628,44 +631,5 @@ impl App {
         if self.display.active != Some(wanted) {
             self.configure(active, wanted);
         }
-    }
-}
-
-/// Writes the frame `picture` to the PNG `path` (a page shows it, and offers it for
-/// download under that name). Where the image comes after the frame (on a page), the flag
-/// that says when it has.
-fn screenshot(
-    active: &mut Active,
-    pending_textures: &mut egui::TexturesDelta,
-    picture: &Picture<'_>,
-    path: &std::path::Path,
-) -> anyhow::Result<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>> {
-    #[cfg(not(target_arch = "wasm32"))]
-    return active
-        .screenshot(pending_textures, picture, path)
-        .map(|()| None);
-    #[cfg(target_arch = "wasm32")]
-    {
-        let name = path.display().to_string();
-        let answered = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let answer = std::sync::Arc::clone(&answered);
-        active.screenshot_then(pending_textures, picture, move |image| {
-            let png = image.and_then(|image| {
-                let mut png = Vec::new();
-                crate::png_file::write_png(
-                    &mut png,
-                    image.dimensions(),
-                    crate::png_file::Channels::Rgba,
-                    image.as_raw(),
-                )?;
-                Ok(png)
-            });
-            match png {
-                Ok(png) => super::page::show_screenshot(&png, &name),
-                Err(error) => super::page::show_error(&format!("the screenshot: {error:#}")),
-            }
-            answer.store(true, std::sync::atomic::Ordering::Relaxed);
-        })?;
-        Ok(Some(answered))
     }
 }

@@ -1,7 +1,6 @@
 //! The page around the canvas: the elements the lab writes into (`error`, `summary`,
 //! `screenshot`, `clock`, `note`), the query, downloads and the browser's storage.
 
-use base64::Engine as _;
 use wasm_bindgen::JsCast as _;
 
 /// The key the settings are kept under in the browser's local storage.
@@ -52,14 +51,16 @@ pub fn query_pairs() -> Vec<(String, String)> {
     pairs
 }
 
-/// Shows the PNG `png` in `<img id="screenshot">` (its `src` a data URL) and offers it as
-/// a download named `name`.
-pub fn show_screenshot(png: &[u8], name: &str) {
-    let url = format!(
-        "data:image/png;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(png)
-    );
-    let Some(document) = document() else { return };
+/// Shows the canvas's image in `<img id="screenshot">` (its `src` the PNG as a data URL)
+/// and offers it as a download named `name`. Read in the task that drew the frame: the
+/// browser keeps a WebGPU or WebGL2 canvas's image until it has shown it.
+pub fn show_canvas(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Result<(), String> {
+    let url = canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|_| "the browser refused to read the canvas back".to_owned())?;
+    let Some(document) = document() else {
+        return Ok(());
+    };
     if let Some(image) = document
         .get_element_by_id("screenshot")
         .and_then(|element| element.dyn_into::<web_sys::HtmlImageElement>().ok())
@@ -75,6 +76,7 @@ pub fn show_screenshot(png: &[u8], name: &str) {
         link.set_download(name);
         let _ = link.remove_attribute("hidden");
     }
+    Ok(())
 }
 
 /// The browser's local storage, where the page may keep things.

@@ -14,7 +14,7 @@ use clap::{CommandFactory as _, FromArgMatches as _};
 use wasm_bindgen::closure::Closure;
 
 pub use clock::PageClock;
-pub use dom::{keep_settings, show_error, show_screenshot};
+pub use dom::{keep_settings, show_error};
 
 use super::run_window;
 use crate::cli::Cli;
@@ -89,6 +89,14 @@ fn clap_message(error: clap::Error) -> String {
         .map(crate::text::escape)
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Shows the last frame, read from `window`'s canvas, as the screenshot `path` names (the
+/// download's name).
+pub fn show_canvas(window: &winit::window::Window, path: &std::path::Path) -> Result<(), String> {
+    use winit::platform::web::WindowExtWebSys as _;
+    let canvas = window.canvas().ok_or("the window has no canvas")?;
+    dom::show_canvas(&canvas, &path.display().to_string())
 }
 
 /// Shows the timer's resolution in `#clock`, and whether the page is isolated.
