@@ -190,13 +190,22 @@ def main():
 
         case("the ten-pane comparison runs", "?compare=all&frames=60", ten_panes)
 
-        def clamped(summary, error):
-            # 30 ms a step at 60 Hz: every frame asks for more steps than it has time for.
-            # The clamp (the default guard) caps each frame, so the run ends and the page
-            # reports, alive.
-            return ran(90, "BrowserWebGpu")(summary, error)
+        def spiral(expected):
+            def check(summary, error):
+                # 30 ms a step at 60 Hz: every frame asks for more steps than it has time
+                # for. The clamp (the default guard, 250 ms) stops the spiral; without it
+                # (max-frame-time=0) the loop spirals, and the page must stay alive either way.
+                problems = ran(90, "BrowserWebGpu")(summary, error)
+                if line(summary, "spiral") != expected:
+                    problems.append(f"spiral: {line(summary, 'spiral')!r}, not {expected!r}")
+                return problems
 
-        case("a spiral from step-cost is stopped by the clamp", "?step-cost=30&frames=90", clamped)
+            return check
+
+        case("a spiral from step-cost is stopped by the clamp", "?step-cost=30&frames=90",
+             spiral("no"))
+        case("without the clamp it spirals, the page alive",
+             "?step-cost=30&max-frame-time=0&frames=90", spiral("yes"))
 
         def chapter_passes(summary, error):
             problems = ran(300, "BrowserWebGpu")(summary, error)

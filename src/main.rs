@@ -207,11 +207,7 @@ fn explain_wayland_noise() {
 /// reorders text) written as an escape, line breaks kept. Whatever a message quotes from
 /// the command line or a file cannot move the cursor or send the terminal a sequence.
 fn printable(message: &str) -> String {
-    message
-        .split('\n')
-        .map(timestep_lab::text::escape)
-        .collect::<Vec<_>>()
-        .join("\n")
+    timestep_lab::text::escape_lines(message)
 }
 
 /// Ends on a command-line error: help and version as clap prints them, an error (exit 2)

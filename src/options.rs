@@ -215,13 +215,17 @@ impl GpuBackend {
     /// The backends a page can draw with: the browser's WebGPU and WebGL2.
     pub const ON_A_PAGE: [Self; 2] = [Self::WebGpu, Self::Gl];
 
-    /// The backends this build can draw with: natively Vulkan, Direct3D 12, Metal and GL
-    /// (wgpu has each where the platform does), on a page WebGPU and WebGL2.
+    /// The backends the desktop application can draw with (wgpu has each where the
+    /// platform does).
+    pub const NATIVE: [Self; 4] = [Self::Vulkan, Self::Dx12, Self::Metal, Self::Gl];
+
+    /// The backends this build can draw with: [`Self::NATIVE`], or on a page
+    /// [`Self::ON_A_PAGE`].
     pub fn here() -> &'static [Self] {
         if cfg!(target_arch = "wasm32") {
             &Self::ON_A_PAGE
         } else {
-            &Self::ALL[..4]
+            &Self::NATIVE
         }
     }
 

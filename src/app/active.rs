@@ -215,32 +215,18 @@ impl Active {
         picture: &Picture<'_>,
         path: &std::path::Path,
     ) -> anyhow::Result<()> {
-        let offscreen = self.draw_offscreen(pending_textures, picture);
-        let image = offscreen
-            .read_rgba(&self.gpu.device, &self.gpu.queue)
-            .context("reading the screenshot back from the GPU")?;
-        super::png::write_png(&image, path)
-    }
-
-    /// `picture` drawn into an offscreen texture of the surface's size and formats.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn draw_offscreen(
-        &mut self,
-        pending_textures: &mut egui::TexturesDelta,
-        picture: &Picture<'_>,
-    ) -> crate::render::Offscreen {
         let size = self.surface.size();
         let formats = (self.surface.format(), self.surface.ui_format());
-        let offscreen = crate::render::Offscreen::new(&self.gpu.device, size.0, size.1, formats);
-        draw(
-            &mut self.composer,
-            &self.gpu,
-            size,
-            pending_textures,
-            offscreen.target(),
-            picture,
-        );
-        offscreen
+        super::automation::write_screenshot(&self.gpu, size, formats, path, |target| {
+            draw(
+                &mut self.composer,
+                &self.gpu,
+                size,
+                pending_textures,
+                target,
+                picture,
+            );
+        })
     }
 }
 

@@ -93,6 +93,15 @@ pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
     })
 }
 
+/// The parser's message for a page: its first paragraph (without the usage lines and the
+/// pointer to `--help`, which a page has not), every line escaped.
+pub fn page_message(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or(&text).trim();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    crate::text::escape_lines(first)
+}
+
 /// A flag's value: on as `name`, `name=1` or `name=true`, off as `name=0` or `name=false`.
 fn switch(name: &str, value: &str) -> Result<bool, String> {
     match value {
@@ -190,6 +199,51 @@ mod tests {
     fn names_and_values_are_quoted_without_control_characters() {
         let error = query(&[("screenshot", "\u{1b}[31m")]).expect_err("not a switch");
         assert!(!error.contains('\u{1b}'), "{error}");
+    }
+
+    #[test]
+    fn the_parsers_message_reaches_the_page_without_usage_lines_or_control_characters() {
+        let asked = query(&[("strategy", "no\u{1b}[2Jsuch")]).expect("passed to the parser");
+        let error = Cli::command()
+            .try_get_matches_from(&asked.arguments)
+            .expect_err("no such strategy");
+        let message = page_message(&error);
+        assert!(message.contains("--strategy"), "{message}");
+        assert!(!message.contains('\u{1b}'), "{message}");
+        assert!(
+            !message.contains("--help") && !message.starts_with("error:"),
+            "{message}"
+        );
+        let unknown = Cli::command()
+            .try_get_matches_from(&query(&[("glide", "1")]).expect("passed").arguments)
+            .expect_err("no such option");
+        assert!(
+            page_message(&unknown).contains("--glide"),
+            "{}",
+            page_message(&unknown)
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever the query, the page gets arguments or a message: the parser never
+        /// panics on them, and its message is printable.
+        #[test]
+        fn any_query_is_taken_or_refused_in_words(
+            pairs in proptest::collection::vec(("[a-z-]{0,12}|.{0,6}", "[0-9a-z]{0,4}|.{0,12}"), 0..6)
+        ) {
+            let pairs: Vec<(String, String)> = pairs;
+            if let Ok(asked) = page_arguments(&pairs)
+                && let Err(error) = Cli::command().try_get_matches_from(&asked.arguments)
+            {
+                let message = page_message(&error);
+                proptest::prop_assert!(
+                    message
+                        .split('\n')
+                        .all(|line| !line.chars().any(char::is_control)),
+                    "{message:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -148,38 +148,17 @@ impl Offscreen {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> Result<image::RgbaImage, ReadbackError> {
-        let (sender, receiver) = std::sync::mpsc::channel();
-        self.read_rgba_then(device, queue, move |image| {
-            // The receiver outlives the poll below; a send error cannot happen.
-            let _ = sender.send(image);
-        })?;
-        device.poll(wgpu::PollType::wait_indefinitely())?;
-        receiver
-            .recv()
-            .expect("wait_indefinitely runs the map callback before returning")
-    }
-
-    /// Copies the texture to the CPU as RGBA, as [`Self::read_rgba`] does, and hands the
-    /// image to `done` once the GPU has written it: within the next poll of the device
-    /// natively, some time after this returns in a browser (where nothing may wait for the
-    /// GPU). An error returned here is `done`'s no more.
-    pub fn read_rgba_then(
-        &self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        done: impl FnOnce(Result<image::RgbaImage, ReadbackError>) + wgpu::WasmNotSend + 'static,
-    ) -> Result<(), ReadbackError> {
         use wgpu::TextureFormat as F;
         let swap_red_blue = match self.format {
             F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
             F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
             other => return Err(ReadbackError::UnsupportedFormat(other)),
         };
-        let (width, height) = (self.width, self.height);
-        let padded_row_bytes = (width * 4).next_multiple_of(ROW_ALIGNMENT);
+        let row_bytes = self.width * 4;
+        let padded_row_bytes = row_bytes.next_multiple_of(ROW_ALIGNMENT);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("offscreen readback"),
-            size: u64::from(padded_row_bytes) * u64::from(height),
+            size: u64::from(padded_row_bytes) * u64::from(self.height),
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
@@ -193,54 +172,43 @@ impl Offscreen {
                 layout: wgpu::TexelCopyBufferLayout {
                     offset: 0,
                     bytes_per_row: Some(padded_row_bytes),
-                    rows_per_image: Some(height),
+                    rows_per_image: Some(self.height),
                 },
             },
             wgpu::Extent3d {
-                width,
-                height,
+                width: self.width,
+                height: self.height,
                 depth_or_array_layers: 1,
             },
         );
         queue.submit([encoder.finish()]);
-        let mapped = buffer.clone();
-        // The device lives until the answer comes: a browser destroys a dropped device's
-        // buffers, and their pending maps with them.
-        let device = device.clone();
-        buffer.map_async(wgpu::MapMode::Read, .., move |result| {
-            let _device = device;
-            done(result.map_err(ReadbackError::from).and_then(|()| {
-                let image = unpad(&mapped, (width, height), padded_row_bytes, swap_red_blue);
-                mapped.unmap();
-                image
-            }));
-        });
-        Ok(())
-    }
-}
 
-/// The RGBA image in the mapped `buffer`, whose rows are `padded_row_bytes` apart.
-fn unpad(
-    buffer: &wgpu::Buffer,
-    (width, height): (u32, u32),
-    padded_row_bytes: u32,
-    swap_red_blue: bool,
-) -> Result<image::RgbaImage, ReadbackError> {
-    let row_bytes = width * 4;
-    let mut pixels = Vec::with_capacity((row_bytes * height) as usize);
-    {
-        let mapped = buffer.get_mapped_range(..)?;
-        for row in mapped.chunks_exact(padded_row_bytes as usize) {
-            pixels.extend_from_slice(&row[..row_bytes as usize]);
+        let (sender, receiver) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+            // The receiver outlives the poll below; a send error cannot happen.
+            let _ = sender.send(result);
+        });
+        device.poll(wgpu::PollType::wait_indefinitely())?;
+        receiver
+            .recv()
+            .expect("wait_indefinitely runs the map callback before returning")?;
+
+        let mut pixels = Vec::with_capacity((row_bytes * self.height) as usize);
+        {
+            let mapped = buffer.get_mapped_range(..)?;
+            for row in mapped.chunks_exact(padded_row_bytes as usize) {
+                pixels.extend_from_slice(&row[..row_bytes as usize]);
+            }
         }
-    }
-    if swap_red_blue {
-        for pixel in pixels.chunks_exact_mut(4) {
-            pixel.swap(0, 2);
+        buffer.unmap();
+        if swap_red_blue {
+            for pixel in pixels.chunks_exact_mut(4) {
+                pixel.swap(0, 2);
+            }
         }
+        Ok(image::RgbaImage::from_raw(self.width, self.height, pixels)
+            .expect("the pixel buffer holds exactly width × height RGBA pixels"))
     }
-    Ok(image::RgbaImage::from_raw(width, height, pixels)
-        .expect("the pixel buffer holds exactly width × height RGBA pixels"))
 }
 
 /// Renders `panes` into a fresh `width` × `height` `Rgba8UnormSrgb` image with the default

@@ -26,6 +26,16 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A message of several lines, each [`escape`]d, the line breaks kept: whatever it quotes
+/// cannot move the cursor or send the terminal a sequence, and it still reads as lines.
+pub fn escape_lines(message: &str) -> String {
+    message
+        .split('\n')
+        .map(escape)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `text` [`escape`]d and cut to `max_chars` characters, `…` marking a cut: a value from a
 /// file or the command line quoted in a message (a whole binary file helps no one).
 pub fn escape_within(text: &str, max_chars: usize) -> String {

@@ -72,25 +72,6 @@ impl PageClock {
         (median > 0.0).then(|| (100_000.0 / median).round() / 100.0)
     }
 
-    /// The timer's resolution, ms: the smallest step `performance.now()` takes, measured by
-    /// reading it until it has moved a few times.
-    pub fn resolution_ms(&self) -> f64 {
-        let mut smallest = f64::INFINITY;
-        let mut last = self.performance.now();
-        let mut steps = 0;
-        let mut reads = 0u32;
-        while steps < 8 && reads < 2_000_000 {
-            let now = self.performance.now();
-            reads += 1;
-            if now > last {
-                smallest = smallest.min(now - last);
-                last = now;
-                steps += 1;
-            }
-        }
-        smallest
-    }
-
     /// `ms` on `performance.now()`'s scale as a time on this clock.
     fn nanos(&self, ms: f64) -> Nanos {
         ((ms - self.origin_ms).max(0.0) * 1e6) as Nanos
@@ -149,4 +130,25 @@ fn watch_frames(window: &web_sys::Window, stamps: std::rc::Weak<RefCell<Stamps>>
     if let Some(callback) = callback.borrow().as_ref() {
         let _ = window.request_animation_frame(callback.as_ref().unchecked_ref());
     }
+}
+
+/// The page's timer's resolution, ms: the smallest step `performance.now()` takes, measured
+/// by reading it until it has moved a few times (infinite where the page has no timer).
+pub fn timer_resolution_ms() -> f64 {
+    let Some(performance) = web_sys::window().and_then(|window| window.performance()) else {
+        return f64::INFINITY;
+    };
+    let mut smallest = f64::INFINITY;
+    let mut last = performance.now();
+    let (mut steps, mut reads) = (0, 0u32);
+    while steps < 8 && reads < 2_000_000 {
+        let now = performance.now();
+        reads += 1;
+        if now > last {
+            smallest = smallest.min(now - last);
+            last = now;
+            steps += 1;
+        }
+    }
+    smallest
 }

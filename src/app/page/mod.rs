@@ -18,7 +18,7 @@ pub use dom::{keep_settings, show_error};
 
 use super::run_window;
 use crate::cli::Cli;
-use crate::cli::query::page_arguments;
+use crate::cli::query::{page_arguments, page_message};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, from_toml};
 
@@ -51,19 +51,20 @@ fn page_options() -> Result<WindowOptions, String> {
     let query = page_arguments(&dom::query_pairs())?;
     let matches = Cli::command()
         .try_get_matches_from(&query.arguments)
-        .map_err(clap_message)?;
-    let cli = Cli::from_arg_matches(&matches).map_err(clap_message)?;
+        .map_err(|error| page_message(&error))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|error| page_message(&error))?;
     if cli.command.is_some() {
         return Err("a page runs the window, not a command".to_owned());
     }
-    let (remembered, warnings) = match dom::kept_settings() {
+    let kept = dom::kept_settings();
+    let first_visit = kept.is_none();
+    let (remembered, warnings) = match kept {
         Some(text) => from_toml(&text, "the settings kept in local storage"),
         None => (Remembered::default(), Vec::new()),
     };
     for warning in warnings {
         web_sys::console::warn_1(&format!("warning: {warning}").into());
     }
-    let first_visit = dom::kept_settings().is_none();
     let mut options = cli
         .window
         .options_over(&matches, &remembered)
@@ -78,19 +79,6 @@ fn page_options() -> Result<WindowOptions, String> {
     Ok(options)
 }
 
-/// clap's message without its usage lines: the first paragraph, control characters
-/// escaped.
-fn clap_message(error: clap::Error) -> String {
-    let text = error.render().to_string();
-    let first = text.split("\n\n").next().unwrap_or(&text).trim();
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    first
-        .split('\n')
-        .map(crate::text::escape)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// Shows the last frame, read from `window`'s canvas, as the screenshot `path` names (the
 /// download's name).
 pub fn show_canvas(window: &winit::window::Window, path: &std::path::Path) -> Result<(), String> {
@@ -101,7 +89,7 @@ pub fn show_canvas(window: &winit::window::Window, path: &std::path::Path) -> Re
 
 /// Shows the timer's resolution in `#clock`, and whether the page is isolated.
 fn show_clock() {
-    let resolution_us = PageClock::default().resolution_ms() * 1000.0;
+    let resolution_us = clock::timer_resolution_ms() * 1000.0;
     let isolated = if dom::cross_origin_isolated() {
         "cross-origin isolated"
     } else {
