@@ -95,12 +95,18 @@ pub(super) fn flagged(error: RangeError) -> anyhow::Error {
 /// Parses `--backend`: one of the graphics APIs this build draws with
 /// ([`GpuBackend::here`]).
 pub(super) fn parse_backend(value: &str) -> Result<GpuBackend, String> {
-    let backend: GpuBackend = value.parse().map_err(|error| format!("{error}"))?;
     let here = GpuBackend::here();
+    let ids = here.iter().map(|backend| backend.id()).collect::<Vec<_>>();
+    let Ok(backend) = value.parse::<GpuBackend>() else {
+        // The ones this build draws with, not every one there is.
+        return Err(format!(
+            "unknown graphics backend {value:?} (allowed: {})",
+            ids.join(", ")
+        ));
+    };
     if here.contains(&backend) {
         return Ok(backend);
     }
-    let ids = here.iter().map(|backend| backend.id()).collect::<Vec<_>>();
     let (place, other) = if cfg!(target_arch = "wasm32") {
         ("a page", "the desktop application's")
     } else {

@@ -60,6 +60,12 @@ pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
     let mut screenshot = false;
     for (name, value) in pairs {
         let shown = crate::text::escape(name);
+        if name.is_empty() {
+            return Err(format!(
+                "={}: a parameter needs a name (name=value, as the option --name value)",
+                crate::text::escape(value)
+            ));
+        }
         if name == "screenshot" {
             screenshot = switch(name, value)?;
             continue;
@@ -161,6 +167,12 @@ mod tests {
         assert!(arguments(&[("paused", "0"), ("no-panel", "false")]).is_empty());
         let error = query(&[("paused", "yes")]).expect_err("not a switch");
         assert!(error.contains("paused=yes: not a switch"), "{error}");
+    }
+
+    #[test]
+    fn a_parameter_without_a_name_is_refused() {
+        let error = query(&[("", "x")]).expect_err("no name");
+        assert!(error.starts_with("=x: a parameter needs a name"), "{error}");
     }
 
     #[test]

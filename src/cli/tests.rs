@@ -265,3 +265,20 @@ fn every_whole_number_option_names_the_range_it_enforces() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn the_desktop_application_refuses_the_browsers_backend_naming_its_own() {
+    assert_eq!(parse_backend("gl"), Ok(GpuBackend::Gl));
+    assert_eq!(
+        parse_backend("webgpu"),
+        Err(
+            "webgpu is a browser's; the desktop application draws with vulkan or dx12 or \
+             metal or gl"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        parse_backend(""),
+        Err("unknown graphics backend \"\" (allowed: vulkan, dx12, metal, gl)".to_owned())
+    );
+}
