@@ -245,7 +245,7 @@ pub fn model_refresh(screen: &ScreenReadouts) -> String {
         RefreshSource::Measured { vblank: false } => {
             "the measured refresh; no vblank phase: the images land on no refresh grid".to_owned()
         }
-        RefreshSource::Monitor => "the monitor's rate".to_owned(),
+        RefreshSource::Monitor => crate::ui::MONITOR_RATE.to_owned(),
         RefreshSource::Override => "set by hand".to_owned(),
         RefreshSource::Assumed => "assumed: nothing reported one".to_owned(),
     };

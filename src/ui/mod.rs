@@ -32,5 +32,6 @@ pub use panel::{
 };
 pub use plots::PLOT_SPAN_S;
 pub use ramp::PANE_COLORS;
+pub use readouts::MONITOR_RATE;
 pub use record_replay::{RecordReplayRequest, RecordReplayStatus};
 pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

@@ -268,10 +268,18 @@ pub(super) fn screen_model(screen: &ScreenReadouts) -> String {
     }
 }
 
+/// Where a monitor's rate comes from, in words: the window system's report natively; on a
+/// page, which is told none, the browser's frame stamps (`app::page::PageClock`).
+pub const MONITOR_RATE: &str = if cfg!(target_arch = "wasm32") {
+    "the rate of the browser's frames"
+} else {
+    "the monitor's rate"
+};
+
 /// Where the modeled refresh rate comes from, in words.
 pub(super) fn refresh_source(source: RefreshSource) -> &'static str {
     match source {
-        RefreshSource::Monitor => "the monitor's rate",
+        RefreshSource::Monitor => MONITOR_RATE,
         RefreshSource::Override => "rate set in Display",
         RefreshSource::Assumed => "assumed: the monitor reports no rate",
         RefreshSource::Measured { vblank: true } => "the measured refresh and vblank",

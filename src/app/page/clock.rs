@@ -20,6 +20,10 @@ const MEASURED_INTERVALS: usize = 120;
 /// Frame intervals needed before a refresh rate is reported.
 const FIRST_MEASURE: usize = 30;
 
+/// The refresh rates a screen has, Hz: a slower rhythm is the page's own (it took longer
+/// than a refresh over most frames), not the screen's.
+const SCREEN_RATES: std::ops::RangeInclusive<f64> = 24.0..=1000.0;
+
 /// What the animation callback writes: the frame stamps and their intervals.
 #[derive(Debug, Default)]
 struct Stamps {
@@ -57,9 +61,10 @@ impl Default for PageClock {
 }
 
 impl PageClock {
-    /// The refresh rate measured from the frame stamps, Hz: the median interval's, once
-    /// [`FIRST_MEASURE`] frames came (a frame the page took long over counts as the
-    /// refreshes it spanned would not: the median passes over it).
+    /// The refresh rate measured from the frame stamps, Hz, once [`FIRST_MEASURE`] frames
+    /// came: the rate of the shortest tenth of the intervals (a frame the page took long
+    /// over spans several refreshes; the browser's stamps fall on refreshes), where that is a
+    /// rate a screen has ([`SCREEN_RATES`]); none where the page never kept up with one.
     pub fn refresh_hz(&self) -> Option<f64> {
         let stamps = self.stamps.borrow();
         if stamps.intervals.len() < FIRST_MEASURE {
@@ -67,9 +72,10 @@ impl PageClock {
         }
         let mut intervals: Vec<f64> = stamps.intervals.iter().copied().collect();
         intervals.sort_by(f64::total_cmp);
-        let median = intervals[intervals.len() / 2];
+        let short = intervals[intervals.len() / 10];
         // To a hundredth of a hertz: the screen model is not rebuilt for noise.
-        (median > 0.0).then(|| (100_000.0 / median).round() / 100.0)
+        let hz = (100_000.0 / short).round() / 100.0;
+        SCREEN_RATES.contains(&hz).then_some(hz)
     }
 
     /// `ms` on `performance.now()`'s scale as a time on this clock.
