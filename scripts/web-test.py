@@ -81,12 +81,14 @@ class Browser:
                 "const text = (id) => { const e = document.getElementById(id);"
                 " return e.hidden ? null : e.textContent; };"
                 " const shot = document.getElementById('screenshot');"
-                " return [text('summary'), text('error'), shot.hidden ? null : shot.src];"
+                " const first = performance.getEntriesByName('timestep-lab: first frame');"
+                " return [text('summary'), text('error'), shot.hidden ? null : shot.src,"
+                " first.length ? first[0].startTime : null];"
             )
             deadline = time.time() + TIMEOUT_S
-            summary = error = shot = None
+            summary = error = shot = self.first_frame_ms = None
             while time.time() < deadline:
-                summary, error, shot = self.call(
+                summary, error, shot, self.first_frame_ms = self.call(
                     "POST", f"/session/{session}/execute/sync", {"script": read, "args": []}
                 )["value"]
                 if summary or error:
@@ -150,6 +152,8 @@ def main():
         verdict = "ok" if not problems else "FAILED"
         fps = line(summary, "fps")
         measured = f", {fps}" if fps else ""
+        if browser.first_frame_ms is not None:
+            measured += f", first frame at {browser.first_frame_ms:.0f} ms"
         print(f"{verdict}: {name} ({query}, {time.time() - started:.0f} s{measured})", flush=True)
         if problems:
             failures.append(name)

@@ -443,6 +443,10 @@ impl App {
             self.present_watch.presented(numbers);
             self.summary.frames += 1;
             self.summary.presented_at(self.live.stopwatch().now());
+            #[cfg(target_arch = "wasm32")]
+            if self.summary.frames == 1 {
+                super::page::mark_first_frame();
+            }
         }
         self.present_watch.poll(&mut self.live);
         self.apply(active, &output);

@@ -107,3 +107,11 @@ pub fn cross_origin_isolated() -> bool {
         })
         .unwrap_or(false)
 }
+
+/// Marks the first frame on the page's performance timeline (`timestep-lab: first frame`,
+/// its `startTime` the time to first frame, ms since the page began loading).
+pub fn mark_first_frame() {
+    if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
+        let _ = performance.mark("timestep-lab: first frame");
+    }
+}

@@ -14,7 +14,7 @@ use clap::{CommandFactory as _, FromArgMatches as _};
 use wasm_bindgen::closure::Closure;
 
 pub use clock::PageClock;
-pub use dom::{keep_settings, show_error};
+pub use dom::{keep_settings, mark_first_frame, show_error};
 
 use super::run_window;
 use crate::cli::Cli;
