@@ -9,11 +9,14 @@ naming the case and what the page said."""
 
 import base64
 import json
+import os
+import shutil
 import socket
 import struct
 import zlib
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -55,8 +58,30 @@ class Browser:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return json.loads(response.read())
 
-    def run(self, url, webgpu=True):
-        """Loads `url`; returns (summary, error, console lines) once the page has said one."""
+    def open_file(self, session, path):
+        """Opens the file at `path` with the page's file picker, once the lab runs (the
+        picker is disabled until then)."""
+        enabled = "return !document.getElementById('open').disabled;"
+        deadline = time.time() + TIMEOUT_S
+        while not self.script(session, enabled):
+            if time.time() > deadline:
+                raise RuntimeError("the page's file picker was never enabled")
+            time.sleep(0.5)
+        found = self.call(
+            "POST", f"/session/{session}/element", {"using": "css selector", "value": "#open"}
+        )["value"]
+        element = next(iter(found.values()))
+        self.call("POST", f"/session/{session}/element/{element}/value", {"text": path})
+
+    def script(self, session, script):
+        return self.call(
+            "POST", f"/session/{session}/execute/sync", {"script": script, "args": []}
+        )["value"]
+
+    def run(self, url, webgpu=True, opened=None):
+        """Loads `url` (and opens the file at path `opened` on it); returns (summary, error,
+        console lines) once the page has said one. The recording the page offered for
+        download, if any, is left in `self.recording` (its text)."""
         arguments = ["--headless=new", "--no-sandbox", "--window-size=1300,1000"]
         if webgpu:
             arguments += ["--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"]
@@ -77,6 +102,8 @@ class Browser:
         )["value"]["sessionId"]
         try:
             self.call("POST", f"/session/{session}/url", {"url": url})
+            if opened:
+                self.open_file(session, opened)
             read = (
                 "const text = (id) => { const e = document.getElementById(id);"
                 " return e.hidden ? null : e.textContent; };"
@@ -88,15 +115,23 @@ class Browser:
             deadline = time.time() + TIMEOUT_S
             summary = error = shot = self.first_frame_ms = None
             while time.time() < deadline:
-                summary, error, shot, self.first_frame_ms = self.call(
-                    "POST", f"/session/{session}/execute/sync", {"script": read, "args": []}
-                )["value"]
+                summary, error, shot, self.first_frame_ms = self.script(session, read)
                 if summary or error:
                     break
                 time.sleep(0.5)
             logs = self.call("POST", f"/session/{session}/se/log", {"type": "browser"})
             console = [entry.get("message", "") for entry in logs.get("value", [])]
             self.shot = shot
+            # The download's link is a blob URL the page made: read it on the page.
+            fetched = (
+                "const done = arguments[arguments.length - 1];"
+                " const link = document.getElementById('recording-download');"
+                " if (link.hidden) { done(null); } else"
+                " { fetch(link.href).then((r) => r.text()).then(done, () => done(null)); }"
+            )
+            self.recording = self.call(
+                "POST", f"/session/{session}/execute/async", {"script": fetched, "args": []}
+            )["value"]
             return summary, error, console
         finally:
             self.call("DELETE", f"/session/{session}")
@@ -142,9 +177,9 @@ def main():
     browser = Browser()
     failures = []
 
-    def case(name, query, check, webgpu=True):
+    def case(name, query, check, webgpu=True, opened=None):
         started = time.time()
-        summary, error, console = browser.run(base + query, webgpu)
+        summary, error, console = browser.run(base + query, webgpu, opened)
         problems = check(summary, error)
         panics = [text for text in console if "panicked" in text]
         if panics:
@@ -256,11 +291,64 @@ def main():
         case("a bad parameter shows its message", "?hz=5000", refused)
 
         def refused_on_page(summary, error):
-            if summary or "record: not on a page" not in (error or ""):
-                return ["record was not refused as a page's"]
+            if summary or "replay: not on a page" not in (error or ""):
+                return ["replay was not refused as a page's"]
             return []
 
-        case("what needs files is refused", "?record=x.csv", refused_on_page)
+        case("what names a file is refused", "?replay=x.csv", refused_on_page)
+
+        recorded = {}
+
+        def downloaded(summary, error):
+            problems = ran(90, "BrowserWebGpu")(summary, error)
+            text = browser.recording or ""
+            rows = [row for row in text.splitlines() if row and not row.startswith("#")]
+            if not text.startswith("# timestep-lab session recording\n"):
+                problems.append(f"no recording was offered for download: {text[:80]!r}")
+            said = line(summary, "recorded") or ""
+            if not said.endswith(" frames to run.csv") or f"{len(rows) - 1} frames" not in said:
+                problems.append(f"the summary's 'recorded' line ({said!r}) is not the "
+                                f"download's {len(rows) - 1} rows")
+            recorded.update(text=text, frames=said.split(" ")[0],
+                            hashes=line(summary, "state hashes"))
+            return problems
+
+        case("a recording is downloaded", "?compare=accumulator,interpolated&step-cost=2"
+             "&frames=90&record=run.csv", downloaded)
+
+        files = tempfile.mkdtemp(prefix="timestep-lab-web-test-")
+        session = os.path.join(files, "run.csv")
+        with open(session, "w", encoding="utf-8") as out:
+            out.write(recorded.get("text") or "")
+
+        def replayed(summary, error):
+            problems = []
+            if error:
+                problems.append(f"the page showed an error: {error}")
+            frames = recorded.get("frames")
+            if line(summary, "replayed") != f"{frames} of {frames} frames":
+                problems.append(f"replayed: {line(summary, 'replayed')!r}, not all {frames}")
+            if line(summary, "state hashes") != recorded.get("hashes"):
+                problems.append(f"the replay ended in {line(summary, 'state hashes')!r}, the "
+                                f"recording in {recorded.get('hashes')!r}")
+            return problems
+
+        case("a recording opened on the page replays to the state it recorded",
+             "?quit-after-replay", replayed, opened=session)
+
+        bad = os.path.join(files, "bad.txt")
+        with open(bad, "w", encoding="utf-8") as out:
+            out.write("16.7\n16.7\nsixteen\n")
+
+        def refused_file(summary, error):
+            expected = 'bad.txt:3: frame time "sixteen" is not a number'
+            if summary or expected not in (error or ""):
+                return [f"the file was not refused with {expected!r}"]
+            return []
+
+        case("a file that is no trace is refused with its line", "", refused_file,
+             opened=bad)
+        shutil.rmtree(files, ignore_errors=True)
     finally:
         browser.close()
         server.kill()

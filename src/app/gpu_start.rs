@@ -10,6 +10,7 @@ use winit::event_loop::EventLoopProxy;
 use winit::window::Window;
 
 use super::active::{Connected, Opening};
+use super::window::Wake;
 use crate::options::GpuBackend;
 
 /// What connecting the GPU comes to, once it has.
@@ -26,7 +27,11 @@ pub struct GpuStart {
 impl GpuStart {
     /// Starts connecting a GPU (on `backend` where one is named) to `opening`'s surface;
     /// `wake` is sent a user event when it has ended, where that is not at once.
-    pub fn begin(opening: Opening, backend: Option<GpuBackend>, wake: EventLoopProxy<()>) -> Self {
+    pub fn begin(
+        opening: Opening,
+        backend: Option<GpuBackend>,
+        wake: EventLoopProxy<Wake>,
+    ) -> Self {
         let window = opening.window.clone();
         let answer = Answer::default();
         let connecting = opening.connect(backend);
@@ -41,7 +46,7 @@ impl GpuStart {
             let connected = connecting.await;
             *slot.borrow_mut() = Some(connected);
             // The loop is gone only when the page is: nothing is left to tell.
-            let _ = wake.send_event(());
+            let _ = wake.send_event(Wake::Connected);
         });
         Self { window, answer }
     }

@@ -25,7 +25,7 @@ mod surface;
 mod tour;
 mod ui_pass;
 mod viewports;
-mod window;
+pub(crate) mod window;
 
 pub use compose::{FrameComposer, UiFrame};
 pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};

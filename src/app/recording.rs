@@ -1,13 +1,21 @@
 //! Recording the live loop to a file from the window: which file (the one given, or the
 //! first free `timestep-lab-recording-N.csv`, always created new), starting and finishing
-//! the recording, and what the panel and the exit report say about it.
+//! the recording, and what the panel and the exit report say about it. On a page, which
+//! writes no files, the recording is held in memory and offered as a download when it
+//! stops (`app::page::offer_download`).
 //!
 //! No window or GPU type here: this is the live loop's side of recording, and belongs with
 //! the loop (the core) rather than with the window.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::fs::File;
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::ErrorKind;
-use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::Path;
+use std::path::PathBuf;
+#[cfg(target_arch = "wasm32")]
+use std::sync::{Arc, Mutex};
 
 use crate::live::{LiveLoop, Stopwatch};
 use crate::recording::RecordingWriter;
@@ -15,12 +23,14 @@ use crate::text::escape_path;
 
 /// Most numbered file names tried before giving up: far more recordings than anyone keeps
 /// in one directory, and a bound on the search.
+#[cfg(not(target_arch = "wasm32"))]
 const MAX_NUMBERED_RECORDINGS: u32 = 10_000;
 
 /// Creates the file to record to: `path` when given, else the first free
 /// `timestep-lab-recording-N.csv` in `dir` (N from 1; an empty `dir` is the current
 /// directory). The file is created new, so nothing is overwritten; the path is returned
 /// with the outcome, to name it in a message either way.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn create_recording_file(
     path: Option<PathBuf>,
     dir: &Path,
@@ -54,21 +64,71 @@ pub struct Recorder {
     error: Option<String>,
     /// Recordings written: the file and its frames.
     recorded: Vec<(PathBuf, u64)>,
+    /// On a page, the recording running, held until it is downloaded.
+    #[cfg(target_arch = "wasm32")]
+    held: Option<Held>,
+}
+
+/// A recording's bytes in memory, shared between the live loop's writer and the recorder
+/// that downloads them when it stops.
+#[cfg(target_arch = "wasm32")]
+#[derive(Clone, Debug, Default)]
+struct Held(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(target_arch = "wasm32")]
+impl Held {
+    /// The bytes written, taken.
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(
+            &mut *self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl std::io::Write for Held {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut held = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        held.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Recorder {
     /// Starts recording `live` to `path`, or to the first free numbered file in the current
-    /// directory (see [`create_recording_file`]); `adapter` goes in the file's header.
+    /// directory (see [`create_recording_file`]); `adapter` goes in the file's header. On a
+    /// page, into memory, to be downloaded as `path` (or a numbered name) when it stops.
     pub fn start<S: Stopwatch>(
         &mut self,
         live: &mut LiveLoop<S>,
         path: Option<PathBuf>,
         adapter: &str,
     ) {
-        let (path, file) = create_recording_file(path, Path::new(""));
-        let started = file.and_then(|file| {
+        #[cfg(not(target_arch = "wasm32"))]
+        let (path, sink) = {
+            let (path, file) = create_recording_file(path, Path::new(""));
+            (path, file.map(std::io::BufWriter::new))
+        };
+        #[cfg(target_arch = "wasm32")]
+        let (path, sink) = {
+            let numbered = || format!("timestep-lab-recording-{}.csv", self.recorded.len() + 1);
+            let held = Held::default();
+            self.held = Some(held.clone());
+            (path.unwrap_or_else(|| numbered().into()), Ok(held))
+        };
+        let started = sink.and_then(|sink| {
             live.start_recording(adapter, |header| {
-                let writer = RecordingWriter::new(std::io::BufWriter::new(file), header)?;
+                let writer = RecordingWriter::new(sink, header)?;
                 Ok(Box::new(writer))
             })
         });
@@ -83,12 +143,20 @@ impl Recorder {
         }
     }
 
-    /// Finishes the recording running, if one is (its last frame, the flush).
+    /// Finishes the recording running, if one is (its last frame, the flush); on a page,
+    /// offers it as a download.
     pub fn stop<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) {
         let Some(path) = self.path.take() else {
             return;
         };
-        match live.stop_recording() {
+        let finished = live.stop_recording().map_err(|error| error.to_string());
+        #[cfg(target_arch = "wasm32")]
+        let finished = finished.and_then(|frames| {
+            let bytes = self.held.take().map(|held| held.take()).unwrap_or_default();
+            super::page::offer_download(&path.display().to_string(), &bytes, "text/csv")?;
+            Ok(frames)
+        });
+        match finished {
             Ok(frames) => {
                 self.notice = Some(format!(
                     "recorded {frames} frames to {}",

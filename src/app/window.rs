@@ -35,6 +35,20 @@ use crate::ui::{DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStat
 /// What the window reports when its run ends: the summary, or the error that ended it.
 pub type WindowOutcome = anyhow::Result<WindowSummary>;
 
+/// What wakes the window's event loop from outside the window.
+pub enum Wake {
+    /// Connecting the GPU has ended, on a page, when the browser answered.
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        expect(dead_code, reason = "natively the window waits for its GPU")
+    )]
+    Connected,
+    /// A recording or trace opened on a page (its file picker, or dropped on it) to
+    /// replay, or the message that refuses it.
+    #[cfg(target_arch = "wasm32")]
+    Opened(Result<crate::live::Recording, String>),
+}
+
 /// Runs the window until it closes, and hands `report` the outcome once, as soon as the run
 /// ends: inside winit's `exiting`, however the application was ended (its window closed,
 /// Esc, `--frames`, the macOS menu's Quit, the system ending the session), or after the
@@ -43,7 +57,7 @@ pub type WindowOutcome = anyhow::Result<WindowSummary>;
 /// so everything the end does (the settings saved, a recording finished and flushed, the
 /// summary) happens there, on every platform alike.
 pub fn run_window(options: WindowOptions, report: impl FnOnce(WindowOutcome) + 'static) {
-    let event_loop = match EventLoop::new() {
+    let event_loop = match EventLoop::<Wake>::with_user_event().build() {
         Ok(event_loop) => event_loop,
         Err(error) => return report(Err(no_window_error(error))),
     };
@@ -63,7 +77,7 @@ pub fn run_window(options: WindowOptions, report: impl FnOnce(WindowOutcome) + '
 
 /// Runs `app` until the event loop returns, and reports its outcome if `exiting` did not.
 #[cfg(not(target_arch = "wasm32"))]
-fn run_to_end(event_loop: EventLoop<()>, mut app: App) {
+fn run_to_end(event_loop: EventLoop<Wake>, mut app: App) {
     use anyhow::Context as _;
     let outcome = event_loop.run_app(&mut app);
     match (outcome, app.report.take()) {
@@ -83,7 +97,7 @@ impl App {
     fn new(
         options: WindowOptions,
         mut live: LiveLoop<Clock>,
-        wake: EventLoopProxy<()>,
+        wake: EventLoopProxy<Wake>,
         report: Box<dyn FnOnce(WindowOutcome)>,
     ) -> Self {
         live.set_paused(options.paused);
@@ -191,7 +205,7 @@ struct App {
     /// The window while its GPU is being connected.
     starting: Option<GpuStart>,
     /// Wakes the event loop when the GPU is connected (on a page, later).
-    wake: EventLoopProxy<()>,
+    wake: EventLoopProxy<Wake>,
     /// What happened, for the exit report.
     summary: WindowSummary,
     /// The error that ended the run, if any.
@@ -210,7 +224,7 @@ struct App {
     report: Option<Box<dyn FnOnce(WindowOutcome)>>,
 }
 
-impl ApplicationHandler for App {
+impl ApplicationHandler<Wake> for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.active.is_some() || self.starting.is_some() {
             return;
@@ -228,8 +242,12 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn user_event(&mut self, event_loop: &ActiveEventLoop, (): ()) {
-        self.finish_start(event_loop);
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, wake: Wake) {
+        match wake {
+            Wake::Connected => self.finish_start(event_loop),
+            #[cfg(target_arch = "wasm32")]
+            Wake::Opened(opened) => self.open_replay(opened),
+        }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -322,6 +340,9 @@ impl App {
                     self.configure(&mut active, mode);
                 }
                 self.present_watch = PresentWatch::start(&active.window, &mut self.live);
+                // A page replays what is opened on it once the lab runs.
+                #[cfg(target_arch = "wasm32")]
+                super::page::watch_files(self.wake.clone());
                 active.window.request_redraw();
                 self.active = Some(active);
             }
@@ -536,6 +557,23 @@ impl App {
                 .replay
                 .error()
                 .or_else(|| self.recorder.notice().map(str::to_owned)),
+        }
+    }
+
+    /// Replays a file opened on the page instead of the clock, as `--replay` does from the
+    /// start (a recording running ends first, downloaded: recording and replay do not mix,
+    /// as `--record` and `--replay` do not); or says why the file cannot be replayed.
+    #[cfg(target_arch = "wasm32")]
+    fn open_replay(&mut self, opened: Result<crate::live::Recording, String>) {
+        match opened {
+            Ok(recording) => {
+                super::page::opened(&recording);
+                self.recorder.stop(&mut self.live);
+                let mut replay = Replay::new(recording.into());
+                replay.set_speed(self.options.replay_speed);
+                self.replay = ReplayControl::new(Some(replay), self.options.quit_after_replay);
+            }
+            Err(message) => super::page::show_error(&message),
         }
     }
 

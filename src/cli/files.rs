@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use crate::bench::same_output;
-use crate::recording::{load_recording, recording_from_trace};
+use crate::recording::{load_recording, read_recording, recording_from_trace};
 use crate::trace::{self, LoadOptions};
 
 /// Checks `--csv` and `--plot` before any work is done, so a typo does not cost a whole
@@ -127,6 +127,22 @@ pub fn load_replay(
     }
 }
 
+/// What `--replay` plays, from `bytes` held in memory (a file opened on a page), `name`
+/// naming it in messages: a session recording, or any trace the bench reads (a PresentMon
+/// capture's rows chosen as `--replay` chooses them by default). Refused as `--replay`
+/// refuses the same file, with the same messages (the line and the value); what the reader
+/// noticed is in the recording's `notes`.
+pub fn read_replay(bytes: Vec<u8>, name: &str) -> anyhow::Result<crate::live::Recording> {
+    if trace::starts_with_recording_mark(bytes.as_slice()) {
+        return Ok(read_recording(bytes, name)?);
+    }
+    let trace = trace::read(bytes.as_slice(), name, &LoadOptions::default())?;
+    let notes = trace.notes.clone();
+    let mut recording = recording_from_trace(trace);
+    recording.notes = notes;
+    Ok(recording)
+}
+
 /// Says why nothing happens while a file keeps us waiting: a named pipe with no writer
 /// blocks the read. `path` is shown as messages show it (escaped).
 pub(super) fn wait_notice(path: &str) {
@@ -150,4 +166,77 @@ pub fn check_png_path(path: &std::path::Path) -> anyhow::Result<()> {
         anyhow::bail!("{}: the image file must end in .png", path.display());
     }
     check_parent_directory(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The traces and the recording the project ships, by path.
+    fn shipped() -> Vec<std::path::PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/traces");
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .expect("assets/traces")
+            .map(|entry| entry.expect("an entry").path())
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|ext| ext == "csv" || ext == "txt")
+            })
+            .collect();
+        paths.sort();
+        paths
+    }
+
+    #[test]
+    fn a_file_read_from_memory_replays_as_the_same_file_read_by_name() {
+        let paths = shipped();
+        assert!(paths.iter().any(|path| trace::is_recording(path)));
+        for path in paths {
+            let by_name = load_replay(&path, &LoadOptions::default()).expect("shipped");
+            let bytes = std::fs::read(&path).expect("readable");
+            let in_memory = read_replay(bytes, &path.display().to_string()).expect("shipped");
+            assert_eq!(in_memory.summary, by_name.summary, "{}", path.display());
+            assert_eq!(in_memory.header, by_name.header, "{}", path.display());
+            assert_eq!(in_memory.source, by_name.source, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn a_bad_file_read_from_memory_is_refused_with_the_message_of_replay() {
+        let dir =
+            std::env::temp_dir().join(format!("timestep-lab-read-replay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let recording = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/traces/lab-session.csv"),
+        )
+        .expect("shipped");
+        // A recording with a row cut to a bad value, a trace with a word for a frame time,
+        // one with no frames at all, and a frame time past the reader's range.
+        let mut bad_row = recording.lines().map(str::to_owned).collect::<Vec<_>>();
+        let middle = bad_row.len() / 2;
+        bad_row[middle] = "x,y,z".to_owned();
+        let cases = [
+            ("bad-row.csv", bad_row.join("\n") + "\n"),
+            ("word.txt", "16.7\n16.7\nsixteen\n".to_owned()),
+            ("empty.txt", String::new()),
+            ("huge.txt", "16.7\n1e300\n".to_owned()),
+        ];
+        for (name, text) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, &text).expect("written");
+            let by_name = load_replay(&path, &LoadOptions::default()).expect_err(name);
+            let in_memory =
+                read_replay(text.into_bytes(), &path.display().to_string()).expect_err(name);
+            assert_eq!(format!("{in_memory:#}"), format!("{by_name:#}"));
+        }
+        assert!(
+            format!(
+                "{:#}",
+                read_replay(b"16.7\n16.7\nsixteen\n".to_vec(), "word.txt").expect_err("a word")
+            )
+            .starts_with("word.txt:3: frame time \"sixteen\" is not a number"),
+            "the line is named"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -16,7 +16,7 @@ use crate::options::GpuBackend;
 use crate::timestep::{EnginePreset, RangeError, Strategy};
 
 pub use bench_args::{BenchArgs, RunArgs, SweepArgs};
-pub use files::{check_new_file, check_png_path, load_replay};
+pub use files::{check_new_file, check_png_path, load_replay, read_replay};
 pub use run_bench::{run_bench, run_sweep};
 pub use window_args::{
     BenchRenderArgs, LiveArgs, RenderArgs, SimArgs, WindowArgs, X11_SCALE_FACTOR,

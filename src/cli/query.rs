@@ -2,43 +2,35 @@
 //! is `--strategy accumulator --compare all`, checked by the same parser with the same
 //! messages. A flag is given as `name`, `name=1` or `name=true` (`name=0` or `name=false`
 //! leaves it out). What needs files or the desktop's window system is refused with what
-//! the page does instead; `screenshot=1` asks for the last frame as an image on the page.
+//! the page does instead; `screenshot=1` asks for the last frame as an image on the page,
+//! `record=NAME` records from the first frame into a download named NAME, and
+//! `quit-after-replay` ends the run once a file opened on the page has replayed.
 
 use clap::CommandFactory as _;
 
 use super::Cli;
 
 /// The options a page refuses, each with what it does instead.
-const NOT_ON_A_PAGE: [(&str, &str); 10] = [
+const NOT_ON_A_PAGE: [(&str, &str); 8] = [
     (
         "present-mode",
         "the browser decides how frames reach the screen (it waits for vsync)",
     ),
     ("frame-cap", "the browser paces a page's frames"),
     (
-        "record",
-        "a page writes no files; the desktop application records (--record)",
-    ),
-    (
         "replay",
-        "a page opens no files by name; the desktop application replays (--replay)",
+        "a page opens no files by name: open one with the page's file picker, or drop it on \
+         the page",
     ),
     (
         "process",
-        "it belongs to --replay, which a page does not take",
+        "a capture opened on a page replays the application with the most rows",
     ),
     (
         "swap-chain",
-        "it belongs to --replay, which a page does not take",
+        "a capture opened on a page replays the swap chain with the most rows",
     ),
-    (
-        "replay-speed",
-        "it belongs to --replay, which a page does not take",
-    ),
-    (
-        "quit-after-replay",
-        "it belongs to --replay, which a page does not take",
-    ),
+    ("replay-speed", "the panel sets a replay's speed"),
     ("no-config", "a page keeps no settings between visits"),
     ("resize-at", "the page sizes its canvas"),
 ];
@@ -50,6 +42,11 @@ pub struct PageQuery {
     pub arguments: Vec<String>,
     /// Whether `screenshot=1` asked for the last frame on the page.
     pub screenshot: bool,
+    /// The name `record=NAME` downloads the recording under, when one is asked for.
+    pub record: Option<String>,
+    /// Whether `quit-after-replay` ends the run once a file opened on the page has
+    /// replayed to its end.
+    pub quit_after_replay: bool,
 }
 
 /// The window's command line for a page's query, given as its decoded `(name, value)`
@@ -57,7 +54,7 @@ pub struct PageQuery {
 pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
     let command = Cli::command();
     let mut arguments = vec!["timestep-lab".to_owned()];
-    let mut screenshot = false;
+    let (mut screenshot, mut record, mut quit_after_replay) = (false, None, false);
     for (name, value) in pairs {
         let shown = crate::text::escape(name);
         if name.is_empty() {
@@ -66,9 +63,20 @@ pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
                 crate::text::escape(value)
             ));
         }
-        if name == "screenshot" {
-            screenshot = switch(name, value)?;
-            continue;
+        match name.as_str() {
+            "screenshot" => {
+                screenshot = switch(name, value)?;
+                continue;
+            }
+            "quit-after-replay" => {
+                quit_after_replay = switch(name, value)?;
+                continue;
+            }
+            "record" => {
+                record = Some(download_name(value)?);
+                continue;
+            }
+            _ => {}
         }
         if let Some((_, why)) = NOT_ON_A_PAGE.iter().find(|(refused, _)| refused == name) {
             return Err(format!("{shown}: not on a page: {why}"));
@@ -96,7 +104,34 @@ pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
     Ok(PageQuery {
         arguments,
         screenshot,
+        record,
+        quit_after_replay,
     })
+}
+
+/// Longest name a download is offered under, in bytes (a file name's limit on most file
+/// systems).
+const MAX_DOWNLOAD_NAME: usize = 255;
+
+/// `record=NAME`'s name, which the recording is downloaded under: a file name, not a path
+/// (the browser chooses the folder), printable.
+fn download_name(value: &str) -> Result<String, String> {
+    let shown = crate::text::escape(value);
+    let problem = if value.is_empty() {
+        Some("needs the file name the recording is downloaded as (record=run.csv)")
+    } else if value.contains(['/', '\\']) || value == "." || value == ".." {
+        Some("is a file name, not a path: the browser chooses the folder")
+    } else if value.chars().any(char::is_control) {
+        Some("has control characters")
+    } else if value.len() > MAX_DOWNLOAD_NAME {
+        Some("is longer than a file name may be (255 bytes)")
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(format!("record={shown}: the name {problem}")),
+        None => Ok(value.to_owned()),
+    }
 }
 
 /// The parser's message for a page: its first paragraph (without the usage lines and the
@@ -187,6 +222,43 @@ mod tests {
         assert!(asked.screenshot);
         assert_eq!(asked.arguments[1..], ["--frames", "60"]);
         assert!(!query(&[("screenshot", "0")]).expect("taken").screenshot);
+    }
+
+    #[test]
+    fn a_recording_is_asked_for_by_the_name_it_is_downloaded_under() {
+        let asked = query(&[("record", "run.csv"), ("frames", "60")]).expect("taken");
+        assert_eq!(asked.record.as_deref(), Some("run.csv"));
+        assert_eq!(asked.arguments[1..], ["--frames", "60"]);
+        assert_eq!(query(&[]).expect("taken").record, None);
+        for (value, problem) in [
+            ("", "needs the file name"),
+            ("a/b.csv", "not a path"),
+            ("..\\b.csv", "not a path"),
+            ("..", "not a path"),
+            ("a\u{1b}[2J.csv", "control characters"),
+        ] {
+            let error = query(&[("record", value)]).expect_err(value);
+            assert!(error.contains(problem), "{error}");
+            assert!(!error.contains('\u{1b}'), "{error}");
+        }
+        let long = "x".repeat(MAX_DOWNLOAD_NAME + 1);
+        assert!(query(&[("record", &long)]).is_err());
+        assert!(query(&[("record", &long[1..])]).is_ok());
+    }
+
+    #[test]
+    fn quitting_after_a_replay_is_a_switch() {
+        assert!(
+            query(&[("quit-after-replay", "")])
+                .expect("taken")
+                .quit_after_replay
+        );
+        assert!(
+            !query(&[("quit-after-replay", "0")])
+                .expect("taken")
+                .quit_after_replay
+        );
+        assert!(query(&[("quit-after-replay", "yes")]).is_err());
     }
 
     #[test]

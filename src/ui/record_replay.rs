@@ -69,18 +69,25 @@ fn record_ui(
             ui.label(format!("{frames} frames to {path}"));
         }
         None => {
-            if ui
-                .button("Record")
-                .on_hover_text(
+            let (hover, small) = if cfg!(target_arch = "wasm32") {
+                (
+                    "Reset, then record every frame and every change you make; stopping \
+                     downloads the CSV: open it on the page to replay it, or measure it with \
+                     bench --trace FILE",
+                    "the session to a download",
+                )
+            } else {
+                (
                     "Reset, then write every frame and every change you make to a CSV in the \
                      current directory (or --record FILE): replay it with --replay FILE or \
                      measure it with bench --trace FILE",
+                    "the session to a file",
                 )
-                .clicked()
-            {
+            };
+            if ui.button("Record").on_hover_text(hover).clicked() {
                 *request = Some(RecordReplayRequest::StartRecording);
             }
-            ui.small("the session to a file");
+            ui.small(small);
         }
     });
 }

@@ -1,5 +1,6 @@
 //! The page around the canvas: the elements the lab writes into (`error`, `summary`,
-//! `screenshot`, `clock`, `note`), the query, downloads and the browser's storage.
+//! `screenshot`, `clock`, `throttled`, `recording-download`), the query, downloads and the
+//! browser's storage.
 
 use wasm_bindgen::JsCast as _;
 
@@ -22,7 +23,14 @@ pub fn show_text(id: &str, text: &str) {
     let _ = element.remove_attribute("hidden");
 }
 
-/// Says `message` on the page (`#error`) and in the console: nothing runs.
+/// Hides the element with id `id` again.
+pub fn hide(id: &str) {
+    if let Some(element) = document().and_then(|document| document.get_element_by_id(id)) {
+        let _ = element.set_attribute("hidden", "");
+    }
+}
+
+/// Says `message` on the page (`#error`) and in the console.
 pub fn show_error(message: &str) {
     show_text("error", &format!("error: {message}"));
     web_sys::console::error_1(&format!("error: {message}").into());
@@ -76,6 +84,29 @@ pub fn show_canvas(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Result<()
         link.set_download(name);
         let _ = link.remove_attribute("hidden");
     }
+    Ok(())
+}
+
+/// Offers `bytes` as a download named `name` (of type `mime`): the browser saves it where
+/// it saves downloads, and `<a id="recording-download">` links to it while the page lives.
+pub fn offer_download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    let refused = |what: &str| format!("the browser refused {what}");
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(|_| refused("to hold the recording"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| refused("a link to the recording"))?;
+    let link = document()
+        .and_then(|document| document.get_element_by_id("recording-download"))
+        .and_then(|element| element.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        .ok_or("the page has no link for downloads (#recording-download)")?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.set_text_content(Some(&format!("download the recording ({name})")));
+    let _ = link.remove_attribute("hidden");
+    link.click();
     Ok(())
 }
 

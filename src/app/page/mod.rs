@@ -2,10 +2,11 @@
 //! drawing with the browser's WebGPU, else WebGL2, into a canvas. Only what a page does
 //! differently is here: the query as the command line, the browser's clock, the settings
 //! in local storage, and the page's elements for what the desktop prints or writes (the
-//! summary, the screenshot, errors).
+//! summary, the screenshot, errors), and the files a person opens on the page to replay.
 
 mod clock;
 mod dom;
+mod files;
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -14,7 +15,8 @@ use clap::{CommandFactory as _, FromArgMatches as _};
 use wasm_bindgen::closure::Closure;
 
 pub use clock::PageClock;
-pub use dom::{keep_settings, mark_first_frame, show_error};
+pub use dom::{keep_settings, mark_first_frame, offer_download, show_error};
+pub use files::{opened, watch_files};
 
 use super::run_window;
 use crate::cli::Cli;
@@ -75,6 +77,8 @@ fn page_options() -> Result<WindowOptions, String> {
         }
         options.screenshot = Some(SCREENSHOT_NAME.into());
     }
+    options.record = query.record.map(Into::into);
+    options.quit_after_replay = query.quit_after_replay;
     options.tour_offer = first_visit && options.tour.is_none();
     Ok(options)
 }
