@@ -16,7 +16,8 @@ use super::surface::WindowSurface;
 use crate::live::PresentModeId;
 use crate::options::GpuBackend;
 use crate::render::{
-    Backdrop, DrawQuality, FrameTarget, GpuContext, PlacedView, request_adapter, with_backend,
+    Backdrop, DrawQuality, FrameTarget, GpuContext, Offscreen, PlacedView, request_adapter,
+    with_backend,
 };
 
 /// Everything that exists only while the window does. The application drops it when the
@@ -205,28 +206,26 @@ impl Active {
         Some(self.surface.present(&self.gpu, frame))
     }
 
-    /// Draws `picture` into an offscreen texture of the surface's size and format and
-    /// writes it to `path`. Texture uploads are applied here; the window's frame then finds
-    /// them in place.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn screenshot(
+    /// Draws `picture` into an offscreen texture of the surface's size and formats, to be
+    /// read back as the screenshot. Texture uploads are applied here; the window's frame
+    /// then finds them in place.
+    pub fn draw_offscreen(
         &mut self,
         pending_textures: &mut egui::TexturesDelta,
         picture: &Picture<'_>,
-        path: &std::path::Path,
-    ) -> anyhow::Result<()> {
+    ) -> Offscreen {
         let size = self.surface.size();
         let formats = (self.surface.format(), self.surface.ui_format());
-        super::automation::write_screenshot(&self.gpu, size, formats, path, |target| {
-            draw(
-                &mut self.composer,
-                &self.gpu,
-                size,
-                pending_textures,
-                target,
-                picture,
-            );
-        })
+        let offscreen = Offscreen::new(&self.gpu.device, size.0, size.1, formats);
+        draw(
+            &mut self.composer,
+            &self.gpu,
+            size,
+            pending_textures,
+            offscreen.target(),
+            picture,
+        );
+        offscreen
     }
 }
 

@@ -1,19 +1,13 @@
 //! What the window does for tests and scripts rather than for a person: stop after
 //! `--frames`, write the last frame to `--screenshot`, ask for a new size at
 //! `--resize-at`, and switch present modes every `--cycle-present-modes` frames as a
-//! person would in the panel. The decisions are plain values; [`write_screenshot`] is the
-//! one part that touches the GPU (natively: a page reads its canvas, `page::show_canvas`).
+//! person would in the panel. The decisions are plain values; taking the screenshot is
+//! `screenshot`'s.
 
 use std::path::{Path, PathBuf};
 
 use crate::live::PresentModeId;
 use crate::options::WindowOptions;
-#[cfg(not(target_arch = "wasm32"))]
-use {
-    super::png::write_png,
-    crate::render::{FrameTarget, GpuContext, Offscreen},
-    anyhow::Context as _,
-};
 
 /// The automation a window run was asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -72,24 +66,6 @@ impl Automation {
             .map_or(0, |i| (i + 1) % offered.len().max(1));
         offered.get(next).copied()
     }
-}
-
-/// Draws a frame with `draw` into an offscreen texture of `size` and `format` (the
-/// surface's) and writes it to `path` as a PNG.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn write_screenshot(
-    gpu: &GpuContext,
-    size: (u32, u32),
-    formats: (wgpu::TextureFormat, wgpu::TextureFormat),
-    path: &Path,
-    draw: impl FnOnce(FrameTarget<'_>),
-) -> anyhow::Result<()> {
-    let offscreen = Offscreen::new(&gpu.device, size.0, size.1, formats);
-    draw(offscreen.target());
-    let image = offscreen
-        .read_rgba(&gpu.device, &gpu.queue)
-        .context("reading the screenshot back from the GPU")?;
-    write_png(&image, path)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod page;
 mod png;
 mod present_mode;
 mod recording;
+mod screenshot;
 mod summary;
 mod surface;
 mod tour;

@@ -35,6 +35,9 @@ use crate::ui::{DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStat
 /// What the window reports when its run ends: the summary, or the error that ended it.
 pub type WindowOutcome = anyhow::Result<WindowSummary>;
 
+/// How often a page polls the GPU while it waits for the screenshot's readback.
+const SHOT_POLL: std::time::Duration = std::time::Duration::from_millis(5);
+
 /// What wakes the window's event loop from outside the window.
 pub enum Wake {
     /// Connecting the GPU has ended, on a page, when the browser answered.
@@ -47,6 +50,10 @@ pub enum Wake {
     /// replay, or the message that refuses it.
     #[cfg(target_arch = "wasm32")]
     Opened(Result<crate::live::Recording, String>),
+    /// The last frame read back from the GPU for the screenshot, on a page, or why it
+    /// could not be.
+    #[cfg(target_arch = "wasm32")]
+    Shot(Result<image::RgbaImage, String>),
 }
 
 /// Runs the window until it closes, and hands `report` the outcome once, as soon as the run
@@ -137,6 +144,7 @@ impl App {
             configurations: 0,
             tour: WindowTour::new(tour_resume),
             report: Some(report),
+            awaiting_shot: false,
         }
     }
 
@@ -222,6 +230,8 @@ struct App {
     tour: WindowTour,
     /// What gets the outcome when the run ends (taken when it has).
     report: Option<Box<dyn FnOnce(WindowOutcome)>>,
+    /// Whether the run waits for the screenshot's readback to end (on a page).
+    awaiting_shot: bool,
 }
 
 impl ApplicationHandler<Wake> for App {
@@ -247,6 +257,11 @@ impl ApplicationHandler<Wake> for App {
             Wake::Connected => self.finish_start(event_loop),
             #[cfg(target_arch = "wasm32")]
             Wake::Opened(opened) => self.open_replay(opened),
+            #[cfg(target_arch = "wasm32")]
+            Wake::Shot(shot) => {
+                self.show_screenshot(shot);
+                event_loop.exit();
+            }
         }
     }
 
@@ -293,6 +308,13 @@ impl ApplicationHandler<Wake> for App {
         let Some(active) = self.active.as_ref() else {
             return;
         };
+        if self.awaiting_shot {
+            // The last frame is drawn: nothing more until the readback answers, which the
+            // browser's WebGPU does by itself and wgpu's WebGL2 backend on a poll.
+            let _ = active.gpu.device.poll(wgpu::PollType::Poll);
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + SHOT_POLL));
+            return;
+        }
         let now = Instant::now();
         let idle = active.surface.idle_until().filter(|&until| until > now);
         if active.is_minimised() || active.occluded || idle.is_some() {
@@ -425,7 +447,7 @@ impl App {
         };
         #[cfg(not(target_arch = "wasm32"))]
         if last_frame && let Some(path) = self.automation.screenshot() {
-            match active.screenshot(&mut self.pending_textures, &picture, path) {
+            match super::screenshot::write(active, &mut self.pending_textures, &picture, path) {
                 Ok(()) => {
                     self.summary.screenshot =
                         Some((path.to_owned(), size, active.window.scale_factor()));
@@ -433,17 +455,19 @@ impl App {
                 Err(error) => self.error = Some(error),
             }
         }
+        // On a page the run ends when the browser has answered the readback (`Wake::Shot`).
+        #[cfg(target_arch = "wasm32")]
+        if last_frame && self.automation.screenshot().is_some() {
+            let (pending, wake) = (&mut self.pending_textures, self.wake.clone());
+            match super::screenshot::begin(active, pending, &picture, wake) {
+                Ok(()) => self.awaiting_shot = true,
+                Err(error) => self.error = Some(error),
+            }
+        }
         let configurations = active.surface.configurations();
         let presenting = self.live.stopwatch().now();
         self.present_watch.before_present();
         let acquire_wait = active.present(&mut self.pending_textures, &picture);
-        #[cfg(target_arch = "wasm32")]
-        if last_frame
-            && acquire_wait.is_some()
-            && let Some(path) = self.automation.screenshot().map(std::path::Path::to_owned)
-        {
-            self.canvas_screenshot(active, &path, size);
-        }
         // A swap chain made since the last present numbers its presents afresh, from this
         // one: feedback for the old one is stale. (One made while presenting, after this
         // present, counts from the next.)
@@ -472,8 +496,8 @@ impl App {
         self.present_watch.poll(&mut self.live);
         self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
-        if last_frame && drawn || self.error.is_some() || output.actions.quit || self.replay.done()
-        {
+        let ended = last_frame && drawn && !self.awaiting_shot;
+        if ended || self.error.is_some() || output.actions.quit || self.replay.done() {
             event_loop.exit();
         }
         // The frame cap is for modes without vsync; under vsync the display paces.
@@ -482,20 +506,20 @@ impl App {
         }
     }
 
-    /// On a page: shows the frame just presented, read from the canvas, as the screenshot
-    /// `path` names. WebGL2's canvas holds it until the task ends; Chromium hands a WebGPU
-    /// canvas back blank, which the page says instead of showing a blank image.
+    /// On a page: shows the last frame, read back, as the screenshot (or says why there
+    /// is none).
     #[cfg(target_arch = "wasm32")]
-    fn canvas_screenshot(&mut self, active: &Active, path: &std::path::Path, size: (u32, u32)) {
-        if active.gpu.adapter.get_info().backend == wgpu::Backend::BrowserWebGpu {
-            super::page::show_error(
-                "screenshot=1: not on WebGPU yet (the browser hands its canvas back blank, and \
-                 the GPU readback's mapAsync is refused); add backend=gl for WebGL2",
-            );
+    fn show_screenshot(&mut self, shot: Result<image::RgbaImage, String>) {
+        self.awaiting_shot = false;
+        let (Some(active), Some(path)) = (&self.active, self.automation.screenshot()) else {
             return;
-        }
-        match super::page::show_canvas(&active.window, path) {
-            Ok(()) => {
+        };
+        let shown = shot.and_then(|image| {
+            super::screenshot::show(&image, &path.display().to_string())?;
+            Ok(image.dimensions())
+        });
+        match shown {
+            Ok(size) => {
                 self.summary.screenshot =
                     Some((path.to_owned(), size, active.window.scale_factor()));
             }

@@ -148,17 +148,37 @@ impl Offscreen {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> Result<image::RgbaImage, ReadbackError> {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        self.read_rgba_then(device, queue, move |image| {
+            // The receiver outlives the poll below; a send error cannot happen.
+            let _ = sender.send(image);
+        })?;
+        device.poll(wgpu::PollType::wait_indefinitely())?;
+        receiver
+            .recv()
+            .expect("wait_indefinitely runs the map callback before returning")
+    }
+
+    /// Copies the texture to the CPU as [`Self::read_rgba`] does, without waiting: `done`
+    /// gets the image when the GPU has answered (natively on a poll of `device`, on a page
+    /// when the browser resolves the mapping, which nothing there may wait for).
+    pub fn read_rgba_then(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        done: impl FnOnce(Result<image::RgbaImage, ReadbackError>) + wgpu::WasmNotSend + 'static,
+    ) -> Result<(), ReadbackError> {
         use wgpu::TextureFormat as F;
         let swap_red_blue = match self.format {
             F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
             F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
             other => return Err(ReadbackError::UnsupportedFormat(other)),
         };
-        let row_bytes = self.width * 4;
-        let padded_row_bytes = row_bytes.next_multiple_of(ROW_ALIGNMENT);
+        let (width, height) = (self.width, self.height);
+        let padded_row_bytes = (width * 4).next_multiple_of(ROW_ALIGNMENT);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("offscreen readback"),
-            size: u64::from(padded_row_bytes) * u64::from(self.height),
+            size: u64::from(padded_row_bytes) * u64::from(height),
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
@@ -172,43 +192,53 @@ impl Offscreen {
                 layout: wgpu::TexelCopyBufferLayout {
                     offset: 0,
                     bytes_per_row: Some(padded_row_bytes),
-                    rows_per_image: Some(self.height),
+                    rows_per_image: Some(height),
                 },
             },
             wgpu::Extent3d {
-                width: self.width,
-                height: self.height,
+                width,
+                height,
                 depth_or_array_layers: 1,
             },
         );
         queue.submit([encoder.finish()]);
-
-        let (sender, receiver) = std::sync::mpsc::channel();
+        // The callback holds the buffer: it lives until the answer has been read.
+        let mapped = buffer.clone();
         buffer.map_async(wgpu::MapMode::Read, .., move |result| {
-            // The receiver outlives the poll below; a send error cannot happen.
-            let _ = sender.send(result);
+            let image = result.map_err(ReadbackError::from).and_then(|()| {
+                let image = rgba_rows(&mapped, (width, height), padded_row_bytes, swap_red_blue);
+                mapped.unmap();
+                image
+            });
+            done(image);
         });
-        device.poll(wgpu::PollType::wait_indefinitely())?;
-        receiver
-            .recv()
-            .expect("wait_indefinitely runs the map callback before returning")?;
-
-        let mut pixels = Vec::with_capacity((row_bytes * self.height) as usize);
-        {
-            let mapped = buffer.get_mapped_range(..)?;
-            for row in mapped.chunks_exact(padded_row_bytes as usize) {
-                pixels.extend_from_slice(&row[..row_bytes as usize]);
-            }
-        }
-        buffer.unmap();
-        if swap_red_blue {
-            for pixel in pixels.chunks_exact_mut(4) {
-                pixel.swap(0, 2);
-            }
-        }
-        Ok(image::RgbaImage::from_raw(self.width, self.height, pixels)
-            .expect("the pixel buffer holds exactly width × height RGBA pixels"))
+        Ok(())
     }
+}
+
+/// The `width` × `height` RGBA image in mapped `buffer`, whose rows are `padded_row_bytes`
+/// apart; red and blue swapped where the texture was BGRA.
+fn rgba_rows(
+    buffer: &wgpu::Buffer,
+    (width, height): (u32, u32),
+    padded_row_bytes: u32,
+    swap_red_blue: bool,
+) -> Result<image::RgbaImage, ReadbackError> {
+    let row_bytes = width as usize * 4;
+    let mut pixels = Vec::with_capacity(row_bytes * height as usize);
+    {
+        let mapped = buffer.get_mapped_range(..)?;
+        for row in mapped.chunks_exact(padded_row_bytes as usize) {
+            pixels.extend_from_slice(&row[..row_bytes]);
+        }
+    }
+    if swap_red_blue {
+        for pixel in pixels.chunks_exact_mut(4) {
+            pixel.swap(0, 2);
+        }
+    }
+    Ok(image::RgbaImage::from_raw(width, height, pixels)
+        .expect("the pixel buffer holds exactly width × height RGBA pixels"))
 }
 
 /// Renders `panes` into a fresh `width` × `height` `Rgba8UnormSrgb` image with the default

@@ -59,13 +59,16 @@ pub fn query_pairs() -> Vec<(String, String)> {
     pairs
 }
 
-/// Shows the canvas's image in `<img id="screenshot">` (its `src` the PNG as a data URL)
-/// and offers it as a download named `name`. Read in the task that drew the frame: the
-/// browser keeps a WebGPU or WebGL2 canvas's image until it has shown it.
-pub fn show_canvas(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Result<(), String> {
-    let url = canvas
-        .to_data_url_with_type("image/png")
-        .map_err(|_| "the browser refused to read the canvas back".to_owned())?;
+/// Shows the PNG `png` in `<img id="screenshot">` (its `src` the PNG as a data URL) and
+/// offers it as a download named `name`.
+pub fn show_png(png: &[u8], name: &str) -> Result<(), String> {
+    let window = web_sys::window().ok_or("the page has no window")?;
+    // The browser's own base64: each byte one character of a binary string.
+    let binary: String = png.iter().copied().map(char::from).collect();
+    let base64 = window
+        .btoa(&binary)
+        .map_err(|_| "the browser refused to encode the screenshot".to_owned())?;
+    let url = format!("data:image/png;base64,{base64}");
     let Some(document) = document() else {
         return Ok(());
     };

@@ -15,7 +15,7 @@ use clap::{CommandFactory as _, FromArgMatches as _};
 use wasm_bindgen::closure::Closure;
 
 pub use clock::PageClock;
-pub use dom::{keep_settings, mark_first_frame, offer_download, show_error};
+pub use dom::{keep_settings, mark_first_frame, offer_download, show_error, show_png};
 pub use files::{opened, watch_files};
 
 use super::run_window;
@@ -81,14 +81,6 @@ fn page_options() -> Result<WindowOptions, String> {
     options.quit_after_replay = query.quit_after_replay;
     options.tour_offer = first_visit && options.tour.is_none();
     Ok(options)
-}
-
-/// Shows the last frame, read from `window`'s canvas, as the screenshot `path` names (the
-/// download's name).
-pub fn show_canvas(window: &winit::window::Window, path: &std::path::Path) -> Result<(), String> {
-    use winit::platform::web::WindowExtWebSys as _;
-    let canvas = window.canvas().ok_or("the window has no canvas")?;
-    dom::show_canvas(&canvas, &path.display().to_string())
 }
 
 /// Shows the timer's resolution in `#clock`, and whether the page is isolated.
