@@ -78,7 +78,7 @@ class Browser:
             "POST", f"/session/{session}/execute/sync", {"script": script, "args": []}
         )["value"]
 
-    def run(self, url, webgpu=True, opened=None):
+    def run(self, url, webgpu=True, opened=None, webgl=True):
         """Loads `url` (and opens the file at path `opened` on it); returns (summary, error,
         console lines) once the page has said one. The recording the page offered for
         download, if any, is left in `self.recording` (its text)."""
@@ -88,6 +88,8 @@ class Browser:
         else:
             # No WebGPU: the page falls back to WebGL2 by itself.
             arguments += ["--disable-features=WebGPU"]
+        if not webgl:
+            arguments += ["--disable-webgl"]
         session = self.call(
             "POST",
             "/session",
@@ -177,9 +179,9 @@ def main():
     browser = Browser()
     failures = []
 
-    def case(name, query, check, webgpu=True, opened=None):
+    def case(name, query, check, webgpu=True, opened=None, webgl=True):
         started = time.time()
-        summary, error, console = browser.run(base + query, webgpu, opened)
+        summary, error, console = browser.run(base + query, webgpu, opened, webgl)
         problems = check(summary, error)
         panics = [text for text in console if "panicked" in text]
         if panics:
@@ -301,6 +303,15 @@ def main():
             return problems
 
         case("a bad parameter shows its message", "?hz=5000", refused)
+
+        def needs_a_gpu_api(summary, error):
+            expected = "this browser has neither WebGPU nor WebGL2"
+            if summary or expected not in (error or ""):
+                return [f"the page did not say {expected!r}"]
+            return []
+
+        case("a browser with neither WebGPU nor WebGL2 is told which it needs", "?frames=30",
+             needs_a_gpu_api, webgpu=False, webgl=False)
 
         def refused_on_page(summary, error):
             if summary or "replay: not on a page" not in (error or ""):
