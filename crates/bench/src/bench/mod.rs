@@ -32,6 +32,7 @@ mod progress;
 mod replay;
 mod report;
 mod runner;
+mod table;
 mod trace_choice;
 
 pub use frame_csv::{FrameCsv, FrameRow};

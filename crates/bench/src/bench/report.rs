@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{BenchResult, BenchSettings, cost_ms};
+use crate::display::DisplaySpec;
 use crate::display::RepeatCauses;
 use crate::input::{InputPolicy, InputStats};
 use crate::metrics::{ForecastErrors, FrameStats, HITCH_FACTOR, RefreshHistograms};
-use crate::timestep::{EnginePreset, ms_from_ns, secs_from_ns};
+use crate::timestep::{FilterSpec, Strategy, ms_from_ns, secs_from_ns};
 
 /// The `trace` object of the JSON report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -94,12 +95,14 @@ pub struct SettingsJson {
     pub hitch_every_s: f64,
     /// The spring integrator's id.
     pub integrator: String,
-    /// The display model, as `--display` reads it (`cpu`, `fifo:60:2`, ...).
-    pub display: String,
+    /// The display model (in the JSON as `--display` reads it: `cpu`, `fifo:60:2`, ...).
+    #[serde(serialize_with = "as_text")]
+    pub display: DisplaySpec,
     /// GPU time per frame, ms.
     pub gpu_cost_ms: f64,
-    /// The frame-time filter, as `--filter` reads it (`none`, `snap`, `average:4`, ...).
-    pub filter: String,
+    /// The frame-time filter (in the JSON as `--filter` reads it: `none`, `snap`, ...).
+    #[serde(serialize_with = "as_text")]
+    pub filter: FilterSpec,
 }
 
 impl SettingsJson {
@@ -116,9 +119,9 @@ impl SettingsJson {
             hitch_ms: settings.load.hitch_ms,
             hitch_every_s: settings.load.hitch_every_s,
             integrator: settings.scene.integrator.id().to_owned(),
-            display: settings.display.to_string(),
+            display: settings.display,
             gpu_cost_ms: cost_ms(settings.gpu_cost),
-            filter: settings.filter.to_string(),
+            filter: settings.filter,
         }
     }
 }
@@ -177,8 +180,9 @@ impl From<ForecastErrors> for ForecastJson {
 /// One entry of the JSON report's `results`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultJson {
-    /// Strategy id (an engine preset's id for a preset).
-    pub strategy: String,
+    /// The strategy (in the JSON its id; an engine preset's id for a preset).
+    #[serde(serialize_with = "as_id")]
+    pub strategy: Strategy,
     /// The step the run took, ms: `settings.dt_ms`, or an engine preset's own.
     pub dt_ms: f64,
     /// Frames run (fewer than the trace's if the loop froze).
@@ -357,106 +361,14 @@ impl BenchReport {
         serde_json::to_string(self).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
     }
 
-    /// The report as an aligned table with a short header and footnotes.
+    /// The report as an aligned table with a short header and footnotes: the columns
+    /// [`super::table`] lists, those shown that apply to this run.
     pub fn table(&self) -> String {
         let (trace, settings) = (&self.trace, &self.settings);
         let mut out = String::new();
         header_lines(&mut out, trace, settings);
-        let screen = settings.display != "cpu";
         out.push('\n');
-
-        let torn = self.results.iter().any(|r| r.torn_refreshes > 0);
-        let mut header = vec![
-            "strategy",
-            "steps/frame",
-            "max",
-            "frame p99 ms",
-            "latency ms",
-            "worst",
-            "judder ms",
-            "worst",
-        ];
-        if screen {
-            header.extend([
-                "screen lat ms",
-                "screen judder ms",
-                "shown",
-                "dropped",
-                "repeats",
-                "cpu/gpu/queue/vrr",
-                "late",
-            ]);
-            if torn {
-                header.push("torn");
-            }
-            header.push("shown fps");
-        }
-        header.extend([
-            "pos err m",
-            "energy drift",
-            "sim speed",
-            "dropped s",
-            "flags",
-        ]);
-        let rows: Vec<Vec<String>> = self
-            .results
-            .iter()
-            .map(|r| {
-                let mut flags = Vec::new();
-                if r.spiral {
-                    flags.push("SPIRAL");
-                }
-                if r.exploded {
-                    flags.push("EXPLODED");
-                }
-                if (r.frames as usize) < trace.frames {
-                    flags.push("FROZE");
-                }
-                let mut row = vec![
-                    r.strategy.clone(),
-                    format!("{:.2}", r.steps_per_frame_mean),
-                    r.steps_per_frame_max.to_string(),
-                    optional(r.frame_time_p99_ms, 3),
-                    format!("{:.3}", r.latency_ms),
-                    format!("{:.3}", r.latency_worst_ms),
-                    format!("{:.3}", r.judder_ms),
-                    format!("{:.3}", r.judder_worst_ms),
-                ];
-                if screen {
-                    row.extend([
-                        optional(r.display_latency_ms, 3),
-                        optional(r.display_judder_ms, 3),
-                        r.shown.to_string(),
-                        r.dropped_frames.to_string(),
-                        r.repeated_refreshes
-                            .map_or_else(|| "-".to_owned(), |n| n.to_string()),
-                        r.repeated_by_cause.map_or_else(
-                            || "-".to_owned(),
-                            |c| {
-                                format!(
-                                    "{}/{}/{}/{}",
-                                    c.cpu_late, c.gpu_late, c.queue_full, c.display
-                                )
-                            },
-                        ),
-                        r.late_frames
-                            .map_or_else(|| "-".to_owned(), |n| n.to_string()),
-                    ]);
-                    if torn {
-                        row.push(r.torn_refreshes.to_string());
-                    }
-                    row.push(format!("{:.1}", r.shown_fps));
-                }
-                row.extend([
-                    number(r.position_error_max),
-                    number(r.energy_drift),
-                    format!("{:.3}", r.sim_speed),
-                    format!("{:.3}", r.dropped_time_s),
-                    flags.join(" "),
-                ]);
-                row
-            })
-            .collect();
+        let (header, rows) = super::table::main_table(self);
         aligned(&mut out, &header, &rows);
         out.push_str(
             "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency \
@@ -464,12 +376,12 @@ impl BenchReport {
              motion (0 = smooth), worst = the worst frame's, pos err = worst spring error, \
              sim speed = simulated / real time; docs/bench.md: \"Reading the table\".\n",
         );
-        if screen {
+        if settings.display != DisplaySpec::Cpu {
             out.push_str(
                 "\nscreen lat/judder: display latency (D - S) and RMS animation error \
                  (PresentMon's MsAnimationError) over frames shown",
             );
-            out.push_str(if settings.display == "trace" {
+            out.push_str(if settings.display == DisplaySpec::Trace {
                 "; display times from the capture.\n"
             } else {
                 "; the last frame is never presented (its present lies past the trace's \
@@ -484,7 +396,7 @@ impl BenchReport {
             .results
             .iter()
             .filter_map(|r| {
-                let preset = r.strategy.parse::<EnginePreset>().ok()?;
+                let preset = r.strategy.preset()?;
                 Some(format!("{} {} ms", preset.id(), trim(r.dt_ms)))
             })
             .collect();
@@ -496,11 +408,7 @@ impl BenchReport {
                 presets.join(", ")
             );
         }
-        if self
-            .results
-            .iter()
-            .any(|r| (r.frames as usize) < trace.frames)
-        {
+        if self.results.iter().any(|r| r.froze(trace)) {
             out.push_str(
                 "\nFROZE: the run stopped early: one frame owed more than 60 s of step work. \
                  Its numbers cover only the frames before that: a game in this state shows \
@@ -511,13 +419,33 @@ impl BenchReport {
     }
 }
 
+impl ResultJson {
+    /// Whether the run stopped before the end of `trace` (a frame owed over 60 s of work).
+    pub(crate) fn froze(&self, trace: &TraceJson) -> bool {
+        usize::try_from(self.frames).is_ok_and(|frames| frames < trace.frames)
+    }
+}
+
+/// Serializes a strategy as its id.
+fn as_id<S: serde::Serializer>(strategy: &Strategy, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(strategy.id())
+}
+
+/// Serializes a value as its text (what its option reads).
+fn as_text<S: serde::Serializer>(
+    value: &impl std::fmt::Display,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
 impl BenchReport {
     /// The input table under the main one: each strategy under each input policy.
     fn input_table(&self, out: &mut String) {
         let inputs: Vec<(&str, &InputJson)> = self
             .results
             .iter()
-            .filter_map(|r| Some((r.strategy.as_str(), r.input.as_ref()?)))
+            .filter_map(|r| Some((r.strategy.id(), r.input.as_ref()?)))
             .collect();
         let Some((_, first)) = inputs.first() else {
             return;
@@ -600,7 +528,7 @@ fn result_json(result: &BenchResult, settings: &BenchSettings) -> ResultJson {
     let m = &result.metrics;
     let dt = result.strategy.dt(timestep);
     ResultJson {
-        strategy: result.strategy.id().to_owned(),
+        strategy: result.strategy,
         dt_ms: ms_from_ns(dt),
         frames: m.frames,
         steps: m.steps,
@@ -677,8 +605,7 @@ pub(crate) fn header_lines(out: &mut String, trace: &TraceJson, settings: &Setti
             trim(settings.hitch_every_s)
         );
     }
-    let screen = settings.display != "cpu";
-    if screen || settings.filter != "none" {
+    if settings.display != DisplaySpec::Cpu || settings.filter != FilterSpec::None {
         let _ = writeln!(
             out,
             "display {}{} | filter {}",
@@ -727,12 +654,12 @@ fn trace_stats_lines(out: &mut String, stats: Option<&FrameStatsJson>) {
 }
 
 /// An optional number with `decimals` decimals, `-` when absent.
-fn optional(value: Option<f64>, decimals: usize) -> String {
+pub(super) fn optional(value: Option<f64>, decimals: usize) -> String {
     value.map_or_else(|| "-".to_owned(), |value| format!("{value:.decimals$}"))
 }
 
 /// A float for a table cell: fixed point where readable, scientific for extremes.
-fn number(value: f64) -> String {
+pub(super) fn number(value: f64) -> String {
     let magnitude = value.abs();
     if magnitude == 0.0 || (1e-3..1e5).contains(&magnitude) {
         format!("{value:.4}")
