@@ -8,7 +8,7 @@
 //! under four delivery policies. [`run`] is one pane's run (simulation, metrics, spiral
 //! detection): the bench runs one per strategy over a trace, the [`live`] loop one per pane
 //! from a clock, ending each frame in a [`live::Snapshot`]. [`view`] says what one pane
-//! draws as plain data, [`world`] how big everything drawn is, [`layout`] how the panes tile
+//! draws as plain data, [`world`] how big everything drawn is, [`grid`] how the panes tile
 //! the scene, [`stats`] the medians and percentiles every summary uses, [`setting`] how a
 //! settings file's value is read through serde.
 

@@ -3,7 +3,7 @@
 //! The simulation ([`crate::scene`]) only knows points: where the sphere is, how far the
 //! spring is stretched. How big the sphere is, where the spring hangs, how wide the coil's
 //! wire is and how far the camera sees are decided here, as plain numbers, so that
-//! [`crate::view`] (which places things) and [`crate::render`] (which draws them) agree, and
+//! [`crate::view`] (which places things) and the app's renderer (which draws them) agree, and
 //! headless tests can check the layout without a GPU.
 //!
 //! The numbers are chosen against the default scene: the sphere orbits 3 m from the pivot

@@ -1,5 +1,5 @@
 //! Glenn Fiedler's "Fix Your Timestep!", the final loop ("The Final Touch",
-//! https://gafferongames.com/post/fix_your_timestep/; docs/engines.md §6): clamp the frame to
+//! <https://gafferongames.com/post/fix_your_timestep/>; docs/engines.md §6): clamp the frame to
 //! 0.25 s, integrate whole `dt = 0.01` steps from the accumulator, and draw
 //! `currentState*alpha + previousState*(1-alpha)` with `alpha = accumulator/dt`.
 
