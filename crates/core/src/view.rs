@@ -9,7 +9,7 @@ use glam::{DVec3, Quat, Vec3};
 
 use crate::ring::Ring;
 use crate::scene::{CameraView, SceneConfig, ShownScene};
-use crate::timestep::Nanos;
+use crate::timestep::{Nanos, secs_from_ns};
 use crate::world::{
     FOV_Y_RAD, GROUND_HEIGHT_M, SPHERE_RADIUS_M, SPRING_ANCHOR_HEIGHT_M, SPRING_DRAWN_X_RANGE_M,
     SPRING_REST_LENGTH_M, TRAIL_SINK_M_PER_S,
@@ -97,7 +97,8 @@ impl<'a> PaneView<'a> {
             sphere_center: f32_vec(shown.sphere_position),
             sphere_rotation: shown.sphere_rotation.as_quat().normalize(),
             sphere_radius_m: SPHERE_RADIUS_M,
-            ghost_center: f32_vec(shown.ghost_position),
+            // Where the sphere truly is at real time: the ghost.
+            ghost_center: f32_vec(config.orbit.position_at(secs_from_ns(shown.real_time))),
             spring_anchor: anchor,
             spring_mass: anchor
                 - Vec3::Y * (SPRING_REST_LENGTH_M - drawn_spring_x(shown.spring_x_m)),

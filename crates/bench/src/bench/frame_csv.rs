@@ -60,7 +60,7 @@ impl FrameRow {
             display_ns: None,
             animation_error_ns: None,
             spring_shown_m: frame.shown.spring_x_m,
-            spring_true_m: frame.shown.true_spring_x_m,
+            spring_true_m: frame.scene.true_spring(report.presented_time).x,
         }
     }
 }

@@ -219,7 +219,8 @@ pub fn run_strategy_on(
             .map(|refresh| refresh.period_ns()),
     );
     let mut load = LoadModel::new(settings.load);
-    let step_work = |steps: u64| steps.saturating_mul(settings.step_cost());
+    let step_cost = settings.step_cost();
+    let step_work = |steps: u64| steps.saturating_mul(step_cost);
     let mut previous_steps = 0u64;
     // `C_i`: when the frame about to run started, on the display's clock.
     let mut wall_time = 0u64;
@@ -284,6 +285,7 @@ pub fn run_strategy_on(
             frame_time: frame,
             report: &report,
             shown: &shown,
+            scene: run.sim().scene(),
         });
         if let Some(screen) = screen {
             display.record(DisplayEvent::Shown {

@@ -4,7 +4,7 @@
 
 use super::BenchResult;
 use crate::metrics::ScreenFrame;
-use crate::scene::ShownScene;
+use crate::scene::{Scene, ShownScene};
 use crate::timestep::{FrameReport, Nanos, Strategy};
 
 /// One frame of a bench run, as the loop ran it.
@@ -17,8 +17,11 @@ pub struct BenchFrame<'a> {
     pub frame_time: Nanos,
     /// What the engine did with it (after the filters and the guards).
     pub report: &'a FrameReport,
-    /// What was drawn, with the exact values beside it.
+    /// What was drawn.
     pub shown: &'a ShownScene,
+    /// The scene after the frame's steps, for the exact values beside what was drawn
+    /// ([`Scene::true_spring`]).
+    pub scene: &'a Scene,
 }
 
 /// Told about every frame of a bench run as it runs. Every method does nothing unless

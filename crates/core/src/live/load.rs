@@ -21,6 +21,8 @@ const JITTER_SEED: u64 = 0x7469_6d65_7374_6570;
 pub struct LoadModel {
     /// The costs.
     settings: LoadSettings,
+    /// The costs in nanoseconds, converted once (a frame asks for them every time).
+    costs: LoadCosts,
     /// Jitter source.
     rng: Rng,
     /// Real time at which the next hitch lands; `None` until the first frame.
@@ -30,6 +32,30 @@ pub struct LoadModel {
     /// Whether the last frame's carried cost exceeded [`FROZEN_LOAD`] (a frozen loop) and
     /// was capped.
     frozen: bool,
+}
+
+/// A [`LoadSettings`]' fixed costs in nanoseconds.
+#[derive(Clone, Copy, Debug)]
+struct LoadCosts {
+    /// One physics step.
+    step: Nanos,
+    /// Every frame's render cost.
+    render: Nanos,
+    /// A hitch.
+    hitch: Nanos,
+    /// Time between hitches (at least 1 ns).
+    hitch_every: Nanos,
+}
+
+impl LoadCosts {
+    fn of(settings: &LoadSettings) -> Self {
+        Self {
+            step: ns_from_ms(settings.step_cost_ms),
+            render: ns_from_ms(settings.render_cost_ms),
+            hitch: ns_from_ms(settings.hitch_ms),
+            hitch_every: ns_from_ms(settings.hitch_every_s * 1000.0).max(1),
+        }
+    }
 }
 
 /// What the load did in one frame.
@@ -49,6 +75,7 @@ impl LoadModel {
     /// A load model with these costs.
     pub fn new(settings: LoadSettings) -> Self {
         Self {
+            costs: LoadCosts::of(&settings),
             settings,
             rng: Rng::new(JITTER_SEED),
             next_hitch_at: None,
@@ -62,6 +89,7 @@ impl LoadModel {
         if settings.hitch_every_s != self.settings.hitch_every_s {
             self.next_hitch_at = None;
         }
+        self.costs = LoadCosts::of(&settings);
         self.settings = settings;
     }
 
@@ -84,7 +112,7 @@ impl LoadModel {
 
     /// What `steps` physics steps cost.
     pub fn step_work(&self, steps: u64) -> Nanos {
-        steps.saturating_mul(ns_from_ms(self.settings.step_cost_ms))
+        steps.saturating_mul(self.costs.step)
     }
 
     /// What one frame's load costs, without spending it: `steps` physics steps plus the
@@ -100,7 +128,7 @@ impl LoadModel {
         } else {
             0
         };
-        let period = ns_from_ms(settings.hitch_every_s * 1000.0).max(1);
+        let period = self.costs.hitch_every;
         let next_hitch_at = *self.next_hitch_at.get_or_insert(now.saturating_add(period));
         let hitch = settings.hitch_ms > 0.0 && now >= next_hitch_at;
         if now >= next_hitch_at {
@@ -109,13 +137,9 @@ impl LoadModel {
             self.next_hitch_at = Some(next_hitch_at.saturating_add(missed.saturating_mul(period)));
         }
         let total = step_work
-            .saturating_add(ns_from_ms(settings.render_cost_ms))
+            .saturating_add(self.costs.render)
             .saturating_add(jitter)
-            .saturating_add(if hitch {
-                ns_from_ms(settings.hitch_ms)
-            } else {
-                0
-            });
+            .saturating_add(if hitch { self.costs.hitch } else { 0 });
         LoadSpent {
             step_work,
             total,

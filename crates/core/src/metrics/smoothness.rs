@@ -109,9 +109,14 @@ fn mean(sum: f64, count: u64) -> f64 {
     if count > 0 { sum / count as f64 } else { 0.0 }
 }
 
-/// `a - b` in nanoseconds, as a float.
+/// `a - b` in nanoseconds, as a float: the exact difference rounded once, as a wider
+/// integer type would give it, without 128-bit arithmetic on the per-frame path.
 fn signed_diff(a: Nanos, b: Nanos) -> f64 {
-    (i128::from(a) - i128::from(b)) as f64
+    if a >= b {
+        (a - b) as f64
+    } else {
+        -((b - a) as f64)
+    }
 }
 
 #[cfg(test)]
@@ -119,6 +124,30 @@ mod tests {
     use super::*;
 
     const MS: Nanos = 1_000_000;
+
+    #[test]
+    fn a_difference_is_the_exact_one_rounded_once() {
+        let wide = |a: Nanos, b: Nanos| (i128::from(a) - i128::from(b)) as f64;
+        let edges = [
+            0,
+            1,
+            2,
+            (1 << 53) - 1,
+            1 << 53,
+            (1 << 53) + 1,
+            (1 << 63) + 3,
+            u64::MAX,
+        ];
+        for a in edges {
+            for b in edges {
+                assert_eq!(
+                    signed_diff(a, b).to_bits(),
+                    wide(a, b).to_bits(),
+                    "{a} - {b}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_worst_frames_stand_beside_the_mean_and_the_rms() {

@@ -66,14 +66,21 @@ impl OrbitParams {
         std::f64::consts::TAU / self.spin_period_s
     }
 
+    /// The sphere's rotation over `h` seconds of spin.
+    pub fn spin_over(&self, h: f64) -> DQuat {
+        DQuat::from_axis_angle(self.spin_axis, self.spin_speed() * h)
+    }
+
     /// Point on the orbit at `angle` radians.
     pub fn position_at_angle(&self, angle: f64) -> DVec3 {
-        self.pivot + self.radius_m * DVec3::new(libm::cos(angle), 0.0, libm::sin(angle))
+        let (sin, cos) = libm::sincos(angle);
+        self.pivot + self.radius_m * DVec3::new(cos, 0.0, sin)
     }
 
     /// Velocity on the orbit at `angle` radians, m/s.
     pub fn velocity_at_angle(&self, angle: f64) -> DVec3 {
-        self.radius_m * self.angular_speed() * DVec3::new(-libm::sin(angle), 0.0, libm::cos(angle))
+        let (sin, cos) = libm::sincos(angle);
+        self.radius_m * self.angular_speed() * DVec3::new(-sin, 0.0, cos)
     }
 
     /// The exact position at simulated time `time_s` (for the ghost).
@@ -106,8 +113,14 @@ impl SphereState {
     /// Advances by `h` seconds. The rotation is integrated, not recomputed from time, so that
     /// interpolation has a real quaternion to slerp.
     pub fn step(self, params: &OrbitParams, h: f64) -> Self {
+        self.step_spun(params, h, params.spin_over(h))
+    }
+
+    /// [`Self::step`] with `spin`, the rotation over the step ([`OrbitParams::spin_over`]
+    /// of `h`), given: it is the same for every step of one length, and a caller that
+    /// steps by one length keeps it.
+    pub fn step_spun(self, params: &OrbitParams, h: f64, spin: DQuat) -> Self {
         let angle = (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU);
-        let spin = DQuat::from_axis_angle(params.spin_axis, params.spin_speed() * h);
         Self {
             angle,
             position: params.position_at_angle(angle),
@@ -223,13 +236,8 @@ impl Default for CameraParams {
 impl CameraParams {
     /// Eye position at orbit angle `angle`, looking at `pivot`.
     pub fn eye_at_angle(&self, pivot: DVec3, angle: f64) -> DVec3 {
-        let angle = angle - self.lag_rad;
-        pivot
-            + DVec3::new(
-                self.radius_m * libm::cos(angle),
-                self.height_m,
-                self.radius_m * libm::sin(angle),
-            )
+        let (sin, cos) = libm::sincos(angle - self.lag_rad);
+        pivot + DVec3::new(self.radius_m * cos, self.height_m, self.radius_m * sin)
     }
 
     /// Orbit angular speed, rad/s.
@@ -240,7 +248,8 @@ impl CameraParams {
     /// Velocity of the eye at orbit angle `angle`, m/s.
     pub fn velocity_at_angle(&self, angle: f64) -> DVec3 {
         let angle = angle - self.lag_rad;
-        self.radius_m * self.angular_speed() * DVec3::new(-libm::sin(angle), 0.0, libm::cos(angle))
+        let (sin, cos) = libm::sincos(angle);
+        self.radius_m * self.angular_speed() * DVec3::new(-sin, 0.0, cos)
     }
 }
 
