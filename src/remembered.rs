@@ -54,9 +54,11 @@ pub struct Remembered {
     /// Whether the frame timeline is shown.
     #[serde(deserialize_with = "setting::boolean")]
     pub timeline: bool,
-    /// The guided tour's chapter the reader was last on (or starts at), 1-based; 0: from
-    /// the first (a file from before the tour).
-    #[serde(deserialize_with = "tour_chapter")]
+    /// The guided tour's chapter the reader was last on (or starts at), 1-based (a file
+    /// from before the tour starts at the first). Kept by its id, so a chapter added before
+    /// it does not move a returning reader; a number (what earlier versions wrote) is read
+    /// as the position it was.
+    #[serde(serialize_with = "tour_chapter_id", deserialize_with = "tour_chapter")]
     pub tour_chapter: u32,
 }
 
@@ -67,17 +69,33 @@ impl Default for Remembered {
             present_mode: PresentModeId::default(),
             panel: true,
             timeline: true,
-            tour_chapter: 0,
+            tour_chapter: 1,
         }
     }
 }
 
-/// Reads the tour's chapter: 0 to the number of chapters.
+/// Reads the tour's chapter: a chapter's id, or its position (0 to the number of
+/// chapters, as earlier versions wrote it).
 fn tour_chapter<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
-    let chapters = i64::try_from(crate::tour::CHAPTERS.len()).unwrap_or(i64::MAX);
-    setting::read(deserializer, |value| {
-        value.whole(0, chapters).map(|n| n as u32)
+    use crate::tour::{CHAPTERS, chapter_by_id};
+    let chapters = i64::try_from(CHAPTERS.len()).unwrap_or(i64::MAX);
+    setting::read(deserializer, |value| match value {
+        setting::Value::Text(id) => chapter_by_id(id)
+            .map(|index| u32::try_from(index + 1).unwrap_or(0))
+            .ok_or_else(|| {
+                let ids: Vec<&str> = CHAPTERS.iter().map(|chapter| chapter.id).collect();
+                format!("no such chapter (allowed: {})", ids.join(", "))
+            }),
+        // 0 was never written, and reads as the first, as a missing chapter does.
+        _ => value.whole(0, chapters).map(|n| n.max(1) as u32),
     })
+}
+
+/// Writes the tour's chapter (1-based) as its id.
+fn tour_chapter_id<S: serde::Serializer>(chapter: &u32, serializer: S) -> Result<S::Ok, S::Error> {
+    use crate::tour::CHAPTERS;
+    let index = (*chapter as usize).clamp(1, CHAPTERS.len()) - 1;
+    serializer.serialize_str(CHAPTERS[index].id)
 }
 
 /// Settings added after files were first written: a file without one is not warned about.

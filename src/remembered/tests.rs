@@ -143,14 +143,14 @@ fn an_outdated_file_is_read_where_it_can_be_and_says_so() {
         ["settings.toml: `timeline` is missing; it takes its default"]
     );
     // A file from before the tour: no chapter yet, and nothing to warn about.
-    let before_the_tour = to_toml(&unusual()).replace("tour_chapter = 4\n", "");
+    let before_the_tour = to_toml(&unusual()).replace("tour_chapter = \"spiral\"\n", "");
     let (restored, warnings) = from_toml(&before_the_tour, "settings.toml");
-    assert_eq!(restored.tour_chapter, 0);
+    assert_eq!(restored.tour_chapter, 1);
     assert_eq!(warnings, Vec::<String>::new());
     // A chapter past the last is named with the range.
-    let past = to_toml(&unusual()).replace("tour_chapter = 4", "tour_chapter = 99");
+    let past = to_toml(&unusual()).replace("tour_chapter = \"spiral\"", "tour_chapter = 99");
     let (restored, warnings) = from_toml(&past, "settings.toml");
-    assert_eq!(restored.tour_chapter, 0);
+    assert_eq!(restored.tour_chapter, 1);
     assert_eq!(
         warnings,
         [format!(
@@ -348,4 +348,29 @@ fn a_settings_file_that_links_to_a_dotfile_keeps_the_link() {
     assert!(!dotfiles.join("timestep-lab.toml.tmp").exists());
     assert!(!dir.join("settings.toml.tmp").exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_tour_chapter_is_kept_by_its_id_and_an_older_files_position_still_reads() {
+    let text = to_toml(&unusual());
+    assert!(text.contains("tour_chapter = \"spiral\"\n"), "{text}");
+    let (restored, warnings) = from_toml(&text, "settings.toml");
+    assert_eq!(restored.tour_chapter, 4);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // What earlier versions wrote: the position.
+    let numbered = text.replace("tour_chapter = \"spiral\"", "tour_chapter = 7");
+    let (restored, warnings) = from_toml(&numbered, "settings.toml");
+    assert_eq!(restored.tour_chapter, 7);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // An id no chapter has: the default, and the ids in the warning.
+    let unknown = text.replace("tour_chapter = \"spiral\"", "tour_chapter = \"warp\"");
+    let (restored, warnings) = from_toml(&unknown, "settings.toml");
+    assert_eq!(restored.tour_chapter, 1);
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0].contains("`tour_chapter` = \"warp\": no such chapter (allowed: fixed,"),
+        "{warnings:?}"
+    );
+    // The first chapter, where a reader who never opened the tour starts.
+    assert!(to_toml(&Remembered::default()).contains("tour_chapter = \"fixed\"\n"));
 }

@@ -96,12 +96,12 @@ pub struct SettingsJson {
     /// The spring integrator's id.
     pub integrator: String,
     /// The display model (in the JSON as `--display` reads it: `cpu`, `fifo:60:2`, ...).
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "timestep_lab_core::setting::display")]
     pub display: DisplaySpec,
     /// GPU time per frame, ms.
     pub gpu_cost_ms: f64,
     /// The frame-time filter (in the JSON as `--filter` reads it: `none`, `snap`, ...).
-    #[serde(serialize_with = "as_text")]
+    #[serde(serialize_with = "timestep_lab_core::setting::display")]
     pub filter: FilterSpec,
 }
 
@@ -181,7 +181,6 @@ impl From<ForecastErrors> for ForecastJson {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultJson {
     /// The strategy (in the JSON its id; an engine preset's id for a preset).
-    #[serde(serialize_with = "as_id")]
     pub strategy: Strategy,
     /// The step the run took, ms: `settings.dt_ms`, or an engine preset's own.
     pub dt_ms: f64,
@@ -424,19 +423,6 @@ impl ResultJson {
     pub(crate) fn froze(&self, trace: &TraceJson) -> bool {
         usize::try_from(self.frames).is_ok_and(|frames| frames < trace.frames)
     }
-}
-
-/// Serializes a strategy as its id.
-fn as_id<S: serde::Serializer>(strategy: &Strategy, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(strategy.id())
-}
-
-/// Serializes a value as its text (what its option reads).
-fn as_text<S: serde::Serializer>(
-    value: &impl std::fmt::Display,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
 }
 
 impl BenchReport {

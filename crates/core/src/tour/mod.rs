@@ -71,12 +71,11 @@ pub struct Chapter {
     /// Its claim, judged on what the loop measured.
     check: fn(&Evidence) -> Verdict,
     /// Whether a loop too slow to show a 60 Hz display's frames slows time for it, as the
-    /// slow-renderer offer does (chapters about stutter).
-    pub slows_for_slow_renderers: bool,
-    /// How much game each frame of a slow renderer shows when time slows: `1/slow_frame_hz`
-    /// of a second (a 60 Hz screen's frame, or a rate that no physics rate of the chapter
-    /// is near).
-    slow_frame_hz: f64,
+    /// slow-renderer offer does (chapters about stutter), and to what: each frame of a slow
+    /// renderer then shows `1 / hz` of a second of game (a 60 Hz screen's frame, the
+    /// offer's [`crate::live::SLOW_LOOP_TARGET_HZ`], or a rate that no physics rate of the
+    /// chapter is near). `None`: the chapter runs at full speed however slow the renderer.
+    pub slows_for_slow_renderers: Option<f64>,
     /// How the chapter adapts its setup to this machine when measured (a rate that the
     /// frame rate happens to match): the settings to run and why, in words.
     adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
@@ -185,15 +184,18 @@ impl Chapter {
     /// rate drifted since), otherwise the chapter's own adaptation.
     fn fit(&self, evidence: &Evidence) -> Option<(LiveSettings, String)> {
         let settings = evidence.settings;
+        let Some(slow_frame_hz) = self.slows_for_slow_renderers else {
+            return (self.adapt)(evidence);
+        };
         // The time scale at which each of `fps` frames shows `1/slow_frame_hz` s of game.
         let slowed = |fps: f64| {
-            let time_scale = (fps / self.slow_frame_hz).clamp(MIN_TIME_SCALE, 1.0);
+            let time_scale = (fps / slow_frame_hz).clamp(MIN_TIME_SCALE, 1.0);
             LiveSettings {
                 time_scale,
                 ..settings
             }
         };
-        if let Some(slow) = evidence.slow.filter(|_| self.slows_for_slow_renderers) {
+        if let Some(slow) = evidence.slow {
             let fitted = slowed(slow.fps);
             let why = format!(
                 "Time runs at {:.2}x: at {:.1} fps this renderer is too slow to show a 60 Hz \
@@ -202,7 +204,7 @@ impl Chapter {
             );
             return Some((fitted, why));
         }
-        if self.slows_for_slow_renderers && settings.time_scale < 1.0 {
+        if settings.time_scale < 1.0 {
             let fps = evidence.focused()?.stats.fps;
             let fitted = slowed(fps);
             if fps > 0.0 && (fitted.time_scale / settings.time_scale - 1.0).abs() > RESLOW_DRIFT {
@@ -212,8 +214,8 @@ impl Chapter {
                     fitted.time_scale,
                     settings.time_scale,
                     settings.time_scale / fps * 1e3,
-                    1e3 / self.slow_frame_hz,
-                    self.slow_frame_hz
+                    1e3 / slow_frame_hz,
+                    slow_frame_hz
                 );
                 return Some((fitted, why));
             }
