@@ -10,7 +10,7 @@ use winit::event_loop::EventLoopProxy;
 use winit::window::Window;
 
 use super::active::{Connected, Opening};
-use super::window::Wake;
+use super::wake::Wake;
 use crate::options::GpuBackend;
 
 /// What connecting the GPU comes to, once it has.

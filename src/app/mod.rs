@@ -26,7 +26,8 @@ mod surface;
 mod tour;
 mod ui_pass;
 mod viewports;
-pub(crate) mod window;
+mod wake;
+mod window;
 
 pub use compose::{FrameComposer, UiFrame};
 pub use headless::{BenchRenderReport, render_grid, run_bench_render, run_render};

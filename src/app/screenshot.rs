@@ -7,7 +7,7 @@
 
 use super::active::{Active, Picture};
 #[cfg(target_arch = "wasm32")]
-use {super::window::Wake, winit::event_loop::EventLoopProxy};
+use {super::wake::Wake, winit::event_loop::EventLoopProxy};
 
 /// Draws `picture` offscreen, reads it back and writes it to `path` as a PNG.
 #[cfg(not(target_arch = "wasm32"))]

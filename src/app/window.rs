@@ -25,6 +25,7 @@ use super::summary::WindowSummary;
 use super::surface::MINIMISED_POLL;
 use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
+use super::wake::Wake;
 use crate::live::{LiveLoop, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
@@ -37,24 +38,6 @@ pub type WindowOutcome = anyhow::Result<WindowSummary>;
 
 /// How often a page polls the GPU while it waits for the screenshot's readback.
 const SHOT_POLL: std::time::Duration = std::time::Duration::from_millis(5);
-
-/// What wakes the window's event loop from outside the window.
-pub enum Wake {
-    /// Connecting the GPU has ended, on a page, when the browser answered.
-    #[cfg_attr(
-        not(target_arch = "wasm32"),
-        expect(dead_code, reason = "natively the window waits for its GPU")
-    )]
-    Connected,
-    /// A recording or trace opened on a page (its file picker, or dropped on it) to
-    /// replay, or the message that refuses it.
-    #[cfg(target_arch = "wasm32")]
-    Opened(Result<crate::live::Recording, String>),
-    /// The last frame read back from the GPU for the screenshot, on a page, or why it
-    /// could not be.
-    #[cfg(target_arch = "wasm32")]
-    Shot(Result<image::RgbaImage, String>),
-}
 
 /// Runs the window until it closes, and hands `report` the outcome once, as soon as the run
 /// ends: inside winit's `exiting`, however the application was ended (its window closed,

@@ -8,7 +8,7 @@ use wasm_bindgen::closure::Closure;
 use winit::event_loop::EventLoopProxy;
 
 use super::dom;
-use crate::app::window::Wake;
+use crate::app::wake::Wake;
 use crate::live::Recording;
 use crate::text::escape;
 

@@ -359,63 +359,6 @@ impl BenchReport {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
     }
-
-    /// The report as an aligned table with a short header and footnotes: the columns
-    /// [`super::table`] lists, those shown that apply to this run.
-    pub fn table(&self) -> String {
-        let (trace, settings) = (&self.trace, &self.settings);
-        let mut out = String::new();
-        header_lines(&mut out, trace, settings);
-        out.push('\n');
-        let (header, rows) = super::table::main_table(self);
-        aligned(&mut out, &header, &rows);
-        out.push_str(
-            "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency \
-             = mean T - S (picture behind real time), judder = RMS unevenness of the drawn \
-             motion (0 = smooth), worst = the worst frame's, pos err = worst spring error, \
-             sim speed = simulated / real time; docs/bench.md: \"Reading the table\".\n",
-        );
-        if settings.display != DisplaySpec::Cpu {
-            out.push_str(
-                "\nscreen lat/judder: display latency (D - S) and RMS animation error \
-                 (PresentMon's MsAnimationError) over frames shown",
-            );
-            out.push_str(if settings.display == DisplaySpec::Trace {
-                "; display times from the capture.\n"
-            } else {
-                "; the last frame is never presented (its present lies past the trace's \
-                 end). Each repeated refresh is blamed on one cause: the CPU frame was late, \
-                 the GPU was, the queue was full (the frame started late waiting for a free \
-                 image), or VRR repeated it; late = frames shown after the first refresh \
-                 they could have made.\n"
-            });
-        }
-        self.input_table(&mut out);
-        let presets: Vec<String> = self
-            .results
-            .iter()
-            .filter_map(|r| {
-                let preset = r.strategy.preset()?;
-                Some(format!("{} {} ms", preset.id(), trim(r.dt_ms)))
-            })
-            .collect();
-        if !presets.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nengine presets run their engine's own step and guards, not the dt, max frame \
-                 time and max steps above: {}; docs/engines.md: \"Engine presets\".",
-                presets.join(", ")
-            );
-        }
-        if self.results.iter().any(|r| r.froze(trace)) {
-            out.push_str(
-                "\nFROZE: the run stopped early: one frame owed more than 60 s of step work. \
-                 Its numbers cover only the frames before that: a game in this state shows \
-                 one frame a minute, whatever its latency and sim speed read.\n",
-            );
-        }
-        out
-    }
 }
 
 impl ResultJson {
@@ -427,7 +370,7 @@ impl ResultJson {
 
 impl BenchReport {
     /// The input table under the main one: each strategy under each input policy.
-    fn input_table(&self, out: &mut String) {
+    pub(super) fn input_table(&self, out: &mut String) {
         let inputs: Vec<(&str, &InputJson)> = self
             .results
             .iter()
@@ -479,7 +422,7 @@ impl BenchReport {
 
 /// Writes `rows` under `header` in aligned columns: the first left-aligned, the last as
 /// is, the others right-aligned.
-fn aligned(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+pub(super) fn aligned(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {

@@ -2,7 +2,11 @@
 //! result, and when it is shown (always, with a display model, where a frame tore). The
 //! table is the columns that apply to the run, over the typed results.
 
-use super::report::{BenchReport, ResultJson, TraceJson, number, optional};
+use std::fmt::Write as _;
+
+use super::report::{
+    BenchReport, ResultJson, TraceJson, aligned, header_lines, number, optional, trim,
+};
 use crate::display::DisplaySpec;
 
 /// When a column is shown.
@@ -168,6 +172,65 @@ const COLUMNS: [Column; 22] = [
         cell: flags,
     },
 ];
+
+impl BenchReport {
+    /// The report as an aligned table with a short header and footnotes: the columns
+    /// listed here, those shown that apply to this run.
+    pub fn table(&self) -> String {
+        let (trace, settings) = (&self.trace, &self.settings);
+        let mut out = String::new();
+        header_lines(&mut out, trace, settings);
+        out.push('\n');
+        let (header, rows) = main_table(self);
+        aligned(&mut out, &header, &rows);
+        out.push_str(
+            "\nframe p99 = 99th-percentile frame time the loop ran (load included), latency \
+             = mean T - S (picture behind real time), judder = RMS unevenness of the drawn \
+             motion (0 = smooth), worst = the worst frame's, pos err = worst spring error, \
+             sim speed = simulated / real time; docs/bench.md: \"Reading the table\".\n",
+        );
+        if settings.display != DisplaySpec::Cpu {
+            out.push_str(
+                "\nscreen lat/judder: display latency (D - S) and RMS animation error \
+                 (PresentMon's MsAnimationError) over frames shown",
+            );
+            out.push_str(if settings.display == DisplaySpec::Trace {
+                "; display times from the capture.\n"
+            } else {
+                "; the last frame is never presented (its present lies past the trace's \
+                 end). Each repeated refresh is blamed on one cause: the CPU frame was late, \
+                 the GPU was, the queue was full (the frame started late waiting for a free \
+                 image), or VRR repeated it; late = frames shown after the first refresh \
+                 they could have made.\n"
+            });
+        }
+        self.input_table(&mut out);
+        let presets: Vec<String> = self
+            .results
+            .iter()
+            .filter_map(|r| {
+                let preset = r.strategy.preset()?;
+                Some(format!("{} {} ms", preset.id(), trim(r.dt_ms)))
+            })
+            .collect();
+        if !presets.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nengine presets run their engine's own step and guards, not the dt, max frame \
+                 time and max steps above: {}; docs/engines.md: \"Engine presets\".",
+                presets.join(", ")
+            );
+        }
+        if self.results.iter().any(|r| r.froze(trace)) {
+            out.push_str(
+                "\nFROZE: the run stopped early: one frame owed more than 60 s of step work. \
+                 Its numbers cover only the frames before that: a game in this state shows \
+                 one frame a minute, whatever its latency and sim speed read.\n",
+            );
+        }
+        out
+    }
+}
 
 /// The main table of `report`: the header and a row per result, of the columns shown.
 pub(super) fn main_table(report: &BenchReport) -> (Vec<&'static str>, Vec<Vec<String>>) {

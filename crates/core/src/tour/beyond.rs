@@ -3,7 +3,7 @@
 //! a sphere that moves in steps, a look turned every frame on a body that walks in steps,
 //! and input read per frame against steps that come zero, one or several to a frame.
 
-use super::chapters::{STUTTER, compare, no_frames, other_rate, single};
+use super::shared::{STUTTER, compare, no_frames, other_rate, single};
 use super::{Drive, Evidence, PaneEvidence, Verdict};
 use crate::input::{InputPolicy, MoveKey};
 use crate::live::{LiveSettings, ScenePreset};

@@ -7,9 +7,10 @@ use super::beyond::{
     first_person_check, first_person_setup, input_check, input_setup,
 };
 use super::screen::{screen_adapt, screen_check, screen_setup};
+use super::shared::{STUTTER, compare, no_frames, other_rate, other_strategy, single};
 use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict};
 use crate::input::InputScript;
-use crate::live::{LiveSettings, Panes, SLOW_LOOP_TARGET_HZ};
+use crate::live::{LiveSettings, SLOW_LOOP_TARGET_HZ};
 use crate::timestep::{EnginePreset, Strategy};
 
 /// Fiedler's article.
@@ -235,32 +236,6 @@ pub static CHAPTERS: [Chapter; 13] = [
         drive: Drive::Nothing,
     },
 ];
-
-/// A fifth of a step: judder above it is a stutter the eye sees.
-pub(super) const STUTTER: f64 = 0.2;
-
-/// Comparison panes of `strategies` (2 to the most a comparison takes).
-pub(super) fn compare(
-    settings: LiveSettings,
-    strategies: &[Strategy],
-    focus: usize,
-) -> LiveSettings {
-    LiveSettings {
-        compare: true,
-        panes: Panes::new(strategies).unwrap_or_default(),
-        focus,
-        ..settings
-    }
-}
-
-/// One pane of `strategy` at `rate_hz`, from the defaults.
-pub(super) fn single(strategy: Strategy, rate_hz: f64) -> LiveSettings {
-    LiveSettings {
-        strategy,
-        rate_hz,
-        ..LiveSettings::default()
-    }
-}
 
 fn fixed_setup(_: &LiveSettings) -> LiveSettings {
     single(Strategy::Fixed, 30.0)
@@ -666,30 +641,5 @@ fn engines_check(evidence: &Evidence) -> Verdict {
     Verdict::Holds(format!(
         "judder {}: each stutters drawing its last step and is smooth interpolated",
         quoted.join("; ")
-    ))
-}
-
-/// Advice for a pane whose steps line up with the frames: a physics rate the measured
-/// frame rate does not divide (five steps in six frames, as 50 Hz on a 60 Hz screen).
-pub(super) fn other_rate(pane: &PaneEvidence) -> String {
-    let rate = (pane.stats.fps * 5.0 / 6.0).round().max(1.0);
-    format!(
-        "set the physics rate (Physics) to {rate:.0} Hz, five steps to every six of these \
-         {:.1} fps frames",
-        pane.stats.fps
-    )
-}
-
-/// The verdict before any pane ran a frame.
-pub(super) fn no_frames() -> Verdict {
-    Verdict::Waiting("no frame yet".into())
-}
-
-/// The verdict when the reader chose another strategy than the chapter's claim is about.
-pub(super) fn other_strategy(pane: &PaneEvidence, chapter: &str) -> Verdict {
-    Verdict::Fails(format!(
-        "the pane runs {}, and the claim is about {chapter}: Restart the chapter to set it \
-         up again",
-        pane.strategy.id()
     ))
 }

@@ -13,6 +13,7 @@
 mod beyond;
 mod chapters;
 mod screen;
+mod shared;
 #[cfg(test)]
 mod tests;
 mod watch;

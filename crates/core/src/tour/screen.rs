@@ -3,7 +3,7 @@
 //! or is never shown (mailbox): the screen's timing, modeled from the present mode and
 //! refresh or measured where the platform reports presentation, is not the loop's.
 
-use super::chapters::{no_frames, other_strategy, single};
+use super::shared::{no_frames, other_strategy, single};
 use super::{Evidence, Verdict};
 use crate::display::DisplaySpec;
 use crate::live::{DisplayTimesBy, LiveSettings};
