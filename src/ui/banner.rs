@@ -4,7 +4,7 @@
 
 use egui::{Color32, RichText};
 
-use super::panel::{ALARM, Edits, PanelState};
+use super::shared::{ALARM, Edits, PanelState};
 use crate::live::{LiveSettings, Readouts, SLOW_LOOP_TARGET_HZ, SlowLoop};
 use crate::timestep::{DEFAULT_MAX_FRAME_TIME, Strategy, ms_from_ns};
 

@@ -1,8 +1,8 @@
 //! The Display section: the present mode (what each does on hover), the frame cap, the
 //! modeled screen and its refresh rate, and the frame-time filter.
 
-use super::panel::{DisplayStatus, Edits, KEEP_GIVEN, reserved_ui};
 use super::readouts::{measurement_note, refresh_source, screen_model};
+use super::shared::{DisplayStatus, Edits, KEEP_GIVEN, reserved_ui};
 use crate::live::{ASSUMED_REFRESH_HZ, DisplayTimesBy, PresentModeId, ScreenReadouts};
 use crate::timestep::{FilterSpec, MAX_AVERAGE_FRAMES};
 

@@ -7,7 +7,7 @@
 use egui::{Color32, RichText};
 use egui_plot::{Bar, BarChart, HLine, Line, Plot, PlotPoints, VLine};
 
-use super::panel::ms;
+use super::shared::ms;
 use crate::live::{
     FrameStatsReadouts, RECENT_FRAMES, RECENT_FULL_FPS, SpanFrameStats, SpanFrames, StatsSpan,
 };

@@ -4,7 +4,7 @@
 
 use egui::RichText;
 
-use super::panel::{ALARM, KEEP_GIVEN, reserved_ui};
+use super::shared::{ALARM, KEEP_GIVEN, reserved_ui};
 use crate::live::LiveSettings;
 use crate::timestep::{DEFAULT_MAX_FRAME_TIME, ms_from_ns};
 

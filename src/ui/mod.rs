@@ -21,17 +21,18 @@ mod ramp;
 mod readouts;
 mod record_replay;
 mod scene;
+mod shared;
 mod shortcuts;
 mod strategy;
 pub mod timeline;
 mod tour;
 
 pub use help::{CONCEPTS, KEYS};
-pub use panel::{
-    DisplayStatus, PANEL_WIDTH, PanelActions, PanelState, UiOutput, grid_rects, lab_ui,
-};
+pub use panel::{PANEL_WIDTH, UiOutput, grid_rects, lab_ui};
 pub use plots::PLOT_SPAN_S;
 pub use ramp::PANE_COLORS;
 pub use readouts::MONITOR_RATE;
-pub use record_replay::{RecordReplayRequest, RecordReplayStatus};
+pub use shared::{
+    DisplayStatus, PanelActions, PanelState, RecordReplayRequest, RecordReplayStatus,
+};
 pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

@@ -3,7 +3,7 @@
 
 use egui::{Color32, RichText};
 
-use super::panel::ALARM;
+use super::shared::ALARM;
 use crate::live::{DisplayTimesBy, LiveSettings, PaneReadout, Readouts};
 
 /// Outline of the focused comparison pane.

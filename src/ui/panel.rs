@@ -1,9 +1,9 @@
 //! The whole UI of one frame ([`lab_ui`]): the side panel and what it returns, the frame
 //! timeline under the scene, the pane labels and the banner over it. Each of the side
-//! panel's sections is drawn in a file of its own; the values they share (the frame's
-//! [`Edits`], the slider clamping, the alarm colour) are here.
+//! panel's sections is drawn in a file of its own; what they share (the frame's `Edits`,
+//! the slider clamping, the alarm colour) is in `shared.rs`.
 
-use egui::{Color32, RichText};
+use egui::RichText;
 
 use super::banner::banner_ui;
 use super::display::display_ui;
@@ -18,16 +18,14 @@ use super::ramp::ramp_ui;
 use super::readouts::readouts_ui;
 use super::record_replay::record_replay_ui;
 use super::scene::{physics_ui, scene_ui};
+use super::shared::{DisplayStatus, Edits, KEEP_GIVEN, PanelActions, PanelState};
 use super::shortcuts::keys_ui;
 use super::strategy::{compare_ui, strategy_ui};
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
 use super::tour::tour_ui;
 use crate::grid::pane_grid;
-use crate::live::{
-    LiveSettings, MAX_PANES, PresentModeId, RampRequest, RampSettings, Readouts, Snapshot,
-    StatsSpan,
-};
-use crate::tour::{TourRequest, TourStatus};
+use crate::live::{LiveSettings, MAX_PANES, PresentModeId, RampRequest, Readouts, Snapshot};
+use crate::tour::TourRequest;
 
 /// Width of the side panel at start, points.
 pub const PANEL_WIDTH: f32 = 330.0;
@@ -35,87 +33,6 @@ pub const PANEL_WIDTH: f32 = 330.0;
 const MIN_PANEL_WIDTH: f32 = 220.0;
 /// Widest the side panel can be dragged, points.
 const MAX_PANEL_WIDTH: f32 = 640.0;
-
-/// Sliders keep a value given on the command line even when it lies outside their range
-/// (the range is what is comfortable to drag, not what is allowed); edits stay inside it.
-pub(super) const KEEP_GIVEN: egui::SliderClamping = egui::SliderClamping::Edits;
-
-/// Colour of alarms (spiral, explosion).
-pub(super) const ALARM: Color32 = Color32::from_rgb(200, 40, 40);
-
-/// What the panel itself remembers between frames.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PanelState {
-    /// Whether the side panel is shown (H toggles).
-    pub visible: bool,
-    /// Whether the frame timeline is shown under the scene (T toggles).
-    pub timeline: bool,
-    /// Whether the person turned the slow-loop offer down.
-    pub slow_offer_dismissed: bool,
-    /// Whether the panel offers the guided tour (a first launch, until taken or turned
-    /// down).
-    pub tour_offer: bool,
-    /// Whether the key and concept overlay is open (? or F1 toggles).
-    pub help: bool,
-    /// The window the frame statistics and their plots are over.
-    pub stats_window: StatsSpan,
-    /// The load ramp the Ramp button starts: its maximum and duration.
-    pub ramp: RampSettings,
-    /// Whether egui fills the side panel's and the timeline's backgrounds. The window and
-    /// `bench-render` paint them themselves, as one flat fill per region, which a CPU
-    /// rasterizer does for a fraction of what egui's textured, blended triangles cost
-    /// (`render::Backdrop`); [`UiOutput::backdrop`] then says in which colour.
-    pub fills_panels: bool,
-}
-
-impl Default for PanelState {
-    fn default() -> Self {
-        Self {
-            visible: true,
-            timeline: true,
-            slow_offer_dismissed: false,
-            tour_offer: false,
-            help: false,
-            stats_window: StatsSpan::default(),
-            ramp: RampSettings::default(),
-            fills_panels: true,
-        }
-    }
-}
-
-/// The display as the window knows it, for the panel to show: plain values the window
-/// owns and passes down each frame.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DisplayStatus {
-    /// The GPU adapter, in words.
-    pub adapter: String,
-    /// How finely frames are drawn on it, in words, and why (empty until known).
-    pub drawing: (String, String),
-    /// Present modes the surface reports (concrete ones).
-    pub offered: Vec<PresentModeId>,
-    /// The present mode asked for (may be an `auto-*` one).
-    pub requested: PresentModeId,
-    /// The mode the surface is configured with now.
-    pub active: Option<PresentModeId>,
-    /// The recording or replay the window runs.
-    pub session: super::RecordReplayStatus,
-    /// The guided tour, while the window runs it.
-    pub tour: Option<TourStatus>,
-}
-
-impl Default for DisplayStatus {
-    fn default() -> Self {
-        Self {
-            adapter: String::new(),
-            drawing: (String::new(), String::new()),
-            offered: vec![PresentModeId::Fifo],
-            requested: PresentModeId::default(),
-            active: None,
-            session: super::RecordReplayStatus::default(),
-            tour: None,
-        }
-    }
-}
 
 /// What the person asked for in one frame, returned by [`lab_ui`] for the window to apply.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -154,52 +71,6 @@ impl UiOutput {
 pub fn grid_rects(count: usize, area: egui::Rect) -> impl Iterator<Item = egui::Rect> {
     pane_grid(count, [area.min.x, area.min.y, area.width(), area.height()])
         .map(|[x, y, w, h]| egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(w, h)))
-}
-
-/// What the person asked for this frame, besides settings edits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PanelActions {
-    /// Kick the spring (Space).
-    pub kick: bool,
-    /// Reset the scene (R).
-    pub reset: bool,
-    /// Pause or resume (P).
-    pub toggle_pause: bool,
-    /// Advance one frame while paused (.).
-    pub single_step: bool,
-    /// Toggle fullscreen (F11).
-    pub toggle_fullscreen: bool,
-    /// Close the window (Esc).
-    pub quit: bool,
-}
-
-impl std::ops::BitOrAssign for PanelActions {
-    /// Adds the actions of a later frame (for a caller that applies several frames at once).
-    fn bitor_assign(&mut self, other: Self) {
-        self.kick |= other.kick;
-        self.reset |= other.reset;
-        self.toggle_pause |= other.toggle_pause;
-        self.single_step |= other.single_step;
-        self.toggle_fullscreen |= other.toggle_fullscreen;
-        self.quit |= other.quit;
-    }
-}
-
-/// The values one frame of the panel edits: copies of what is in force, returned as
-/// requests when they differ.
-pub(super) struct Edits {
-    /// The loop's settings.
-    pub(super) settings: LiveSettings,
-    /// The present mode asked for.
-    pub(super) present_mode: PresentModeId,
-    /// Actions.
-    pub(super) actions: PanelActions,
-    /// A recording or replay request.
-    pub(super) session: Option<super::RecordReplayRequest>,
-    /// A load ramp request.
-    pub(super) ramp: Option<RampRequest>,
-    /// A move in the guided tour.
-    pub(super) tour: Option<TourRequest>,
 }
 
 /// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
@@ -483,31 +354,4 @@ fn time_ui(
         actions.kick |= ui.button("Kick (Space)").clicked();
         actions.reset |= ui.button("Reset (R)").clicked();
     });
-}
-
-/// A control that only applies while `on`: shown live when on, greyed out with `off_value`
-/// when off, so switching it never moves the rows below it.
-pub(super) fn reserved_ui<T>(
-    ui: &mut egui::Ui,
-    on: bool,
-    value: &mut T,
-    off_value: T,
-    add: impl FnOnce(&mut egui::Ui, &mut T),
-) {
-    if on {
-        add(ui, value);
-    } else {
-        let mut shown = off_value;
-        ui.add_enabled_ui(false, |ui| add(ui, &mut shown));
-    }
-}
-
-/// Milliseconds for a readout: two decimals, none once the value has five digits (a
-/// spiralling loop's frame times), so the column keeps its width.
-pub(super) fn ms(value: f64) -> String {
-    if value.abs() >= 1000.0 {
-        format!("{value:.0}")
-    } else {
-        format!("{value:.2}")
-    }
 }

@@ -6,7 +6,7 @@
 use egui::{Align2, Color32, RichText};
 use egui_plot::{HLine, Line, LineStyle, Plot, PlotPoint, PlotPoints, Text, VLine};
 
-use super::panel::ALARM;
+use super::shared::ALARM;
 use crate::live::{MAX_LOAD_MS, MAX_PANES, RAMP_DURATION_RANGE_S, Ramp, RampCancel, RampPhase};
 use crate::live::{RampRequest, RampSettings};
 use crate::run::ONSET_SPEED;

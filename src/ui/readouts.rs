@@ -1,7 +1,7 @@
 //! The live numbers: a row per readout, each explaining itself on hover, and what the
 //! screen behind the starred ones is: measured, or modeled.
 
-use super::panel::ms;
+use super::shared::ms;
 use crate::display::DisplaySpec;
 use crate::live::{DisplayTimesBy, Readouts, RefreshSource, ScreenReadouts};
 

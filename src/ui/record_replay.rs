@@ -4,37 +4,8 @@
 
 use egui::RichText;
 
+use super::shared::{ALARM, RecordReplayRequest, RecordReplayStatus};
 use crate::live::{REPLAY_SPEEDS, ReplayStatus};
-
-/// What the window says about recording and replaying.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RecordReplayStatus {
-    /// The recording running: the file (as shown) and the frames written.
-    pub recording: Option<(String, u64)>,
-    /// The replay running: what is replayed (as shown) and where it is.
-    pub replay: Option<(String, ReplayStatus)>,
-    /// The last thing to tell the person: a recording written, or why one stopped.
-    pub notice: Option<String>,
-}
-
-/// What the person asked for in the session row.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RecordReplayRequest {
-    /// Start recording (from a reset).
-    StartRecording,
-    /// Finish the recording.
-    StopRecording,
-    /// Replay time runs (`true`) or stops.
-    Play(bool),
-    /// Recorded time per real time.
-    Speed(f64),
-    /// Start over at the end.
-    Loop(bool),
-    /// Continue from this frame.
-    Seek(usize),
-    /// Back to the live clock.
-    StopReplay,
-}
 
 /// The session row.
 pub(super) fn record_replay_ui(
@@ -60,7 +31,7 @@ fn record_ui(
     ui.horizontal(|ui| match recording {
         Some((path, frames)) => {
             if ui
-                .button(RichText::new("Stop recording").color(super::panel::ALARM))
+                .button(RichText::new("Stop recording").color(ALARM))
                 .on_hover_text("Finish the file; bench --trace FILE replays it")
                 .clicked()
             {

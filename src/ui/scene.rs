@@ -1,7 +1,7 @@
 //! The Scene and Physics sections: the scene presets and what to look for in the one in
 //! force; the physics rate, integrator, spring and camera driver.
 
-use super::panel::KEEP_GIVEN;
+use super::shared::KEEP_GIVEN;
 use crate::live::{LiveSettings, ScenePreset};
 use crate::scene::{CameraDriver, Integrator};
 use crate::timestep::RATE_PRESETS_HZ;

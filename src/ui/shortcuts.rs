@@ -5,7 +5,7 @@
 
 use egui::Key;
 
-use super::panel::{Edits, PanelState};
+use super::shared::{Edits, PanelState};
 use crate::live::Readouts;
 use crate::timestep::Strategy;
 use crate::tour::TourRequest;

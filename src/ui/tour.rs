@@ -5,7 +5,7 @@
 
 use egui::{Color32, RichText};
 
-use super::panel::Edits;
+use super::shared::Edits;
 use crate::tour::{CHAPTERS, TourRequest, TourStatus, Verdict};
 
 /// The colour of a claim that holds.

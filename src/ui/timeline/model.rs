@@ -4,11 +4,10 @@
 //! where a pane's newest state lies when it is off the axis, in `steps.rs`. No egui in any
 //! of the three, so all of it is tested headless (`tests/`).
 
-use crate::live::{FrameSample, History, OnScreen};
+use crate::live::{FrameSample, History, OnScreen, RefreshKind, RefreshMark};
 use crate::stats::upper_median;
 use crate::timestep::{Nanos, ms_from_ns, shifted};
 
-use super::refreshes::TimelineRefresh;
 use super::{TIMELINE_MIN_FRAMES, TIMELINE_WINDOW};
 
 // A frame is a hitch when its real frame time is more than this many times the median,
@@ -203,4 +202,34 @@ pub(super) fn window_frames(
         let before = previous.replace(sample)?;
         Some((before, sample))
     })
+}
+
+/// One refresh of the modeled screen in the window, on the axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct TimelineRefresh {
+    /// Where the refresh starts on the axis.
+    pub(super) start: Nanos,
+    /// Where the next refresh starts on the axis (the axis' end when it lies past the
+    /// window or has not happened yet): how long this refresh's image stays.
+    pub(super) end: Nanos,
+    /// The refresh as the screen recorded it.
+    pub(super) mark: RefreshMark,
+}
+
+impl TimelineRefresh {
+    /// Which of the two alternating shades the refresh takes: the parity of the sequence
+    /// number of the frame on screen after it, so the refreshes of one image share a shade.
+    pub(super) fn shade(&self) -> bool {
+        self.mark.frame % 2 == 1
+    }
+
+    /// Whether the refresh showed the image already on screen again.
+    pub(super) fn repeat(&self) -> bool {
+        matches!(self.mark.kind, RefreshKind::Repeat(_))
+    }
+
+    /// Whether the refresh showed parts of more than one image.
+    pub(super) fn torn(&self) -> bool {
+        self.mark.kind == RefreshKind::Torn
+    }
 }

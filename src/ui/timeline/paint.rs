@@ -10,8 +10,9 @@ use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
 use super::TimelinePane;
 use super::geometry::{Axis, Rows, SCREEN_GAP, clip_segment_x};
+use super::model::TimelineRefresh;
 use super::model::{HITCH_FACTOR, TimelineFrame, TimelineModel, window_frames};
-use super::refreshes::{TimelineRefresh, screen_label};
+use super::refreshes::screen_label;
 use super::steps::{PaneOffset, duration_text, step_ends};
 
 /// Frames narrower than this are merged with their neighbours into one box, points.

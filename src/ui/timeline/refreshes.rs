@@ -21,37 +21,7 @@ use crate::live::{OnScreen, RefreshKind, RefreshMark};
 use crate::ring::Ring;
 use crate::timestep::Nanos;
 
-use super::model::{TimelineFrame, TimelineModel};
-
-/// One refresh of the modeled screen in the window, on the axis.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct TimelineRefresh {
-    /// Where the refresh starts on the axis.
-    pub(super) start: Nanos,
-    /// Where the next refresh starts on the axis (the axis' end when it lies past the
-    /// window or has not happened yet): how long this refresh's image stays.
-    pub(super) end: Nanos,
-    /// The refresh as the screen recorded it.
-    pub(super) mark: RefreshMark,
-}
-
-impl TimelineRefresh {
-    /// Which of the two alternating shades the refresh takes: the parity of the sequence
-    /// number of the frame on screen after it, so the refreshes of one image share a shade.
-    pub(super) fn shade(&self) -> bool {
-        self.mark.frame % 2 == 1
-    }
-
-    /// Whether the refresh showed the image already on screen again.
-    pub(super) fn repeat(&self) -> bool {
-        matches!(self.mark.kind, RefreshKind::Repeat(_))
-    }
-
-    /// Whether the refresh showed parts of more than one image.
-    pub(super) fn torn(&self) -> bool {
-        self.mark.kind == RefreshKind::Torn
-    }
-}
+use super::model::{TimelineFrame, TimelineModel, TimelineRefresh};
 
 impl TimelineModel {
     /// The stopwatch times the window covers: from the start of the frame before the first

@@ -7,7 +7,8 @@ mod steps;
 
 use super::TIMELINE_MIN_FRAMES;
 use super::model::TimelineModel;
-use super::refreshes::{TimelineRefresh, screen_label};
+use super::model::TimelineRefresh;
+use super::refreshes::screen_label;
 use super::steps::{PaneOffset, step_ends};
 use crate::display::DisplaySpec;
 use crate::feedback::{FeedbackSource, MeasuredRefresh};
