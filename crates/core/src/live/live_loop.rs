@@ -7,7 +7,6 @@ use super::history::{History, SpanStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane, PaneInput};
 use super::ramp::{Ramp, RampCancel};
-use super::readouts::Readouts;
 use super::recording::{RecordedEvent, RecordedFrame, RecordingHeader, RecordingSink};
 use super::screen::{LiveDisplay, MeasuredFacts, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
@@ -25,6 +24,7 @@ use crate::view::PaneView;
 
 mod feedback;
 mod ramp_control;
+mod readouts;
 
 /// Presents the present-rate estimate keeps.
 const PRESENT_RING: usize = 256;
@@ -716,7 +716,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
         Snapshot {
             settings: self.settings,
-            readouts: Readouts::gather(self),
+            readouts: self.readouts(),
             panes,
             refreshes: self.screen.marks(),
             measured: self.screen.measured(),

@@ -2,15 +2,13 @@
 
 use super::frame_spans::FrameStatsReadouts;
 use super::history::SpanStats;
-use super::live_loop::LiveLoop;
 use super::remedy::Remedies;
 use super::screen::ScreenReadouts;
 use super::settings::MAX_PANES;
 use super::slow::SlowLoop;
-use super::stopwatch::Stopwatch;
 use crate::input::InputStats;
 use crate::metrics::{ForecastErrors, RefreshHistograms};
-use crate::timestep::{Strategy, View, ms_from_ns, secs_from_ns};
+use crate::timestep::Strategy;
 
 /// One comparison pane's label: its strategy and its numbers over the last second.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -99,74 +97,4 @@ pub struct Readouts {
     pub input: InputStats,
     /// The player's walking speed, m/s (hold errors are shown as distance).
     pub player_speed_mps: f64,
-}
-
-impl Readouts {
-    /// Gathers the readouts of `live` after its last frame.
-    pub fn gather<S: Stopwatch>(live: &LiveLoop<S>) -> Self {
-        let focus = live.settings().focus_index();
-        let mut window = SpanStats::default();
-        let mut panes = [PaneReadout::default(); MAX_PANES];
-        for (i, (slot, pane)) in panes.iter_mut().zip(live.panes()).enumerate() {
-            let stats = pane.window_stats();
-            let metrics = pane.run_metrics();
-            if i == focus {
-                window = stats;
-            }
-            *slot = PaneReadout {
-                strategy: Some(pane.strategy()),
-                latency_ms: stats.latency_ms,
-                judder_ms: stats.judder_ms,
-                display_latency_ms: stats.display_latency_ms,
-                display_judder_ms: stats.display_judder_ms,
-                steps_mean: stats.steps_mean,
-                steps_now: pane.last().map_or(0, |frame| frame.report.steps.len()),
-                spiral: pane.spiralling(),
-                exploded: pane.exploded(),
-                refreshes: metrics.refreshes,
-                forecast: metrics
-                    .forecast
-                    .filter(|_| pane.strategy().view() == View::AtDisplay),
-            };
-        }
-        let engine = live.sim().engine();
-        let mut readouts = Readouts {
-            strategy: Some(engine.strategy()),
-            window,
-            present_rate_hz: live.present_rate_hz(),
-            frame_stats: live.frame_spans().readouts(),
-            screen: live
-                .screen()
-                .readouts(live.last().map_or(0, |_| live.now())),
-            sim_time_s: secs_from_ns(engine.latest_time()),
-            real_time_s: secs_from_ns(engine.presented_time()),
-            accumulator_ms: ms_from_ns(engine.accumulator()),
-            dropped_total_s: secs_from_ns(engine.dropped()),
-            resynced_s: engine.rebased() as f64 / 1e9,
-            energy_drift: live.sim().scene().energy_drift(),
-            spiral: live.spiralling(),
-            frozen: live.frozen(),
-            exploded: live.exploded(),
-            remedies: if live.exploded() {
-                Remedies::for_settings(live.settings())
-            } else {
-                Remedies::default()
-            },
-            paused: live.paused(),
-            slow_loop: SlowLoop::judge(live, &window),
-            panes,
-            pane_count: live.panes().len(),
-            focus,
-            input: live.focus().input_stats(),
-            player_speed_mps: live.sim().scene().config().player.speed_mps,
-            ..Readouts::default()
-        };
-        if let Some(frame) = live.last() {
-            readouts.steps_this_frame = frame.report.steps.len();
-            readouts.alpha = frame.report.alpha;
-            readouts.owed_ms = ms_from_ns(frame.report.owed);
-            readouts.carried_load_ms = ms_from_ns(frame.load.total - frame.load.waited);
-        }
-        readouts
-    }
 }
