@@ -12,7 +12,7 @@ use timestep_lab::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab::render::{
     BACKGROUND, Backdrop, GpuContext, Offscreen, adapter_summary, begin_color_pass,
 };
-use timestep_lab::ui::{DisplayStatus, PanelState};
+use timestep_lab::ui::{DisplayStatus, PanelState, ShellStatus};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 const WIDTH: u32 = 1280;
@@ -42,9 +42,12 @@ fn panel_frame(fills_panels: bool) -> PanelFrame {
         fills_panels,
         ..PanelState::default()
     };
-    let display = DisplayStatus {
-        adapter: "test adapter".into(),
-        ..DisplayStatus::default()
+    let shell = ShellStatus {
+        display: DisplayStatus {
+            adapter: "test adapter".into(),
+            ..DisplayStatus::default()
+        },
+        ..ShellStatus::default()
     };
     let input = || egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
@@ -59,7 +62,7 @@ fn panel_frame(fills_panels: bool) -> PanelFrame {
             input(),
             panel,
             &snapshot,
-            &display,
+            &shell,
             (WIDTH, HEIGHT),
         )
     };

@@ -22,7 +22,7 @@ use crate::render::{
 };
 use crate::stats::mean_median;
 use crate::timestep::{Nanos, Strategy};
-use crate::ui::{DisplayStatus, PanelState};
+use crate::ui::{DisplayStatus, PanelState, ShellStatus};
 
 /// Frames drawn before measuring, so pipelines, caches and egui's font atlas are warm.
 const WARM_UP_FRAMES: u32 = 30;
@@ -100,7 +100,7 @@ pub fn render_grid<S: Stopwatch>(
         timeline: false,
         ..PanelState::default()
     };
-    let display = DisplayStatus::default();
+    let shell = ShellStatus::default();
     let snapshot = live.snapshot();
     let egui_ctx = egui::Context::default();
     // egui sizes some areas on a first pass; draw the second, with the texture changes
@@ -111,7 +111,7 @@ pub fn render_grid<S: Stopwatch>(
             screen_input(width, height, 0.0),
             &mut panel,
             &snapshot,
-            &display,
+            &shell,
             (width, height),
         )
     };
@@ -236,10 +236,13 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
         fills_panels: false,
         ..PanelState::default()
     };
-    let display = DisplayStatus {
-        adapter: adapter_summary(&gpu.adapter.get_info()),
-        drawing: (quality.describe(), quality.why()),
-        ..DisplayStatus::default()
+    let shell = ShellStatus {
+        display: DisplayStatus {
+            adapter: adapter_summary(&gpu.adapter.get_info()),
+            drawing: (quality.describe(), quality.why()),
+            ..DisplayStatus::default()
+        },
+        ..ShellStatus::default()
     };
     let egui_ctx = egui::Context::default();
     quality.apply_to(&egui_ctx);
@@ -263,7 +266,7 @@ pub fn run_bench_render(options: &BenchRenderOptions) -> anyhow::Result<String> 
             screen_input(width, height, f64::from(frame) / 60.0),
             &mut panel,
             &snapshot,
-            &display,
+            &shell,
             (width, height),
         );
         let ui_done = Instant::now();

@@ -4,7 +4,7 @@
 use super::viewports::{pane_viewports, scene_area};
 use crate::live::Snapshot;
 use crate::render::{Backdrop, PlacedView, Viewport};
-use crate::ui::{DisplayStatus, PanelState, UiOutput, lab_ui};
+use crate::ui::{PanelState, ShellStatus, UiOutput, lab_ui};
 
 /// What the UI pass produced: egui's triangles and texture changes, where each pane's
 /// scene goes, and what the person asked for.
@@ -33,14 +33,14 @@ impl UiPass {
         raw_input: egui::RawInput,
         state: &mut PanelState,
         snapshot: &Snapshot<'_>,
-        display: &DisplayStatus,
+        shell: &ShellStatus,
         size: (u32, u32),
     ) -> Self {
         let mut output: Option<UiOutput> = None;
         let full = ctx.run_ui(raw_input, |ui| {
             // egui may run a frame in several passes: keep what any pass asked for, and the
             // last pass's layout.
-            let mut pass = lab_ui(ui, state, snapshot, display);
+            let mut pass = lab_ui(ui, state, snapshot, shell);
             if let Some(earlier) = output {
                 pass.actions |= earlier.actions;
                 pass.settings = pass.settings.or(earlier.settings);

@@ -31,7 +31,9 @@ use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
 use crate::tour::TourRequest;
-use crate::ui::{DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, UiOutput};
+use crate::ui::{
+    DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, ShellStatus, UiOutput,
+};
 
 /// What the window reports when its run ends: the summary, or the error that ended it.
 pub type WindowOutcome = anyhow::Result<WindowSummary>;
@@ -98,9 +100,12 @@ impl App {
             fills_panels: false,
             ..PanelState::default()
         };
-        let display = DisplayStatus {
-            requested: options.present_mode,
-            ..DisplayStatus::default()
+        let shell = ShellStatus {
+            display: DisplayStatus {
+                requested: options.present_mode,
+                ..DisplayStatus::default()
+            },
+            ..ShellStatus::default()
         };
         let replay = options.replay.clone().map(|recording| {
             let mut replay = Replay::new(recording);
@@ -115,7 +120,7 @@ impl App {
             options,
             live,
             panel,
-            display,
+            shell,
             active: None,
             starting: None,
             wake,
@@ -158,7 +163,7 @@ impl App {
         }
         let remembered = Remembered {
             settings: self.tour.resting_settings(self.live.resting_settings()),
-            present_mode: self.display.requested,
+            present_mode: self.shell.display.requested,
             panel: self.panel.visible,
             timeline: self.panel.timeline,
             tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
@@ -189,8 +194,9 @@ struct App {
     recorder: Recorder,
     /// What the panel remembers between frames.
     panel: PanelState,
-    /// The display as the panel shows it: adapter, offered, requested and active modes.
-    display: DisplayStatus,
+    /// What the panel shows of the window: the display (adapter, offered, requested and
+    /// active modes), the recording or replay, the tour.
+    shell: ShellStatus,
     /// The window and GPU state, once created.
     active: Option<Active>,
     /// The window while its GPU is being connected.
@@ -327,21 +333,25 @@ impl App {
             return;
         };
         self.starting = None;
-        let (msaa, requested) = (self.options.msaa, self.display.requested);
+        let (msaa, requested) = (self.options.msaa, self.shell.display.requested);
         let active = connected
             .and_then(|connected| Active::new(event_loop, window, connected, msaa, requested));
         match active {
             Ok(mut active) => {
                 let adapter = adapter_summary(&active.gpu.adapter.get_info());
                 let offered = active.surface.offered().to_vec();
-                self.display.adapter = adapter.clone();
-                self.display.drawing = (active.quality.describe(), active.quality.why());
+                self.shell.display.adapter = adapter.clone();
+                self.shell.display.drawing = (active.quality.describe(), active.quality.why());
                 self.summary.drawing = active.quality.summary();
-                self.display.offered = offered.clone();
+                self.shell.display.offered = offered.clone();
                 self.summary.adapter = adapter;
                 self.summary.offered = offered;
                 if !active.is_minimised() {
-                    let mode = self.display.requested.resolve(active.surface.offered());
+                    let mode = self
+                        .shell
+                        .display
+                        .requested
+                        .resolve(active.surface.offered());
                     self.configure(&mut active, mode);
                 }
                 self.present_watch = PresentWatch::start(&active.window, &mut self.live);
@@ -363,9 +373,9 @@ impl App {
     fn configure(&mut self, active: &mut Active, mode: PresentModeId) {
         if active.surface.configure_mode(&active.gpu, mode) {
             self.summary.configured.push(mode);
-            self.display.active = Some(mode);
+            self.shell.display.active = Some(mode);
         } else {
-            self.display.requested = self.display.active.unwrap_or(PresentModeId::Fifo);
+            self.shell.display.requested = self.shell.display.active.unwrap_or(PresentModeId::Fifo);
         }
     }
 
@@ -378,7 +388,11 @@ impl App {
         if !active.is_minimised() {
             if !active.surface.is_configured() {
                 // Never configured (created minimised) or a configure failed: try again.
-                let mode = self.display.requested.resolve(active.surface.offered());
+                let mode = self
+                    .shell
+                    .display
+                    .requested
+                    .resolve(active.surface.offered());
                 self.configure(&mut active, mode);
             }
             if active.surface.is_configured() {
@@ -393,8 +407,8 @@ impl App {
         self.tick(active);
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = active.surface.size();
-        self.display.session = self.record_replay_status();
-        self.tour.show_status(&mut self.display.tour);
+        self.shell.session = self.record_replay_status();
+        self.tour.show_status(&mut self.shell.tour);
         let snapshot = self.live.snapshot();
         if let Some(offer) = snapshot.readouts.slow_loop {
             self.summary.slow_loop = Some(offer);
@@ -412,7 +426,7 @@ impl App {
             raw_input,
             &mut self.panel,
             &snapshot,
-            &self.display,
+            &self.shell,
             size,
         );
         active
@@ -484,7 +498,12 @@ impl App {
             event_loop.exit();
         }
         // The frame cap is for modes without vsync; under vsync the display paces.
-        if !self.display.active.is_some_and(PresentModeId::is_vsync) {
+        if !self
+            .shell
+            .display
+            .active
+            .is_some_and(PresentModeId::is_vsync)
+        {
             self.live.pace();
         }
     }
@@ -528,7 +547,7 @@ impl App {
             active.monitor_hz = self.live.stopwatch().refresh_hz();
         }
         self.live.set_screen(ScreenFacts {
-            present_mode: self.display.active,
+            present_mode: self.shell.display.active,
             monitor_hz: active.monitor_hz,
         });
         if self.summary.frames == 0
@@ -536,7 +555,7 @@ impl App {
             && let Some(path) = self.options.record.clone()
         {
             self.recorder
-                .start(&mut self.live, Some(path), &self.display.adapter);
+                .start(&mut self.live, Some(path), &self.shell.display.adapter);
         }
         if let Some(chapter) = self.options.tour.take() {
             self.tour = WindowTour::new(chapter.unwrap_or(self.options.tour_resume));
@@ -589,7 +608,7 @@ impl App {
         let live = &mut self.live;
         match request {
             RecordReplayRequest::StartRecording => {
-                self.recorder.start(live, None, &self.display.adapter)
+                self.recorder.start(live, None, &self.shell.display.adapter)
             }
             RecordReplayRequest::StopRecording => self.recorder.stop(live),
             RecordReplayRequest::StopReplay => self.replay.stop(live),
@@ -661,7 +680,7 @@ impl App {
             active.window.set_fullscreen(fullscreen);
         }
         if let Some(mode) = output.present_mode {
-            self.display.requested = mode;
+            self.shell.display.requested = mode;
         }
         let drawn = self.summary.frames;
         if let Some((width, height)) = self.automation.resize(drawn) {
@@ -670,14 +689,18 @@ impl App {
                 .request_inner_size(LogicalSize::new(width, height));
         }
         let offered = active.surface.offered();
-        if let Some(mode) = self
-            .automation
-            .next_present_mode(drawn, self.display.active, offered)
+        if let Some(mode) =
+            self.automation
+                .next_present_mode(drawn, self.shell.display.active, offered)
         {
-            self.display.requested = mode;
+            self.shell.display.requested = mode;
         }
-        let wanted = self.display.requested.resolve(active.surface.offered());
-        if self.display.active != Some(wanted) {
+        let wanted = self
+            .shell
+            .display
+            .requested
+            .resolve(active.surface.offered());
+        if self.shell.display.active != Some(wanted) {
             self.configure(active, wanted);
         }
     }

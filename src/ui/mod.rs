@@ -5,7 +5,8 @@
 //! plots, the frame timeline, each comparison pane's label, and the spiral / explosion
 //! banner — handles the keyboard shortcuts, and returns a [`UiOutput`]: actions, changed
 //! settings, a present-mode request, a load ramp request and the panes' rectangles. It
-//! imports nothing from the window: what it shows of the display comes in as a [`DisplayStatus`].
+//! imports nothing from the window: what it shows of the display, the recording and the tour
+//! comes in as a [`ShellStatus`].
 
 mod banner;
 mod display;
@@ -33,6 +34,6 @@ pub use plots::PLOT_SPAN_S;
 pub use ramp::PANE_COLORS;
 pub use readouts::MONITOR_RATE;
 pub use shared::{
-    DisplayStatus, PanelActions, PanelState, RecordReplayRequest, RecordReplayStatus,
+    DisplayStatus, PanelActions, PanelState, RecordReplayRequest, RecordReplayStatus, ShellStatus,
 };
 pub use timeline::{TIMELINE_WINDOW, TimelinePane, TimelineScreen, timeline_ui};

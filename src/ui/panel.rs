@@ -18,7 +18,7 @@ use super::ramp::ramp_ui;
 use super::readouts::readouts_ui;
 use super::record_replay::record_replay_ui;
 use super::scene::{physics_ui, scene_ui};
-use super::shared::{DisplayStatus, Edits, KEEP_GIVEN, PanelActions, PanelState};
+use super::shared::{Edits, KEEP_GIVEN, PanelActions, PanelState, ShellStatus};
 use super::shortcuts::keys_ui;
 use super::strategy::{compare_ui, strategy_ui};
 use super::timeline::{TimelinePane, TimelineScreen, timeline_ui};
@@ -73,25 +73,25 @@ pub fn grid_rects(count: usize, area: egui::Rect) -> impl Iterator<Item = egui::
         .map(|[x, y, w, h]| egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(w, h)))
 }
 
-/// Draws the whole UI for one frame from the loop's `snapshot` and the window's `display`,
+/// Draws the whole UI for one frame from the loop's `snapshot` and the shell's `shell`,
 /// and returns what the person asked for and where the scene's panes go. The scene area is
 /// split among the panes with [`grid_rects`], and each comparison pane gets a label.
 pub fn lab_ui(
     ui: &mut egui::Ui,
     state: &mut PanelState,
     snapshot: &Snapshot<'_>,
-    display: &DisplayStatus,
+    shell: &ShellStatus,
 ) -> UiOutput {
     let mut edits = Edits {
         settings: snapshot.settings,
-        present_mode: display.requested,
+        present_mode: shell.display.requested,
         actions: PanelActions::default(),
         session: None,
         ramp: None,
         tour: None,
     };
     let readouts = &snapshot.readouts;
-    keys_ui(ui, state, &mut edits, readouts, display.tour.is_some());
+    keys_ui(ui, state, &mut edits, readouts, shell.tour.is_some());
     let panel_fill = ui.visuals().panel_fill;
     let panel_frame = {
         let frame = egui::Frame::side_top_panel(ui.style());
@@ -120,7 +120,7 @@ pub fn lab_ui(
                             egui::scroll_area::ScrollBarVisibility::AlwaysVisible,
                         )
                         .show(ui, |ui| {
-                            panel_contents_ui(ui, state, &mut edits, snapshot, display);
+                            panel_contents_ui(ui, state, &mut edits, snapshot, shell);
                         });
                 });
             });
@@ -152,7 +152,7 @@ pub fn lab_ui(
     UiOutput {
         actions: edits.actions,
         settings: (edits.settings != snapshot.settings).then_some(edits.settings),
-        present_mode: (edits.present_mode != display.requested).then_some(edits.present_mode),
+        present_mode: (edits.present_mode != shell.display.requested).then_some(edits.present_mode),
         scene,
         backdrop: (!state.fills_panels).then_some(panel_fill),
         panes,
@@ -203,8 +203,9 @@ fn panel_contents_ui(
     state: &mut PanelState,
     edits: &mut Edits,
     snapshot: &Snapshot<'_>,
-    display: &DisplayStatus,
+    shell: &ShellStatus,
 ) {
+    let display = &shell.display;
     ui.horizontal(|ui| {
         ui.heading("timestep-lab");
         if ui
@@ -214,7 +215,7 @@ fn panel_contents_ui(
         {
             state.help = !state.help;
         }
-        if display.tour.is_none()
+        if shell.tour.is_none()
             && ui
                 .button("Tour")
                 .on_hover_text(
@@ -235,7 +236,7 @@ fn panel_contents_ui(
             .on_hover_text(why.as_str());
     }
     ui.separator();
-    tour_ui(ui, display.tour.as_ref(), &mut state.tour_offer, edits);
+    tour_ui(ui, shell.tour.as_ref(), &mut state.tour_offer, edits);
     let readouts = &snapshot.readouts;
     let settings = &mut edits.settings;
     if settings.compare {
@@ -252,10 +253,10 @@ fn panel_contents_ui(
     });
     ui.separator();
     time_ui(ui, settings, readouts, &mut edits.actions);
-    record_replay_ui(ui, &display.session, &mut edits.session);
+    record_replay_ui(ui, &shell.session, &mut edits.session);
     // What people do first: the load that makes the stutter and the spiral, and the guards
     // that stop it; then the numbers, then the plots and the rest.
-    let replaying = display.session.replay.is_some();
+    let replaying = shell.session.replay.is_some();
     egui::CollapsingHeader::new("Artificial load")
         .default_open(true)
         .show(ui, |ui| {

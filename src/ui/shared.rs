@@ -103,10 +103,6 @@ pub struct DisplayStatus {
     pub requested: PresentModeId,
     /// The mode the surface is configured with now.
     pub active: Option<PresentModeId>,
-    /// The recording or replay the window runs.
-    pub session: RecordReplayStatus,
-    /// The guided tour, while the window runs it.
-    pub tour: Option<TourStatus>,
 }
 
 impl Default for DisplayStatus {
@@ -117,10 +113,21 @@ impl Default for DisplayStatus {
             offered: vec![PresentModeId::Fifo],
             requested: PresentModeId::default(),
             active: None,
-            session: RecordReplayStatus::default(),
-            tour: None,
         }
     }
+}
+
+/// What the shell (the window, or a headless command) tells the panel each frame: the
+/// display, the recording or replay it runs, and the guided tour while it runs one. Plain
+/// values the shell owns and passes down.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShellStatus {
+    /// The display.
+    pub display: DisplayStatus,
+    /// The recording or replay.
+    pub session: RecordReplayStatus,
+    /// The guided tour, while the shell runs it.
+    pub tour: Option<TourStatus>,
 }
 
 /// What the person asked for this frame, besides settings edits.

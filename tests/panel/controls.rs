@@ -101,7 +101,7 @@ fn restore_defaults_puts_every_setting_back() {
     state.model.settings.rate_hz = 120.0;
     state.model.settings.strategy = Strategy::Fixed;
     state.model.settings.load.hitch_ms = 300.0;
-    state.model.display.requested = PresentModeId::Immediate;
+    state.model.shell.display.requested = PresentModeId::Immediate;
     let mut harness = harness(state);
     harness.run();
     harness.get_by_label("Restore defaults").scroll_to_me();
@@ -110,7 +110,7 @@ fn restore_defaults_puts_every_setting_back() {
     harness.run();
     assert_eq!(harness.state().model.settings, LiveSettings::default());
     assert_eq!(
-        harness.state().model.display.requested,
+        harness.state().model.shell.display.requested,
         PresentModeId::default()
     );
 }

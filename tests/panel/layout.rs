@@ -14,7 +14,7 @@ use super::{PanelState, build_sized, harness, scripted_state};
 fn at_1280_by_800_the_strategy_load_and_guards_are_in_sight_without_scrolling() {
     let mut state = scripted_state();
     let cpu = DrawQuality::for_adapter(wgpu::DeviceType::Cpu, None);
-    state.model.display.drawing = (cpu.describe(), cpu.why());
+    state.model.shell.display.drawing = (cpu.describe(), cpu.why());
     let mut harness = build_sized(
         Harness::builder().with_size(egui::vec2(1280.0, 800.0)),
         state,

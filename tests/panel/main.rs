@@ -21,7 +21,7 @@ use egui_kittest::Harness;
 use timestep_lab::live::{LiveLoop, LiveSettings, PresentModeId, Readouts, VirtualStopwatch};
 use timestep_lab::tour::{Tour, TourRequest};
 use timestep_lab::ui::{
-    DisplayStatus, PanelActions, PanelState as UiState, RecordReplayRequest, lab_ui,
+    DisplayStatus, PanelActions, PanelState as UiState, RecordReplayRequest, ShellStatus, lab_ui,
 };
 
 /// What the harness plays: the loop after a scripted run, and the window's side of the
@@ -44,8 +44,8 @@ struct PanelState {
 struct Model {
     /// The settings in force: the loop's, with every change the panel asked for.
     settings: LiveSettings,
-    /// The display the panel shows.
-    display: DisplayStatus,
+    /// What the panel shows of the window: the display, the recording, the tour.
+    shell: ShellStatus,
     /// What the panel remembers between frames.
     panel: UiState,
     /// The guided tour, while it runs (the window's part, played with the core's tour).
@@ -72,7 +72,7 @@ impl Model {
         if let Some(settings) = settings {
             self.settings = settings;
         }
-        self.display.tour = self.tour.as_ref().map(Tour::status);
+        self.shell.tour = self.tour.as_ref().map(Tour::status);
     }
 }
 
@@ -107,14 +107,15 @@ fn state_of(live: LiveLoop<VirtualStopwatch>) -> PanelState {
         ],
         requested: PresentModeId::default(),
         active: Some(PresentModeId::FifoRelaxed),
-        session: Default::default(),
         drawing: Default::default(),
-        tour: None,
     };
     PanelState {
         model: Model {
             settings: *live.settings(),
-            display,
+            shell: ShellStatus {
+                display,
+                ..ShellStatus::default()
+            },
             panel: UiState::default(),
             tour: None,
         },
@@ -150,14 +151,14 @@ fn build_sized(
             snapshot.settings = state.model.settings;
             snapshot.readouts = state.readouts;
             let model = &mut state.model;
-            let output = lab_ui(ui, &mut model.panel, &snapshot, &model.display);
+            let output = lab_ui(ui, &mut model.panel, &snapshot, &model.shell);
             state.actions |= output.actions;
             state.requests.extend(output.session);
             if let Some(settings) = output.settings {
                 model.settings = settings;
             }
             if let Some(mode) = output.present_mode {
-                model.display.requested = mode;
+                model.shell.display.requested = mode;
             }
             if let Some(request) = output.tour {
                 model.tour_request(request);

@@ -10,7 +10,7 @@ use timestep_lab::live::{
     LiveLoop, LiveSettings, Panes, RampCancel, RampPhase, RampSettings, VirtualStopwatch,
 };
 use timestep_lab::timestep::Strategy;
-use timestep_lab::ui::{DisplayStatus, PanelState, lab_ui};
+use timestep_lab::ui::{PanelState, ShellStatus, lab_ui};
 
 use super::common;
 
@@ -66,7 +66,7 @@ fn build(
     builder.with_size(egui::vec2(720.0, 1100.0)).build_ui_state(
         |ui, window: &mut Window| {
             let snapshot = window.live.snapshot();
-            let output = lab_ui(ui, &mut window.panel, &snapshot, &DisplayStatus::default());
+            let output = lab_ui(ui, &mut window.panel, &snapshot, &ShellStatus::default());
             if let Some(settings) = output.settings {
                 window.live.apply(settings).expect("the panel's settings");
             }

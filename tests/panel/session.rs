@@ -16,7 +16,7 @@ fn the_session_row_records_and_controls_a_replay() {
         harness.state().requests,
         [RecordReplayRequest::StartRecording]
     );
-    harness.state_mut().model.display.session = RecordReplayStatus {
+    harness.state_mut().model.shell.session = RecordReplayStatus {
         recording: Some(("rec.csv".into(), 42)),
         ..RecordReplayStatus::default()
     };
@@ -40,7 +40,7 @@ fn the_session_row_records_and_controls_a_replay() {
         finished: false,
     };
     harness.state_mut().requests.clear();
-    harness.state_mut().model.display.session = RecordReplayStatus {
+    harness.state_mut().model.shell.session = RecordReplayStatus {
         replay: Some(("capture.csv".into(), replay)),
         ..RecordReplayStatus::default()
     };
@@ -63,7 +63,7 @@ fn the_session_row_records_and_controls_a_replay() {
     );
     // At the end, one click replays it from the start.
     harness.state_mut().requests.clear();
-    harness.state_mut().model.display.session.replay = Some((
+    harness.state_mut().model.shell.session.replay = Some((
         "capture.csv".into(),
         ReplayStatus {
             frame: 100,

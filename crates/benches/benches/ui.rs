@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use timestep_lab::app::UiPass;
 use timestep_lab::live::{LiveLoop, LiveSettings, Panes, VirtualStopwatch};
 use timestep_lab::timestep::Strategy;
-use timestep_lab::ui::{DisplayStatus, PanelState};
+use timestep_lab::ui::{DisplayStatus, PanelState, ShellStatus};
 
 /// A 60 Hz loop with `panes` panes after two seconds.
 fn warmed_up(panes: usize) -> LiveLoop<VirtualStopwatch> {
@@ -43,9 +43,12 @@ fn input(time: f64) -> egui::RawInput {
 }
 
 fn ui_pass(c: &mut Criterion) {
-    let display = DisplayStatus {
-        adapter: "bench adapter".into(),
-        ..DisplayStatus::default()
+    let shell = ShellStatus {
+        display: DisplayStatus {
+            adapter: "bench adapter".into(),
+            ..DisplayStatus::default()
+        },
+        ..ShellStatus::default()
     };
     let parts = [
         ("all", true, true),
@@ -74,7 +77,7 @@ fn ui_pass(c: &mut Criterion) {
                         input(f64::from(frame) / 60.0),
                         &mut state,
                         &snapshot,
-                        &display,
+                        &shell,
                         (1280, 720),
                     );
                     black_box(pass.primitives.len())
