@@ -120,7 +120,15 @@ pub fn lab_ui(
                             egui::scroll_area::ScrollBarVisibility::AlwaysVisible,
                         )
                         .show(ui, |ui| {
-                            panel_contents_ui(ui, state, &mut edits, snapshot, shell);
+                            panel_contents_ui(
+                                ui,
+                                &mut SectionInput {
+                                    state,
+                                    edits: &mut edits,
+                                    snapshot,
+                                    shell,
+                                },
+                            );
                         });
                 });
             });
@@ -197,15 +205,157 @@ fn timeline_panel_ui(ui: &mut egui::Ui, snapshot: &Snapshot<'_>, frame: egui::Fr
         });
 }
 
-/// Everything inside the side panel.
-fn panel_contents_ui(
-    ui: &mut egui::Ui,
-    state: &mut PanelState,
-    edits: &mut Edits,
-    snapshot: &Snapshot<'_>,
-    shell: &ShellStatus,
-) {
-    let display = &shell.display;
+/// What every section of the side panel is given: one shape for all of them.
+struct SectionInput<'s, 'a> {
+    /// What the panel remembers between frames.
+    state: &'s mut PanelState,
+    /// The frame's edits, returned as requests.
+    edits: &'s mut Edits,
+    /// The loop after its last frame.
+    snapshot: &'s Snapshot<'a>,
+    /// What the shell says of the display, the recording and the tour.
+    shell: &'s ShellStatus,
+}
+
+/// One section of the side panel.
+struct Section {
+    /// A rule drawn above it.
+    rule_above: bool,
+    /// Its header and whether it starts open, when it folds away; `None`: drawn as is.
+    fold: Option<(&'static str, bool)>,
+    /// Whether it is shown this frame (most always are).
+    shown: fn(&SectionInput<'_, '_>) -> bool,
+    /// Draws it.
+    draw: fn(&mut egui::Ui, &mut SectionInput<'_, '_>),
+}
+
+impl Section {
+    /// A section drawn as is, always shown.
+    const fn plain(draw: fn(&mut egui::Ui, &mut SectionInput<'_, '_>)) -> Self {
+        Self {
+            rule_above: false,
+            fold: None,
+            shown: |_| true,
+            draw,
+        }
+    }
+
+    /// A section under a header that folds it away, open at first when `open`.
+    const fn folding(
+        title: &'static str,
+        open: bool,
+        draw: fn(&mut egui::Ui, &mut SectionInput<'_, '_>),
+    ) -> Self {
+        Self {
+            fold: Some((title, open)),
+            ..Self::plain(draw)
+        }
+    }
+
+    /// The section with a rule above it.
+    const fn ruled(self) -> Self {
+        Self {
+            rule_above: true,
+            ..self
+        }
+    }
+}
+
+/// The side panel, top to bottom. What people do first (the load that makes the stutter
+/// and the spiral, and the guards that stop it) comes first; then the numbers, then the
+/// plots and the rest.
+const SECTIONS: [Section; 17] = [
+    Section::plain(title_ui),
+    Section::plain(|ui, input| {
+        let tour = input.shell.tour.as_ref();
+        tour_ui(ui, tour, &mut input.state.tour_offer, input.edits);
+    })
+    .ruled(),
+    Section::plain(|ui, input| strategies_ui(ui, &mut input.edits.settings, input.state)),
+    Section::plain(|ui, input| {
+        let edits = &mut *input.edits;
+        time_ui(
+            ui,
+            &mut edits.settings,
+            &input.snapshot.readouts,
+            &mut edits.actions,
+        );
+    })
+    .ruled(),
+    Section::plain(|ui, input| {
+        record_replay_ui(ui, &input.shell.session, &mut input.edits.session);
+    }),
+    Section::folding("Artificial load", true, |ui, input| {
+        load_ui(ui, &mut input.edits.settings);
+        let replaying = input.shell.session.replay.is_some();
+        let ramp = input.snapshot.ramp;
+        ramp_ui(
+            ui,
+            &mut input.state.ramp,
+            ramp,
+            !replaying,
+            &mut input.edits.ramp,
+        );
+    }),
+    Section::folding("Spiral guards", true, |ui, input| {
+        guards_ui(ui, &mut input.edits.settings);
+    }),
+    Section::plain(|ui, input| readouts_ui(ui, &input.snapshot.readouts)).ruled(),
+    Section::folding("At the screen, in refreshes*", false, |ui, input| {
+        in_refreshes_ui(ui, &input.snapshot.readouts);
+    }),
+    Section::folding("Frame statistics", true, |ui, input| {
+        let stats = &input.snapshot.readouts.frame_stats;
+        frame_stats_ui(ui, &mut input.state.stats_window, stats);
+    }),
+    Section {
+        shown: |input| input.snapshot.focus().is_some(),
+        ..Section::folding("Plots", true, plots_section_ui)
+    },
+    Section::folding("Scene", true, |ui, input| {
+        scene_ui(ui, &mut input.edits.settings)
+    }),
+    Section::folding("Player and input", true, |ui, input| {
+        hands_ui(ui, &mut input.edits.settings, &input.snapshot.readouts);
+    }),
+    Section::folding("Physics", true, |ui, input| {
+        physics_ui(ui, &mut input.edits.settings);
+    }),
+    Section::folding("Display", true, |ui, input| {
+        let screen = &input.snapshot.readouts.screen;
+        display_ui(ui, input.edits, &input.shell.display, screen);
+    }),
+    Section::folding("Keys", false, |ui, _| {
+        for (keys, what) in KEYS {
+            ui.small(format!("{keys}: {what}"));
+        }
+    }),
+    Section::plain(restore_defaults_ui).ruled(),
+];
+
+/// Everything inside the side panel: [`SECTIONS`], each shown where it applies.
+fn panel_contents_ui(ui: &mut egui::Ui, input: &mut SectionInput<'_, '_>) {
+    for section in &SECTIONS {
+        if !(section.shown)(input) {
+            continue;
+        }
+        if section.rule_above {
+            ui.separator();
+        }
+        match section.fold {
+            Some((title, open)) => {
+                egui::CollapsingHeader::new(title)
+                    .default_open(open)
+                    .show(ui, |ui| (section.draw)(ui, input));
+            }
+            None => (section.draw)(ui, input),
+        }
+    }
+}
+
+/// The panel's title row (the overlay and the tour), the adapter and how it draws.
+fn title_ui(ui: &mut egui::Ui, input: &mut SectionInput<'_, '_>) {
+    let (state, edits, shell) = (&mut *input.state, &mut *input.edits, input.shell);
     ui.horizontal(|ui| {
         ui.heading("timestep-lab");
         if ui
@@ -227,6 +377,7 @@ fn panel_contents_ui(
             edits.tour = Some(TourRequest::Start);
         }
     });
+    let display = &shell.display;
     if !display.adapter.is_empty() {
         ui.small(&display.adapter);
     }
@@ -235,10 +386,10 @@ fn panel_contents_ui(
         ui.small(format!("drawn with {drawing}"))
             .on_hover_text(why.as_str());
     }
-    ui.separator();
-    tour_ui(ui, shell.tour.as_ref(), &mut state.tour_offer, edits);
-    let readouts = &snapshot.readouts;
-    let settings = &mut edits.settings;
+}
+
+/// The strategy (or the comparison's panes), and the compare and timeline switches.
+fn strategies_ui(ui: &mut egui::Ui, settings: &mut LiveSettings, state: &mut PanelState) {
     if settings.compare {
         compare_ui(ui, settings);
     } else {
@@ -251,73 +402,26 @@ fn panel_contents_ui(
         }
         ui.checkbox(&mut state.timeline, "timeline (T)");
     });
-    ui.separator();
-    time_ui(ui, settings, readouts, &mut edits.actions);
-    record_replay_ui(ui, &shell.session, &mut edits.session);
-    // What people do first: the load that makes the stutter and the spiral, and the guards
-    // that stop it; then the numbers, then the plots and the rest.
-    let replaying = shell.session.replay.is_some();
-    egui::CollapsingHeader::new("Artificial load")
-        .default_open(true)
-        .show(ui, |ui| {
-            load_ui(ui, &mut edits.settings);
-            ramp_ui(
-                ui,
-                &mut state.ramp,
-                snapshot.ramp,
-                !replaying,
-                &mut edits.ramp,
-            );
-        });
-    let settings = &mut edits.settings;
-    egui::CollapsingHeader::new("Spiral guards")
-        .default_open(true)
-        .show(ui, |ui| guards_ui(ui, settings));
-    ui.separator();
-    readouts_ui(ui, readouts);
-    egui::CollapsingHeader::new("At the screen, in refreshes*")
-        .default_open(false)
-        .show(ui, |ui| in_refreshes_ui(ui, readouts));
-    egui::CollapsingHeader::new("Frame statistics")
-        .default_open(true)
-        .show(ui, |ui| {
-            frame_stats_ui(ui, &mut state.stats_window, &readouts.frame_stats);
-        });
-    if let Some(pane) = snapshot.focus() {
-        let window = state.stats_window;
-        egui::CollapsingHeader::new("Plots")
-            .default_open(true)
-            .show(ui, |ui| {
-                plots_ui(ui, pane.history, pane.dt);
-                frame_distribution_ui(
-                    ui,
-                    window,
-                    &snapshot.frame_spans.frames(window),
-                    readouts.frame_stats.get(window),
-                );
-            });
-    }
-    let settings = &mut edits.settings;
-    egui::CollapsingHeader::new("Scene")
-        .default_open(true)
-        .show(ui, |ui| scene_ui(ui, settings));
-    egui::CollapsingHeader::new("Player and input")
-        .default_open(true)
-        .show(ui, |ui| hands_ui(ui, settings, readouts));
-    egui::CollapsingHeader::new("Physics")
-        .default_open(true)
-        .show(ui, |ui| physics_ui(ui, settings));
-    egui::CollapsingHeader::new("Display")
-        .default_open(true)
-        .show(ui, |ui| display_ui(ui, edits, display, &readouts.screen));
-    egui::CollapsingHeader::new("Keys")
-        .default_open(false)
-        .show(ui, |ui| {
-            for (keys, what) in KEYS {
-                ui.small(format!("{keys}: {what}"));
-            }
-        });
-    ui.separator();
+}
+
+/// The focused pane's plots and the frame-time distribution over the statistics' span.
+fn plots_section_ui(ui: &mut egui::Ui, input: &mut SectionInput<'_, '_>) {
+    let snapshot = input.snapshot;
+    let Some(pane) = snapshot.focus() else {
+        return;
+    };
+    let window = input.state.stats_window;
+    plots_ui(ui, pane.history, pane.dt);
+    frame_distribution_ui(
+        ui,
+        window,
+        &snapshot.frame_spans.frames(window),
+        snapshot.readouts.frame_stats.get(window),
+    );
+}
+
+/// Every setting and the present mode back to the defaults.
+fn restore_defaults_ui(ui: &mut egui::Ui, input: &mut SectionInput<'_, '_>) {
     if ui
         .button("Restore defaults")
         .on_hover_text(
@@ -326,8 +430,8 @@ fn panel_contents_ui(
         )
         .clicked()
     {
-        edits.settings = LiveSettings::default();
-        edits.present_mode = PresentModeId::default();
+        input.edits.settings = LiveSettings::default();
+        input.edits.present_mode = PresentModeId::default();
     }
 }
 
