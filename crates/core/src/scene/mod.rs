@@ -398,25 +398,11 @@ impl Scene {
             self.pending_kick_mps = 0.0;
         }
         let started = spring;
-        if !self.exploded {
-            let next = config.integrator.step(&config.spring, spring, h_s);
-            let blown = !next.is_finite()
-                || config.spring.energy(next) > EXPLOSION_ENERGY_RATIO * self.reference_energy;
-            if blown {
-                self.exploded = true;
-            }
-            if next.is_finite() {
-                spring = next;
-            }
-        }
-        let spin = match self.spin {
-            Some((length, spin)) if length == h => spin,
-            _ => {
-                let spin = config.orbit.spin_over(h_s);
-                self.spin = Some((h, spin));
-                spin
-            }
-        };
+        let (spring, blown) = self.spring_step(spring, h_s);
+        self.exploded |= blown;
+        let spin = self.spin_over(h);
+        self.spin = Some((h, spin));
+        let next = self.stepped(spring, h, inputs, spin);
         self.older = self.previous;
         // The state the step starts from: a kick's velocity is in it, so a curve through
         // the two states' velocities starts with the kicked one.
@@ -425,16 +411,50 @@ impl Scene {
             player: self.current.player.starting(inputs),
             ..self.current
         };
-        self.current = SceneState {
-            time: self.current.time.saturating_add(h),
+        self.current = next;
+    }
+
+    /// The spring one step of `h_s` seconds on from `spring`, as the integrator takes it
+    /// (it stays where the scene has exploded, or where the step gives no finite state),
+    /// and whether this step blew it up.
+    fn spring_step(&self, spring: SpringState, h_s: f64) -> (SpringState, bool) {
+        if self.exploded {
+            return (spring, false);
+        }
+        let params = &self.config.spring;
+        let next = self.config.integrator.step(params, spring, h_s);
+        let blown = !next.is_finite()
+            || params.energy(next) > EXPLOSION_ENERGY_RATIO * self.reference_energy;
+        (if next.is_finite() { next } else { spring }, blown)
+    }
+
+    /// The sphere's spin over a step of `h`: the one kept when the last step was as long.
+    fn spin_over(&self, h: Nanos) -> DQuat {
+        match self.spin {
+            Some((length, spin)) if length == h => spin,
+            _ => self.config.orbit.spin_over(secs_from_ns(h)),
+        }
+    }
+
+    /// The state one step of `h` makes of the current one, the spring already stepped to
+    /// `spring` and the sphere spinning by `spin` ([`Self::spin_over`] of `h`).
+    fn stepped(
+        &self,
+        spring: SpringState,
+        h: Nanos,
+        inputs: &StepInput,
+        spin: DQuat,
+    ) -> SceneState {
+        let config = &self.config;
+        let h_s = secs_from_ns(h);
+        let current = &self.current;
+        SceneState {
+            time: current.time.saturating_add(h),
             spring,
-            sphere: self.current.sphere.step_spun(&config.orbit, h_s, spin),
-            camera: self
-                .current
-                .camera
-                .step(&config.camera, config.orbit.pivot, h_s),
-            player: self.current.player.advance(&config.player, h, inputs),
-        };
+            sphere: current.sphere.step_spun(&config.orbit, h_s, spin),
+            camera: current.camera.step(&config.camera, config.orbit.pivot, h_s),
+            player: current.player.advance(&config.player, h, inputs),
+        }
     }
 
     /// Marks the start of a frame: the state before its steps is what
@@ -456,11 +476,10 @@ impl Scene {
             View::FrameStart => self.frame_start,
             // A strategy's kind only: the engine reports the blend it resolves to.
             View::AtDisplay => self.current,
+            // A throw-away step: the scene's own state is left as it is.
             View::Extrapolate(ahead) => {
-                let mut copy = self.clone();
-                copy.pending_kick_mps = 0.0;
-                copy.step(ahead);
-                copy.current
+                let (spring, _) = self.spring_step(self.current.spring, secs_from_ns(ahead));
+                self.stepped(spring, ahead, &[], self.spin_over(ahead))
             }
         }
     }
