@@ -347,11 +347,7 @@ impl App {
                 self.summary.adapter = adapter;
                 self.summary.offered = offered;
                 if !active.is_minimised() {
-                    let mode = self
-                        .shell
-                        .display
-                        .requested
-                        .resolve(active.surface.offered());
+                    let mode = self.requested_mode(&active);
                     self.configure(&mut active, mode);
                 }
                 self.present_watch = PresentWatch::start(&active.window, &mut self.live);
@@ -366,6 +362,14 @@ impl App {
                 event_loop.exit();
             }
         }
+    }
+
+    /// The present mode the person asked for, as the surface offers it.
+    fn requested_mode(&self, active: &Active) -> PresentModeId {
+        self.shell
+            .display
+            .requested
+            .resolve(active.surface.offered())
     }
 
     /// Configures the surface with present mode `mode`. On failure the request goes back to
@@ -388,11 +392,7 @@ impl App {
         if !active.is_minimised() {
             if !active.surface.is_configured() {
                 // Never configured (created minimised) or a configure failed: try again.
-                let mode = self
-                    .shell
-                    .display
-                    .requested
-                    .resolve(active.surface.offered());
+                let mode = self.requested_mode(&active);
                 self.configure(&mut active, mode);
             }
             if active.surface.is_configured() {
@@ -695,11 +695,7 @@ impl App {
         {
             self.shell.display.requested = mode;
         }
-        let wanted = self
-            .shell
-            .display
-            .requested
-            .resolve(active.surface.offered());
+        let wanted = self.requested_mode(active);
         if self.shell.display.active != Some(wanted) {
             self.configure(active, wanted);
         }

@@ -100,8 +100,9 @@ pub fn load_replay(
     path: &std::path::Path,
     options: &LoadOptions,
 ) -> anyhow::Result<crate::live::Recording> {
-    if trace::is_recording(path) {
-        // A recording is the lab's own, not a capture of several applications.
+    let is_recording = trace::is_recording(path);
+    // A recording is the lab's own, not a capture of several applications.
+    if is_recording {
         for (option, given) in [
             ("--process", options.process.is_some()),
             ("--swap-chain", options.swap_chain.is_some()),
@@ -113,18 +114,16 @@ pub fn load_replay(
                 );
             }
         }
-        let recording = load_recording(path)?;
-        for note in &recording.notes {
-            eprintln!("note: {note}");
-        }
-        Ok(recording)
-    } else {
-        let trace = trace::load_with_wait_notice(path, options, wait_notice)?;
-        for note in &trace.notes {
-            eprintln!("note: {note}");
-        }
-        Ok(recording_from_trace(trace))
     }
+    let recording = if is_recording {
+        load_recording(path)?
+    } else {
+        recording_from_trace(trace::load_with_wait_notice(path, options, wait_notice)?)
+    };
+    for note in &recording.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(recording)
 }
 
 /// What `--replay` plays, from `bytes` held in memory (a file opened on a page), `name`
@@ -137,10 +136,7 @@ pub fn read_replay(bytes: Vec<u8>, name: &str) -> anyhow::Result<crate::live::Re
         return Ok(read_recording(bytes, name)?);
     }
     let trace = trace::read(bytes.as_slice(), name, &LoadOptions::default())?;
-    let notes = trace.notes.clone();
-    let mut recording = recording_from_trace(trace);
-    recording.notes = notes;
-    Ok(recording)
+    Ok(recording_from_trace(trace))
 }
 
 /// Says why nothing happens while a file keeps us waiting: a named pipe with no writer

@@ -353,9 +353,11 @@ fn read_header(head: &RecordingHead) -> Result<RecordingHeader, TraceError> {
 }
 
 /// A trace's frames as a recording with nothing else: each frame starts where the one before
-/// ended, the first at zero.
+/// ended, the first at zero. What the trace's reader noticed stays in its notes.
 pub fn recording_from_trace(trace: FrameTrace) -> Recording {
-    Recording::from_frame_times(trace.source, trace.frame_times_ns)
+    let mut recording = Recording::from_frame_times(trace.source, trace.frame_times_ns);
+    recording.notes = trace.notes;
+    recording
 }
 
 /// Writes a session as it runs: the header first, then one row per frame with the requests
