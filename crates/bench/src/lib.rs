@@ -13,4 +13,4 @@ pub mod sweep;
 pub mod trace;
 
 // The core's modules under their own names, so that paths read as in the core.
-use timestep_lab_core::{display, input, live, metrics, run, scene, sim, stats, timestep};
+use timestep_lab_core::{display, drive, input, live, metrics, run, scene, stats, timestep};

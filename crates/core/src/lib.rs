@@ -6,8 +6,9 @@
 //! when each frame's image reaches the screen, [`metrics`] measures smoothness on the CPU's
 //! clock and at the screen, and [`input`] routes the person's keys and mouse to the steps
 //! under four delivery policies. [`run`] is one pane's run (simulation, metrics, spiral
-//! detection): the bench runs one per strategy over a trace, the [`live`] loop one per pane
-//! from a clock, ending each frame in a [`live::Snapshot`]. [`view`] says what one pane
+//! detection), and [`drive`] the one frame driver that advances a set of them: the bench
+//! drives one per strategy over a trace, the [`live`] loop one per pane from a clock,
+//! ending each frame in a [`live::Snapshot`]. [`view`] says what one pane
 //! draws as plain data, [`world`] how big everything drawn is, [`grid`] how the panes tile
 //! the scene, [`stats`] the medians and percentiles every summary uses, [`setting`] how a
 //! settings file's value is read through serde.
@@ -17,6 +18,7 @@
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 pub mod display;
+pub mod drive;
 pub mod feedback;
 pub mod grid;
 mod id;

@@ -1,7 +1,7 @@
 //! One pane's run: a strategy's simulation with its metrics and its spiral detection, fed
 //! one frame time at a time. `bench` runs one per strategy over a trace; the live loop runs
-//! one per pane on the clock. Both advance a frame with [`PaneRun::frame`], so they measure
-//! the same thing by construction, to the last bit.
+//! one per pane on the clock. Both advance it through [`crate::drive::FrameDriver`], so
+//! they measure the same thing by construction, to the last bit.
 
 use crate::display::DisplayEvent;
 use crate::input::InputEvent;

@@ -51,13 +51,13 @@ pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
 pub(crate) use runner::{open_run, trace_json};
 pub use trace_choice::{BenchTrace, TraceChoice};
 
-use crate::display::{Display, DisplayCounts, DisplayEvent, DisplaySpec, Forecast};
+use crate::display::{DisplayCounts, DisplayEvent, DisplaySpec, Presentation};
+use crate::drive::{DrivenPane, FrameDriver, FrameInput, PaneFrame, settle};
 use crate::input::{InputScript, InputStats, ScriptCursor};
 use crate::live::{LoadModel, LoadSettings};
-use crate::metrics::{DisplayTiming, FrameTail, Metrics};
+use crate::metrics::{FrameTail, Metrics, ScreenFrame};
 use crate::run::{PaneRun, costs_ns, freezes};
 use crate::scene::SceneConfig;
-use crate::sim::FrameWall;
 use crate::timestep::{
     FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns, ns_from_ms,
 };
@@ -208,20 +208,25 @@ pub fn run_strategy_on(
     observer: &mut impl FrameObserver,
 ) -> BenchResult {
     observer.start(strategy);
-    let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
-    let mut display = Display::new(settings.display);
-    let mut forecast = Forecast::default();
+    let mut pane = [BenchPane {
+        run: PaneRun::new(strategy, settings.timestep, settings.scene),
+        observer,
+        index: 0,
+        steps: 0,
+    }];
+    let mut screen = Presentation::new(settings.display, settings.gpu_cost);
     let modeled = settings.display.is_modeled();
-    let mut filters = settings.filter.build(
-        settings
-            .display
-            .refresh()
-            .map(|refresh| refresh.period_ns()),
+    let mut driver = FrameDriver::new(
+        settings.filter.build(
+            settings
+                .display
+                .refresh()
+                .map(|refresh| refresh.period_ns()),
+        ),
     );
     let mut load = LoadModel::new(settings.load);
     let step_cost = settings.step_cost();
     let step_work = |steps: u64| steps.saturating_mul(step_cost);
-    let mut previous_steps = 0u64;
     // `C_i`: when the frame about to run started, on the display's clock.
     let mut wall_time = 0u64;
     let mut frozen = false;
@@ -230,17 +235,17 @@ pub fn run_strategy_on(
         .input
         .map(|script| ScriptCursor::new(script.events()));
     if let Some(unit) = settings.display.refresh_unit() {
-        run.count_refreshes(unit);
+        pane[0].run.count_refreshes(unit);
     }
     if settings.display == DisplaySpec::Trace
         && let Some(anchor) = display_times.and_then(|times| times.anchor)
     {
-        run.anchor_screen(anchor);
+        pane[0].run.anchor_screen(anchor);
     }
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
         // The previous iteration's load (its steps, the render cost, jitter, a hitch),
         // spent from its start.
-        let load = load.cost(wall_time, previous_steps).total;
+        let load = load.cost(wall_time, pane[0].steps).total;
         if freezes(load) {
             frozen = true;
             break;
@@ -249,74 +254,33 @@ pub fn run_strategy_on(
         let work = trace_frame.saturating_add(load);
         // It ends by presenting the previous frame; a full queue holds the CPU there.
         let frame = if modeled && i > 0 {
-            let present_at = wall_time.saturating_add(work);
-            forecast.presented(wall_time, present_at);
-            let resume = display.present(present_at, settings.gpu_cost, |event| {
-                if let DisplayEvent::Shown { frame, at } = event {
-                    forecast.shown(frame, at);
-                }
-                settle(&mut run, &event, &mut *observer);
-            });
-            resume - wall_time
+            driver.present(&mut screen, &mut pane, wall_time.saturating_add(work)) - wall_time
         } else {
             work
         };
         wall_time = wall_time.saturating_add(frame);
-        forecast.frame_time(frame);
         tail.record(frame);
-        let fed = filters.apply(frame);
-        let timing = (settings.display != DisplaySpec::Cpu).then(|| DisplayTiming {
-            frame: i as u64,
-            wall: wall_time,
-            held: filters.held(),
-            predicted: forecast.predict(&display, i as u64, wall_time, settings.gpu_cost),
-        });
         let events = match inputs.as_mut() {
             Some(cursor) => cursor.until(wall_time),
             None => &[],
         };
-        let wall = FrameWall {
-            now: wall_time,
-            real_frame: frame,
+        let input = FrameInput {
+            start: wall_time,
+            interval: frame,
+            time: Some(frame),
+            events,
         };
-        let (report, shown, screen) = run.frame_with_input(fed, events, wall, step_work, timing);
-        observer.frame(&BenchFrame {
-            index: i as u64,
-            frame_time: frame,
-            report: &report,
-            shown: &shown,
-            scene: run.sim().scene(),
-        });
-        if let Some(screen) = screen {
-            display.record(DisplayEvent::Shown {
-                frame: screen.frame,
-                at: screen.display_time,
-            });
-            observer.screen(&screen);
-        }
+        driver.frame(&mut screen, &mut pane, input, step_work);
         if settings.display == DisplaySpec::Trace {
             let delay = display_times.and_then(|times| times.frames.get(i).copied().flatten());
-            let event = match delay {
-                Some(delay) => {
-                    let at = wall_time.saturating_add(delay);
-                    forecast.shown(i as u64, at);
-                    DisplayEvent::Shown {
-                        frame: i as u64,
-                        at,
-                    }
-                }
-                None => DisplayEvent::Dropped { frame: i as u64 },
-            };
-            display.record(event);
-            settle(&mut run, &event, &mut *observer);
+            let event = screen.record(i as u64, delay.map(|delay| wall_time.saturating_add(delay)));
+            settle(&mut pane, &event);
         }
-        previous_steps = report.steps.len();
     }
     if modeled {
-        display.finish(wall_time, |event| {
-            settle(&mut run, &event, &mut *observer);
-        });
+        screen.finish(wall_time, |event| settle(&mut pane, &event));
     }
+    let [BenchPane { run, observer, .. }] = pane;
     let result = BenchResult {
         strategy,
         metrics: run.metrics(),
@@ -325,7 +289,7 @@ pub fn run_strategy_on(
         carried: run.sim().engine().accumulator(),
         spiral: frozen || run.spiralling(),
         frozen,
-        display: display.counts(),
+        display: screen.display().counts(),
         refresh_grid: modeled,
         frame_time_p99: tail.p99(),
         frame_time_max: tail.max(),
@@ -335,10 +299,42 @@ pub fn run_strategy_on(
     result
 }
 
-/// Gives a display event to the run; tells `observer` about the frame it showed, if any.
-fn settle(run: &mut PaneRun, event: &DisplayEvent, observer: &mut impl FrameObserver) {
-    if let Some(screen) = run.settle(event) {
-        observer.screen(&screen);
+/// A bench run's one pane: the strategy's run, watched frame by frame by `observer`.
+struct BenchPane<'o, O> {
+    /// The run.
+    run: PaneRun,
+    /// Who watches its frames.
+    observer: &'o mut O,
+    /// The index of the next frame in the trace.
+    index: u64,
+    /// Steps the last frame took: the load model charges them to the next frame.
+    steps: u64,
+}
+
+impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
+    fn run_mut(&mut self) -> &mut PaneRun {
+        &mut self.run
+    }
+
+    fn ran(&mut self, frame: PaneFrame<'_>) {
+        self.observer.frame(&BenchFrame {
+            index: self.index,
+            frame_time: frame.input.interval,
+            report: &frame.report,
+            shown: &frame.shown,
+            scene: self.run.sim().scene(),
+        });
+        if let Some(screen) = &frame.screen {
+            self.observer.screen(screen);
+        }
+        self.index += 1;
+        self.steps = frame.report.steps.len();
+    }
+
+    fn settled(&mut self, _event: &DisplayEvent, screen: Option<ScreenFrame>) {
+        if let Some(screen) = &screen {
+            self.observer.screen(screen);
+        }
     }
 }
 

@@ -14,10 +14,12 @@
 
 mod forecast;
 mod model;
+mod presentation;
 mod spec;
 
 pub use forecast::{FORECAST_FRAMES, FORECAST_TOLERANCE, Forecast};
 pub use model::{Display, DisplayCounts, DisplayEvent, RepeatCause, RepeatCauses};
+pub use presentation::Presentation;
 pub use spec::{
     DEFAULT_IMMEDIATE_HZ, DEFAULT_QUEUE, DISPLAY_SPECS, DisplaySpec, MAX_QUEUE, MAX_REFRESH_HZ,
     MIN_REFRESH_HZ, Refresh, same_refresh,

@@ -425,13 +425,12 @@ impl Display {
     }
 
     /// Counts a frame presented and then shown or dropped as the caller says (`cpu` and
-    /// `trace` displays, whose times the model does not decide).
+    /// `trace` displays, whose times the model does not decide); the next frame is
+    /// numbered after it.
     pub fn record(&mut self, event: DisplayEvent) {
-        if matches!(
-            event,
-            DisplayEvent::Shown { .. } | DisplayEvent::Dropped { .. }
-        ) {
+        if let DisplayEvent::Shown { frame, .. } | DisplayEvent::Dropped { frame } = event {
             self.counts.presented += 1;
+            self.next_frame = self.next_frame.max(frame.saturating_add(1));
         }
         self.counts.count(&event);
     }

@@ -5,7 +5,7 @@
 use super::frame_spans::FrameSpans;
 use super::history::{History, SpanStats};
 use super::load::LoadModel;
-use super::pane::{LiveFrame, Pane, PaneInput};
+use super::pane::{LiveFrame, Pane};
 use super::ramp::{Ramp, RampCancel};
 use super::recording::{RecordedEvent, RecordedFrame, RecordingHeader, RecordingSink};
 use super::screen::{LiveDisplay, MeasuredFacts, ScreenFacts};
@@ -13,13 +13,13 @@ use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
 use super::stopwatch::Stopwatch;
 use crate::display::same_refresh;
+use crate::drive::{FrameDriver, FrameInput};
 use crate::input::{InputEvent, InputKind};
-use crate::metrics::DisplayTiming;
 use crate::metrics::Metrics;
 use crate::ring::Ring;
 use crate::scene::SceneConfig;
 use crate::sim::Simulation;
-use crate::timestep::{FrameClock, FrameFilters, NANOS_PER_SECOND, Nanos, RangeError};
+use crate::timestep::{FrameClock, NANOS_PER_SECOND, Nanos, RangeError};
 use crate::view::PaneView;
 
 mod feedback;
@@ -55,8 +55,9 @@ pub struct LiveLoop<S: Stopwatch> {
     presents: Ring<Nanos>,
     /// The modeled screen.
     screen: LiveDisplay,
-    /// The frame-time filters, built for the screen's refresh period.
-    filters: FrameFilters,
+    /// Runs each frame on the panes: the frame-time filters (built for the screen's
+    /// refresh period), the screen model, every pane's run.
+    driver: FrameDriver,
     /// The refresh period the filters were built for.
     filters_period: Nanos,
     /// Whether a frame has run that the screen has not been given yet.
@@ -137,7 +138,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             last_frame_start: None,
             presents: Ring::new(PRESENT_RING),
             screen: LiveDisplay::new(settings.refresh_override_hz),
-            filters: FrameFilters::default(),
+            driver: FrameDriver::default(),
             filters_period: 0,
             unpresented: false,
             frame_spans: FrameSpans::new(),
@@ -154,10 +155,11 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// Builds fresh filters for the filter setting and the modeled refresh period.
     fn rebuild_filters(&mut self) {
         self.filters_period = self.screen.refresh_period();
-        self.filters = self
-            .settings
-            .filter
-            .build((self.filters_period > 0).then_some(self.filters_period));
+        self.driver.set_filters(
+            self.settings
+                .filter
+                .build((self.filters_period > 0).then_some(self.filters_period)),
+        );
     }
 
     /// Takes what the window knows about its screen (present mode in force, the monitor's
@@ -296,12 +298,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         // The frame run last reached the display at its present: settle what the screen
         // did with it (and with earlier ones) in every pane.
         if self.unpresented {
-            let panes = &mut self.panes;
-            self.screen.present(now, |event| {
-                for pane in panes.iter_mut() {
-                    pane.settle(event);
-                }
-            });
+            self.driver.present(&mut self.screen, &mut self.panes, now);
         }
         self.unpresented = true;
         self.last_frame_start = Some(now);
@@ -312,30 +309,20 @@ impl<S: Stopwatch> LiveLoop<S> {
         if !idle {
             self.frame_spans.record(now, real_frame);
         }
-        let frame_time = if idle { 0 } else { self.filters.apply(ticked) };
-        let display = DisplayTiming {
-            frame: self.screen.next_frame(),
-            wall: now,
-            held: self.filters.held(),
-            predicted: self.screen.frame_starts(now, real_frame),
-        };
         let time_scale = self.clock.time_scale();
         let load = &self.load;
         // The spiral detector compares step work with the frame time it simulated: both in
         // the simulation's time base, so a time scale above 1 that makes the loop spiral
         // counts. Each pane is judged on what its own steps would cost.
         let step_work = |steps: u64| (load.step_work(steps) as f64 * time_scale).round() as Nanos;
-        let input = PaneInput {
-            frame_time,
-            wall: now,
-            real_frame,
-            display,
-            recorded: !idle,
+        let input = FrameInput {
+            start: now,
+            interval: real_frame,
+            time: (!idle).then_some(ticked),
             events: &self.inputs,
         };
-        for pane in &mut self.panes {
-            pane.frame(input, step_work);
-        }
+        self.driver
+            .frame(&mut self.screen, &mut self.panes, input, step_work);
         self.inputs.clear();
         let focus = self.settings.focus_index();
         let focus_steps = self.panes[focus].last().map_or(0, |f| f.report.steps.len());

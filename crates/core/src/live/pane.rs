@@ -4,31 +4,14 @@
 use super::history::{FrameSample, History, OnScreen, READOUT_SPAN, SpanStats};
 use super::load::LoadSpent;
 use crate::display::DisplayEvent;
-use crate::input::{InputEvent, InputStats};
-use crate::metrics::DisplayTiming;
-use crate::metrics::Metrics;
+use crate::drive::{DrivenPane, PaneFrame};
+use crate::input::InputStats;
+use crate::metrics::{Metrics, ScreenFrame};
 use crate::run::PaneRun;
 use crate::scene::{SceneConfig, ShownScene};
-use crate::sim::{FrameWall, Simulation};
+use crate::sim::Simulation;
 use crate::timestep::{FrameReport, Nanos, Strategy, TimestepConfig};
 use crate::view::{PaneView, Trail};
-
-/// What every pane of a loop is given for one frame.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct PaneInput<'a> {
-    /// The frame time fed to the strategy.
-    pub frame_time: Nanos,
-    /// Stopwatch time the frame started.
-    pub wall: Nanos,
-    /// Real frame time measured (with load carried from the last frame).
-    pub real_frame: Nanos,
-    /// Where the frame sits on the screen's clock.
-    pub display: DisplayTiming,
-    /// Whether the frame joins the history (not a paused frame delivering no time).
-    pub recorded: bool,
-    /// The person's inputs received since the last frame.
-    pub events: &'a [InputEvent],
-}
 
 /// One frame's outcome, for the shell to draw and the panel to show.
 #[derive(Clone, Copy, Debug)]
@@ -58,50 +41,32 @@ pub struct Pane {
     rebase: i64,
 }
 
-impl Pane {
-    /// A pane at time zero.
-    pub(super) fn new(strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) -> Self {
-        Self {
-            run: PaneRun::new(strategy, timestep, scene),
-            trail: Trail::default(),
-            history: History::default(),
-            last: None,
-            rebase: 0,
-        }
+/// A pane's frame keeps the trail and the history. A frame not `recorded` (paused,
+/// delivering no time) runs but leaves the history's frames as they were, so paused time
+/// does not scroll the recent frames away. The load is spent after every pane has run and
+/// is recorded with [`Pane::set_load`].
+impl DrivenPane for Pane {
+    fn run_mut(&mut self) -> &mut PaneRun {
+        &mut self.run
     }
 
-    /// Runs one frame (see [`PaneInput`]): the run, the trail and the history. A frame
-    /// not `recorded` (paused, delivering no time) runs but leaves the history's frames as
-    /// they were, so paused time does not scroll the recent frames away. The load is spent
-    /// after every pane has run and is recorded with [`Self::set_load`].
-    pub(super) fn frame(&mut self, input: PaneInput<'_>, step_work: impl FnOnce(u64) -> Nanos) {
-        let PaneInput {
-            frame_time,
-            wall,
-            real_frame,
-            display,
-            recorded,
-            events,
-        } = input;
-        let judged = self.run.judging();
-        let (report, shown, _) = self.run.frame_with_input(
-            frame_time,
-            events,
-            FrameWall {
-                now: wall,
-                real_frame,
-            },
-            step_work,
-            Some(display),
-        );
+    fn ran(&mut self, frame: PaneFrame<'_>) {
+        let PaneFrame {
+            input,
+            timing,
+            judged,
+            report,
+            shown,
+            ..
+        } = frame;
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));
         }
-        if recorded {
+        if input.time.is_some() {
             self.history.push(FrameSample {
-                wall,
-                real_frame,
+                wall: input.start,
+                real_frame: input.interval,
                 fed: report.frame_time,
                 owed: report.owed,
                 steps: u32::try_from(report.steps.len()).unwrap_or(u32::MAX),
@@ -112,7 +77,7 @@ impl Pane {
                 latest_time: report.latest_time,
                 judged,
                 accumulator: report.accumulator,
-                frame: display.frame,
+                frame: timing.map_or(0, |timing| timing.frame),
                 screen: OnScreen::Pending,
                 rebase: std::mem::take(&mut self.rebase),
             });
@@ -124,12 +89,12 @@ impl Pane {
         });
     }
 
-    /// Takes what the screen did with an earlier frame: its display time joins the
-    /// metrics and its history entry.
-    pub(super) fn settle(&mut self, event: &DisplayEvent) {
+    /// What the screen did with an earlier frame: its display time joins its history
+    /// entry.
+    fn settled(&mut self, event: &DisplayEvent, screen: Option<ScreenFrame>) {
         match *event {
             DisplayEvent::Shown { frame, at } => {
-                if let Some(screen) = self.run.settle(event) {
+                if let Some(screen) = screen {
                     self.history.settle(
                         frame,
                         OnScreen::Shown {
@@ -139,11 +104,21 @@ impl Pane {
                     );
                 }
             }
-            DisplayEvent::Dropped { frame } => {
-                self.run.settle(event);
-                self.history.settle(frame, OnScreen::Dropped);
-            }
+            DisplayEvent::Dropped { frame } => self.history.settle(frame, OnScreen::Dropped),
             DisplayEvent::Repeated { .. } | DisplayEvent::Torn { .. } => {}
+        }
+    }
+}
+
+impl Pane {
+    /// A pane at time zero.
+    pub(super) fn new(strategy: Strategy, timestep: TimestepConfig, scene: SceneConfig) -> Self {
+        Self {
+            run: PaneRun::new(strategy, timestep, scene),
+            trail: Trail::default(),
+            history: History::default(),
+            last: None,
+            rebase: 0,
         }
     }
 

@@ -4,12 +4,14 @@
 //! long acquiring the next image blocked) it measures.
 
 use crate::display::{
-    Display, DisplayEvent, DisplaySpec, Forecast, Refresh, RepeatCause, RepeatCauses, same_refresh,
+    DisplayEvent, DisplaySpec, Presentation, Refresh, RepeatCause, RepeatCauses, same_refresh,
 };
+use crate::drive::FrameScreen;
 use crate::feedback::{
     ClockMap, FeedbackSource, IN_FLIGHT, MatchedFeedback, MeasuredReadouts, MeasuredScreen,
     PresentFeedback, UNSCORED,
 };
+use crate::metrics::ScreenFrame;
 use crate::ring::Ring;
 use crate::timestep::{NANOS_PER_SECOND, Nanos};
 
@@ -145,8 +147,9 @@ pub struct LiveDisplay {
     facts: ScreenFacts,
     /// The person's refresh rate, Hz; 0 = the monitor's.
     override_hz: f64,
-    /// The model.
-    display: Display,
+    /// The model and its forecast, on the stopwatch (the window's GPU time is in the
+    /// presents it measures, so the model adds none).
+    presentation: Presentation,
     /// Where its refresh rate came from.
     source: RefreshSource,
     /// Recent refreshes, oldest first.
@@ -157,10 +160,6 @@ pub struct LiveDisplay {
     present_mark: Option<Nanos>,
     /// Recent presents: when, and how long acquiring the image blocked.
     presents: Ring<(Nanos, Nanos)>,
-    /// When the frame run last started.
-    frame_start: Option<Nanos>,
-    /// The display time forecast for each frame about to run.
-    forecast: Forecast,
     /// Late frames counted by models replaced since the last reset.
     late_carried: u64,
     /// The model's late frames at the last reset (0 when the model is newer).
@@ -184,14 +183,12 @@ impl LiveDisplay {
         let mut screen = Self {
             facts: ScreenFacts::default(),
             override_hz,
-            display: Display::new(DisplaySpec::Cpu),
+            presentation: Presentation::new(DisplaySpec::Cpu, 0),
             source: RefreshSource::Assumed,
             marks: Ring::new(REFRESH_MARKS),
             on_screen: 0,
             present_mark: None,
             presents: Ring::new(1024),
-            frame_start: None,
-            forecast: Forecast::default(),
             late_carried: 0,
             late_at_reset: 0,
             measured: None,
@@ -289,7 +286,10 @@ impl LiveDisplay {
     /// model), else the model.
     pub fn display_times(&self) -> DisplayTimesBy {
         match self.answered {
-            Some(frame) if self.display.next_frame() <= frame.saturating_add(IN_FLIGHT as u64) => {
+            Some(frame)
+                if self.presentation.display().next_frame()
+                    <= frame.saturating_add(IN_FLIGHT as u64) =>
+            {
                 DisplayTimesBy::Measurement(self.measured_facts.map(|facts| facts.source))
             }
             _ => DisplayTimesBy::Model,
@@ -303,18 +303,19 @@ impl LiveDisplay {
 
     /// The display model in force.
     pub fn spec(&self) -> DisplaySpec {
-        self.display.spec()
+        self.presentation.display().spec()
     }
 
     /// What the modeled screen did so far: frames shown and dropped, refreshes repeated
     /// and torn.
     pub fn counts(&self) -> crate::display::DisplayCounts {
-        self.display.counts()
+        self.presentation.display().counts()
     }
 
     /// The modeled refresh period, ns.
     pub fn refresh_period(&self) -> Nanos {
-        self.display
+        self.presentation
+            .display()
             .spec()
             .refresh()
             .map_or(0, |refresh| refresh.period_ns())
@@ -323,12 +324,16 @@ impl LiveDisplay {
     /// The refresh shown frames are counted in, ns (VRR: its fastest; see
     /// [`DisplaySpec::refresh_unit`]); 0 when the model has no refreshes.
     pub fn refresh_unit(&self) -> Nanos {
-        self.display.spec().refresh_unit().unwrap_or(0)
+        self.presentation
+            .display()
+            .spec()
+            .refresh_unit()
+            .unwrap_or(0)
     }
 
     /// Sequence number the frame about to run will be presented as.
     pub fn next_frame(&self) -> u64 {
-        self.display.next_frame()
+        self.presentation.display().next_frame()
     }
 
     /// The window presented the last frame now (`at`), after acquiring its image blocked
@@ -345,7 +350,10 @@ impl LiveDisplay {
     pub fn note_present(&mut self, at: Nanos, scored: bool) -> Option<(u32, u64)> {
         let measured = self.measured.as_mut()?;
         let (frame, started) = if scored {
-            (self.last_frame?, self.frame_start.unwrap_or(0))
+            (
+                self.last_frame?,
+                self.presentation.frame_start().unwrap_or(0),
+            )
         } else {
             (UNSCORED, 0)
         };
@@ -413,21 +421,15 @@ impl LiveDisplay {
     /// Presents the frame run last: at the time the window said, else `now` (the next
     /// frame's start). `on_event` gets what the screen did, in order; while the platform's
     /// answers settle the frames ([`Self::display_times`]), not the model's shown and
-    /// dropped frames, which are only scored against them.
-    pub fn present(&mut self, now: Nanos, mut on_event: impl FnMut(&DisplayEvent)) {
+    /// dropped frames, which are only scored against them. Returns when the model says
+    /// the present returned (the stopwatch has measured when it really did).
+    pub fn present(&mut self, now: Nanos, mut on_event: impl FnMut(&DisplayEvent)) -> Nanos {
         let settles = self.display_times() == DisplayTimesBy::Model;
         let at = self.present_mark.take().unwrap_or(now).min(now);
-        if let Some(start) = self.frame_start {
-            self.forecast.presented(start, at);
-        }
         let (marks, on_screen) = (&mut self.marks, &mut self.on_screen);
-        let forecast = &mut self.forecast;
         let mut measured = self.measured.as_mut();
-        self.display.present(at, 0, |event| {
+        self.presentation.present(at, |event| {
             mark(marks, on_screen, &event);
-            if let DisplayEvent::Shown { frame, at } = event {
-                forecast.shown(frame, at);
-            }
             if let Some(measured) = &mut measured {
                 match event {
                     DisplayEvent::Shown { frame, at } => measured.modeled(frame, Some(at)),
@@ -442,17 +444,16 @@ impl LiveDisplay {
             if settles || !frame_outcome {
                 on_event(&event);
             }
-        });
+        })
     }
 
-    /// A frame starts `now`, `interval` after the one before it: when it is predicted to
-    /// reach the screen, on the stopwatch (see [`Forecast`]).
-    pub fn frame_starts(&mut self, now: Nanos, interval: Nanos) -> Option<Nanos> {
-        self.frame_start = Some(now);
-        self.last_frame = Some(self.display.next_frame());
-        self.forecast.frame_time(interval);
-        let frame = self.display.next_frame();
-        self.forecast.predict(&self.display, frame, now, 0)
+    /// A frame starts `now`, `interval` after the one before it: its number on the model
+    /// and when it is predicted to reach the screen, on the stopwatch (see
+    /// [`crate::display::Forecast`]).
+    pub fn frame_starts(&mut self, now: Nanos, interval: Nanos) -> (u64, Option<Nanos>) {
+        let placed = self.presentation.frame_starts(now, interval);
+        self.last_frame = Some(placed.0);
+        placed
     }
 
     /// Recent refreshes, oldest first.
@@ -465,7 +466,7 @@ impl LiveDisplay {
     pub fn clear_marks(&mut self) {
         self.marks.clear();
         self.late_carried = 0;
-        self.late_at_reset = self.display.counts().late;
+        self.late_at_reset = self.presentation.display().counts().late;
     }
 
     /// Frames shown later than the first refresh they could have made (see
@@ -474,7 +475,8 @@ impl LiveDisplay {
     pub fn late_frames(&self) -> u64 {
         self.late_carried
             + self
-                .display
+                .presentation
+                .display()
                 .counts()
                 .late
                 .saturating_sub(self.late_at_reset)
@@ -512,9 +514,14 @@ impl LiveDisplay {
             waits += 1;
             wait_sum += wait;
         }
-        let refresh_hz = self.display.spec().refresh().map_or(0.0, |r| r.hz());
+        let refresh_hz = self
+            .presentation
+            .display()
+            .spec()
+            .refresh()
+            .map_or(0.0, |r| r.hz());
         ScreenReadouts {
-            model: self.display.spec(),
+            model: self.presentation.display().spec(),
             refresh_hz,
             refresh_source: self.source,
             shown_fps,
@@ -568,15 +575,31 @@ impl LiveDisplay {
                 queue: WINDOW_QUEUE,
             },
         };
-        let next = self.display.next_frame();
         // Late frames count on as the model changes, but start over with a new refresh
         // length, as the panes' refresh histograms do.
         let unit = |spec: DisplaySpec| spec.refresh_unit().unwrap_or(0);
-        let same_unit = same_refresh(unit(spec), unit(self.display.spec()));
+        let same_unit = same_refresh(unit(spec), unit(self.presentation.display().spec()));
         self.late_carried = if same_unit { self.late_frames() } else { 0 };
         self.late_at_reset = 0;
-        self.display = Display::new(spec).numbered_from(next);
+        self.presentation.replace(spec);
         self.source = source;
+    }
+}
+
+/// The live loop's frames run on the modeled screen; its first pane is never shown at
+/// once (the model is never the `cpu` display).
+impl FrameScreen for LiveDisplay {
+    fn present(&mut self, at: Nanos, on_event: impl FnMut(&DisplayEvent)) -> Nanos {
+        LiveDisplay::present(self, at, on_event)
+    }
+
+    fn frame_starts(&mut self, start: Nanos, interval: Nanos) -> Option<(u64, Option<Nanos>)> {
+        Some(LiveDisplay::frame_starts(self, start, interval))
+    }
+
+    fn shown_now(&mut self, screen: &ScreenFrame) {
+        self.presentation
+            .record(screen.frame, Some(screen.display_time));
     }
 }
 

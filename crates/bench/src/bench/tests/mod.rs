@@ -4,8 +4,8 @@ use std::num::{NonZeroU32, NonZeroU64};
 
 use super::*;
 use crate::metrics::{FrameStats, SpiralDetector};
-use crate::sim::Simulation;
 use crate::timestep::NANOS_PER_SECOND;
+use timestep_lab_core::sim::Simulation;
 
 const MS: Nanos = 1_000_000;
 

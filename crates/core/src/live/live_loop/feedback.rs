@@ -88,9 +88,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             Some(at) => DisplayEvent::Shown { frame, at },
             None => DisplayEvent::Dropped { frame },
         };
-        for pane in &mut self.panes {
-            pane.settle(&event);
-        }
+        crate::drive::settle(&mut self.panes, &event);
     }
 
     /// The window recreated its surface (resize, lost surface, present mode) before the
