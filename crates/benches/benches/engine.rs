@@ -37,7 +37,7 @@ fn engine(c: &mut Criterion) {
             let mut i = 0;
             b.iter(|| {
                 let (report, shown) = sim.frame(frames[i % frames.len()]);
-                recorder.record(&report, &shown, sim.scene(), None);
+                recorder.record(&report, shown.spring_x_m, sim.scene(), None);
                 i += 1;
                 black_box(shown)
             })
@@ -53,7 +53,7 @@ fn engine(c: &mut Criterion) {
         let mut recorder = MetricsRecorder::default();
         b.iter(|| {
             let (report, shown) = sim.frame(black_box(80_000_000));
-            recorder.record(&report, &shown, sim.scene(), None);
+            recorder.record(&report, shown.spring_x_m, sim.scene(), None);
             black_box(shown)
         })
     });

@@ -23,7 +23,6 @@ use crate::display::{DisplayEvent, DisplaySpec, Presentation};
 use crate::input::InputEvent;
 use crate::metrics::{DisplayTiming, ScreenFrame};
 use crate::run::PaneRun;
-use crate::scene::ShownScene;
 use crate::sim::FrameWall;
 use crate::timestep::{FrameFilters, FrameReport, Nanos};
 
@@ -96,10 +95,8 @@ pub struct PaneFrame<'a> {
     pub timing: Option<DisplayTiming>,
     /// Whether the smoothness metrics judged it (a step happened in an earlier frame).
     pub judged: bool,
-    /// What the engine did.
+    /// What the engine did (what to draw for it: [`PaneRun::shown`]).
     pub report: FrameReport,
-    /// What to draw.
-    pub shown: ShownScene,
     /// The frame at the screen, when it is known now (the `cpu` display).
     pub screen: Option<ScreenFrame>,
 }
@@ -166,8 +163,7 @@ impl FrameDriver {
         for (index, pane) in panes.iter_mut().enumerate() {
             let run = pane.run_mut();
             let judged = run.judging();
-            let (report, shown, at_screen) =
-                run.frame_with_input(fed, input.events, wall, &step_work, timing);
+            let (report, at_screen) = run.advance(fed, input.events, wall, &step_work, timing);
             if index == 0
                 && let Some(at_screen) = &at_screen
             {
@@ -178,7 +174,6 @@ impl FrameDriver {
                 timing,
                 judged,
                 report,
-                shown,
                 screen: at_screen,
             });
         }

@@ -102,17 +102,37 @@ impl PaneRun {
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
     ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
+        let (report, screen) = self.advance(frame_time, events, wall, step_work, display);
+        let shown = self.sim.scene().shown(&report);
+        (report, shown, screen)
+    }
+
+    /// [`Self::frame_with_input`] without saying what to draw ([`Self::shown`] says it,
+    /// when it is wanted): the bench measures every frame and draws none.
+    pub fn advance(
+        &mut self,
+        frame_time: Nanos,
+        events: &[InputEvent],
+        wall: FrameWall,
+        step_work: impl FnOnce(u64) -> Nanos,
+        display: Option<DisplayTiming>,
+    ) -> (FrameReport, Option<ScreenFrame>) {
         let delay = display.and_then(|timing| timing.predicted_delay());
-        let (report, shown) = self.sim.frame_with_input(frame_time, events, wall, delay);
-        let screen = self
-            .recorder
-            .record(&report, &shown, self.sim.scene(), display);
+        let report = self.sim.advance(frame_time, events, wall, delay);
+        let scene = self.sim.scene();
+        let drawn = scene.drawn_spring(report.drawn).x;
+        let screen = self.recorder.record(&report, drawn, scene, display);
         if let Some(screen) = &screen {
             self.sim.input_shown(screen.display_time, screen.shown_time);
         }
         let work = step_work(report.steps.len());
         self.spiral.record(report.owed, work, report.used);
-        (report, shown, screen)
+        (report, screen)
+    }
+
+    /// What to draw for the frame `report` describes, the last one run.
+    pub fn shown(&self, report: &FrameReport) -> ShownScene {
+        self.sim.scene().shown(report)
     }
 
     /// The run starts from a shown frame, which reached the screen at `at` on the display's

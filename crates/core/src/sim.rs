@@ -53,6 +53,21 @@ impl Simulation {
         wall: FrameWall,
         display_delay: Option<Nanos>,
     ) -> (FrameReport, ShownScene) {
+        let report = self.advance(frame_time, events, wall, display_delay);
+        let shown = self.scene.shown(&report);
+        (report, shown)
+    }
+
+    /// [`Self::frame_with_input`] without saying what to draw, which
+    /// [`Scene::shown`] gives from the report when it is wanted (a loop that only measures
+    /// never builds it).
+    pub fn advance(
+        &mut self,
+        frame_time: Nanos,
+        events: &[InputEvent],
+        wall: FrameWall,
+        display_delay: Option<Nanos>,
+    ) -> FrameReport {
         let report = self.engine.advance_to_display(frame_time, display_delay);
         if !events.is_empty() {
             self.input.read(
@@ -79,8 +94,7 @@ impl Simulation {
         }
         self.input.end_frame(report.steps.len());
         self.scene.set_look_input(self.input.look());
-        let shown = self.scene.shown(&report);
-        (report, shown)
+        report
     }
 
     /// A frame showing simulated time `shown` reached the screen at `display` (on the

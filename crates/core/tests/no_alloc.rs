@@ -79,7 +79,7 @@ fn frames_do_not_allocate() {
                     let real = 16_666_667 + (i % 7) * 1_000_000;
                     let frame = filters.apply(clock.tick(real));
                     let (report, shown) = sim.frame(frame);
-                    recorder.record(&report, &shown, sim.scene(), None);
+                    recorder.record(&report, shown.spring_x_m, sim.scene(), None);
                     spiral.record(report.owed, 0, report.used);
                     std::hint::black_box((spiral.spiralling(), recorder.metrics(sim.scene())));
                 }

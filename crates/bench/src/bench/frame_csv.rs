@@ -59,7 +59,7 @@ impl FrameRow {
             shown_ns: report.shown_time,
             display_ns: None,
             animation_error_ns: None,
-            spring_shown_m: frame.shown.spring_x_m,
+            spring_shown_m: frame.drawn_spring_m(),
             spring_true_m: frame.scene.true_spring(report.presented_time).x,
         }
     }

@@ -321,7 +321,6 @@ impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
             index: self.index,
             frame_time: frame.input.interval,
             report: &frame.report,
-            shown: &frame.shown,
             scene: self.run.sim().scene(),
         });
         if let Some(screen) = &frame.screen {

@@ -17,11 +17,22 @@ pub struct BenchFrame<'a> {
     pub frame_time: Nanos,
     /// What the engine did with it (after the filters and the guards).
     pub report: &'a FrameReport,
-    /// What was drawn.
-    pub shown: &'a ShownScene,
     /// The scene after the frame's steps, for the exact values beside what was drawn
     /// ([`Scene::true_spring`]).
     pub scene: &'a Scene,
+}
+
+impl BenchFrame<'_> {
+    /// What was drawn, built from the report on asking (a run nobody watches never
+    /// builds it).
+    pub fn shown(&self) -> ShownScene {
+        self.scene.shown(self.report)
+    }
+
+    /// The spring's drawn displacement, m (the part of [`Self::shown`] the metrics judge).
+    pub fn drawn_spring_m(&self) -> f64 {
+        self.scene.drawn_spring(self.report.drawn).x
+    }
 }
 
 /// Told about every frame of a bench run as it runs. Every method does nothing unless

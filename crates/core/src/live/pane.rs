@@ -56,9 +56,9 @@ impl DrivenPane for Pane {
             timing,
             judged,
             report,
-            shown,
             ..
         } = frame;
+        let shown = self.run.shown(&report);
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));

@@ -34,7 +34,7 @@ pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 
 use crate::display::DisplayEvent;
-use crate::scene::{Scene, ShownScene, SpringParams, SpringTruth};
+use crate::scene::{Scene, SpringParams, SpringTruth};
 use crate::timestep::{FrameReport, Nanos, secs_from_ns};
 
 /// Accumulates per-frame measurements, without allocating.
@@ -131,13 +131,14 @@ impl Metrics {
 }
 
 impl MetricsRecorder {
-    /// Records one frame: its report, what was drawn, and the scene it came from. With
+    /// Records one frame: its report, the spring's drawn displacement (m), and the scene it
+    /// came from. With
     /// `display` `None` the frame is on screen at `T_i` (the `cpu` display); otherwise it
     /// waits for [`Self::settle`] to say when it was shown.
     pub fn record(
         &mut self,
         report: &FrameReport,
-        shown: &ShownScene,
+        drawn_spring_m: f64,
         scene: &Scene,
         display: Option<DisplayTiming>,
     ) -> Option<ScreenFrame> {
@@ -168,7 +169,7 @@ impl MetricsRecorder {
         let (t, s) = (report.presented_time, report.shown_time);
         self.smoothness.record(t, s, self.started);
         if self.started {
-            let error = (shown.spring_x_m - self.true_spring_x(scene, s)).abs();
+            let error = (drawn_spring_m - self.true_spring_x(scene, s)).abs();
             self.position_error_max = self.position_error_max.max(error);
         }
         self.started |= scene.current().time > 0;

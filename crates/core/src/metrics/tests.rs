@@ -15,7 +15,7 @@ fn run(strategy: Strategy, scene: SceneConfig, frames: impl Iterator<Item = Nano
     let mut recorder = MetricsRecorder::default();
     for frame in frames {
         let (report, shown) = sim.frame(frame);
-        recorder.record(&report, &shown, sim.scene(), None);
+        recorder.record(&report, shown.spring_x_m, sim.scene(), None);
     }
     recorder.metrics(sim.scene())
 }
@@ -113,7 +113,7 @@ fn metrics_start_after_the_first_step() {
     let mut recorder = MetricsRecorder::default();
     for frame in [5_000_000, 5_000_000, 5_000_000] {
         let (report, shown) = sim.frame(frame);
-        recorder.record(&report, &shown, sim.scene(), None);
+        recorder.record(&report, shown.spring_x_m, sim.scene(), None);
     }
     // No step yet: 15 ms behind would otherwise count as latency.
     assert_eq!(recorder.metrics(sim.scene()).latency_ms, 0.0);

@@ -484,6 +484,24 @@ impl Scene {
         }
     }
 
+    /// The spring of [`Self::drawn_state`]`(drawn)`, to the bit, without the rest of the
+    /// state: what the metrics judge every frame against the exact curve.
+    pub fn drawn_spring(&self, drawn: View) -> SpringState {
+        let (previous, current) = (&self.previous, &self.current);
+        match drawn {
+            View::Latest | View::AtDisplay => current.spring,
+            View::Blend(t) => previous.spring.lerp(current.spring, t),
+            View::Hermite(t) => {
+                let h = secs_from_ns(current.time.saturating_sub(previous.time));
+                previous.spring.hermite(current.spring, h, t)
+            }
+            View::Velocity(ahead) => current.spring.extrapolate(secs_from_ns(ahead)),
+            View::BlendOlder(t) => self.older.spring.lerp(previous.spring, t),
+            View::FrameStart => self.frame_start.spring,
+            View::Extrapolate(ahead) => self.spring_step(current.spring, secs_from_ns(ahead)).0,
+        }
+    }
+
     /// What to draw for a frame the engine reported.
     pub fn shown(&self, report: &FrameReport) -> ShownScene {
         let config = &self.config;

@@ -397,3 +397,38 @@ fn hermite_follows_the_spring_far_closer_than_the_straight_line() {
     assert!(hermite.abs() <= hermite_bound + 2.0 * integration);
     assert!(hermite.abs() * 20.0 < chord.abs());
 }
+
+#[test]
+fn the_drawn_spring_is_the_drawn_states_to_the_bit_in_every_view() {
+    let mut scene = Scene::new(SceneConfig::new());
+    // Uneven steps and a kick, so previous, older, current and the frame's start differ.
+    for (i, h) in [7 * MS, 20 * MS, 13 * MS, 20 * MS].into_iter().enumerate() {
+        if i == 2 {
+            scene.kick();
+        }
+        scene.begin_frame();
+        scene.step(h);
+    }
+    scene.begin_frame();
+    scene.step(11 * MS);
+    for t in [0.0, 0.25, 0.5, 0.999, 1.0] {
+        let ahead = (t * 20.0) as Nanos * MS + 3;
+        for view in [
+            View::Latest,
+            View::AtDisplay,
+            View::FrameStart,
+            View::Blend(t),
+            View::BlendOlder(t),
+            View::Hermite(t),
+            View::Velocity(ahead),
+            View::Extrapolate(ahead),
+        ] {
+            let (alone, whole) = (scene.drawn_spring(view), scene.drawn_state(view).spring);
+            assert_eq!(
+                (alone.x.to_bits(), alone.v.to_bits()),
+                (whole.x.to_bits(), whole.v.to_bits()),
+                "{view:?}"
+            );
+        }
+    }
+}

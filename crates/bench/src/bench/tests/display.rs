@@ -200,7 +200,7 @@ fn cpu_reference(frames: &[Nanos], strategy: Strategy, settings: &BenchSettings)
             + ns_from_ms(settings.load.render_cost_ms)
             + previous_steps * settings.step_cost();
         let (report, shown): (FrameReport, ShownScene) = sim.frame(frame);
-        recorder.record(&report, &shown, sim.scene(), None);
+        recorder.record(&report, shown.spring_x_m, sim.scene(), None);
         previous_steps = report.steps.len();
     }
     recorder.metrics(sim.scene())
