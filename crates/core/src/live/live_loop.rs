@@ -7,7 +7,8 @@ use super::history::{History, SpanStats};
 use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane};
 use super::ramp::{Ramp, RampCancel};
-use super::recording::{RecordedEvent, RecordedFrame, RecordingHeader, RecordingSink};
+use super::recorder::{Recorder, RecordingStatus};
+use super::recording::{RecordedEvent, RecordingHeader, RecordingSink};
 use super::screen::{LiveDisplay, MeasuredFacts, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
@@ -65,53 +66,13 @@ pub struct LiveLoop<S: Stopwatch> {
     /// The real frame times over the frame statistics' windows.
     frame_spans: FrameSpans,
     /// The recording being written, if one is.
-    journal: Option<Journal>,
-    /// Why the recording stopped, until the shell takes it.
-    recording_error: Option<String>,
+    recorder: Recorder,
     /// While frames are replayed: the recorded stopwatch time of the last one's start.
     replay_clock: Option<Nanos>,
     /// The person's inputs received since the last frame, in order.
     inputs: Vec<InputEvent>,
     /// The load ramp running, or the last one's curves until the next ramp or a reset.
     ramp: Option<Ramp>,
-}
-
-/// A recording in progress: the writer, the requests taken since the last frame and the
-/// frame that waits for its present before it is written.
-struct Journal {
-    /// Where the frames go.
-    writer: Box<dyn RecordingSink>,
-    /// Requests taken since the last frame started.
-    pending: Vec<RecordedEvent>,
-    /// The last frame and the requests before it, written when the next one starts (its
-    /// present comes after it ran).
-    current: Option<(RecordedFrame, Vec<RecordedEvent>)>,
-}
-
-impl std::fmt::Debug for Journal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Journal")
-            .field("frames", &self.writer.frames())
-            .field("pending", &self.pending)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Journal {
-    /// Writes the frame that waited, if any.
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self.current.take() {
-            Some((row, events)) => self.writer.frame(&row, &events),
-            None => Ok(()),
-        }
-    }
-}
-
-/// How a recording is going, for the panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RecordingStatus {
-    /// Frames written.
-    pub frames: u64,
 }
 
 impl<S: Stopwatch> LiveLoop<S> {
@@ -142,8 +103,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             filters_period: 0,
             unpresented: false,
             frame_spans: FrameSpans::new(),
-            journal: None,
-            recording_error: None,
+            recorder: Recorder::default(),
             replay_clock: None,
             inputs: Vec::with_capacity(FRAME_INPUTS),
             ramp: None,
@@ -273,22 +233,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         carried: Nanos,
         live: bool,
     ) -> LiveFrame {
-        if let Some(journal) = &mut self.journal {
-            let written = journal.flush();
-            let events = std::mem::take(&mut journal.pending);
-            journal.current = Some((
-                RecordedFrame {
-                    time: now,
-                    frame_time: real_frame,
-                    carried,
-                    ..RecordedFrame::default()
-                },
-                events,
-            ));
-            if let Err(error) = written {
-                self.recording_failed(&error);
-            }
-        }
+        self.recorder.frame_started(now, real_frame, carried);
         // Every pane counts its shown frames in the screen's refreshes, as the bench does:
         // from its first frame, and again from a reset or a new refresh rate.
         let unit = self.screen.refresh_unit();
@@ -331,9 +276,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             for pane in &mut self.panes {
                 pane.set_load(spent);
             }
-            if let Some((row, _)) = self.journal.as_mut().and_then(|j| j.current.as_mut()) {
-                row.load = spent.total;
-            }
+            self.recorder.spent(spent);
         }
         self.panes[focus]
             .last()
@@ -356,9 +299,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn record_present_at(&mut self, now: Nanos, acquire_wait: Nanos) {
         self.presents.push(now);
         self.screen.record_present(now, acquire_wait);
-        if let Some((row, _)) = self.journal.as_mut().and_then(|j| j.current.as_mut()) {
-            row.present = Some((now, acquire_wait));
-        }
+        self.recorder.presented(now, acquire_wait);
     }
 
     /// Whether the last frame was a replayed one.
@@ -393,49 +334,29 @@ impl<S: Stopwatch> LiveLoop<S> {
         let writer = open(&header)?;
         self.reset_panes();
         self.restart_screen();
-        self.journal = Some(Journal {
-            writer,
-            pending: Vec::new(),
-            current: None,
-        });
+        self.recorder.start(writer);
         Ok(())
     }
 
     /// Finishes the recording: writes the last frame and flushes. Returns the frames
     /// written (0 when none was running).
     pub fn stop_recording(&mut self) -> std::io::Result<u64> {
-        let Some(mut journal) = self.journal.take() else {
-            return Ok(0);
-        };
-        journal.flush()?;
-        let frames = journal.writer.frames();
-        journal.writer.finish()?;
-        Ok(frames)
+        self.recorder.stop()
     }
 
     /// The recording in progress, if any.
     pub fn recording(&self) -> Option<RecordingStatus> {
-        self.journal.as_ref().map(|journal| RecordingStatus {
-            frames: journal.writer.frames(),
-        })
+        self.recorder.status()
     }
 
     /// Takes the error that stopped the recording, if one did since the last call.
     pub fn take_recording_error(&mut self) -> Option<String> {
-        self.recording_error.take()
-    }
-
-    /// Stops the recording after a write failed, keeping the error for the shell.
-    fn recording_failed(&mut self, error: &std::io::Error) {
-        self.journal = None;
-        self.recording_error = Some(format!("the recording stopped: {error}"));
+        self.recorder.take_error()
     }
 
     /// Notes a request for the recording, if one is running.
     fn note(&mut self, event: RecordedEvent) {
-        if let Some(journal) = &mut self.journal {
-            journal.pending.push(event);
-        }
+        self.recorder.note(event);
     }
 
     /// The screen model from scratch, with what the window said last.

@@ -31,6 +31,7 @@ mod pane;
 mod present_mode;
 mod ramp;
 mod readouts;
+mod recorder;
 mod recording;
 mod remedy;
 mod replay;
@@ -46,7 +47,7 @@ pub use frame_spans::{
     SpanFrameStats, SpanFrames, StatsSpan,
 };
 pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_SPAN, SpanStats};
-pub use live_loop::{LiveLoop, RecordingStatus};
+pub use live_loop::LiveLoop;
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};
@@ -56,6 +57,7 @@ pub use ramp::{
     speed_window,
 };
 pub use readouts::{PaneReadout, Readouts};
+pub use recorder::RecordingStatus;
 pub use recording::{
     FrameReader, RecordedEvent, RecordedFrame, RecordedFrames, Recording, RecordingHeader,
     RecordingSink, RecordingSummary,
