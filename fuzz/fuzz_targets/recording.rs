@@ -12,7 +12,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use timestep_lab::live::RecordedEvent;
+use timestep_lab::live::LiveRequest;
 use timestep_lab::recording::read_recording;
 use timestep_lab::trace::starts_with_recording_mark;
 use timestep_lab_fuzz::{SOURCE, assert_printable, check_error};
@@ -50,13 +50,13 @@ fuzz_target!(|data: &[u8]| {
         frames += 1;
         requests += events.len();
         for event in &events {
-            if let RecordedEvent::Settings(settings) = event {
+            if let LiveRequest::Settings(settings) = event {
                 assert!(
                     settings.validate().is_ok(),
                     "requested settings are valid: {settings:?}"
                 );
             }
-            if let RecordedEvent::Displayed { frame: shown, at } = *event {
+            if let LiveRequest::Displayed { frame: shown, at } = *event {
                 let start: u64 = *usize::try_from(shown)
                     .ok()
                     .and_then(|f| starts.get(f))

@@ -3,7 +3,7 @@
 //! time (the one the reader was on).
 
 use super::Clock;
-use crate::live::{LiveLoop, LiveSettings};
+use crate::live::{LiveLoop, LiveRequest, LiveSettings};
 use crate::timestep::RangeError;
 use crate::tour::{CHAPTERS, Tour, TourRequest, TourStatus};
 
@@ -117,7 +117,7 @@ impl WindowTour {
 /// Runs `settings`; the tour's are valid by construction, but should one not be, it is said
 /// and the settings in force stay.
 fn apply(live: &mut LiveLoop<Clock>, settings: LiveSettings) {
-    if let Err(error) = live.apply(settings) {
+    if let Err(error) = live.request(LiveRequest::Settings(settings)) {
         refused(&error);
     }
 }

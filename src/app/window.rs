@@ -26,7 +26,9 @@ use super::surface::MINIMISED_POLL;
 use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
 use super::wake::Wake;
-use crate::live::{LiveLoop, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _};
+use crate::live::{
+    LiveLoop, LiveRequest, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
+};
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
@@ -546,10 +548,11 @@ impl App {
         if self.summary.frames.is_multiple_of(30) {
             active.monitor_hz = self.live.stopwatch().refresh_hz();
         }
-        self.live.set_screen(ScreenFacts {
+        // Facts are always taken.
+        let _ = self.live.request(LiveRequest::Screen(ScreenFacts {
             present_mode: self.shell.display.active,
             monitor_hz: active.monitor_hz,
-        });
+        }));
         if self.summary.frames == 0
             && !self.recorder.is_recording()
             && let Some(path) = self.options.record.clone()
@@ -642,7 +645,7 @@ impl App {
         // Settings first: a fix offered with a reset (the explosion banner's) restarts
         // under the fixed settings.
         if let Some(settings) = output.settings
-            && let Err(error) = self.live.apply(settings)
+            && let Err(error) = self.live.request(LiveRequest::Settings(settings))
         {
             // The panel's ranges lie inside the allowed ones; should one not, say so: the
             // settings in force stay, and the next frame's snapshot shows them.
@@ -660,17 +663,20 @@ impl App {
         {
             eprintln!("timestep-lab: ramp refused: {error}");
         }
-        if actions.reset {
-            self.live.reset();
-        }
-        if actions.kick {
-            self.live.kick();
-        }
-        if actions.toggle_pause {
-            self.live.set_paused(!self.live.paused());
-        }
-        if actions.single_step {
-            self.live.single_step();
+        let pause = if self.live.paused() {
+            LiveRequest::Resume
+        } else {
+            LiveRequest::Pause
+        };
+        let requests = [
+            actions.reset.then_some(LiveRequest::Reset),
+            actions.kick.then_some(LiveRequest::Kick),
+            actions.toggle_pause.then_some(pause),
+            actions.single_step.then_some(LiveRequest::SingleStep),
+        ];
+        for request in requests.into_iter().flatten() {
+            // Only new settings can be refused.
+            let _ = self.live.request(request);
         }
         if actions.toggle_fullscreen {
             let fullscreen = match active.window.fullscreen() {

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use timestep_lab_core::input::{InputEvent, InputKind, MoveKey};
 use timestep_lab_core::live::{
-    FrameReader, LiveSettings, RecordedEvent, RecordedFrame, RecordedFrames, Recording,
+    FrameReader, LiveRequest, LiveSettings, RecordedFrame, RecordedFrames, Recording,
     RecordingHeader, RecordingSink, RecordingSummary, ScreenFacts,
 };
 use timestep_lab_core::text::{escape, escape_path};
@@ -54,7 +54,7 @@ pub fn load_recording_with(
 /// [`load_recording`], handing each frame and the requests before it to `each`.
 fn load_recording_observed(
     path: &Path,
-    each: impl FnMut(&RecordedFrame, &[RecordedEvent]),
+    each: impl FnMut(&RecordedFrame, &[LiveRequest]),
 ) -> Result<Recording, TraceError> {
     let source = RecordingSource {
         origin: escape_path(path),
@@ -75,7 +75,7 @@ pub fn recording_trace(path: &Path) -> Result<FrameTrace, TraceError> {
     let recording = load_recording_observed(path, |frame, events| {
         for event in events {
             // The reader checked that an answer names a frame read already.
-            if let RecordedEvent::Displayed { frame: shown, at } = *event
+            if let LiveRequest::Displayed { frame: shown, at } = *event
                 && let Some(f) = usize::try_from(shown).ok().filter(|&f| f < starts.len())
             {
                 display_ns[f] = at.map(|at| at.saturating_sub(starts[f]));
@@ -123,7 +123,7 @@ pub fn read_recording(bytes: impl Into<Arc<[u8]>>, source: &str) -> Result<Recor
 /// each frame is handed to `each` as it is read.
 fn checked(
     source: RecordingSource,
-    mut each: impl FnMut(&RecordedFrame, &[RecordedEvent]),
+    mut each: impl FnMut(&RecordedFrame, &[LiveRequest]),
 ) -> Result<Recording, TraceError> {
     let (header, mut frames) = source.read()?;
     let mut summary = RecordingSummary::default();
@@ -254,7 +254,7 @@ impl FileFrames {
     /// The next frame and, in `events`, the requests before it; `None` after the last.
     fn frame(
         &mut self,
-        events: &mut Vec<RecordedEvent>,
+        events: &mut Vec<LiveRequest>,
     ) -> Result<Option<RecordedFrame>, TraceError> {
         events.clear();
         let Some((frame, text)) = self.rows.next_row()? else {
@@ -276,12 +276,12 @@ impl FileFrames {
             message,
         };
         for event in events.iter() {
-            if let RecordedEvent::Displayed { frame, at } = *event {
+            if let LiveRequest::Displayed { frame, at } = *event {
                 self.answers.answer(frame, at).map_err(refused)?;
             }
             // The window stamps an input when it arrives, before the frame that takes it
             // starts.
-            if let RecordedEvent::Input(input) = event
+            if let LiveRequest::Input(input) = event
                 && input.at > frame.time
             {
                 return Err(refused(format!(
@@ -301,7 +301,7 @@ impl FileFrames {
 impl FrameReader for FileFrames {
     fn next_frame(
         &mut self,
-        events: &mut Vec<RecordedEvent>,
+        events: &mut Vec<LiveRequest>,
     ) -> Result<Option<RecordedFrame>, String> {
         self.frame(events).map_err(|error| error.to_string())
     }
@@ -412,11 +412,11 @@ impl<W: Write> RecordingWriter<W> {
 }
 
 impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
-    fn frame(&mut self, row: &RecordedFrame, events: &[RecordedEvent]) -> std::io::Result<()> {
+    fn frame(&mut self, row: &RecordedFrame, events: &[LiveRequest]) -> std::io::Result<()> {
         let mut text = String::new();
         for event in events {
             let piece = match event {
-                RecordedEvent::Settings(settings) => {
+                LiveRequest::Settings(settings) => {
                     let before = settings_table(&self.settings);
                     let changed: toml::Table = settings_table(settings)
                         .into_iter()
@@ -428,20 +428,20 @@ impl<W: Write + Send> RecordingSink for RecordingWriter<W> {
                     }
                     format!("set {}", toml::Value::Table(changed))
                 }
-                RecordedEvent::Reset => "reset".to_owned(),
-                RecordedEvent::Kick => "kick".to_owned(),
-                RecordedEvent::Pause => "pause".to_owned(),
-                RecordedEvent::Resume => "resume".to_owned(),
-                RecordedEvent::SingleStep => "step".to_owned(),
-                RecordedEvent::Screen(facts) => format!("screen {}", screen_text(*facts)),
-                RecordedEvent::Input(event) => input_text(event),
-                RecordedEvent::Displayed {
+                LiveRequest::Reset => "reset".to_owned(),
+                LiveRequest::Kick => "kick".to_owned(),
+                LiveRequest::Pause => "pause".to_owned(),
+                LiveRequest::Resume => "resume".to_owned(),
+                LiveRequest::SingleStep => "step".to_owned(),
+                LiveRequest::Screen(facts) => format!("screen {}", screen_text(*facts)),
+                LiveRequest::Input(event) => input_text(event),
+                LiveRequest::Displayed {
                     frame,
                     at: Some(at),
                 } => format!("shown {frame} at {}", ms_text(*at)),
-                RecordedEvent::Displayed { frame, at: None } => format!("discarded {frame}"),
-                RecordedEvent::Measured(facts) => format!("measured {}", measured_text(*facts)),
-                RecordedEvent::GaveUp(why) => format!("measured - {why}"),
+                LiveRequest::Displayed { frame, at: None } => format!("discarded {frame}"),
+                LiveRequest::Measured(facts) => format!("measured {}", measured_text(*facts)),
+                LiveRequest::GaveUp(why) => format!("measured - {why}"),
             };
             if !text.is_empty() {
                 text.push_str("; ");
@@ -573,7 +573,7 @@ fn parse_frame(text: &str) -> Result<u64, String> {
 }
 
 /// `FRAME at MS`: when the recording's frame `FRAME` reached the screen.
-fn parse_shown(text: &str) -> Result<RecordedEvent, String> {
+fn parse_shown(text: &str) -> Result<LiveRequest, String> {
     let bad = || {
         format!(
             "display event \"shown {}\" is not shown FRAME at MS",
@@ -587,7 +587,7 @@ fn parse_shown(text: &str) -> Result<RecordedEvent, String> {
             escape(&shortened(at.trim()))
         )
     })?;
-    Ok(RecordedEvent::Displayed {
+    Ok(LiveRequest::Displayed {
         frame: parse_frame(frame)?,
         at: Some(at),
     })
@@ -595,7 +595,7 @@ fn parse_shown(text: &str) -> Result<RecordedEvent, String> {
 
 /// Reads one row's events (`kick; set {...}; pause`), applying setting changes to
 /// `settings`, which holds the settings as of the row before.
-fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedEvent>, String> {
+fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<LiveRequest>, String> {
     let mut events = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
@@ -613,30 +613,30 @@ fn parse_events(text: &str, settings: &mut LiveSettings) -> Result<Vec<RecordedE
         };
         let piece = piece.trim();
         let event = match piece.split_once(' ').map_or((piece, ""), |(a, b)| (a, b)) {
-            ("kick", "") => RecordedEvent::Kick,
-            ("reset", "") => RecordedEvent::Reset,
-            ("pause", "") => RecordedEvent::Pause,
-            ("resume", "") => RecordedEvent::Resume,
-            ("step", "") => RecordedEvent::SingleStep,
-            ("screen", facts) => RecordedEvent::Screen(parse_screen(facts)?),
+            ("kick", "") => LiveRequest::Kick,
+            ("reset", "") => LiveRequest::Reset,
+            ("pause", "") => LiveRequest::Pause,
+            ("resume", "") => LiveRequest::Resume,
+            ("step", "") => LiveRequest::SingleStep,
+            ("screen", facts) => LiveRequest::Screen(parse_screen(facts)?),
             ("measured", facts) => match facts.trim().strip_prefix("- ") {
-                Some(why) => RecordedEvent::GaveUp(why.trim().parse().map_err(
+                Some(why) => LiveRequest::GaveUp(why.trim().parse().map_err(
                     |error: timestep_lab_core::feedback::UnknownGaveUp| escape(&error.to_string()),
                 )?),
-                None => RecordedEvent::Measured(parse_measured(facts)?),
+                None => LiveRequest::Measured(parse_measured(facts)?),
             },
             (verb @ ("press" | "release" | "look"), rest) => {
-                RecordedEvent::Input(parse_input(verb, rest)?)
+                LiveRequest::Input(parse_input(verb, rest)?)
             }
             ("shown", rest) => parse_shown(rest)?,
-            ("discarded", frame) => RecordedEvent::Displayed {
+            ("discarded", frame) => LiveRequest::Displayed {
                 frame: parse_frame(frame)?,
                 at: None,
             },
             ("set", table) => {
                 let table = parse_table(table.trim())?;
                 apply_settings_table(settings, &table)?;
-                RecordedEvent::Settings(*settings)
+                LiveRequest::Settings(*settings)
             }
             _ => {
                 return Err(format!(

@@ -44,39 +44,39 @@ fn events_and_header_are_read_back_as_written() {
     };
     let events = [
         vec![],
-        vec![RecordedEvent::Kick, RecordedEvent::Settings(faster)],
+        vec![LiveRequest::Kick, LiveRequest::Settings(faster)],
         vec![
-            RecordedEvent::Pause,
-            RecordedEvent::SingleStep,
-            RecordedEvent::Resume,
-            RecordedEvent::Reset,
-            RecordedEvent::Screen(ScreenFacts::default()),
-            RecordedEvent::Input(InputEvent {
+            LiveRequest::Pause,
+            LiveRequest::SingleStep,
+            LiveRequest::Resume,
+            LiveRequest::Reset,
+            LiveRequest::Screen(ScreenFacts::default()),
+            LiveRequest::Input(InputEvent {
                 at: 1_234_567_891,
                 kind: InputKind::Press(MoveKey::Left),
             }),
-            RecordedEvent::Input(InputEvent {
+            LiveRequest::Input(InputEvent {
                 at: 1_234_567_892,
                 kind: InputKind::Look {
                     yaw_rad: 0.1 + 0.2,
                     pitch_rad: -1e-17,
                 },
             }),
-            RecordedEvent::Input(InputEvent {
+            LiveRequest::Input(InputEvent {
                 at: 2_000_000_000,
                 kind: InputKind::Release(MoveKey::Left),
             }),
-            RecordedEvent::Measured(Some(MeasuredFacts {
+            LiveRequest::Measured(Some(MeasuredFacts {
                 source: FeedbackSource::WaylandPresentation,
                 refresh: Some(Refresh::new(59.940_06).unwrap().with_phase(15_906_024)),
                 vblank: true,
             })),
-            RecordedEvent::Measured(Some(MeasuredFacts {
+            LiveRequest::Measured(Some(MeasuredFacts {
                 source: FeedbackSource::X11Present,
                 refresh: Some(Refresh::new(143.9).unwrap()),
                 vblank: false,
             })),
-            RecordedEvent::Measured(None),
+            LiveRequest::Measured(None),
         ],
     ];
     for (i, events) in events.iter().enumerate() {
@@ -107,7 +107,7 @@ fn events_and_header_are_read_back_as_written() {
     );
     assert!(read.paused);
     assert_eq!(read.version, "0.1.0");
-    let expected: Vec<(usize, RecordedEvent)> = events
+    let expected: Vec<(usize, LiveRequest)> = events
         .iter()
         .enumerate()
         .flat_map(|(i, events)| events.iter().map(move |&e| (i, e)))
@@ -250,9 +250,9 @@ fn measured_display_times_are_written_and_read_back_as_a_trace() {
     // Frame i is answered two rows later: shown 20 ms after it started, but frame 2 was
     // discarded and frame 4 never answered.
     for i in 0..6u64 {
-        let events: Vec<RecordedEvent> = match i.checked_sub(2) {
-            Some(2) => vec![RecordedEvent::Displayed { frame: 2, at: None }],
-            Some(frame) if frame < 4 => vec![RecordedEvent::Displayed {
+        let events: Vec<LiveRequest> = match i.checked_sub(2) {
+            Some(2) => vec![LiveRequest::Displayed { frame: 2, at: None }],
+            Some(frame) if frame < 4 => vec![LiveRequest::Displayed {
                 frame,
                 at: Some(start(frame) + 20_000_123),
             }],

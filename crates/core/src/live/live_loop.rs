@@ -8,7 +8,7 @@ use super::load::LoadModel;
 use super::pane::{LiveFrame, Pane};
 use super::ramp::{Ramp, RampCancel};
 use super::recorder::{Recorder, RecordingStatus};
-use super::recording::{RecordedEvent, RecordingHeader, RecordingSink};
+use super::recording::{LiveRequest, RecordingHeader, RecordingSink};
 use super::screen::{LiveDisplay, MeasuredFacts, ScreenFacts};
 use super::settings::{LiveSettings, MAX_PANES};
 use super::snapshot::{PaneSnapshot, Snapshot};
@@ -126,7 +126,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// refresh rate); the screen model starts over when it changed.
     pub fn set_screen(&mut self, facts: ScreenFacts) {
         if facts != self.screen.facts() {
-            self.note(RecordedEvent::Screen(facts));
+            self.note(LiveRequest::Screen(facts));
         }
         self.screen.set(facts, self.settings.refresh_override_hz);
         if !same_refresh(self.screen.refresh_period(), self.filters_period) {
@@ -189,7 +189,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         if filter_changed || !same_refresh(self.screen.refresh_period(), self.filters_period) {
             self.rebuild_filters();
         }
-        self.note(RecordedEvent::Settings(settings));
+        self.note(LiveRequest::Settings(settings));
         if restart {
             self.reset_panes();
         }
@@ -355,7 +355,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Notes a request for the recording, if one is running.
-    fn note(&mut self, event: RecordedEvent) {
+    fn note(&mut self, event: LiveRequest) {
         self.recorder.note(event);
     }
 
@@ -440,6 +440,30 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
     }
 
+    /// Takes one request: the value the shell sends (the panel's settings, a kick, a
+    /// reset, pause and single step, a key, the screen's facts) is the value a recording
+    /// holds of it and a replay gives back, so the three cannot take a request differently.
+    /// New settings the loop refuses are named, and the settings in force stay; every
+    /// other request is always taken.
+    pub fn request(&mut self, request: LiveRequest) -> Result<(), RangeError> {
+        match request {
+            LiveRequest::Settings(settings) => return self.apply(settings),
+            LiveRequest::Reset => self.reset(),
+            LiveRequest::Kick => self.kick(),
+            LiveRequest::Pause => self.set_paused(true),
+            LiveRequest::Resume => self.set_paused(false),
+            LiveRequest::SingleStep => self.single_step(),
+            LiveRequest::Screen(facts) => self.set_screen(facts),
+            LiveRequest::Input(input) => self.input_at(input.at, input.kind),
+            // What the screen showed settles the frames (a replay: as it did when they
+            // were recorded).
+            LiveRequest::Displayed { frame, at } => self.displayed(frame, at),
+            LiveRequest::Measured(facts) => self.set_measured(facts),
+            LiveRequest::GaveUp(_) => self.set_measured(None),
+        }
+        Ok(())
+    }
+
     /// Sleeps until the frame cap's next frame is due (no-op when the cap is off).
     pub fn pace(&mut self) {
         if self.settings.frame_cap_hz > 0.0
@@ -454,7 +478,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// carried load; the previous states are forgotten so nothing is smeared across the
     /// jump. Settings and pause stay.
     pub fn reset(&mut self) {
-        self.note(RecordedEvent::Reset);
+        self.note(LiveRequest::Reset);
         self.reset_panes();
         self.ramp = None;
     }
@@ -484,7 +508,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// reads it.
     pub fn input_at(&mut self, at: Nanos, kind: InputKind) {
         let event = InputEvent { at, kind };
-        self.note(RecordedEvent::Input(event));
+        self.note(LiveRequest::Input(event));
         if let Some(last) = self.inputs.last_mut()
             && let Some(merged) = last.kind.merged(kind)
         {
@@ -496,7 +520,7 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Buffers a kick for the next step of every pane.
     pub fn kick(&mut self) {
-        self.note(RecordedEvent::Kick);
+        self.note(LiveRequest::Kick);
         for pane in &mut self.panes {
             pane.kick();
         }
@@ -511,9 +535,9 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn set_paused(&mut self, paused: bool) {
         if paused != self.clock.paused() {
             self.note(if paused {
-                RecordedEvent::Pause
+                LiveRequest::Pause
             } else {
-                RecordedEvent::Resume
+                LiveRequest::Resume
             });
         }
         if paused {
@@ -525,7 +549,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// Pauses and advances every pane exactly one frame of the single-step length on the
     /// next frame.
     pub fn single_step(&mut self) {
-        self.note(RecordedEvent::SingleStep);
+        self.note(LiveRequest::SingleStep);
         self.end_ramp(RampCancel::Paused);
         self.clock.single_step();
     }

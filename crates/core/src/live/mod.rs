@@ -59,7 +59,7 @@ pub use ramp::{
 pub use readouts::{PaneReadout, Readouts};
 pub use recorder::RecordingStatus;
 pub use recording::{
-    FrameReader, RecordedEvent, RecordedFrame, RecordedFrames, Recording, RecordingHeader,
+    FrameReader, LiveRequest, RecordedFrame, RecordedFrames, Recording, RecordingHeader,
     RecordingSink, RecordingSummary,
 };
 pub use remedy::{Remedies, STABILITY_MARGIN};

@@ -4,7 +4,7 @@
 //! is known; a write that fails stops the recording and keeps why, for the shell.
 
 use super::load::LoadSpent;
-use super::recording::{RecordedEvent, RecordedFrame, RecordingSink};
+use super::recording::{LiveRequest, RecordedFrame, RecordingSink};
 use crate::timestep::Nanos;
 
 /// How a recording is going, for the panel.
@@ -29,10 +29,10 @@ struct Journal {
     /// Where the frames go.
     writer: Box<dyn RecordingSink>,
     /// Requests taken since the last frame started.
-    pending: Vec<RecordedEvent>,
+    pending: Vec<LiveRequest>,
     /// The last frame and the requests before it, written when the next one starts (its
     /// present comes after it ran).
-    current: Option<(RecordedFrame, Vec<RecordedEvent>)>,
+    current: Option<(RecordedFrame, Vec<LiveRequest>)>,
 }
 
 impl std::fmt::Debug for Recorder {
@@ -94,7 +94,7 @@ impl Recorder {
     }
 
     /// A request the loop took, for the next frame's row.
-    pub(super) fn note(&mut self, event: RecordedEvent) {
+    pub(super) fn note(&mut self, event: LiveRequest) {
         if let Some(journal) = &mut self.journal {
             journal.pending.push(event);
         }

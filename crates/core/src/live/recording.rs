@@ -4,7 +4,7 @@
 //! A recording holds every input of the loop: each frame's start on the stopwatch and the
 //! frame time it ran (measured, plus the load carried in), when the window presented it and
 //! how long acquiring its image blocked, and, between frames, every request that changed
-//! something ([`RecordedEvent`]: settings, kicks, resets, pause, single steps, a new present
+//! something ([`LiveRequest`]: settings, kicks, resets, pause, single steps, a new present
 //! mode or refresh rate, a key pressed or released, the view turned), and when the platform
 //! measured the screen, when each frame's image reached it. Recording starts from
 //! a reset, with the settings, pause state and screen in a header, so a replay that starts from the same header and is given the same
@@ -24,7 +24,7 @@ use crate::timestep::Nanos;
 
 /// One request the live loop took between two frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RecordedEvent {
+pub enum LiveRequest {
     /// New settings (written as the settings that changed).
     Settings(LiveSettings),
     /// Back to time zero.
@@ -120,14 +120,14 @@ pub struct RecordingSummary {
 
 impl RecordingSummary {
     /// Counts one more frame, with the `events` requests taken before it.
-    pub fn add(&mut self, frame: &RecordedFrame, events: &[RecordedEvent]) {
+    pub fn add(&mut self, frame: &RecordedFrame, events: &[LiveRequest]) {
         if self.frames == 0 {
             self.first_time = frame.time;
         }
         for event in events {
             match *event {
-                RecordedEvent::Displayed { .. } => self.answers += 1,
-                RecordedEvent::GaveUp(why) if self.gave_up.is_none() => {
+                LiveRequest::Displayed { .. } => self.answers += 1,
+                LiveRequest::GaveUp(why) if self.gave_up.is_none() => {
                     self.gave_up = Some((self.frames, why));
                 }
                 _ => {}
@@ -170,7 +170,7 @@ pub trait FrameReader: Send {
     /// ends the pass; its message names the source and line.
     fn next_frame(
         &mut self,
-        events: &mut Vec<RecordedEvent>,
+        events: &mut Vec<LiveRequest>,
     ) -> Result<Option<RecordedFrame>, String>;
 }
 
@@ -260,7 +260,7 @@ impl Iterator for FrameTimesReader {
 impl FrameReader for FrameTimesReader {
     fn next_frame(
         &mut self,
-        events: &mut Vec<RecordedEvent>,
+        events: &mut Vec<LiveRequest>,
     ) -> Result<Option<RecordedFrame>, String> {
         events.clear();
         Ok(self.next())
@@ -271,7 +271,7 @@ impl FrameReader for FrameTimesReader {
 /// `RecordingWriter` writes the lab's file) and hands it to [`super::LiveLoop::start_recording`].
 pub trait RecordingSink: Send {
     /// Writes one frame with the requests taken before it.
-    fn frame(&mut self, row: &RecordedFrame, events: &[RecordedEvent]) -> std::io::Result<()>;
+    fn frame(&mut self, row: &RecordedFrame, events: &[LiveRequest]) -> std::io::Result<()>;
 
     /// Frames written so far.
     fn frames(&self) -> u64;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::live_loop::LiveLoop;
 use super::pane::LiveFrame;
-use super::recording::{FrameReader, RecordedEvent, RecordedFrame, Recording};
+use super::recording::{FrameReader, LiveRequest, RecordedFrame, Recording};
 use super::settings::LiveSettings;
 use super::stopwatch::{Stopwatch, VirtualStopwatch};
 use crate::timestep::{Nanos, RangeError, Strategy};
@@ -28,7 +28,7 @@ pub struct Replay {
     /// The next frame, read ahead (its start decides whether its time has come).
     ahead: Option<RecordedFrame>,
     /// The requests recorded before `ahead`.
-    ahead_events: Vec<RecordedEvent>,
+    ahead_events: Vec<LiveRequest>,
     /// Why the frames could not be read to their end, if they could not.
     error: Option<String>,
     /// The next frame to run.
@@ -166,29 +166,19 @@ impl Replay {
         Some(outcome)
     }
 
-    /// One recorded request, as the live loop took it.
-    fn apply<S: Stopwatch>(&self, live: &mut LiveLoop<S>, event: RecordedEvent) {
-        match event {
-            RecordedEvent::Settings(mut settings) => {
-                if let Some(own) = self.own_strategies {
-                    keep_strategies(&mut settings, &own);
-                }
-                // The recording's settings were valid when it was made; one the reader
-                // let through and the loop refuses leaves the settings in force.
-                let _ = live.apply(settings);
+    /// One recorded request, as the live loop took it (the replay's own strategies kept
+    /// in the panes where the reader chose them).
+    fn apply<S: Stopwatch>(&self, live: &mut LiveLoop<S>, request: LiveRequest) {
+        let request = match (request, self.own_strategies) {
+            (LiveRequest::Settings(mut settings), Some(own)) => {
+                keep_strategies(&mut settings, &own);
+                LiveRequest::Settings(settings)
             }
-            RecordedEvent::Reset => live.reset(),
-            RecordedEvent::Kick => live.kick(),
-            RecordedEvent::Pause => live.set_paused(true),
-            RecordedEvent::Resume => live.set_paused(false),
-            RecordedEvent::SingleStep => live.single_step(),
-            RecordedEvent::Screen(facts) => live.set_screen(facts),
-            RecordedEvent::Input(input) => live.input_at(input.at, input.kind),
-            // What the screen showed settles the frames as it did when they were recorded.
-            RecordedEvent::Displayed { frame, at } => live.displayed(frame, at),
-            RecordedEvent::Measured(facts) => live.set_measured(facts),
-            RecordedEvent::GaveUp(_) => live.set_measured(None),
-        }
+            (request, _) => request,
+        };
+        // The recording's settings were valid when it was made; one the reader let through
+        // and the loop refuses leaves the settings in force.
+        let _ = live.request(request);
     }
 
     /// Moves the replay on by `real` of real time at its speed (nothing while paused) and

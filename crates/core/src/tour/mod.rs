@@ -23,7 +23,9 @@ pub use watch::{FrameTally, InputCounts};
 
 use crate::input::MoveKey;
 use crate::input::{InputKind, InputPolicy, InputScript};
-use crate::live::{LiveLoop, LiveSettings, ScreenReadouts, SlowLoop, SpanStats, Stopwatch};
+use crate::live::{
+    LiveLoop, LiveRequest, LiveSettings, ScreenReadouts, SlowLoop, SpanStats, Stopwatch,
+};
 use crate::timestep::{MIN_TIME_SCALE, Nanos, RangeError, Strategy, secs_from_ns};
 use arrayvec::ArrayVec;
 use watch::Watch;
@@ -397,13 +399,16 @@ impl TourAsk {
     /// the loop may refuse (the error says why; the settings in force then stay).
     pub fn apply<S: Stopwatch>(self, live: &mut LiveLoop<S>) -> Result<(), RangeError> {
         if self.kick {
-            live.kick();
+            live.request(LiveRequest::Kick)?;
         }
+        // A key or a turn is stamped when the loop takes it (`LiveRequest::Input` carries
+        // the time).
         for input in self.inputs {
             live.input(input);
         }
-        self.settings
-            .map_or(Ok(()), |settings| live.apply(settings))
+        self.settings.map_or(Ok(()), |settings| {
+            live.request(LiveRequest::Settings(settings))
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use crate::display::{DisplayEvent, same_refresh};
 use crate::feedback::{
     ClockMap, FeedbackSource, GaveUp, MatchedFeedback, PresentFeedback, UNSCORED,
 };
-use crate::live::recording::RecordedEvent;
+use crate::live::recording::LiveRequest;
 use crate::live::screen::MeasuredFacts;
 use crate::live::stopwatch::Stopwatch;
 use crate::timestep::Nanos;
@@ -57,7 +57,7 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.screen.unmeasured(reason);
         if !self.replaying() {
             self.screen.forget_answers();
-            self.change_measured(None, RecordedEvent::GaveUp(why));
+            self.change_measured(None, LiveRequest::GaveUp(why));
         }
     }
 
@@ -65,11 +65,11 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// frames were recorded), noted for a recording when it changed; the model starts over
     /// when its refresh changed.
     pub(in crate::live) fn set_measured(&mut self, facts: Option<MeasuredFacts>) {
-        self.change_measured(facts, RecordedEvent::Measured(facts));
+        self.change_measured(facts, LiveRequest::Measured(facts));
     }
 
     /// [`Self::set_measured`], noting `noted` for a recording when the facts changed.
-    fn change_measured(&mut self, facts: Option<MeasuredFacts>, noted: RecordedEvent) {
+    fn change_measured(&mut self, facts: Option<MeasuredFacts>, noted: LiveRequest) {
         if facts != self.screen.measured_facts() {
             self.note(noted);
             self.screen.set_measured(facts);
@@ -105,7 +105,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
         let matched = self.screen.feedback(feedback)?;
         if matched.frame != UNSCORED {
-            self.note(RecordedEvent::Displayed {
+            self.note(LiveRequest::Displayed {
                 frame: matched.frame,
                 at: matched.shown_at,
             });

@@ -3,7 +3,7 @@
 
 use super::LiveLoop;
 use crate::live::ramp::{Ramp, RampCancel, RampPaneFrame, RampRequest, RampSettings, speed_window};
-use crate::live::recording::RecordedEvent;
+use crate::live::recording::LiveRequest;
 use crate::live::settings::{LiveSettings, MAX_PANES};
 use crate::live::stopwatch::Stopwatch;
 use crate::timestep::{Nanos, RangeError};
@@ -108,6 +108,6 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
         self.settings.load.step_cost_ms = step_cost_ms;
         self.load.set_settings(self.settings.load);
-        self.note(RecordedEvent::Settings(self.settings));
+        self.note(LiveRequest::Settings(self.settings));
     }
 }

@@ -264,3 +264,67 @@ fn leaving_fixed_does_not_leave_its_lag_behind() {
     assert_eq!(engine.lead(), 0);
     assert_eq!(i128::from(engine.rebased()), i128::from(before.rebase));
 }
+
+/// Collects what a recording is given, frame by frame.
+struct Collected(std::sync::Arc<std::sync::Mutex<Vec<LiveRequest>>>);
+
+impl RecordingSink for Collected {
+    fn frame(&mut self, _row: &RecordedFrame, events: &[LiveRequest]) -> std::io::Result<()> {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .extend_from_slice(events);
+        Ok(())
+    }
+
+    fn frames(&self) -> u64 {
+        0
+    }
+
+    fn finish(self: Box<Self>) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn every_request_the_loop_takes_is_recorded_as_the_value_it_came_as_and_a_refused_one_not() {
+    let mut lab = live(LiveSettings::default());
+    let written = std::sync::Arc::default();
+    let sink = Collected(std::sync::Arc::clone(&written));
+    lab.start_recording("test", |_| Ok(Box::new(sink)))
+        .expect("a sink in memory opens");
+    frame_after(&mut lab, FRAME_60HZ);
+    let slower = LiveSettings {
+        time_scale: 0.5,
+        ..LiveSettings::default()
+    };
+    let refused = LiveSettings {
+        time_scale: -1.0,
+        ..LiveSettings::default()
+    };
+    let at = lab.now();
+    let taken = [
+        LiveRequest::Kick,
+        LiveRequest::Pause,
+        LiveRequest::SingleStep,
+        LiveRequest::Resume,
+        LiveRequest::Settings(slower),
+        LiveRequest::Input(crate::input::InputEvent {
+            at,
+            kind: crate::input::InputKind::Look {
+                yaw_rad: 0.1,
+                pitch_rad: 0.0,
+            },
+        }),
+        LiveRequest::Reset,
+    ];
+    for request in taken {
+        lab.request(request).expect("a request the loop takes");
+    }
+    assert!(lab.request(LiveRequest::Settings(refused)).is_err());
+    assert_eq!(lab.settings().time_scale, 0.5, "the settings in force stay");
+    frame_after(&mut lab, FRAME_60HZ);
+    frame_after(&mut lab, FRAME_60HZ);
+    lab.stop_recording().expect("the sink finishes");
+    assert_eq!(*written.lock().expect("not poisoned"), taken);
+}
