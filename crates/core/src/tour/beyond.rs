@@ -3,7 +3,7 @@
 //! a sphere that moves in steps, a look turned every frame on a body that walks in steps,
 //! and input read per frame against steps that come zero, one or several to a frame.
 
-use super::shared::{STUTTER, compare, no_frames, other_rate, single};
+use super::shared::{STUTTER, compare, no_frames, not_watched, other_rate, single};
 use super::{Drive, Evidence, PaneEvidence, Verdict};
 use crate::input::{InputPolicy, MoveKey};
 use crate::live::{LiveSettings, ScenePreset};
@@ -48,7 +48,7 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
                 Strategy::Extrapolated | Strategy::VelocityExtrapolated
             )
         })
-        .max_by(|a, b| a.kick_error_m.total_cmp(&b.kick_error_m));
+        .max_by(|a, b| kick_error_m(a).total_cmp(&kick_error_m(b)));
     let (Some(line), Some(guess), Some(hermite)) = (
         evidence.pane(Strategy::Interpolated),
         guess,
@@ -59,6 +59,11 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
              the chapter to set them up"
                 .into(),
         );
+    };
+    let (Some(line_fit), Some(guess_fit), Some(hermite_fit)) =
+        (line.spring(), guess.spring(), hermite.spring())
+    else {
+        return not_watched();
     };
     if [line, guess, hermite].iter().any(|pane| pane.exploded) {
         return Verdict::Fails(
@@ -76,16 +81,16 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
     // in: its velocity for up to a step. Below an eighth of that, the frames drew next to
     // no future.
     let visible = evidence.kick_mps.abs() * guess.dt_ms() / 1e3 / 8.0;
-    if guess.kick_error_m <= visible {
+    if guess_fit.kick_error_m <= visible {
         return Verdict::Fails(format!(
             "{} drew the spring at most {:.1} mm from where the kicks put it: its frames \
              came right after its steps, so it drew next to nothing past them; {}",
             guess.strategy.id(),
-            mm(guess.kick_error_m),
+            mm(guess_fit.kick_error_m),
             other_rate(guess)
         ));
     }
-    let cut = line.curve_error_m;
+    let cut = line_fit.curve_error_m;
     if cut < ON_THE_CURVE_M {
         return Verdict::Fails(format!(
             "the interpolated line is within {:.2} mm of the curve: steps of {:.1} ms are too \
@@ -94,22 +99,22 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
             line.dt_ms()
         ));
     }
-    if hermite.curve_error_m > cut / 4.0 {
+    if hermite_fit.curve_error_m > cut / 4.0 {
         return Verdict::Fails(format!(
             "hermite is {:.2} mm off the curve, the interpolated line {:.2} mm: the {} \
              integrator's steps leave the exact curve, so neither follows it; choose rk4 \
              (Physics)",
-            mm(hermite.curve_error_m),
+            mm(hermite_fit.curve_error_m),
             mm(cut),
             evidence.settings.integrator.id()
         ));
     }
     // A straight-line guess also overshoots where the spring turns; a render tick
     // (extrapolated) steps along the curve instead.
-    let turns = if guess.curve_error_m > ON_THE_CURVE_M {
+    let turns = if guess_fit.curve_error_m > ON_THE_CURVE_M {
         format!(
             ", and up to {:.0} mm past the curve where the spring turns",
-            mm(guess.curve_error_m)
+            mm(guess_fit.curve_error_m)
         )
     } else {
         String::new()
@@ -118,10 +123,15 @@ pub(super) fn extrapolation_check(evidence: &Evidence) -> Verdict {
         "{}: {:.0} mm from where a kick put the spring, a future without the kick{turns}; \
          hermite within {:.2} mm of the curve the interpolated line cuts by {:.1} mm",
         guess.strategy.id(),
-        mm(guess.kick_error_m),
-        mm(hermite.curve_error_m),
+        mm(guess_fit.kick_error_m),
+        mm(hermite_fit.curve_error_m),
         mm(cut)
     ))
+}
+
+/// How far a pane drew from where a kick put the spring, m; 0 where not watched.
+fn kick_error_m(pane: &&PaneEvidence) -> f64 {
+    pane.spring().map_or(0.0, |fit| fit.kick_error_m)
 }
 
 pub(super) fn camera_setup(_: &LiveSettings) -> LiveSettings {
@@ -137,7 +147,10 @@ pub(super) fn camera_check(evidence: &Evidence) -> Verdict {
         Ok(panes) => panes,
         Err(verdict) => return verdict,
     };
-    let (jumpy, steady) = (plain.screen_jitter_deg, smooth.screen_jitter_deg);
+    let (Some(jumpy), Some(steady)) = (plain.screen_jitter_deg(), smooth.screen_jitter_deg())
+    else {
+        return not_watched();
+    };
     let (camera, view) = (evidence.settings.camera, evidence.settings.view);
     if view != CameraView::Orbit {
         return Verdict::Fails(format!(
@@ -239,11 +252,14 @@ pub(super) fn first_person_check(evidence: &Evidence) -> Verdict {
             camera.id()
         ));
     }
-    let (jumpy, steady) = (plain.eye_jitter_m, smooth.eye_jitter_m);
+    let (Some(plain_eyes), Some(smooth_eyes)) = (plain.eyes(), smooth.eyes()) else {
+        return not_watched();
+    };
+    let (jumpy, steady) = (plain_eyes.jitter_m, smooth_eyes.jitter_m);
     if !(jumpy.is_finite() && steady.is_finite()) {
         return Verdict::Fails("the eyes' path could not be measured".into());
     }
-    let speed = plain.eye_speed_mps;
+    let speed = plain_eyes.speed_mps;
     if speed < WALKING_MPS {
         return Verdict::Fails(format!(
             "the player walked at {speed:.1} m/s: standing still, the eyes cannot judder; \

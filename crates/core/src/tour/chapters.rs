@@ -8,7 +8,7 @@ use super::beyond::{
 };
 use super::screen::{screen_adapt, screen_check, screen_setup};
 use super::shared::{STUTTER, compare, no_frames, other_rate, other_strategy, single};
-use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict};
+use super::{Chapter, Drive, Evidence, PaneEvidence, Verdict, Watches};
 use crate::input::InputScript;
 use crate::live::{LiveSettings, SLOW_LOOP_TARGET_HZ};
 use crate::timestep::{EnginePreset, Strategy};
@@ -31,6 +31,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: None,
         adapt: fixed_adapt,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "variable",
@@ -46,6 +47,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: None,
         adapt: as_set_up,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "semi-fixed",
@@ -62,6 +64,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: None,
         adapt: as_set_up,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "spiral",
@@ -76,6 +79,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: None,
         adapt: as_set_up,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "guards",
@@ -91,6 +95,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: None,
         adapt: as_set_up,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "accumulator",
@@ -106,6 +111,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: Some(SLOW_LOOP_TARGET_HZ),
         adapt: stutter_adapt,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "interpolation",
@@ -120,6 +126,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: Some(SLOW_LOOP_TARGET_HZ),
         adapt: stutter_adapt,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "extrapolation",
@@ -141,6 +148,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         drive: Drive::Kicks {
             every: 1_000_000_000,
         },
+        watches: Watches::Spring,
     },
     Chapter {
         id: "camera",
@@ -158,6 +166,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: Some(SLOW_LOOP_TARGET_HZ),
         adapt: stutter_adapt,
         drive: Drive::Nothing,
+        watches: Watches::Bearing,
     },
     Chapter {
         id: "first-person",
@@ -178,6 +187,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: Some(SLOW_LOOP_TARGET_HZ),
         adapt: stutter_adapt,
         drive: CIRCLE_STRAFE,
+        watches: Watches::Eyes,
     },
     Chapter {
         id: "input",
@@ -199,6 +209,7 @@ pub static CHAPTERS: [Chapter; 13] = [
             period: 100_000_000,
             hold: 40_000_000,
         }),
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "engines",
@@ -215,6 +226,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: Some(ENGINES_FRAME_HZ),
         adapt: engines_adapt,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
     Chapter {
         id: "screen",
@@ -234,6 +246,7 @@ pub static CHAPTERS: [Chapter; 13] = [
         slows_for_slow_renderers: None,
         adapt: screen_adapt,
         drive: Drive::Nothing,
+        watches: Watches::Readouts,
     },
 ];
 

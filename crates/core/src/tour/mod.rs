@@ -84,6 +84,24 @@ pub struct Chapter {
     adapt: fn(&Evidence) -> Option<(LiveSettings, String)>,
     /// What the tour does to the loop while the chapter runs (kicks, key presses).
     pub drive: Drive,
+    /// What its claim measures of each pane frame by frame, beyond the readouts.
+    pub watches: Watches,
+}
+
+/// What a chapter's claim measures of each pane frame by frame, beyond the readouts every
+/// check is given: the tour watches that and nothing else while the chapter runs, and the
+/// chapter's evidence holds it ([`Watched`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watches {
+    /// Nothing beyond the readouts, the focused pane's tally and the screen.
+    Readouts,
+    /// The drawn spring against the exact curve through the latest state, and what a kick
+    /// showed a frame to have drawn wrong.
+    Spring,
+    /// The sphere's bearing from the camera's look: how evenly it crosses the screen.
+    Bearing,
+    /// The camera's eyes: how evenly, and how fast, they move through the world.
+    Eyes,
 }
 
 /// What a chapter does to the loop as it runs, on the loop's clock from when its settings
@@ -289,6 +307,31 @@ pub struct PaneEvidence {
     pub stats: SpanStats,
     /// Whether its spring exploded.
     pub exploded: bool,
+    /// What its chapter watched of it frame by frame.
+    pub watched: Watched,
+}
+
+/// What a chapter watched of one pane frame by frame (see [`Watches`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Watched {
+    /// Nothing ([`Watches::Readouts`]).
+    Nothing,
+    /// The drawn spring ([`Watches::Spring`]).
+    Spring(SpringFit),
+    /// How unevenly the sphere crossed the screen against the camera: the RMS change of
+    /// its rate across the screen from one frame to the next, times the frame, degrees
+    /// ([`Watches::Bearing`]).
+    Bearing {
+        /// The RMS change, degrees.
+        screen_jitter_deg: f64,
+    },
+    /// The camera's eyes ([`Watches::Eyes`]).
+    Eyes(EyePace),
+}
+
+/// How far a pane drew its spring from where it was.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringFit {
     /// The largest distance, metres, between the spring it drew and the exact curve
     /// through its latest simulated state at the drawn time.
     pub curve_error_m: f64,
@@ -296,20 +339,46 @@ pub struct PaneEvidence {
     /// kick then landed in and where the kick put the spring at that time (what a guess
     /// overshoots the curve by is in it too).
     pub kick_error_m: f64,
-    /// How unevenly the sphere crossed the screen against the camera: the RMS change of
-    /// its rate across the screen from one frame to the next, times the frame, degrees.
-    pub screen_jitter_deg: f64,
-    /// How unevenly the camera's eyes moved through the world: the RMS change of their
-    /// velocity from one frame to the next, times the frame, metres.
-    pub eye_jitter_m: f64,
-    /// The eyes' mean speed, m/s.
-    pub eye_speed_mps: f64,
+}
+
+/// How the camera's eyes moved through the world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EyePace {
+    /// How unevenly: the RMS change of their velocity from one frame to the next, times
+    /// the frame, metres.
+    pub jitter_m: f64,
+    /// Their mean speed, m/s.
+    pub speed_mps: f64,
 }
 
 impl PaneEvidence {
     /// Its step, ms.
     pub fn dt_ms(&self) -> f64 {
         self.dt as f64 / 1e6
+    }
+
+    /// Its drawn spring, where the chapter watches it.
+    pub fn spring(&self) -> Option<SpringFit> {
+        match self.watched {
+            Watched::Spring(fit) => Some(fit),
+            _ => None,
+        }
+    }
+
+    /// How unevenly its sphere crossed the screen, degrees, where the chapter watches it.
+    pub fn screen_jitter_deg(&self) -> Option<f64> {
+        match self.watched {
+            Watched::Bearing { screen_jitter_deg } => Some(screen_jitter_deg),
+            _ => None,
+        }
+    }
+
+    /// How its camera's eyes moved, where the chapter watches them.
+    pub fn eyes(&self) -> Option<EyePace> {
+        match self.watched {
+            Watched::Eyes(pace) => Some(pace),
+            _ => None,
+        }
     }
 }
 
@@ -554,7 +623,7 @@ impl Tour {
         }
         let now = live.now();
         let since = *self.watch.since.get_or_insert(now);
-        self.watch.note_frame(live);
+        self.watch.note_frame(live, CHAPTERS[self.chapter].watches);
         if live.paused() {
             // Said once, not allocated again every paused frame.
             if !matches!(&self.verdict, Verdict::Waiting(text) if text == PAUSED) {
@@ -661,6 +730,7 @@ impl Tour {
 
     /// The evidence for judging.
     fn evidence<S: Stopwatch>(&self, live: &LiveLoop<S>) -> Evidence {
+        let watches = CHAPTERS[self.chapter].watches;
         let panes: Vec<PaneEvidence> = live
             .panes()
             .iter()
@@ -670,11 +740,7 @@ impl Tour {
                 dt: pane.sim().engine().dt(),
                 stats: pane.window_stats(),
                 exploded: pane.exploded(),
-                curve_error_m: watch.curve_error_m,
-                kick_error_m: watch.kick_error_m,
-                screen_jitter_deg: watch.screen_jitter_deg(),
-                eye_jitter_m: watch.eye_jitter_m(),
-                eye_speed_mps: watch.eye_speed_mps(),
+                watched: watch.watched(watches),
             })
             .collect();
         let focus = live.settings().focus_index();

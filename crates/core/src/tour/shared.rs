@@ -56,3 +56,11 @@ pub(super) fn other_strategy(pane: &PaneEvidence, chapter: &str) -> Verdict {
         pane.strategy.id()
     ))
 }
+
+/// The verdict where the chapter's evidence lacks what its claim reads: the tour watched
+/// something else (another chapter's measurements), which only a restart mends.
+pub(super) fn not_watched() -> Verdict {
+    Verdict::Fails(
+        "the chapter's measurements are missing: Restart the chapter to measure them afresh".into(),
+    )
+}

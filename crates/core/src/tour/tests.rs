@@ -416,11 +416,14 @@ fn extrapolation_draws_a_future_a_kick_contradicts_and_hermite_follows_the_curve
     let text = holds(&verdict);
     assert!(text.starts_with("velocity-extrapolated: "), "{text}");
     let evidence = tour.evidence(&live);
-    let pane = |strategy| *evidence.pane(strategy).expect("a pane");
+    let fit = |strategy| {
+        let pane = evidence.pane(strategy).expect("a pane");
+        pane.spring().expect("the chapter watches the spring")
+    };
     let (line, guess, curve) = (
-        pane(Strategy::Interpolated),
-        pane(Strategy::VelocityExtrapolated),
-        pane(Strategy::Hermite),
+        fit(Strategy::Interpolated),
+        fit(Strategy::VelocityExtrapolated),
+        fit(Strategy::Hermite),
     );
     // Two 60 Hz frames to a 30 Hz step: the frame before each kick lands drew 16.7 ms
     // past the step, which a 3 m/s kick moves the spring 50 mm in.
@@ -539,7 +542,11 @@ fn against_a_per_frame_camera_the_stepped_sphere_jitters_and_the_interpolated_on
     let text = holds(&verdict);
     assert!(text.starts_with("against the camera"), "{text}");
     let evidence = tour.evidence(&live);
-    let jitter = |strategy| evidence.pane(strategy).expect("a pane").screen_jitter_deg;
+    let jitter = |strategy| {
+        let pane = evidence.pane(strategy).expect("a pane");
+        pane.screen_jitter_deg()
+            .expect("the chapter watches the bearing")
+    };
     // One frame in six shows no new step: the sphere's pace across the screen drops and
     // comes back, a few tenths of a degree against the camera.
     let (stepped, glided) = (
@@ -558,8 +565,8 @@ fn against_a_per_frame_camera_the_stepped_sphere_jitters_and_the_interpolated_on
     let evidence = tour.evidence(&live);
     let jumpy = evidence
         .pane(Strategy::Accumulator)
-        .expect("a pane")
-        .screen_jitter_deg;
+        .and_then(PaneEvidence::screen_jitter_deg)
+        .expect("a pane whose bearing the chapter watches");
     assert!(jumpy < 0.01, "{jumpy}");
     // 60 Hz physics on 60 Hz frames: the sphere keeps pace.
     let (verdict, ..) = run("camera", |s| s.rate_hz = 60.0, 4.0, steady);
@@ -576,16 +583,19 @@ fn walking_in_first_person_the_stepped_eyes_judder_and_the_interpolated_ones_gli
     assert!(text.starts_with("walking at 4.0 m/s"), "{text}");
     assert!(text.contains("80 mm steps"), "{text}");
     let evidence = tour.evidence(&live);
-    let pane = |strategy| *evidence.pane(strategy).expect("a pane");
-    let (stepped, glided) = (pane(Strategy::Accumulator), pane(Strategy::Interpolated));
+    let eyes = |strategy| {
+        let pane = evidence.pane(strategy).expect("a pane");
+        pane.eyes().expect("the chapter watches the eyes")
+    };
+    let (stepped, glided) = (eyes(Strategy::Accumulator), eyes(Strategy::Interpolated));
     // Five frames in six move the eyes one 80 mm step, the sixth none: the pace drops by
     // 80 mm and comes back, an RMS change of 80·√(2/6) = 46 mm a frame.
     assert!(
-        (stepped.eye_jitter_m - 0.046).abs() < 0.004,
+        (stepped.jitter_m - 0.046).abs() < 0.004,
         "{}",
-        stepped.eye_jitter_m
+        stepped.jitter_m
     );
-    assert!(glided.eye_jitter_m < 0.002, "{}", glided.eye_jitter_m);
+    assert!(glided.jitter_m < 0.002, "{}", glided.jitter_m);
     // The look turned left with the tour's mouse, a frame at a time, at 4/9 rad/s, and the
     // player circled the pivot 9 m away, facing it.
     let look = live.focus().sim().input().look();
@@ -611,7 +621,10 @@ fn walking_in_first_person_the_stepped_eyes_judder_and_the_interpolated_ones_gli
         fails(&verdict).contains("line up with the frames"),
         "{verdict:?}"
     );
-    let even = tour.evidence(&live).panes[0].eye_jitter_m;
+    let even = tour.evidence(&live).panes[0]
+        .eyes()
+        .expect("the chapter watches the eyes")
+        .jitter_m;
     assert!(even < 0.001, "{even}");
 
     // The eyes on the latest step in both panes: both judder, and the check says which
@@ -626,8 +639,9 @@ fn walking_in_first_person_the_stepped_eyes_judder_and_the_interpolated_ones_gli
     let glided = tour
         .evidence(&live)
         .pane(Strategy::Interpolated)
-        .expect("a pane")
-        .eye_jitter_m;
+        .and_then(PaneEvidence::eyes)
+        .expect("a pane whose eyes the chapter watches")
+        .jitter_m;
     assert!(glided > 0.03, "{glided}");
 }
 
@@ -775,4 +789,27 @@ fn the_status_written_in_place_matches_and_reuses_its_text() {
     tour.status_into(&mut shown);
     assert_eq!(shown.verdict.text().as_ptr(), before);
     assert_eq!(shown, tour.status());
+}
+
+#[test]
+fn each_chapters_evidence_holds_what_it_watches_and_nothing_else() {
+    for chapter in &CHAPTERS {
+        let (_, live, tour) = run(chapter.id, |_| {}, 0.5, steady);
+        let evidence = tour.evidence(&live);
+        assert!(!evidence.panes.is_empty(), "{}", chapter.id);
+        for pane in &evidence.panes {
+            let held = match pane.watched {
+                Watched::Nothing => Watches::Readouts,
+                Watched::Spring(_) => Watches::Spring,
+                Watched::Bearing { .. } => Watches::Bearing,
+                Watched::Eyes(_) => Watches::Eyes,
+            };
+            assert_eq!(held, chapter.watches, "{}: {pane:?}", chapter.id);
+        }
+    }
+    // The chapters whose claims read a pane's motion watch it.
+    let watches = |id| CHAPTERS[chapter(id)].watches;
+    assert_eq!(watches("extrapolation"), Watches::Spring);
+    assert_eq!(watches("camera"), Watches::Bearing);
+    assert_eq!(watches("first-person"), Watches::Eyes);
 }

@@ -4,9 +4,10 @@
 //! screen against the camera, the camera's eyes moving through the world, and the input
 //! events the policies lost or duplicated.
 
+use super::{EyePace, SpringFit, Watched, Watches};
 use crate::input::{InputPolicy, InputStats};
 use crate::live::{LiveLoop, MAX_PANES, Pane, Stopwatch};
-use crate::scene::{ShownScene, SpringTruth, wrapped_difference};
+use crate::scene::{Scene, ShownScene, SpringTruth, wrapped_difference};
 use crate::timestep::{Nanos, secs_from_ns};
 use glam::DVec3;
 
@@ -54,11 +55,11 @@ pub(super) struct PaneWatch {
     /// The largest distance, metres, between a drawn spring and the exact curve through
     /// the pane's latest simulated state at the drawn time: what a straight line between
     /// states cuts off, or a straight-line guess overshoots.
-    pub curve_error_m: f64,
+    curve_error_m: f64,
     /// The largest distance, metres, between a frame drawn past the start of the step a
     /// kick then landed in and where the kick put the spring at that time (what the guess
     /// overshoots the curve by is in it too).
-    pub kick_error_m: f64,
+    kick_error_m: f64,
     /// How evenly the sphere's bearing from the camera's look changed, radians in `x`
     /// (horizontal: the orbits turn about the vertical).
     bearing: Pace,
@@ -169,8 +170,8 @@ impl Watch {
         }
     }
 
-    /// Notes the loop's last frame, once.
-    pub fn note_frame<S: Stopwatch>(&mut self, live: &LiveLoop<S>) {
+    /// Notes the loop's last frame, once, measuring what the chapter `watches`.
+    pub fn note_frame<S: Stopwatch>(&mut self, live: &LiveLoop<S>, watches: Watches) {
         let focus = live.focus();
         let Some(frame) = focus.last() else {
             return;
@@ -201,7 +202,7 @@ impl Watch {
             .is_some_and(|since| live.now() >= since.saturating_add(super::SETTLE / 2));
         let focus_index = live.settings().focus_index();
         for (index, (pane, watch)) in live.panes().iter().zip(&mut self.panes).enumerate() {
-            if watch.note(pane, settled) && index == focus_index {
+            if watch.note(pane, settled, watches) && index == focus_index {
                 self.tally.kicks += 1;
             }
         }
@@ -224,8 +225,9 @@ impl Watch {
 }
 
 impl PaneWatch {
-    /// Notes `pane`'s last frame; whether a kick landed in it. Paces count once `settled`.
-    fn note(&mut self, pane: &Pane, settled: bool) -> bool {
+    /// Notes `pane`'s last frame, measuring what the chapter `watches`; whether a kick
+    /// landed in it. Paces count once `settled`.
+    fn note(&mut self, pane: &Pane, settled: bool, watches: Watches) -> bool {
         let Some(frame) = pane.last() else {
             return false;
         };
@@ -234,8 +236,34 @@ impl PaneWatch {
             return false;
         }
         let scene = pane.sim().scene();
-        let spring = &scene.config().spring;
         let truth = *scene.truth();
+        let kicked = self.drawn.is_some_and(|drawn| drawn.truth != truth);
+        let shown = &frame.shown;
+        match watches {
+            Watches::Readouts => {}
+            Watches::Spring => self.note_spring(scene, shown, kicked),
+            Watches::Bearing => self.note_bearing(shown, settled),
+            Watches::Eyes => self.eye.note(
+                shown.real_time,
+                shown.camera_eye,
+                |from, to| to - from,
+                settled,
+            ),
+        }
+        self.drawn = Some(Drawn {
+            time: shown.time,
+            x_m: shown.spring_x_m,
+            truth,
+        });
+        kicked
+    }
+
+    /// Notes the drawn spring against the exact curve through the latest state, and, when
+    /// a kick landed (`kicked`), how far the frame before drew from where it put the
+    /// spring.
+    fn note_spring(&mut self, scene: &Scene, shown: &ShownScene, kicked: bool) {
+        let spring = &scene.config().spring;
+        let truth = scene.truth();
         let latest = scene.current();
         // The exact curve through the latest state: the path the simulated spring takes
         // between its steps (the chapters that read it run an integrator that follows it).
@@ -243,7 +271,6 @@ impl PaneWatch {
             start_s: secs_from_ns(latest.time),
             start: latest.spring,
         };
-        let kicked = self.drawn.is_some_and(|drawn| drawn.truth != truth);
         if let Some(drawn) = self.drawn.filter(|_| kicked)
             && secs_from_ns(drawn.time) > truth.start_s
         {
@@ -252,24 +279,10 @@ impl PaneWatch {
             let x = curve.state_at(spring, secs_from_ns(drawn.time)).x;
             self.kick_error_m = self.kick_error_m.max((drawn.x_m - x).abs());
         }
-        let shown = &frame.shown;
         let x = curve.state_at(spring, secs_from_ns(shown.time)).x;
         if x.is_finite() && shown.spring_x_m.is_finite() {
             self.curve_error_m = self.curve_error_m.max((shown.spring_x_m - x).abs());
         }
-        self.drawn = Some(Drawn {
-            time: shown.time,
-            x_m: shown.spring_x_m,
-            truth,
-        });
-        self.note_bearing(shown, settled);
-        self.eye.note(
-            shown.real_time,
-            shown.camera_eye,
-            |from, to| to - from,
-            settled,
-        );
-        kicked
     }
 
     /// Notes where the sphere is on screen. Moving smoothly against the camera, it crosses
@@ -287,20 +300,21 @@ impl PaneWatch {
             .note(shown.real_time, DVec3::X * angle, turned, settled);
     }
 
-    /// How unevenly the sphere crossed the screen against the camera: the RMS change of
-    /// its rate across the screen from one frame to the next, times the frame, degrees.
-    pub fn screen_jitter_deg(&self) -> f64 {
-        self.bearing.jitter().to_degrees()
-    }
-
-    /// How unevenly the camera's eyes moved through the world: the RMS change of their
-    /// velocity from one frame to the next, times the frame, metres.
-    pub fn eye_jitter_m(&self) -> f64 {
-        self.eye.jitter()
-    }
-
-    /// The eyes' mean speed, m/s.
-    pub fn eye_speed_mps(&self) -> f64 {
-        self.eye.speed()
+    /// What was measured of the pane under `watches`.
+    pub fn watched(&self, watches: Watches) -> Watched {
+        match watches {
+            Watches::Readouts => Watched::Nothing,
+            Watches::Spring => Watched::Spring(SpringFit {
+                curve_error_m: self.curve_error_m,
+                kick_error_m: self.kick_error_m,
+            }),
+            Watches::Bearing => Watched::Bearing {
+                screen_jitter_deg: self.bearing.jitter().to_degrees(),
+            },
+            Watches::Eyes => Watched::Eyes(EyePace {
+                jitter_m: self.eye.jitter(),
+                speed_mps: self.eye.speed(),
+            }),
+        }
     }
 }
