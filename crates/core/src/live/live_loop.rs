@@ -56,8 +56,8 @@ pub struct LiveLoop<S: Stopwatch> {
     presents: Ring<Nanos>,
     /// The modeled screen.
     screen: LiveDisplay,
-    /// Runs each frame on the panes: the frame-time filters (built for the screen's
-    /// refresh period), the screen model, every pane's run.
+    /// Runs each frame on the panes and the screen model, with the frame-time filters
+    /// built for the screen's refresh period.
     driver: FrameDriver,
     /// The refresh period the filters were built for.
     filters_period: Nanos,

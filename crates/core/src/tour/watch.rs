@@ -1,8 +1,8 @@
 //! What the tour sees frame by frame since a chapter's settings took effect: the focused
-//! pane's frames and steps, each pane's drawn spring against the curve its simulation
-//! follows (and what a kick showed a frame to have drawn wrong), the sphere's motion on
-//! screen against the camera, the camera's eyes moving through the world, and the input
-//! events the policies lost or duplicated.
+//! pane's frames and steps and the input events the policies lost or duplicated, and of
+//! each pane what the chapter watches ([`Watches`]): its drawn spring against the curve its
+//! simulation follows (and what a kick showed a frame to have drawn wrong), the sphere's
+//! motion on screen against the camera, or the camera's eyes moving through the world.
 
 use super::{EyePace, SpringFit, Watched, Watches};
 use crate::input::{InputPolicy, InputStats};
