@@ -88,27 +88,17 @@ impl PaneRun {
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
     ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
-        self.frame_with_input(frame_time, &[], FrameWall::default(), step_work, display)
-    }
-
-    /// [`Self::frame`] for a frame that read `events`, received up to `wall.now` on the
-    /// stopwatch: they are routed to the steps, and their latency is measured when the
-    /// frames that show them reach the screen.
-    pub fn frame_with_input(
-        &mut self,
-        frame_time: Nanos,
-        events: &[InputEvent],
-        wall: FrameWall,
-        step_work: impl FnOnce(u64) -> Nanos,
-        display: Option<DisplayTiming>,
-    ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
-        let (report, screen) = self.advance(frame_time, events, wall, step_work, display);
+        let (report, screen) =
+            self.advance(frame_time, &[], FrameWall::default(), step_work, display);
         let shown = self.sim.scene().shown(&report);
         (report, shown, screen)
     }
 
-    /// [`Self::frame_with_input`] without saying what to draw ([`Self::shown`] says it,
-    /// when it is wanted): the bench measures every frame and draws none.
+    /// [`Self::frame`] for a frame that read `events`, received up to `wall.now` on the
+    /// stopwatch (they are routed to the steps, and their latency is measured when the
+    /// frames that show them reach the screen), without saying what to draw
+    /// ([`Self::shown`] says it, when it is wanted): the bench measures every frame and
+    /// draws none.
     pub fn advance(
         &mut self,
         frame_time: Nanos,

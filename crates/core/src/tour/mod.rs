@@ -17,6 +17,8 @@ mod shared;
 #[cfg(test)]
 mod tests;
 mod watch;
+#[cfg(test)]
+mod watch_tests;
 
 pub use chapters::CHAPTERS;
 pub use watch::{FrameTally, InputCounts};

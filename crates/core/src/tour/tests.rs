@@ -9,14 +9,14 @@ use crate::scene::{CameraDriver, Integrator};
 const FRAME_60HZ: Nanos = 16_666_667;
 
 /// The index of the chapter `id`.
-fn chapter(id: &str) -> usize {
+pub(super) fn chapter(id: &str) -> usize {
     chapter_by_id(id).expect("a chapter")
 }
 
 /// Runs chapter `id`'s setup, changed by `change`, for `seconds` of frames that each take
 /// `frame(i)` ns of rendering (plus the load the loop busy-waits), the tour watching and
 /// its requests applied; returns its verdict and the loop.
-fn run(
+pub(super) fn run(
     id: &str,
     change: impl FnOnce(&mut LiveSettings),
     seconds: f64,
@@ -79,7 +79,7 @@ fn act(tour: &mut Tour, live: &mut LiveLoop<VirtualStopwatch>) {
 }
 
 /// Steady 60 Hz frames.
-fn steady(_: u64) -> Nanos {
+pub(super) fn steady(_: u64) -> Nanos {
     FRAME_60HZ
 }
 
@@ -789,27 +789,4 @@ fn the_status_written_in_place_matches_and_reuses_its_text() {
     tour.status_into(&mut shown);
     assert_eq!(shown.verdict.text().as_ptr(), before);
     assert_eq!(shown, tour.status());
-}
-
-#[test]
-fn each_chapters_evidence_holds_what_it_watches_and_nothing_else() {
-    for chapter in &CHAPTERS {
-        let (_, live, tour) = run(chapter.id, |_| {}, 0.5, steady);
-        let evidence = tour.evidence(&live);
-        assert!(!evidence.panes.is_empty(), "{}", chapter.id);
-        for pane in &evidence.panes {
-            let held = match pane.watched {
-                Watched::Nothing => Watches::Readouts,
-                Watched::Spring(_) => Watches::Spring,
-                Watched::Bearing { .. } => Watches::Bearing,
-                Watched::Eyes(_) => Watches::Eyes,
-            };
-            assert_eq!(held, chapter.watches, "{}: {pane:?}", chapter.id);
-        }
-    }
-    // The chapters whose claims read a pane's motion watch it.
-    let watches = |id| CHAPTERS[chapter(id)].watches;
-    assert_eq!(watches("extrapolation"), Watches::Spring);
-    assert_eq!(watches("camera"), Watches::Bearing);
-    assert_eq!(watches("first-person"), Watches::Eyes);
 }
