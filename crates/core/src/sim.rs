@@ -85,7 +85,7 @@ impl Simulation {
         let routing = self.input.waiting();
         for (i, h) in report.steps.iter().enumerate() {
             if routing {
-                let start = self.scene.current().time;
+                let start = self.scene.time();
                 let inputs = self.input.step(i == 0, start, h);
                 self.scene.step_with(h, inputs);
             } else {

@@ -145,7 +145,7 @@ impl MetricsRecorder {
         let steps = report.steps.len();
         // A run anchored on a shown frame judges its first frame at the screen once the
         // scene has moved from that frame's state.
-        let judged_at_screen = self.started || (self.screen.anchored() && scene.current().time > 0);
+        let judged_at_screen = self.started || (self.screen.anchored() && scene.time() > 0);
         let screen = match display {
             None => Some(self.screen.shown_now(
                 self.frames,
@@ -172,7 +172,7 @@ impl MetricsRecorder {
             let error = (drawn_spring_m - self.true_spring_x(scene, s)).abs();
             self.position_error_max = self.position_error_max.max(error);
         }
-        self.started |= scene.current().time > 0;
+        self.started |= scene.time() > 0;
         screen
     }
 

@@ -6,6 +6,7 @@
 //! solution so integration error and energy drift are measured, not guessed.
 
 mod curve;
+mod kept;
 mod orbit;
 mod player;
 mod spring;
@@ -23,6 +24,7 @@ pub use spring::{
 };
 
 use glam::{DQuat, DVec3};
+use kept::{Kept, KeptStates};
 
 use crate::input::{Look, StepInput};
 use crate::timestep::{FrameReport, Nanos, RangeError, View, secs_from_ns};
@@ -239,14 +241,8 @@ pub struct ShownScene {
 pub struct Scene {
     /// Parameters.
     config: SceneConfig,
-    /// The latest state.
-    current: SceneState,
-    /// The state one step before `current` (equal to it after a reset).
-    previous: SceneState,
-    /// The state one step before `previous` (equal to it after a reset).
-    older: SceneState,
-    /// `current` as it was when the frame began, before its steps.
-    frame_start: SceneState,
+    /// The latest state, the two before it and the one the frame began with.
+    kept: KeptStates,
     /// Velocity change waiting for the next step.
     pending_kick_mps: f64,
     /// Exact solution of the spring from the last kick (or start, or parameter change).
@@ -269,10 +265,7 @@ impl Scene {
         let initial = SceneState::initial(&config);
         Self {
             config,
-            current: initial,
-            previous: initial,
-            older: initial,
-            frame_start: initial,
+            kept: KeptStates::new(initial),
             pending_kick_mps: 0.0,
             truth: SpringTruth {
                 start_s: 0.0,
@@ -300,7 +293,7 @@ impl Scene {
     /// true state at the current time.
     pub fn set_config(&mut self, config: SceneConfig) {
         if config.spring != self.config.spring {
-            let now_s = secs_from_ns(self.current.time);
+            let now_s = secs_from_ns(self.time());
             let start = self.truth.state_at(&self.config.spring, now_s);
             self.truth = SpringTruth {
                 start_s: now_s,
@@ -311,17 +304,26 @@ impl Scene {
         if config.orbit != self.config.orbit {
             self.spin = None;
         }
+        if (config.orbit, config.camera) != (self.config.orbit, self.config.camera) {
+            // The kept states were stepped on the old orbit: placed there, they stay there.
+            self.kept.place(&self.config);
+        }
         self.config = config;
     }
 
     /// The latest state.
-    pub fn current(&self) -> &SceneState {
-        &self.current
+    pub fn current(&self) -> SceneState {
+        self.kept.current().placed(&self.config)
+    }
+
+    /// The simulated time of the latest state.
+    pub fn time(&self) -> Nanos {
+        self.kept.current().state.time
     }
 
     /// The state before the latest step.
-    pub fn previous(&self) -> &SceneState {
-        &self.previous
+    pub fn previous(&self) -> SceneState {
+        self.kept.previous().placed(&self.config)
     }
 
     /// Whether the spring has exploded.
@@ -358,8 +360,8 @@ impl Scene {
     /// `(E_now - E_true_now) / E_0`: the spring's energy error at the latest state, over
     /// the reference energy. Positive gains energy (explicit Euler), negative loses it.
     pub fn energy_drift(&self) -> f64 {
-        let current = self.current.spring;
-        let exact = self.true_spring(self.current.time);
+        let current = self.kept.current().state.spring;
+        let exact = self.true_spring(self.time());
         (self.spring_energy(current) - self.spring_energy(exact)) / self.reference_energy
     }
 
@@ -383,10 +385,10 @@ impl Scene {
     pub fn step_with(&mut self, h: Nanos, inputs: &StepInput) {
         let config = &self.config;
         let h_s = secs_from_ns(h);
-        let mut spring = self.current.spring;
+        let mut spring = self.kept.current().state.spring;
         if self.pending_kick_mps != 0.0 {
             // The kick lands at the start of this step, in the simulation and in the truth.
-            let now_s = secs_from_ns(self.current.time);
+            let now_s = secs_from_ns(self.time());
             let mut start = self.truth.state_at(&config.spring, now_s);
             start.v += self.pending_kick_mps;
             self.truth = SpringTruth {
@@ -403,15 +405,10 @@ impl Scene {
         let spin = self.spin_over(h);
         self.spin = Some((h, spin));
         let next = self.stepped(spring, h, inputs, spin);
-        self.older = self.previous;
         // The state the step starts from: a kick's velocity is in it, so a curve through
         // the two states' velocities starts with the kicked one.
-        self.previous = SceneState {
-            spring: started,
-            player: self.current.player.starting(inputs),
-            ..self.current
-        };
-        self.current = next;
+        let player = self.kept.current().state.player.starting(inputs);
+        self.kept.push(started, player, next);
     }
 
     /// The spring one step of `h_s` seconds on from `spring`, as the integrator takes it
@@ -437,7 +434,8 @@ impl Scene {
     }
 
     /// The state one step of `h` makes of the current one, the spring already stepped to
-    /// `spring` and the sphere spinning by `spin` ([`Self::spin_over`] of `h`).
+    /// `spring` and the sphere spinning by `spin` ([`Self::spin_over`] of `h`), the sphere
+    /// and the camera not placed yet (see [`Kept`]).
     fn stepped(
         &self,
         spring: SpringState,
@@ -447,12 +445,12 @@ impl Scene {
     ) -> SceneState {
         let config = &self.config;
         let h_s = secs_from_ns(h);
-        let current = &self.current;
+        let current = &self.kept.current().state;
         SceneState {
             time: current.time.saturating_add(h),
             spring,
-            sphere: current.sphere.step_spun(&config.orbit, h_s, spin),
-            camera: current.camera.step(&config.camera, config.orbit.pivot, h_s),
+            sphere: current.sphere.turned(&config.orbit, h_s, spin),
+            camera: current.camera.turned(&config.camera, h_s),
             player: current.player.advance(&config.player, h, inputs),
         }
     }
@@ -460,26 +458,33 @@ impl Scene {
     /// Marks the start of a frame: the state before its steps is what
     /// [`View::FrameStart`] draws.
     pub fn begin_frame(&mut self) {
-        self.frame_start = self.current;
+        self.kept.begin_frame();
     }
 
     /// The state drawn: the latest, a blend or Hermite curve with the previous, the latest
     /// moved along its velocity, a throw-away extrapolation (neither consumes a pending
     /// kick: the prediction cannot know it), a blend two steps back, or the frame's start.
     pub fn drawn_state(&self, drawn: View) -> SceneState {
+        let config = &self.config;
+        let (current, previous) = (self.current(), self.previous());
         match drawn {
-            View::Latest => self.current,
-            View::Blend(t) => self.previous.lerp(&self.current, t),
-            View::Hermite(t) => self.previous.hermite(&self.current, t, &self.config),
-            View::Velocity(ahead) => self.current.extrapolate(ahead, &self.config),
-            View::BlendOlder(t) => self.older.lerp(&self.previous, t),
-            View::FrameStart => self.frame_start,
+            View::Latest => current,
+            View::Blend(t) => previous.lerp(&current, t),
+            View::Hermite(t) => previous.hermite(&current, t, config),
+            View::Velocity(ahead) => current.extrapolate(ahead, config),
+            View::BlendOlder(t) => self.kept.older().placed(config).lerp(&previous, t),
+            View::FrameStart => self.kept.frame_start().placed(config),
             // A strategy's kind only: the engine reports the blend it resolves to.
-            View::AtDisplay => self.current,
+            View::AtDisplay => current,
             // A throw-away step: the scene's own state is left as it is.
             View::Extrapolate(ahead) => {
-                let (spring, _) = self.spring_step(self.current.spring, secs_from_ns(ahead));
-                self.stepped(spring, ahead, &[], self.spin_over(ahead))
+                let (spring, _) = self.spring_step(current.spring, secs_from_ns(ahead));
+                let state = self.stepped(spring, ahead, &[], self.spin_over(ahead));
+                Kept {
+                    state,
+                    placed: false,
+                }
+                .placed(config)
             }
         }
     }
@@ -487,7 +492,7 @@ impl Scene {
     /// The spring of [`Self::drawn_state`]`(drawn)`, to the bit, without the rest of the
     /// state: what the metrics judge every frame against the exact curve.
     pub fn drawn_spring(&self, drawn: View) -> SpringState {
-        let (previous, current) = (&self.previous, &self.current);
+        let (previous, current) = (&self.kept.previous().state, &self.kept.current().state);
         match drawn {
             View::Latest | View::AtDisplay => current.spring,
             View::Blend(t) => previous.spring.lerp(current.spring, t),
@@ -496,8 +501,8 @@ impl Scene {
                 previous.spring.hermite(current.spring, h, t)
             }
             View::Velocity(ahead) => current.spring.extrapolate(secs_from_ns(ahead)),
-            View::BlendOlder(t) => self.older.spring.lerp(previous.spring, t),
-            View::FrameStart => self.frame_start.spring,
+            View::BlendOlder(t) => self.kept.older().state.spring.lerp(previous.spring, t),
+            View::FrameStart => self.kept.frame_start().state.spring,
             View::Extrapolate(ahead) => self.spring_step(current.spring, secs_from_ns(ahead)).0,
         }
     }
@@ -515,7 +520,7 @@ impl Scene {
                     pivot,
                 )
             }
-            (CameraView::Orbit, CameraDriver::PerStep) => (self.current.camera.eye, pivot),
+            (CameraView::Orbit, CameraDriver::PerStep) => (self.current().camera.eye, pivot),
             (CameraView::Orbit, CameraDriver::Smoothed) => (state.camera.eye, pivot),
             // The eyes ride the body as the strategy draws it (in steps, or blended
             // between them); the look follows the mouse every frame (Unity's camera turned
@@ -525,7 +530,8 @@ impl Scene {
                 (eye, eye + self.look_input.direction())
             }
             (CameraView::Player, CameraDriver::PerStep) => {
-                (self.current.player.eye, self.current.player.target())
+                let player = self.kept.current().state.player;
+                (player.eye, player.target())
             }
             (CameraView::Player, CameraDriver::Smoothed) => {
                 (state.player.eye, state.player.target())

@@ -120,11 +120,27 @@ impl SphereState {
     /// of `h`), given: it is the same for every step of one length, and a caller that
     /// steps by one length keeps it.
     pub fn step_spun(self, params: &OrbitParams, h: f64, spin: DQuat) -> Self {
-        let angle = (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU);
+        self.turned(params, h, spin).placed(params)
+    }
+
+    /// [`Self::step_spun`] without placing the sphere: the angle and the rotation move on,
+    /// and `position` is left as it was for [`Self::placed`] to set when the state is read.
+    /// The position is a function of the angle, the rotation is integrated: a caller that
+    /// steps more often than it looks (the bench never looks) saves a sine and a cosine
+    /// per step.
+    pub fn turned(self, params: &OrbitParams, h: f64, spin: DQuat) -> Self {
         Self {
-            angle,
-            position: params.position_at_angle(angle),
+            angle: (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU),
+            position: self.position,
             rotation: (spin * self.rotation).normalize(),
+        }
+    }
+
+    /// This state with its position on the orbit at its angle.
+    pub fn placed(self, params: &OrbitParams) -> Self {
+        Self {
+            position: params.position_at_angle(self.angle),
+            ..self
         }
     }
 
@@ -275,6 +291,23 @@ impl CameraState {
     /// Advances by `h` seconds.
     pub fn step(self, params: &CameraParams, pivot: DVec3, h: f64) -> Self {
         Self::at_angle(params, pivot, self.angle + params.angular_speed() * h)
+    }
+
+    /// [`Self::step`] without placing the eye (see [`SphereState::turned`]): the angle
+    /// moves on, the eye is left for [`Self::placed`].
+    pub fn turned(self, params: &CameraParams, h: f64) -> Self {
+        Self {
+            angle: (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU),
+            eye: self.eye,
+        }
+    }
+
+    /// This state with its eye where its angle puts it, looking at `pivot`.
+    pub fn placed(self, params: &CameraParams, pivot: DVec3) -> Self {
+        Self {
+            eye: params.eye_at_angle(pivot, self.angle),
+            ..self
+        }
     }
 
     /// Positions lerp.

@@ -16,7 +16,7 @@ fn simulation(strategy: Strategy) -> Simulation {
 fn kick_on_a_frame_without_steps_is_applied_by_the_next_step() {
     let mut sim = simulation(Strategy::Accumulator);
     sim.frame(15 * MS);
-    let before = *sim.scene().current();
+    let before = sim.scene().current();
     sim.kick();
     let (report, _) = sim.frame(2 * MS);
     assert!(report.steps.is_empty(), "this frame takes no step");
@@ -74,7 +74,7 @@ fn reset_forgets_the_previous_state() {
     sim.reset();
     let scene = sim.scene();
     assert_eq!(scene.previous(), scene.current());
-    assert_eq!(scene.current(), &SceneState::initial(&SceneConfig::new()));
+    assert_eq!(scene.current(), SceneState::initial(&SceneConfig::new()));
     // The first frames after a reset blend initial with initial: no smear from the old run.
     let (_, shown) = sim.frame(5 * MS);
     assert_eq!(
@@ -431,4 +431,42 @@ fn the_drawn_spring_is_the_drawn_states_to_the_bit_in_every_view() {
             );
         }
     }
+}
+
+#[test]
+fn the_sphere_and_the_camera_are_placed_when_read_where_stepping_put_them() {
+    // The scene steps angles and places positions when a state is read: the states it
+    // gives must be, to the bit, the ones stepping the sphere and the camera in full gives,
+    // also for the states kept from before a change of orbit and camera.
+    let config = SceneConfig::new();
+    let mut scene = Scene::new(config);
+    let (mut sphere, mut camera) = (scene.current().sphere, scene.current().camera);
+    let steps = [20 * MS, 20 * MS, 7 * MS, 20 * MS, 13 * MS];
+    for h in steps {
+        scene.step(h);
+        let h_s = secs_from_ns(h);
+        sphere = sphere.step(&config.orbit, h_s);
+        camera = camera.step(&config.camera, config.orbit.pivot, h_s);
+    }
+    assert_eq!(scene.current().sphere, sphere);
+    assert_eq!(scene.current().camera, camera);
+
+    let mut wider = config;
+    wider.orbit.radius_m *= 2.0;
+    wider.camera.radius_m += 1.0;
+    scene.set_config(wider);
+    assert_eq!(
+        scene.current().sphere,
+        sphere,
+        "a state stepped on the old orbit stays on it"
+    );
+    assert_eq!(scene.current().camera, camera);
+    scene.step(20 * MS);
+    assert_eq!(scene.previous().sphere, sphere);
+    let stepped = sphere.step(&wider.orbit, 0.02);
+    assert_eq!(scene.current().sphere, stepped, "the next step is on the new orbit");
+    assert_eq!(
+        scene.drawn_state(View::Blend(0.5)).sphere,
+        sphere.lerp(stepped, 0.5)
+    );
 }

@@ -89,7 +89,7 @@ fn reset_gives_every_pane_the_same_initial_state() {
     let states: Vec<_> = lab
         .panes()
         .iter()
-        .map(|l| *l.sim().scene().current())
+        .map(|l| l.sim().scene().current())
         .collect();
     assert!(
         states.windows(2).any(|w| w[0] != w[1]),
@@ -99,7 +99,7 @@ fn reset_gives_every_pane_the_same_initial_state() {
     let initial = crate::scene::SceneState::initial(lab.panes()[0].sim().scene().config());
     for pane in lab.panes() {
         let scene = pane.sim().scene();
-        assert_eq!(*scene.current(), initial, "{}", pane.strategy());
+        assert_eq!(scene.current(), initial, "{}", pane.strategy());
         assert_eq!(
             scene.previous(),
             scene.current(),
