@@ -34,7 +34,7 @@ pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
 
 use crate::display::DisplayEvent;
-use crate::scene::{Scene, SpringParams, SpringTruth};
+use crate::scene::{Scene, SpringParams, SpringTruth, TruthCurve};
 use crate::timestep::{FrameReport, Nanos, secs_from_ns};
 
 /// Accumulates per-frame measurements, without allocating.
@@ -54,11 +54,24 @@ pub struct MetricsRecorder {
     screen: ScreenRecorder,
     /// Largest spring position error, metres.
     position_error_max: f64,
-    /// The exact spring position last asked for: the solution, its parameters and the
-    /// time, with the answer. A frame that shows the same step as the one before (most
-    /// frames above the step rate) asks again, and an exponential, a sine and a cosine are
-    /// saved.
-    last_truth: Option<(SpringTruth, SpringParams, Nanos, f64)>,
+    /// The exact spring position last asked for: the solution and its parameters, the
+    /// curve they make (its constants worked out once), and the time last asked with the
+    /// answer. A frame that shows the same step as the one before (most frames above the
+    /// step rate) asks again, and an exponential, a sine and a cosine are saved.
+    last_truth: Option<LastTruth>,
+}
+
+/// The exact spring the metrics last asked of (see [`MetricsRecorder`]'s `last_truth`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LastTruth {
+    /// The solution.
+    truth: SpringTruth,
+    /// Its parameters.
+    params: SpringParams,
+    /// The two as a curve.
+    curve: TruthCurve,
+    /// The simulated time last asked, with the displacement there.
+    asked: Option<(Nanos, f64)>,
 }
 
 /// The metrics of a run, as `bench` reports them.
@@ -180,16 +193,24 @@ impl MetricsRecorder {
     /// answered from the last question where it is the same.
     fn true_spring_x(&mut self, scene: &Scene, s: Nanos) -> f64 {
         let (truth, params) = (*scene.truth(), scene.config().spring);
-        match self.last_truth {
-            Some((t, p, at, x)) if t == truth && p == params && at == s => x,
+        let last = match &mut self.last_truth {
+            Some(last) if last.truth == truth && last.params == params => last,
+            last => last.insert(LastTruth {
+                truth,
+                params,
+                curve: truth.curve(&params),
+                asked: None,
+            }),
+        };
+        match last.asked {
+            Some((at, x)) if at == s => x,
             _ => {
-                let x = scene.true_spring(s).x;
-                self.last_truth = Some((truth, params, s, x));
+                let x = last.curve.x_at(secs_from_ns(s));
+                last.asked = Some((s, x));
                 x
             }
         }
     }
-
     /// The run starts from a shown frame at `at` on the display's clock (see
     /// [`ScreenRecorder::anchor`]). Call it before the first frame.
     pub fn anchor_screen(&mut self, at: crate::timestep::Nanos) {

@@ -20,7 +20,7 @@ pub use orbit::{
 pub use player::{DEFAULT_PLAYER_SPEED_MPS, EYE_HEIGHT_M, PlayerParams, PlayerState};
 pub use spring::{
     EXPLOSION_ENERGY_RATIO, Integrator, MAX_DAMPING_RATIO, MAX_SPRING_HZ, MIN_SPRING_HZ,
-    SpringParams, SpringState, SpringTruth, UnknownIntegrator,
+    SpringParams, SpringState, SpringTruth, TruthCurve, UnknownIntegrator,
 };
 
 use glam::{DQuat, DVec3};
@@ -254,9 +254,10 @@ pub struct Scene {
     /// Where the person has turned the view, every turn applied as it arrived (what a
     /// per-frame camera shows).
     look_input: Look,
-    /// The sphere's spin over the last step's length, kept: steps are mostly of one
-    /// length, and the rotation costs a sine and a cosine to make.
-    spin: Option<(Nanos, DQuat)>,
+    /// The sphere's spin over the last two step lengths, the latest first, kept: steps
+    /// are mostly of one or two lengths (a steady rate's frames alternate between two whole
+    /// nanoseconds), and the rotation costs a sine and a cosine to make.
+    spins: [Option<(Nanos, DQuat)>; 2],
 }
 
 impl Scene {
@@ -274,7 +275,7 @@ impl Scene {
             reference_energy: reference_energy(&config.spring, initial.spring),
             exploded: false,
             look_input: config.player.start_look,
-            spin: None,
+            spins: [None; 2],
         }
     }
 
@@ -302,7 +303,7 @@ impl Scene {
             self.reference_energy = reference_energy(&config.spring, start);
         }
         if config.orbit != self.config.orbit {
-            self.spin = None;
+            self.spins = [None; 2];
         }
         if (config.orbit, config.camera) != (self.config.orbit, self.config.camera) {
             // The kept states were stepped on the old orbit: placed there, they stay there.
@@ -403,7 +404,9 @@ impl Scene {
         let (spring, blown) = self.spring_step(spring, h_s);
         self.exploded |= blown;
         let spin = self.spin_over(h);
-        self.spin = Some((h, spin));
+        if self.spins[0].map(|(length, _)| length) != Some(h) {
+            self.spins = [Some((h, spin)), self.spins[0]];
+        }
         let next = self.stepped(spring, h, inputs, spin);
         // The state the step starts from: a kick's velocity is in it, so a curve through
         // the two states' velocities starts with the kicked one.
@@ -425,11 +428,12 @@ impl Scene {
         (if next.is_finite() { next } else { spring }, blown)
     }
 
-    /// The sphere's spin over a step of `h`: the one kept when the last step was as long.
+    /// The sphere's spin over a step of `h`: the one kept when one of the last two step
+    /// lengths was `h`.
     fn spin_over(&self, h: Nanos) -> DQuat {
-        match self.spin {
-            Some((length, spin)) if length == h => spin,
-            _ => self.config.orbit.spin_over(secs_from_ns(h)),
+        match self.spins.iter().flatten().find(|(length, _)| *length == h) {
+            Some(&(_, spin)) => spin,
+            None => self.config.orbit.spin_over(secs_from_ns(h)),
         }
     }
 

@@ -287,39 +287,156 @@ pub struct SpringTruth {
 impl SpringTruth {
     /// The exact state at `time_s`.
     pub fn state_at(&self, params: &SpringParams, time_s: f64) -> SpringState {
-        let t = time_s - self.start_s;
+        self.curve(params).state_at(time_s)
+    }
+
+    /// The solution under `params`, its constants worked out once.
+    pub fn curve(&self, params: &SpringParams) -> TruthCurve {
         let SpringState { x: x0, v: v0 } = self.start;
         let omega = params.omega();
         let zeta = params.damping_ratio;
-        if zeta < 1.0 {
+        let shape = if zeta < 1.0 {
             let omega_d = omega * (1.0 - zeta * zeta).sqrt();
-            let decay = libm::exp(-zeta * omega * t);
             let b = (v0 + zeta * omega * x0) / omega_d;
-            let (sin, cos) = libm::sincos(omega_d * t);
-            let x = decay * (x0 * cos + b * sin);
-            let v = decay
-                * ((b * omega_d - zeta * omega * x0) * cos
-                    - (x0 * omega_d + zeta * omega * b) * sin);
-            SpringState { x, v }
+            Shape::Under {
+                omega_d,
+                rate: -zeta * omega,
+                b,
+                v_cos: b * omega_d - zeta * omega * x0,
+                v_sin: x0 * omega_d + zeta * omega * b,
+            }
         } else if zeta == 1.0 {
-            let b = v0 + omega * x0;
-            let decay = libm::exp(-omega * t);
-            SpringState {
-                x: (x0 + b * t) * decay,
-                v: (b - omega * (x0 + b * t)) * decay,
+            Shape::Critical {
+                omega,
+                b: v0 + omega * x0,
             }
         } else {
             let root = (zeta * zeta - 1.0).sqrt();
             let (r1, r2) = (-omega * (zeta - root), -omega * (zeta + root));
             let c1 = (v0 - r2 * x0) / (r1 - r2);
-            let c2 = x0 - c1;
-            let (e1, e2) = (libm::exp(r1 * t), libm::exp(r2 * t));
-            SpringState {
-                x: c1 * e1 + c2 * e2,
-                v: c1 * r1 * e1 + c2 * r2 * e2,
+            Shape::Over {
+                r1,
+                r2,
+                c1,
+                c2: x0 - c1,
+            }
+        };
+        TruthCurve {
+            start_s: self.start_s,
+            x0,
+            shape,
+        }
+    }
+}
+
+/// A [`SpringTruth`] under one set of parameters, with what does not change along it
+/// worked out once: the metrics ask it every frame. Its values are the ones
+/// [`SpringTruth::state_at`] gives, to the bit (it is how that answers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TruthCurve {
+    /// Time the solution starts, seconds.
+    start_s: f64,
+    /// Displacement at `start_s`, m.
+    x0: f64,
+    /// The solution's form and constants.
+    shape: Shape,
+}
+
+/// The three forms of the damped spring's solution, with their constants.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    /// Underdamped: `e^(rate t) (x0 cos ω_d t + b sin ω_d t)`.
+    Under {
+        /// ω_d, rad/s.
+        omega_d: f64,
+        /// `-ζω`, 1/s.
+        rate: f64,
+        /// The sine's coefficient, m.
+        b: f64,
+        /// The velocity's cosine coefficient (over the decay), m/s.
+        v_cos: f64,
+        /// The velocity's sine coefficient (negated, over the decay), m/s.
+        v_sin: f64,
+    },
+    /// Critically damped: `(x0 + b t) e^(-ωt)`.
+    Critical {
+        /// ω, rad/s.
+        omega: f64,
+        /// `v0 + ω x0`, m/s.
+        b: f64,
+    },
+    /// Overdamped: `c1 e^(r1 t) + c2 e^(r2 t)`.
+    Over {
+        /// The slower root, 1/s.
+        r1: f64,
+        /// The faster root, 1/s.
+        r2: f64,
+        /// `r1`'s coefficient, m.
+        c1: f64,
+        /// `r2`'s coefficient, m.
+        c2: f64,
+    },
+}
+
+impl TruthCurve {
+    /// The exact state at `time_s`.
+    pub fn state_at(&self, time_s: f64) -> SpringState {
+        let t = time_s - self.start_s;
+        let x0 = self.x0;
+        match self.shape {
+            Shape::Under {
+                omega_d,
+                rate,
+                b,
+                v_cos,
+                v_sin,
+            } => {
+                let decay = exp(rate * t);
+                let (sin, cos) = libm::sincos(omega_d * t);
+                SpringState {
+                    x: decay * (x0 * cos + b * sin),
+                    v: decay * (v_cos * cos - v_sin * sin),
+                }
+            }
+            Shape::Critical { omega, b } => {
+                let decay = exp(-omega * t);
+                SpringState {
+                    x: (x0 + b * t) * decay,
+                    v: (b - omega * (x0 + b * t)) * decay,
+                }
+            }
+            Shape::Over { r1, r2, c1, c2 } => {
+                let (e1, e2) = (exp(r1 * t), exp(r2 * t));
+                SpringState {
+                    x: c1 * e1 + c2 * e2,
+                    v: c1 * r1 * e1 + c2 * r2 * e2,
+                }
             }
         }
     }
+
+    /// The exact displacement at `time_s`, m: [`Self::state_at`]'s `x`, without the
+    /// velocity.
+    pub fn x_at(&self, time_s: f64) -> f64 {
+        let t = time_s - self.start_s;
+        let x0 = self.x0;
+        match self.shape {
+            Shape::Under {
+                omega_d, rate, b, ..
+            } => {
+                let (sin, cos) = libm::sincos(omega_d * t);
+                exp(rate * t) * (x0 * cos + b * sin)
+            }
+            Shape::Critical { omega, b } => (x0 + b * t) * exp(-omega * t),
+            Shape::Over { r1, r2, c1, c2 } => c1 * exp(r1 * t) + c2 * exp(r2 * t),
+        }
+    }
+}
+
+/// `e^x`; 1 where `x` is zero (the undamped spring's decay), as the exponential gives it,
+/// without the call.
+fn exp(x: f64) -> f64 {
+    if x == 0.0 { 1.0 } else { libm::exp(x) }
 }
 
 #[cfg(test)]
@@ -491,5 +608,37 @@ mod tests {
             .is_err()
         );
         assert!(SpringParams::default().validate().is_ok());
+    }
+
+    #[test]
+    fn the_curve_gives_the_displacement_alone_to_the_bit_in_every_regime() {
+        // Undamped, underdamped, critically damped and overdamped, from a moving start at
+        // a later time; t before the start too.
+        for zeta in [0.0, 0.3, 1.0, 2.5] {
+            let truth = SpringTruth {
+                start_s: 1.25,
+                start: SpringState { x: 0.7, v: -1.9 },
+            };
+            let curve = truth.curve(&params(zeta));
+            for i in 0..400 {
+                let time_s = 1.25 + f64::from(i) * 0.037 - 0.5;
+                let state = truth.state_at(&params(zeta), time_s);
+                assert_eq!(
+                    curve.x_at(time_s).to_bits(),
+                    state.x.to_bits(),
+                    "ζ {zeta} t {time_s}"
+                );
+                assert!(state.x.is_finite() && state.v.is_finite());
+            }
+        }
+        let undamped = SpringTruth {
+            start_s: 0.0,
+            start: SpringState { x: 1.0, v: 0.0 },
+        };
+        assert_eq!(
+            undamped.state_at(&params(0.0), 0.0),
+            undamped.start,
+            "no decay at all"
+        );
     }
 }

@@ -464,7 +464,11 @@ fn the_sphere_and_the_camera_are_placed_when_read_where_stepping_put_them() {
     scene.step(20 * MS);
     assert_eq!(scene.previous().sphere, sphere);
     let stepped = sphere.step(&wider.orbit, 0.02);
-    assert_eq!(scene.current().sphere, stepped, "the next step is on the new orbit");
+    assert_eq!(
+        scene.current().sphere,
+        stepped,
+        "the next step is on the new orbit"
+    );
     assert_eq!(
         scene.drawn_state(View::Blend(0.5)).sphere,
         sphere.lerp(stepped, 0.5)

@@ -109,7 +109,12 @@ impl Pacing {
         // outlier from the rule, and delays still rising (a queue filling at the start) are
         // each the longest so far, which the second longest would trail by a frame.
         let longest = if self.predicted < PACING_FRAMES {
-            self.delays.iter().copied().max().unwrap_or(0)
+            // Only the first `predicted` are written yet (the rest are 0).
+            self.delays[..self.predicted]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(0)
         } else {
             second_largest(&self.delays)
         };
