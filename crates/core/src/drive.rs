@@ -96,7 +96,7 @@ pub struct PaneFrame<'a> {
     /// Whether the smoothness metrics judged it (a step happened in an earlier frame).
     pub judged: bool,
     /// What the engine did (what to draw for it: [`PaneRun::shown`]).
-    pub report: FrameReport,
+    pub report: &'a FrameReport,
     /// The frame at the screen, when it is known now (the `cpu` display).
     pub screen: Option<ScreenFrame>,
 }
@@ -173,7 +173,7 @@ impl FrameDriver {
                 input: &input,
                 timing,
                 judged,
-                report,
+                report: &report,
                 screen: at_screen,
             });
         }

@@ -320,7 +320,7 @@ impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
         self.observer.frame(&BenchFrame {
             index: self.index,
             frame_time: frame.input.interval,
-            report: &frame.report,
+            report: frame.report,
             scene: self.run.sim().scene(),
         });
         if let Some(screen) = &frame.screen {

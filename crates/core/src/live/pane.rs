@@ -58,7 +58,7 @@ impl DrivenPane for Pane {
             report,
             ..
         } = frame;
-        let shown = self.run.shown(&report);
+        let shown = self.run.shown(report);
         if report.frame_time > 0 || self.trail.is_empty() {
             self.trail
                 .push((shown.sphere_position.as_vec3(), shown.real_time));
@@ -83,7 +83,7 @@ impl DrivenPane for Pane {
             });
         }
         self.last = Some(LiveFrame {
-            report,
+            report: *report,
             shown,
             load: LoadSpent::default(),
         });

@@ -470,19 +470,19 @@ impl Scene {
     /// kick: the prediction cannot know it), a blend two steps back, or the frame's start.
     pub fn drawn_state(&self, drawn: View) -> SceneState {
         let config = &self.config;
-        let (current, previous) = (self.current(), self.previous());
         match drawn {
-            View::Latest => current,
-            View::Blend(t) => previous.lerp(&current, t),
-            View::Hermite(t) => previous.hermite(&current, t, config),
-            View::Velocity(ahead) => current.extrapolate(ahead, config),
-            View::BlendOlder(t) => self.kept.older().placed(config).lerp(&previous, t),
+            View::Latest => self.current(),
+            View::Blend(t) => self.previous().lerp(&self.current(), t),
+            View::Hermite(t) => self.previous().hermite(&self.current(), t, config),
+            View::Velocity(ahead) => self.current().extrapolate(ahead, config),
+            View::BlendOlder(t) => self.kept.older().placed(config).lerp(&self.previous(), t),
             View::FrameStart => self.kept.frame_start().placed(config),
             // A strategy's kind only: the engine reports the blend it resolves to.
-            View::AtDisplay => current,
+            View::AtDisplay => self.current(),
             // A throw-away step: the scene's own state is left as it is.
             View::Extrapolate(ahead) => {
-                let (spring, _) = self.spring_step(current.spring, secs_from_ns(ahead));
+                let spring = self.kept.current().state.spring;
+                let (spring, _) = self.spring_step(spring, secs_from_ns(ahead));
                 let state = self.stepped(spring, ahead, &[], self.spin_over(ahead));
                 Kept {
                     state,
