@@ -211,6 +211,7 @@ impl MetricsRecorder {
             }
         }
     }
+
     /// The run starts from a shown frame at `at` on the display's clock (see
     /// [`ScreenRecorder::anchor`]). Call it before the first frame.
     pub fn anchor_screen(&mut self, at: crate::timestep::Nanos) {

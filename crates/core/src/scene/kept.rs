@@ -1,6 +1,8 @@
 //! The states a [`super::Scene`] keeps between steps, and how they are kept cheaply: a
 //! scene is stepped far more often than anything reads it (the bench, which runs millions
-//! of frames, reads only the spring), so a step writes one state and places nothing.
+//! of frames, reads only the spring), so a step writes the new state into the ring, marks
+//! in the one it started from what the kick and the inputs changed at its start, copies the
+//! frame's start on the frame's first step, and places nothing.
 
 use super::{SceneConfig, SceneState, SpringState};
 use crate::scene::PlayerState;

@@ -610,35 +610,75 @@ mod tests {
         assert!(SpringParams::default().validate().is_ok());
     }
 
+    /// The damped spring's closed form written out in full for each time, as the truth
+    /// was computed before it kept its constants: the curve must give its values to the bit.
+    fn closed_form(truth: &SpringTruth, params: &SpringParams, time_s: f64) -> SpringState {
+        let t = time_s - truth.start_s;
+        let SpringState { x: x0, v: v0 } = truth.start;
+        let omega = params.omega();
+        let zeta = params.damping_ratio;
+        if zeta < 1.0 {
+            let omega_d = omega * (1.0 - zeta * zeta).sqrt();
+            let decay = libm::exp(-zeta * omega * t);
+            let b = (v0 + zeta * omega * x0) / omega_d;
+            let (sin, cos) = libm::sincos(omega_d * t);
+            let x = decay * (x0 * cos + b * sin);
+            let v = decay
+                * ((b * omega_d - zeta * omega * x0) * cos
+                    - (x0 * omega_d + zeta * omega * b) * sin);
+            SpringState { x, v }
+        } else if zeta == 1.0 {
+            let b = v0 + omega * x0;
+            let decay = libm::exp(-omega * t);
+            SpringState {
+                x: (x0 + b * t) * decay,
+                v: (b - omega * (x0 + b * t)) * decay,
+            }
+        } else {
+            let root = (zeta * zeta - 1.0).sqrt();
+            let (r1, r2) = (-omega * (zeta - root), -omega * (zeta + root));
+            let c1 = (v0 - r2 * x0) / (r1 - r2);
+            let c2 = x0 - c1;
+            let (e1, e2) = (libm::exp(r1 * t), libm::exp(r2 * t));
+            SpringState {
+                x: c1 * e1 + c2 * e2,
+                v: c1 * r1 * e1 + c2 * r2 * e2,
+            }
+        }
+    }
+
     #[test]
-    fn the_curve_gives_the_displacement_alone_to_the_bit_in_every_regime() {
+    fn the_curve_gives_the_closed_form_to_the_bit_in_every_regime() {
         // Undamped, underdamped, critically damped and overdamped, from a moving start at
-        // a later time; t before the start too.
+        // a later time; before the start, at it, and an hour on.
+        let bits = |state: SpringState| (state.x.to_bits(), state.v.to_bits());
         for zeta in [0.0, 0.3, 1.0, 2.5] {
+            let p = params(zeta);
             let truth = SpringTruth {
                 start_s: 1.25,
                 start: SpringState { x: 0.7, v: -1.9 },
             };
-            let curve = truth.curve(&params(zeta));
-            for i in 0..400 {
-                let time_s = 1.25 + f64::from(i) * 0.037 - 0.5;
-                let state = truth.state_at(&params(zeta), time_s);
+            let curve = truth.curve(&p);
+            let times = (0..400)
+                .map(|i| 0.75 + f64::from(i) * 0.037)
+                .chain([1.25, 3601.25]);
+            for time_s in times {
+                let exact = closed_form(&truth, &p, time_s);
                 assert_eq!(
-                    curve.x_at(time_s).to_bits(),
-                    state.x.to_bits(),
+                    bits(truth.state_at(&p, time_s)),
+                    bits(exact),
                     "ζ {zeta} t {time_s}"
                 );
-                assert!(state.x.is_finite() && state.v.is_finite());
+                assert_eq!(
+                    curve.x_at(time_s).to_bits(),
+                    exact.x.to_bits(),
+                    "ζ {zeta} t {time_s}"
+                );
             }
         }
-        let undamped = SpringTruth {
-            start_s: 0.0,
-            start: SpringState { x: 1.0, v: 0.0 },
-        };
-        assert_eq!(
-            undamped.state_at(&params(0.0), 0.0),
-            undamped.start,
-            "no decay at all"
-        );
+        // The undamped decay skips the exponential of zero, which is exactly 1.
+        for zero in [0.0, -0.0] {
+            assert_eq!(libm::exp(zero).to_bits(), 1.0f64.to_bits());
+        }
     }
 }

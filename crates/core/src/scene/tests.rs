@@ -436,41 +436,113 @@ fn the_drawn_spring_is_the_drawn_states_to_the_bit_in_every_view() {
 #[test]
 fn the_sphere_and_the_camera_are_placed_when_read_where_stepping_put_them() {
     // The scene steps angles and places positions when a state is read: the states it
-    // gives must be, to the bit, the ones stepping the sphere and the camera in full gives,
-    // also for the states kept from before a change of orbit and camera.
+    // gives must be where the angles put them, also the states kept from before a change
+    // of orbit and camera, which stay on the old one.
     let config = SceneConfig::new();
+    let placed = |config: &SceneConfig, sphere_angle: f64, camera_angle: f64| {
+        (
+            config.orbit.position_at_angle(sphere_angle),
+            config.camera.eye_at_angle(config.orbit.pivot, camera_angle),
+        )
+    };
+    let of = |state: SceneState| (state.sphere.position, state.camera.eye);
     let mut scene = Scene::new(config);
-    let (mut sphere, mut camera) = (scene.current().sphere, scene.current().camera);
-    let steps = [20 * MS, 20 * MS, 7 * MS, 20 * MS, 13 * MS];
-    for h in steps {
+    let (mut sphere, mut camera) = (0.0f64, 0.0f64);
+    let advance = |angle: f64, speed: f64, h: Nanos| {
+        (angle + speed * secs_from_ns(h)).rem_euclid(std::f64::consts::TAU)
+    };
+    for h in [20 * MS, 20 * MS, 7 * MS, 20 * MS, 13 * MS] {
         scene.step(h);
-        let h_s = secs_from_ns(h);
-        sphere = sphere.step(&config.orbit, h_s);
-        camera = camera.step(&config.camera, config.orbit.pivot, h_s);
+        sphere = advance(sphere, config.orbit.angular_speed(), h);
+        camera = advance(camera, config.camera.angular_speed(), h);
     }
-    assert_eq!(scene.current().sphere, sphere);
-    assert_eq!(scene.current().camera, camera);
+    assert_eq!(of(scene.current()), placed(&config, sphere, camera));
+    let before = scene.current();
+    let before_that = scene.previous();
 
+    scene.begin_frame();
     let mut wider = config;
     wider.orbit.radius_m *= 2.0;
     wider.camera.radius_m += 1.0;
     scene.set_config(wider);
     assert_eq!(
-        scene.current().sphere,
-        sphere,
+        scene.current(),
+        before,
         "a state stepped on the old orbit stays on it"
     );
-    assert_eq!(scene.current().camera, camera);
     scene.step(20 * MS);
-    assert_eq!(scene.previous().sphere, sphere);
-    let stepped = sphere.step(&wider.orbit, 0.02);
+    assert_eq!(scene.previous(), before);
     assert_eq!(
-        scene.current().sphere,
-        stepped,
+        scene.drawn_state(View::FrameStart),
+        before,
+        "the frame began there"
+    );
+    assert_eq!(
+        of(scene.drawn_state(View::BlendOlder(0.0))),
+        of(before_that),
+        "two steps back, on the old orbit too"
+    );
+    sphere = advance(sphere, wider.orbit.angular_speed(), 20 * MS);
+    camera = advance(camera, wider.camera.angular_speed(), 20 * MS);
+    assert_eq!(
+        of(scene.current()),
+        placed(&wider, sphere, camera),
         "the next step is on the new orbit"
     );
+    let blend = scene.drawn_state(View::Blend(0.5));
     assert_eq!(
-        scene.drawn_state(View::Blend(0.5)).sphere,
-        sphere.lerp(stepped, 0.5)
+        blend.sphere.position,
+        before
+            .sphere
+            .position
+            .lerp(scene.current().sphere.position, 0.5)
     );
+}
+
+/// A run of uneven steps, paused frames, kicks and changes of orbit, camera and spring,
+/// hashed over what every view draws each frame and the exact spring: the value the scene
+/// gave when it placed every position at every step (main at c61fa36).
+fn scripted_run_hash() -> u64 {
+    let mut config = SceneConfig::new();
+    let mut scene = Scene::new(config);
+    let lengths = [20 * MS, 7 * MS, 20 * MS, 13 * MS, MS, 20 * MS];
+    let mut hash = 0u64;
+    for i in 0..300usize {
+        scene.begin_frame();
+        if i % 50 == 17 {
+            scene.kick();
+        }
+        for k in 0..i % 3 {
+            scene.step(lengths[(i + k) % lengths.len()]);
+        }
+        if i % 70 == 33 {
+            config.orbit.radius_m += 0.5;
+            config.camera.radius_m += 0.25;
+            scene.set_config(config);
+        }
+        if i % 90 == 45 {
+            config.spring.damping_ratio += 0.2;
+            scene.set_config(config);
+        }
+        for view in [
+            View::Latest,
+            View::Blend(0.3),
+            View::Hermite(0.6),
+            View::Velocity(5 * MS),
+            View::BlendOlder(0.5),
+            View::FrameStart,
+            View::Extrapolate(7 * MS),
+        ] {
+            hash = hash.rotate_left(5) ^ scene.drawn_state(view).hash64();
+        }
+        let latest = scene.current().time;
+        hash = hash.rotate_left(5) ^ scene.true_spring(latest).x.to_bits();
+        hash = hash.rotate_left(5) ^ scene.true_spring(latest).v.to_bits();
+    }
+    hash
+}
+
+#[test]
+fn the_scene_draws_to_the_bit_what_it_drew_when_it_placed_every_step() {
+    assert_eq!(scripted_run_hash(), 0x133b_8aa7_ef32_1883);
 }
