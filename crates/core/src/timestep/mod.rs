@@ -46,7 +46,9 @@
 //! or an engine's own loop); its [`View`] says which state is drawn (the latest, a blend
 //! of the last two, an extrapolation, ...). The clamped accumulator is written once
 //! (`rules.rs`) and serves the six accumulator strategies under the configured
-//! [`StepLimits`] and the Bevy, Unity and Fiedler presets under their engines' constants.
+//! [`StepLimits`] and the Bevy, Unity and Fiedler presets under their engines' constants;
+//! its split of owed time into steps, and equal substeps', are `split.rs`, which Unreal's
+//! loop shares.
 //! Every fact about a strategy (id, name, number key, [`Family`], known problem, rule,
 //! view) is one row of the strategy table ([`Strategy::facts`]). The [`Engine`] runs the
 //! rule and keeps the ledger: the accumulator, the simulated and presented time, what was
@@ -68,6 +70,7 @@ mod filter;
 mod pacing;
 mod preset;
 mod rules;
+mod split;
 mod strategy;
 
 #[cfg(test)]

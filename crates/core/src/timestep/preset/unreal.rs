@@ -24,7 +24,7 @@
 //! than the substeps) to the next frame, where Unreal's float arithmetic rounds them away.
 
 use super::{EngineLoop, LoopState, Nanos, PresetFrame};
-use crate::timestep::rules::{accumulate, equal_substeps};
+use crate::timestep::split::{accumulate, equal_substeps};
 use crate::timestep::{StepPlan, StepRule};
 
 /// `MinUndilatedFrameTime`: a frame counts at least 0.5 ms.
