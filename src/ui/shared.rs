@@ -70,7 +70,7 @@ pub struct PanelState {
     /// Whether egui fills the side panel's and the timeline's backgrounds. The window and
     /// `bench-render` paint them themselves, as one flat fill per region, which a CPU
     /// rasterizer does for a fraction of what egui's textured, blended triangles cost
-    /// (`render::Backdrop`); [`UiOutput::backdrop`] then says in which colour.
+    /// (`render::Backdrop`); `UiOutput::backdrop` then says in which colour.
     pub fills_panels: bool,
 }
 

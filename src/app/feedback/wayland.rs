@@ -127,7 +127,7 @@ impl PresentationWatch {
     }
 
     /// Binds the compositor's `wp_presentation` on `connection` for `surface`, and checks
-    /// its clock; the error says what is missing. The window uses [`Self::for_window`];
+    /// its clock; the error says what is missing. The window uses `Self::for_window`;
     /// this is for a connection of the caller's own (the feedback benchmark's surface).
     pub fn for_surface(connection: &Connection, surface: WlSurface) -> Result<Self, String> {
         let (globals, mut queue) = registry_queue_init::<Received>(connection)

@@ -106,7 +106,7 @@ impl Progress {
     }
 
     /// Moves the run under way to `frames_done` frames; the bar is shown and redrawn every
-    /// [`FRAMES_PER_UPDATE`] frames.
+    /// `FRAMES_PER_UPDATE` frames.
     pub fn advance_to(&mut self, frames_done: u64) {
         self.frames_done = frames_done;
         if frames_done.is_multiple_of(FRAMES_PER_UPDATE) {

@@ -7,7 +7,7 @@ pub(crate) use timestep_lab_core::text::escape;
 ///
 /// Messages name the source (a file path or a generator spec) and, for file contents, the
 /// 1-based line and, in a CSV, the column, so the user can open the file at the offending
-/// value. Text from the file is shown through [`shown`], so it cannot drive the terminal.
+/// value. Text from the file is shown through `shown`, so it cannot drive the terminal.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
     /// The file could not be read.
@@ -83,7 +83,7 @@ pub enum TraceError {
         line: usize,
         /// The column(s) the value was read from; empty in a file of plain lines.
         columns: Vec<Column>,
-        /// The offending text, as [`shown`].
+        /// The offending text, as `shown`.
         value: String,
     },
 
@@ -102,7 +102,7 @@ pub enum TraceError {
         /// The column(s) the value was read from; empty in a file of plain lines.
         columns: Vec<Column>,
         /// The offending value in milliseconds, as written, or the parts of a sum joined with
-        /// ` + ` ([`shown`]).
+        /// ` + ` (`shown`).
         value: String,
     },
 
@@ -116,7 +116,7 @@ pub enum TraceError {
         line: usize,
         /// The column the value was read from.
         columns: Vec<Column>,
-        /// The offending text, as [`shown`].
+        /// The offending text, as `shown`.
         value: String,
     },
 
@@ -135,7 +135,7 @@ pub enum TraceError {
         /// The column(s) the value was read from.
         columns: Vec<Column>,
         /// The offending value in milliseconds as written, or the parts of a sum joined with
-        /// ` + ` ([`shown`]).
+        /// ` + ` (`shown`).
         value: String,
     },
 
@@ -181,7 +181,7 @@ pub enum TraceError {
         origin: String,
         /// 1-based line number of the header.
         line: usize,
-        /// The column's name as the header first writes it ([`shown`]).
+        /// The column's name as the header first writes it (`shown`).
         name: String,
         /// 1-based number of the first such column.
         first: usize,
@@ -200,7 +200,7 @@ pub enum TraceError {
         origin: String,
         /// 1-based line number of the first data line.
         line: usize,
-        /// That line ([`shown`]).
+        /// That line (`shown`).
         header: String,
     },
 
@@ -215,7 +215,7 @@ pub enum TraceError {
         origin: String,
         /// 1-based line number of the first data line.
         line: usize,
-        /// That line ([`shown`]).
+        /// That line (`shown`).
         sample: String,
         /// What the text looks like, e.g. "a ';'-separated PresentMon CSV with decimal commas".
         looks: String,
@@ -257,7 +257,7 @@ pub enum TraceError {
     UnknownProcess {
         /// The file path or other source name.
         origin: String,
-        /// The name asked for ([`shown`]).
+        /// The name asked for (`shown`).
         requested: String,
         /// The applications in the file with their row counts, most first, e.g.
         /// `Game.exe (600 rows), dwm.exe (12 rows)`.
@@ -272,9 +272,9 @@ pub enum TraceError {
     UnknownSwapChain {
         /// The file path or other source name.
         origin: String,
-        /// The chosen application ([`shown`]).
+        /// The chosen application (`shown`).
         application: String,
-        /// The address asked for ([`shown`]).
+        /// The address asked for (`shown`).
         requested: String,
         /// The application's swap chains with their row counts, most first, e.g.
         /// `0x000001D2A3B4C5D0 (600 rows), 0x000001D2A3B4C9F0 (3 rows)`, or why there are none.
@@ -378,7 +378,7 @@ pub enum TraceError {
 pub struct Column {
     /// 1-based position in the header.
     pub number: usize,
-    /// The header's name for it ([`shown`]).
+    /// The header's name for it (`shown`).
     pub name: String,
 }
 

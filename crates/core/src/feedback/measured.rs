@@ -36,7 +36,7 @@ pub struct VblankTiming {
     /// The refresh period, ns.
     pub period: Nanos,
     /// When a refresh starts, on the stopwatch, modulo the period: when the recent images
-    /// land on one grid (within [`ON_VBLANK`] of a period); `None` when they do not.
+    /// land on one grid (within `ON_VBLANK` of a period); `None` when they do not.
     pub phase: Option<Nanos>,
 }
 
@@ -347,7 +347,7 @@ impl MeasuredScreen {
     }
 
     /// Whether the refresh varies between refreshes (VRR): the per-refresh intervals spread
-    /// by more than [`VRR_SPREAD`] of their median. Needs numbered refreshes.
+    /// by more than `VRR_SPREAD` of their median. Needs numbered refreshes.
     pub fn variable(&self) -> bool {
         if !self.numbered() || self.samples_len < PERIOD_SAMPLES / 2 {
             return false;
@@ -361,12 +361,12 @@ impl MeasuredScreen {
     }
 
     /// The refresh grid, once a steady period (not VRR) is known over at least half of
-    /// [`PERIOD_SAMPLES`] intervals. With the platform's refresh counter: the line through
+    /// `PERIOD_SAMPLES` intervals. With the platform's refresh counter: the line through
     /// the recent images' (counter, time) pairs, whose slope is the period (exact however
     /// the timestamps wobble) and whose refreshes give the phase, when all but an eighth of
-    /// the images lie within [`ON_VBLANK`] of a period of it. Without one, the period the platform reports
-    /// and the phase of the last [`PHASE_IMAGES`] images (their circular mean, each within
-    /// [`ON_VBLANK`] of it).
+    /// the images lie within `ON_VBLANK` of a period of it. Without one, the period the platform reports
+    /// and the phase of the last `PHASE_IMAGES` images (their circular mean, each within
+    /// `ON_VBLANK` of it).
     pub fn vblank_timing(&self) -> Option<VblankTiming> {
         if self.samples_len < PERIOD_SAMPLES / 2 || self.variable() {
             return None;

@@ -44,7 +44,7 @@ pub struct Pane {
 /// A pane's frame keeps the trail and the history. A frame not `recorded` (paused,
 /// delivering no time) runs but leaves the history's frames as they were, so paused time
 /// does not scroll the recent frames away. The load is spent after every pane has run and
-/// is recorded with [`Pane::set_load`].
+/// is recorded with `Pane::set_load`.
 impl DrivenPane for Pane {
     fn run_mut(&mut self) -> &mut PaneRun {
         &mut self.run

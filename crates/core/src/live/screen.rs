@@ -229,7 +229,7 @@ impl LiveDisplay {
     /// The refresh the measurement reveals ([`MeasuredScreen::vblank_timing`]) when the
     /// model should take it, and whether its phase is a measured vblank: none was taken yet, the period moved by more than a two-thousandth (well
     /// beyond what the fit's noise moves it, and never [`same_refresh`]), or the
-    /// images' phase moved more than [`PHASE_SLACK`] of a period from the refreshes taken (a
+    /// images' phase moved more than `PHASE_SLACK` of a period from the refreshes taken (a
     /// phase the images no longer show keeps the refreshes taken).
     pub fn refresh_to_measure(&self) -> Option<(Refresh, bool)> {
         let measured = self.measured.as_ref()?;

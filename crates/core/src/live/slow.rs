@@ -46,7 +46,7 @@ impl SlowLoop {
         Self::judge_below(live, stats, SLOW_LOOP_FPS)
     }
 
-    /// [`Self::judge`] with `below_fps` frames per second counting as slow instead of
+    /// `Self::judge` with `below_fps` frames per second counting as slow instead of
     /// [`SLOW_LOOP_FPS`] (the guided tour's stutter chapters want each frame to carry
     /// about one step).
     pub fn judge_below<S: Stopwatch>(

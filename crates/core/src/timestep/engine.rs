@@ -108,7 +108,7 @@ pub enum View<Fraction = f64, Ahead = Nanos> {
     /// The state as it was before this frame's steps.
     FrameStart,
     /// The state at the frame's predicted display time less a steady latency
-    /// (`display-time`, [`super::pacing`]): a strategy's kind only; each frame's report
+    /// (`display-time`, `super::pacing`): a strategy's kind only; each frame's report
     /// draws it as a [`View::Blend`] or [`View::BlendOlder`] (or the latest state).
     AtDisplay,
 }

@@ -603,7 +603,7 @@ impl Tour {
     }
 
     /// Watches `live` after a frame: notes the frame, judges the claim every
-    /// [`JUDGE_EVERY`], and returns what to do to the loop: settings to run when it must
+    /// `JUDGE_EVERY`, and returns what to do to the loop: settings to run when it must
     /// change (a slow renderer's time scale), and the chapter's kicks and key presses now
     /// due. Costs little per frame; judging reads a second of frames.
     pub fn observe<S: Stopwatch>(&mut self, live: &LiveLoop<S>) -> TourAsk {

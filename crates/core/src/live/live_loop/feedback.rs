@@ -99,7 +99,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Takes presentation feedback from the platform; returns the frame it matched. The
-    /// frame's display time settles the panes' metrics (see [`Self::displayed`]), and a
+    /// frame's display time settles the panes' metrics (see `Self::displayed`), and a
     /// recording running notes it (its frames are numbered from the recording's start, as
     /// the screen model's are).
     pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
