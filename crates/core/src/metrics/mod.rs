@@ -205,7 +205,7 @@ impl MetricsRecorder {
         match last.asked {
             Some((at, x)) if at == s => x,
             _ => {
-                let x = last.curve.x_at(secs_from_ns(s));
+                let x = last.curve.state_at(secs_from_ns(s)).x;
                 last.asked = Some((s, x));
                 x
             }

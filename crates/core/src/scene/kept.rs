@@ -24,15 +24,20 @@ impl Kept {
     /// The state with the sphere and the camera placed by `config`'s orbit and camera
     /// (unless they already are).
     pub(super) fn placed(&self, config: &SceneConfig) -> SceneState {
-        let state = self.state;
         if self.placed {
-            return state;
+            self.state
+        } else {
+            place(self.state, config)
         }
-        SceneState {
-            sphere: state.sphere.placed(&config.orbit),
-            camera: state.camera.placed(&config.camera, config.orbit.pivot),
-            ..state
-        }
+    }
+}
+
+/// `state` with the sphere and the camera placed by `config`'s orbit and camera.
+pub(super) fn place(state: SceneState, config: &SceneConfig) -> SceneState {
+    SceneState {
+        sphere: state.sphere.placed(&config.orbit),
+        camera: state.camera.placed(&config.camera, config.orbit.pivot),
+        ..state
     }
 }
 

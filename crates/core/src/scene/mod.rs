@@ -24,7 +24,7 @@ pub use spring::{
 };
 
 use glam::{DQuat, DVec3};
-use kept::{Kept, KeptStates};
+use kept::KeptStates;
 
 use crate::input::{Look, StepInput};
 use crate::timestep::{FrameReport, Nanos, RangeError, View, secs_from_ns};
@@ -439,7 +439,7 @@ impl Scene {
 
     /// The state one step of `h` makes of the current one, the spring already stepped to
     /// `spring` and the sphere spinning by `spin` ([`Self::spin_over`] of `h`), the sphere
-    /// and the camera not placed yet (see [`Kept`]).
+    /// and the camera not placed yet (see `kept.rs`).
     fn stepped(
         &self,
         spring: SpringState,
@@ -483,12 +483,10 @@ impl Scene {
             View::Extrapolate(ahead) => {
                 let spring = self.kept.current().state.spring;
                 let (spring, _) = self.spring_step(spring, secs_from_ns(ahead));
-                let state = self.stepped(spring, ahead, &[], self.spin_over(ahead));
-                Kept {
-                    state,
-                    placed: false,
-                }
-                .placed(config)
+                kept::place(
+                    self.stepped(spring, ahead, &[], self.spin_over(ahead)),
+                    config,
+                )
             }
         }
     }

@@ -288,13 +288,8 @@ impl CameraState {
         }
     }
 
-    /// Advances by `h` seconds.
-    pub fn step(self, params: &CameraParams, pivot: DVec3, h: f64) -> Self {
-        Self::at_angle(params, pivot, self.angle + params.angular_speed() * h)
-    }
-
-    /// [`Self::step`] without placing the eye (see [`SphereState::turned`]): the angle
-    /// moves on, the eye is left for [`Self::placed`].
+    /// Advances by `h` seconds without placing the eye (see [`SphereState::turned`]): the
+    /// angle moves on, the eye is left for [`Self::placed`].
     pub fn turned(self, params: &CameraParams, h: f64) -> Self {
         Self {
             angle: (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU),

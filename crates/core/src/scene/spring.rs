@@ -414,23 +414,6 @@ impl TruthCurve {
             }
         }
     }
-
-    /// The exact displacement at `time_s`, m: [`Self::state_at`]'s `x`, without the
-    /// velocity.
-    pub fn x_at(&self, time_s: f64) -> f64 {
-        let t = time_s - self.start_s;
-        let x0 = self.x0;
-        match self.shape {
-            Shape::Under {
-                omega_d, rate, b, ..
-            } => {
-                let (sin, cos) = libm::sincos(omega_d * t);
-                exp(rate * t) * (x0 * cos + b * sin)
-            }
-            Shape::Critical { omega, b } => (x0 + b * t) * exp(-omega * t),
-            Shape::Over { r1, r2, c1, c2 } => c1 * exp(r1 * t) + c2 * exp(r2 * t),
-        }
-    }
 }
 
 /// `e^x`; 1 where `x` is zero (the undamped spring's decay), as the exponential gives it,
@@ -670,8 +653,8 @@ mod tests {
                     "ζ {zeta} t {time_s}"
                 );
                 assert_eq!(
-                    curve.x_at(time_s).to_bits(),
-                    exact.x.to_bits(),
+                    bits(curve.state_at(time_s)),
+                    bits(exact),
                     "ζ {zeta} t {time_s}"
                 );
             }
