@@ -8,8 +8,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::display::DisplaySpec;
 use timestep_lab::live::{
-    DisplayTimesBy, FrameSample, History, LiveLoop, LiveSettings, OnScreen, PresentModeId,
-    RefreshMark, ScreenFacts, VirtualStopwatch,
+    DisplayTimesBy, FrameSample, History, LiveLoop, LiveRequest, LiveSettings, OnScreen,
+    PresentModeId, RefreshMark, ScreenFacts, VirtualStopwatch,
 };
 use timestep_lab::ring::Ring;
 use timestep_lab::timestep::{Nanos, Strategy};
@@ -63,7 +63,8 @@ fn live_run(
     };
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid settings");
     if let Some(facts) = facts {
-        live.set_screen(facts);
+        live.request(LiveRequest::Screen(facts))
+            .expect("the loop takes it");
     }
     live.frame();
     for frame in frames {
@@ -361,7 +362,8 @@ fn extreme_state() -> TimelineState {
             };
             let mut live =
                 LiveLoop::new(VirtualStopwatch::default(), settings).expect("valid settings");
-            live.set_screen(immediate);
+            live.request(LiveRequest::Screen(immediate))
+                .expect("the loop takes it");
             live.frame();
             live.stopwatch_mut().advance(5_000_000_000);
             live.frame();

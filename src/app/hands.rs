@@ -91,10 +91,11 @@ impl Hands {
                 {
                     let (dx, dy) = (now.0 - x, now.1 - y);
                     if dx != 0.0 || dy != 0.0 {
-                        live.input(InputKind::Look {
+                        // Only new settings can be refused.
+                        let _ = live.request(live.input_now(InputKind::Look {
                             yaw_rad: dx * LOOK_RAD_PER_PIXEL,
                             pitch_rad: -dy * LOOK_RAD_PER_PIXEL,
-                        });
+                        }));
                         self.look_inputs += 1;
                     }
                 }
@@ -112,11 +113,12 @@ impl Hands {
             return;
         }
         self.held = self.held.with(key, down);
-        live.input(if down {
+        // Only new settings can be refused.
+        let _ = live.request(live.input_now(if down {
             InputKind::Press(key)
         } else {
             InputKind::Release(key)
-        });
+        }));
         self.key_inputs += 1;
     }
 

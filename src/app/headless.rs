@@ -13,7 +13,8 @@ use super::ui_pass::{UiPass, snapshot_panes};
 use crate::bench::Progress;
 use crate::display::Refresh;
 use crate::live::{
-    LiveLoop, LiveSettings, Panes, PresentModeId, ScreenFacts, Stopwatch, VirtualStopwatch,
+    LiveLoop, LiveRequest, LiveSettings, Panes, PresentModeId, ScreenFacts, Stopwatch,
+    VirtualStopwatch,
 };
 use crate::options::{BenchRenderOptions, FramePart, RenderOptions};
 use crate::render::{
@@ -43,10 +44,11 @@ pub fn run_render(options: &RenderOptions) -> anyhow::Result<String> {
     let refresh = Refresh::new(options.display_hz).map_err(|error| anyhow::anyhow!(error))?;
     let until = (options.time_s * 1e9).round() as Nanos;
     let mut live = LiveLoop::new(VirtualStopwatch::default(), settings)?;
-    live.set_screen(ScreenFacts {
+    // Only new settings can be refused.
+    let _ = live.request(LiveRequest::Screen(ScreenFacts {
         present_mode: Some(PresentModeId::Fifo),
         monitor_hz: Some(options.display_hz),
-    });
+    }));
     live.frame();
     // An hour at 1000 Hz is 3.6 million frames: a terminal shows how far the loop is once
     // it has taken a second, as a long bench run does.

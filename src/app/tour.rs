@@ -3,7 +3,7 @@
 //! time (the one the reader was on).
 
 use super::Clock;
-use crate::live::{LiveLoop, LiveRequest, LiveSettings};
+use crate::live::{LiveLoop, LiveRequest, LiveSettings, RampRequest};
 use crate::timestep::RangeError;
 use crate::tour::{CHAPTERS, Tour, TourRequest, TourStatus};
 
@@ -33,13 +33,15 @@ impl WindowTour {
         if request != TourRequest::Start
             && let Some(release) = self.tour.as_mut().and_then(Tour::let_go)
         {
-            live.input(release);
+            // Only new settings can be refused.
+            let _ = live.request(live.input_now(release));
         }
         let settings = match (request, self.tour.as_mut()) {
             (TourRequest::Start, None) => {
                 // A ramp running ends, and the reader's own settings are kept, not the
                 // ramp's momentary load.
-                live.stop_ramp();
+                // Stopping a ramp is never refused.
+                let _ = live.request_ramp(RampRequest::Stop);
                 let (tour, setup) = Tour::start(self.resume_at, &live.resting_settings());
                 self.tour = Some(tour);
                 Some(setup)
@@ -61,7 +63,8 @@ impl WindowTour {
             apply(live, settings);
             // Each chapter starts from rest (not from the last one's exploded spring),
             // and so does the reader's own lab on leaving.
-            live.reset();
+            // Only new settings can be refused.
+            let _ = live.request(LiveRequest::Reset);
         }
     }
 

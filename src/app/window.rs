@@ -27,7 +27,8 @@ use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
 use super::wake::Wake;
 use crate::live::{
-    LiveLoop, LiveRequest, PresentModeId, Replay, ReplayControl, ScreenFacts, Stopwatch as _,
+    LiveLoop, LiveRequest, PresentModeId, RampRequest, Replay, ReplayControl, ScreenFacts,
+    Stopwatch as _,
 };
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
@@ -94,7 +95,8 @@ impl App {
         wake: EventLoopProxy<Wake>,
         report: Box<dyn FnOnce(WindowOutcome)>,
     ) -> Self {
-        live.set_paused(options.paused);
+        // Only new settings can be refused.
+        let _ = live.request(LiveRequest::paused(options.paused));
         let panel = PanelState {
             visible: options.panel,
             timeline: options.timeline,
@@ -144,7 +146,8 @@ impl App {
         // Texture changes of a last frame that was never drawn are of no use any more.
         self.pending_textures.clear();
         // A ramp still rising puts its load back: nothing half-set is reported or saved.
-        self.live.stop_ramp();
+        // Stopping a ramp is never refused.
+        let _ = self.live.request_ramp(RampRequest::Stop);
         self.summary.take_end_state(&self.live);
         self.summary
             .display_times
@@ -568,7 +571,7 @@ impl App {
         if let Some(ramp) = self.options.ramp.take() {
             // The panel's fields show the ramp under way, and the next starts from them.
             self.panel.ramp = ramp;
-            if let Err(error) = self.live.start_ramp(ramp) {
+            if let Err(error) = self.live.request_ramp(RampRequest::Start(ramp)) {
                 self.error = Some(anyhow!(error).context("--ramp"));
             }
         }

@@ -7,7 +7,8 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use timestep_lab::live::{
-    LiveLoop, LiveSettings, Panes, RampCancel, RampPhase, RampSettings, VirtualStopwatch,
+    LiveLoop, LiveRequest, LiveSettings, Panes, RampCancel, RampPhase, RampSettings,
+    VirtualStopwatch,
 };
 use timestep_lab::timestep::Strategy;
 use timestep_lab::ui::{PanelState, ShellStatus, lab_ui};
@@ -68,17 +69,26 @@ fn build(
             let snapshot = window.live.snapshot();
             let output = lab_ui(ui, &mut window.panel, &snapshot, &ShellStatus::default());
             if let Some(settings) = output.settings {
-                window.live.apply(settings).expect("the panel's settings");
+                window
+                    .live
+                    .request(LiveRequest::Settings(settings))
+                    .expect("the panel's settings");
             }
             if let Some(request) = output.ramp {
                 window.live.request_ramp(request).expect("a valid ramp");
             }
             if output.actions.toggle_pause {
                 let paused = window.live.paused();
-                window.live.set_paused(!paused);
+                window
+                    .live
+                    .request(LiveRequest::paused(!paused))
+                    .expect("the loop takes it");
             }
             if output.actions.reset {
-                window.live.reset();
+                window
+                    .live
+                    .request(LiveRequest::Reset)
+                    .expect("the loop takes it");
             }
         },
         window,
@@ -179,7 +189,8 @@ fn pausing_or_moving_the_load_slider_ends_the_ramp() {
     let live = &mut harness.state_mut().live;
     let mut by_hand = *live.settings();
     by_hand.load.step_cost_ms = 12.0;
-    live.apply(by_hand).expect("valid settings");
+    live.request(LiveRequest::Settings(by_hand))
+        .expect("valid settings");
     harness.run();
     assert_eq!(harness.state().live.settings().load.step_cost_ms, 12.0);
     harness.get_by_label_contains("the load was set by hand, and stays");

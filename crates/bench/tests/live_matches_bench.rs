@@ -5,7 +5,8 @@
 use timestep_lab_bench::bench::{BenchSettings, run_strategy};
 use timestep_lab_core::display::DisplaySpec;
 use timestep_lab_core::live::{
-    LiveFrame, LiveLoop, LiveSettings, Panes, PresentModeId, ScreenFacts, VirtualStopwatch,
+    LiveFrame, LiveLoop, LiveRequest, LiveSettings, Panes, PresentModeId, ScreenFacts,
+    VirtualStopwatch,
 };
 use timestep_lab_core::timestep::{EnginePreset, Nanos, Strategy};
 
@@ -105,10 +106,11 @@ fn every_pane_is_fed_the_same_frames_and_measures_what_bench_measures() {
     };
     for strategies in panes_sets {
         let mut lab = comparing(strategies);
-        lab.set_screen(ScreenFacts {
+        lab.request(LiveRequest::Screen(ScreenFacts {
             present_mode: Some(PresentModeId::Immediate),
             monitor_hz: Some(144.0),
-        });
+        }))
+        .expect("the loop takes it");
         lab.frame();
         for &frame in &frames[1..] {
             frame_after(&mut lab, frame);

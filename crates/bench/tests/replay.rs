@@ -58,10 +58,11 @@ fn pane_reports(live: &LiveLoop<impl Stopwatch>) -> Vec<FrameReport> {
 /// recording's bytes and what the live loop did.
 fn scripted_recording(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>, Outcome) {
     let mut live = LiveLoop::new(VirtualStopwatch::default(), start).expect("valid");
-    live.set_screen(ScreenFacts {
+    live.request(LiveRequest::Screen(ScreenFacts {
         present_mode: Some(PresentModeId::Fifo),
         monitor_hz: Some(60.0),
-    });
+    }))
+    .expect("the loop takes it");
     // Frames before the recording: the recording must not depend on them.
     for _ in 0..7 {
         live.stopwatch_mut().advance(13 * MS);
@@ -76,28 +77,36 @@ fn scripted_recording(start: LiveSettings, switch: Option<Strategy>) -> (Vec<u8>
     let mut reports = Vec::new();
     for i in 0..600u64 {
         match i {
-            40 | 41 | 300 => live.kick(),
-            100 => live.set_paused(true),
-            110 => live.single_step(),
-            130 => live.set_paused(false),
+            40 | 41 | 300 => live.request(LiveRequest::Kick).expect("the loop takes it"),
+            100 => live.request(LiveRequest::Pause).expect("the loop takes it"),
+            110 => live
+                .request(LiveRequest::SingleStep)
+                .expect("the loop takes it"),
+            130 => live
+                .request(LiveRequest::Resume)
+                .expect("the loop takes it"),
             200 => {
                 let mut settings = *live.settings();
                 settings.rate_hz = 120.0;
                 settings.load.step_cost_ms = 1.5;
-                live.apply(settings).expect("valid");
+                live.request(LiveRequest::Settings(settings))
+                    .expect("valid");
             }
             250 => {
                 if let Some(strategy) = switch {
                     let mut settings = *live.settings();
                     settings.strategy = strategy;
-                    live.apply(settings).expect("valid");
+                    live.request(LiveRequest::Settings(settings))
+                        .expect("valid");
                 }
             }
-            400 => live.set_screen(ScreenFacts {
-                present_mode: Some(PresentModeId::Mailbox),
-                monitor_hz: Some(144.0),
-            }),
-            500 => live.reset(),
+            400 => live
+                .request(LiveRequest::Screen(ScreenFacts {
+                    present_mode: Some(PresentModeId::Mailbox),
+                    monitor_hz: Some(144.0),
+                }))
+                .expect("the loop takes it"),
+            500 => live.request(LiveRequest::Reset).expect("the loop takes it"),
             _ => {}
         }
         live.stopwatch_mut()
@@ -442,10 +451,10 @@ fn a_recording_made_during_a_ramp_replays_its_load() {
         Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
     })
     .expect("header written");
-    live.start_ramp(RampSettings {
+    live.request_ramp(RampRequest::Start(RampSettings {
         max_step_cost_ms: 25.0,
         duration_s: 10.0,
-    })
+    }))
     .expect("a valid ramp");
     // Each frame: the reports, the per-step load in force and which panes spiral.
     let seen = |live: &LiveLoop<VirtualStopwatch>| {
@@ -516,10 +525,11 @@ fn measured_session(
     const PERIOD: Nanos = 16_666_667;
     let offset: i128 = 500_000_000_000;
     let mut live = LiveLoop::new(VirtualStopwatch::default(), start).expect("valid");
-    live.set_screen(ScreenFacts {
+    live.request(LiveRequest::Screen(ScreenFacts {
         present_mode: Some(PresentModeId::Fifo),
         monitor_hz: Some(60.0),
-    });
+    }))
+    .expect("the loop takes it");
     if measured {
         live.measure_screen(
             FeedbackSource::WaylandPresentation,
@@ -559,7 +569,7 @@ fn measured_session(
             }
         }
         if i == 150 {
-            live.kick();
+            live.request(LiveRequest::Kick).expect("the loop takes it");
         }
         live.stopwatch_mut()
             .advance(16 * MS + (i * 7919 % 17) * MS / 4);

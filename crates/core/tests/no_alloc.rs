@@ -7,7 +7,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use timestep_lab_core::live::{LiveLoop, LiveSettings, RampSettings, VirtualStopwatch};
+use timestep_lab_core::live::{
+    LiveLoop, LiveRequest, LiveSettings, RampRequest, RampSettings, VirtualStopwatch,
+};
 use timestep_lab_core::metrics::{FrameStats, FrameTail, MetricsRecorder, SpiralDetector};
 use timestep_lab_core::scene::{CameraDriver, SceneConfig};
 use timestep_lab_core::sim::Simulation;
@@ -150,7 +152,7 @@ fn live_loop_frames_do_not_allocate() {
         let count = allocations_during(|| {
             for i in 0..2_000u64 {
                 if i % 97 == 0 {
-                    live.kick();
+                    live.request(LiveRequest::Kick).expect("the loop takes it");
                 }
                 live.stopwatch_mut().advance(16_666_667);
                 let frame = live.frame();
@@ -179,12 +181,14 @@ fn comparison_frames_do_not_allocate() {
     let count = allocations_during(|| {
         for i in 0..2_000u64 {
             if i % 97 == 0 {
-                live.kick();
+                live.request(LiveRequest::Kick).expect("the loop takes it");
             }
             if i % 500 == 0 {
-                live.single_step();
+                live.request(LiveRequest::SingleStep)
+                    .expect("the loop takes it");
             } else if i % 500 == 1 {
-                live.set_paused(false);
+                live.request(LiveRequest::Resume)
+                    .expect("the loop takes it");
             }
             live.stopwatch_mut().advance(16_666_667);
             std::hint::black_box(live.frame());
@@ -208,10 +212,10 @@ fn ramp_frames_do_not_allocate() {
         ..LiveSettings::default()
     };
     let mut live = warmed_up(settings);
-    live.start_ramp(RampSettings {
+    live.request_ramp(RampRequest::Start(RampSettings {
         max_step_cost_ms: 30.0,
         duration_s: 5.0,
-    })
+    }))
     .expect("a valid ramp");
     let count = allocations_during(|| {
         for _ in 0..1_000u64 {

@@ -49,7 +49,8 @@ fn a_key_pressed_in_a_frame_without_a_step_is_lost_only_under_first_step_only() 
     for policy in InputPolicy::ALL {
         let mut lab = lab(policy);
         lab.stopwatch_mut().advance(5 * MS);
-        lab.input(InputKind::Press(MoveKey::Forward));
+        lab.request(lab.input_now(InputKind::Press(MoveKey::Forward)))
+            .expect("the loop takes it");
         // 10 ms of a 20 ms step: the frame that reads the press takes no step.
         assert_eq!(frame_after(&mut lab, 5 * MS), 0);
         for _ in 0..20 {
@@ -85,10 +86,11 @@ fn every_step_applies_a_turn_to_each_step_of_a_frame() {
         let mut lab = lab(policy);
         let start = player(&lab).look;
         lab.stopwatch_mut().advance(30 * MS);
-        lab.input(InputKind::Look {
+        lab.request(lab.input_now(InputKind::Look {
             yaw_rad: 0.1,
             pitch_rad: 0.02,
-        });
+        }))
+        .expect("the loop takes it");
         // 60 ms at 50 Hz: three steps.
         assert_eq!(frame_after(&mut lab, 30 * MS), 3);
         let stats = lab.focus().input_stats();
@@ -156,7 +158,7 @@ fn a_key_held_500_ms_walks_500_ms_under_timestamped_and_the_expected_error_under
             {
                 let now = lab.stopwatch().now();
                 lab.stopwatch_mut().advance(at - now);
-                lab.input(kind);
+                lab.request(lab.input_now(kind)).expect("the loop takes it");
                 events.next();
             }
             let now = lab.stopwatch().now();

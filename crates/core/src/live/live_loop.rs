@@ -124,7 +124,7 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Takes what the window knows about its screen (present mode in force, the monitor's
     /// refresh rate); the screen model starts over when it changed.
-    pub fn set_screen(&mut self, facts: ScreenFacts) {
+    pub(crate) fn set_screen(&mut self, facts: ScreenFacts) {
         if facts != self.screen.facts() {
             self.note(LiveRequest::Screen(facts));
         }
@@ -147,7 +147,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     ///
     /// A change during a ramp stops it: a per-step load set by hand stays, any other
     /// change puts back the load the ramp started from.
-    pub fn apply(&mut self, settings: LiveSettings) -> Result<(), RangeError> {
+    pub(crate) fn apply(&mut self, settings: LiveSettings) -> Result<(), RangeError> {
         if settings == self.settings {
             return Ok(());
         }
@@ -477,7 +477,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// Back to time zero: every pane's scene, engine, metrics, trail and history, and the
     /// carried load; the previous states are forgotten so nothing is smeared across the
     /// jump. Settings and pause stay.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.note(LiveRequest::Reset);
         self.reset_panes();
         self.ramp = None;
@@ -496,17 +496,19 @@ impl<S: Stopwatch> LiveLoop<S> {
         self.rebuild_filters();
     }
 
-    /// Takes an input the person gave now (on the stopwatch): the next frame reads it.
-    /// Mouse turns arriving faster than frames are one turn, stamped when the first
-    /// arrived.
-    pub fn input(&mut self, kind: InputKind) {
-        let at = self.stopwatch.now();
-        self.input_at(at, kind);
+    /// The request for an input the person gives now (on the stopwatch), to hand to
+    /// [`Self::request`]: the next frame reads it. Mouse turns arriving faster than frames
+    /// are one turn, stamped when the first arrived.
+    pub fn input_now(&self, kind: InputKind) -> LiveRequest {
+        LiveRequest::Input(InputEvent {
+            at: self.stopwatch.now(),
+            kind,
+        })
     }
 
     /// Takes an input received at stopwatch time `at` (a recorded one): the next frame
     /// reads it.
-    pub fn input_at(&mut self, at: Nanos, kind: InputKind) {
+    pub(crate) fn input_at(&mut self, at: Nanos, kind: InputKind) {
         let event = InputEvent { at, kind };
         self.note(LiveRequest::Input(event));
         if let Some(last) = self.inputs.last_mut()
@@ -519,7 +521,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Buffers a kick for the next step of every pane.
-    pub fn kick(&mut self) {
+    pub(crate) fn kick(&mut self) {
         self.note(LiveRequest::Kick);
         for pane in &mut self.panes {
             pane.kick();
@@ -532,13 +534,9 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Stops or restarts time (for every pane: they share the clock).
-    pub fn set_paused(&mut self, paused: bool) {
+    pub(crate) fn set_paused(&mut self, paused: bool) {
         if paused != self.clock.paused() {
-            self.note(if paused {
-                LiveRequest::Pause
-            } else {
-                LiveRequest::Resume
-            });
+            self.note(LiveRequest::paused(paused));
         }
         if paused {
             self.end_ramp(RampCancel::Paused);
@@ -548,7 +546,7 @@ impl<S: Stopwatch> LiveLoop<S> {
 
     /// Pauses and advances every pane exactly one frame of the single-step length on the
     /// next frame.
-    pub fn single_step(&mut self) {
+    pub(crate) fn single_step(&mut self) {
         self.note(LiveRequest::SingleStep);
         self.end_ramp(RampCancel::Paused);
         self.clock.single_step();

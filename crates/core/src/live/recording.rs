@@ -58,6 +58,13 @@ pub enum LiveRequest {
     GaveUp(GaveUp),
 }
 
+impl LiveRequest {
+    /// Time stopped (`true`) or restarted.
+    pub fn paused(paused: bool) -> Self {
+        if paused { Self::Pause } else { Self::Resume }
+    }
+}
+
 /// What a recording starts from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordingHeader {

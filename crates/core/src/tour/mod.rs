@@ -475,7 +475,7 @@ impl TourAsk {
         // A key or a turn is stamped when the loop takes it (`LiveRequest::Input` carries
         // the time).
         for input in self.inputs {
-            live.input(input);
+            live.request(live.input_now(input))?;
         }
         self.settings.map_or(Ok(()), |settings| {
             live.request(LiveRequest::Settings(settings))

@@ -655,7 +655,8 @@ fn the_first_person_claim_needs_the_player_to_walk() {
         act(&mut tour, &mut live);
         if i == 0 {
             // The reader holds left against the tour's right: the player stands.
-            live.input(InputKind::Press(MoveKey::Left));
+            live.request(live.input_now(InputKind::Press(MoveKey::Left)))
+                .expect("the loop takes it");
         }
     }
     let text = fails(tour.verdict());

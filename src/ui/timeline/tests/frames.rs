@@ -104,7 +104,7 @@ fn pausing_keeps_the_running_frames_on_the_axis_and_single_steps_append() {
         live.frame();
     }
     let running = model_of(live.history());
-    live.set_paused(true);
+    live.request(LiveRequest::Pause).expect("the loop takes it");
     // Paused for longer than the window: the frames before the pause stay.
     for _ in 0..90 {
         live.stopwatch_mut().advance(FRAME_60HZ);
@@ -117,7 +117,8 @@ fn pausing_keeps_the_running_frames_on_the_axis_and_single_steps_append() {
         (running.axis_start, running.axis_end)
     );
     // A single step appends one frame of the single-step length at the right.
-    live.single_step();
+    live.request(LiveRequest::SingleStep)
+        .expect("the loop takes it");
     live.stopwatch_mut().advance(FRAME_60HZ);
     live.frame();
     let stepped = model_of(live.history());

@@ -13,8 +13,8 @@ use super::steps::{PaneOffset, step_ends};
 use crate::display::DisplaySpec;
 use crate::feedback::{FeedbackSource, MeasuredRefresh};
 use crate::live::{
-    FrameSample, History, LiveLoop, LiveSettings, OnScreen, PresentModeId, RefreshKind,
-    RefreshMark, ScreenFacts, Stopwatch, VirtualStopwatch,
+    FrameSample, History, LiveLoop, LiveRequest, LiveSettings, OnScreen, PresentModeId,
+    RefreshKind, RefreshMark, ScreenFacts, Stopwatch, VirtualStopwatch,
 };
 use crate::ring::Ring;
 use crate::timestep::{Nanos, Strategy};

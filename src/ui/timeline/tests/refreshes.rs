@@ -141,7 +141,8 @@ fn live_model(facts: Option<ScreenFacts>, frame: Nanos, frames: usize) -> Timeli
     let mut live = LiveLoop::new(VirtualStopwatch::default(), with(Strategy::Accumulator))
         .expect("valid settings");
     if let Some(facts) = facts {
-        live.set_screen(facts);
+        live.request(LiveRequest::Screen(facts))
+            .expect("the loop takes it");
     }
     live.frame();
     for _ in 0..frames {

@@ -13,7 +13,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// from 0 to `settings`' maximum over its duration while every pane runs, then goes
     /// back to the value in force now. A ramp running is stopped first. Bad settings are
     /// named and nothing changes.
-    pub fn start_ramp(&mut self, settings: RampSettings) -> Result<(), RangeError> {
+    pub(crate) fn start_ramp(&mut self, settings: RampSettings) -> Result<(), RangeError> {
         settings.validate()?;
         self.end_ramp(RampCancel::Stopped);
         // Every pane's speed over the same frames: the window of the longest step.
@@ -30,7 +30,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     }
 
     /// Stops a running ramp and puts the load back; its curves stay.
-    pub fn stop_ramp(&mut self) {
+    pub(crate) fn stop_ramp(&mut self) {
         self.end_ramp(RampCancel::Stopped);
     }
 
