@@ -8,7 +8,7 @@ use timestep_lab_bench::bench::{BenchSettings, run};
 use timestep_lab_bench::trace::generate;
 use timestep_lab_core::feedback::{ClockMap, FeedbackSource, PresentFeedback};
 use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
-use timestep_lab_core::metrics::MetricsRecorder;
+use timestep_lab_core::metrics::{MetricsRecorder, TruthMemo};
 use timestep_lab_core::scene::SceneConfig;
 use timestep_lab_core::sim::Simulation;
 use timestep_lab_core::timestep::{Engine, Strategy, TimestepConfig};
@@ -34,10 +34,11 @@ fn engine(c: &mut Criterion) {
         c.bench_function(&format!("simulation_frame_with_metrics_{strategy}"), |b| {
             let mut sim = Simulation::new(strategy, TimestepConfig::default(), SceneConfig::new());
             let mut recorder = MetricsRecorder::default();
+            let mut truths = TruthMemo::default();
             let mut i = 0;
             b.iter(|| {
                 let (report, shown) = sim.frame(frames[i % frames.len()]);
-                recorder.record(&report, shown.spring_x_m, sim.scene(), None);
+                recorder.record(&report, shown.spring_x_m, sim.scene(), None, &mut truths);
                 i += 1;
                 black_box(shown)
             })
@@ -51,9 +52,10 @@ fn engine(c: &mut Criterion) {
             SceneConfig::new(),
         );
         let mut recorder = MetricsRecorder::default();
+        let mut truths = TruthMemo::default();
         b.iter(|| {
             let (report, shown) = sim.frame(black_box(80_000_000));
-            recorder.record(&report, shown.spring_x_m, sim.scene(), None);
+            recorder.record(&report, shown.spring_x_m, sim.scene(), None, &mut truths);
             black_box(shown)
         })
     });

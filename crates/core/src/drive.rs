@@ -21,7 +21,7 @@
 
 use crate::display::{DisplayEvent, DisplaySpec, Presentation};
 use crate::input::InputEvent;
-use crate::metrics::{DisplayTiming, ScreenFrame};
+use crate::metrics::{DisplayTiming, ScreenFrame, TruthMemo};
 use crate::run::PaneRun;
 use crate::sim::FrameWall;
 use crate::timestep::{FrameFilters, FrameReport, Nanos};
@@ -138,13 +138,16 @@ impl FrameDriver {
 
     /// Runs one frame on every pane: the filters, the frame's place on `screen`, then each
     /// pane's run with the same filtered time, inputs and `step_work` (what a number of
-    /// steps costs, for the spiral detector). Returns the filtered frame time.
+    /// steps costs, for the spiral detector). `truths` answers where the spring truly is,
+    /// for these panes and any others run frame by frame beside them (see [`TruthMemo`]).
+    /// Returns the filtered frame time.
     pub fn frame<P: DrivenPane>(
         &mut self,
         screen: &mut impl FrameScreen,
         panes: &mut [P],
         input: FrameInput<'_>,
         step_work: impl Fn(u64) -> Nanos,
+        truths: &mut TruthMemo,
     ) -> Nanos {
         let fed = input.time.map_or(0, |time| self.filters.apply(time));
         let held = self.filters.held();
@@ -163,7 +166,8 @@ impl FrameDriver {
         for (index, pane) in panes.iter_mut().enumerate() {
             let run = pane.run_mut();
             let judged = run.judging();
-            let (report, at_screen) = run.advance(fed, input.events, wall, &step_work, timing);
+            let (report, at_screen) =
+                run.advance(fed, input.events, wall, &step_work, timing, truths);
             if index == 0
                 && let Some(at_screen) = &at_screen
             {

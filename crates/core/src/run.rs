@@ -5,7 +5,9 @@
 
 use crate::display::DisplayEvent;
 use crate::input::InputEvent;
-use crate::metrics::{DisplayTiming, Metrics, MetricsRecorder, ScreenFrame, SpiralDetector};
+use crate::metrics::{
+    DisplayTiming, Metrics, MetricsRecorder, ScreenFrame, SpiralDetector, TruthMemo,
+};
 use crate::scene::{SceneConfig, ShownScene};
 use crate::sim::{FrameWall, Simulation};
 use crate::timestep::{FrameReport, Nanos, RangeError, Strategy, TimestepConfig, ns_from_ms};
@@ -88,8 +90,14 @@ impl PaneRun {
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
     ) -> (FrameReport, ShownScene, Option<ScreenFrame>) {
-        let (report, screen) =
-            self.advance(frame_time, &[], FrameWall::default(), step_work, display);
+        let (report, screen) = self.advance(
+            frame_time,
+            &[],
+            FrameWall::default(),
+            step_work,
+            display,
+            &mut TruthMemo::default(),
+        );
         let shown = self.sim.scene().shown(&report);
         (report, shown, screen)
     }
@@ -98,7 +106,8 @@ impl PaneRun {
     /// stopwatch (they are routed to the steps, and their latency is measured when the
     /// frames that show them reach the screen), without saying what to draw
     /// ([`Self::shown`] says it, when it is wanted): the bench measures every frame and
-    /// draws none.
+    /// draws none. `truths` answers where the spring truly is (shared by the panes that run
+    /// frame by frame together).
     pub fn advance(
         &mut self,
         frame_time: Nanos,
@@ -106,12 +115,13 @@ impl PaneRun {
         wall: FrameWall,
         step_work: impl FnOnce(u64) -> Nanos,
         display: Option<DisplayTiming>,
+        truths: &mut TruthMemo,
     ) -> (FrameReport, Option<ScreenFrame>) {
         let delay = display.and_then(|timing| timing.predicted_delay());
         let report = self.sim.advance(frame_time, events, wall, delay);
         let scene = self.sim.scene();
         let drawn = scene.drawn_spring(report.drawn).x;
-        let screen = self.recorder.record(&report, drawn, scene, display);
+        let screen = self.recorder.record(&report, drawn, scene, display, truths);
         if let Some(screen) = &screen {
             self.sim.input_shown(screen.display_time, screen.shown_time);
         }

@@ -10,7 +10,9 @@ use std::cell::Cell;
 use timestep_lab_core::live::{
     LiveLoop, LiveRequest, LiveSettings, RampRequest, RampSettings, VirtualStopwatch,
 };
-use timestep_lab_core::metrics::{FrameStats, FrameTail, MetricsRecorder, SpiralDetector};
+use timestep_lab_core::metrics::{
+    FrameStats, FrameTail, MetricsRecorder, SpiralDetector, TruthMemo,
+};
 use timestep_lab_core::scene::{CameraDriver, SceneConfig};
 use timestep_lab_core::sim::Simulation;
 use timestep_lab_core::timestep::{
@@ -67,6 +69,7 @@ fn frames_do_not_allocate() {
             scene.camera.driver = driver;
             let mut sim = Simulation::new(strategy, TimestepConfig::default(), scene);
             let mut recorder = MetricsRecorder::default();
+            let mut truths = TruthMemo::default();
             let mut spiral = SpiralDetector::new(sim.engine().config().dt_ns());
             let mut clock = FrameClock::default();
             let mut filters = FrameFilters {
@@ -81,7 +84,7 @@ fn frames_do_not_allocate() {
                     let real = 16_666_667 + (i % 7) * 1_000_000;
                     let frame = filters.apply(clock.tick(real));
                     let (report, shown) = sim.frame(frame);
-                    recorder.record(&report, shown.spring_x_m, sim.scene(), None);
+                    recorder.record(&report, shown.spring_x_m, sim.scene(), None, &mut truths);
                     spiral.record(report.owed, 0, report.used);
                     std::hint::black_box((spiral.spiralling(), recorder.metrics(sim.scene())));
                 }

@@ -32,6 +32,7 @@ mod progress;
 mod replay;
 mod report;
 mod runner;
+mod strategy_run;
 mod table;
 mod trace_choice;
 
@@ -51,12 +52,14 @@ pub use runner::{BenchError, BenchRequest, PlotRequest, ReportFormat};
 pub(crate) use runner::{open_run, trace_json};
 pub use trace_choice::{BenchTrace, TraceChoice};
 
-use crate::display::{DisplayCounts, DisplayEvent, DisplaySpec, Presentation};
-use crate::drive::{DrivenPane, FrameDriver, FrameInput, PaneFrame, settle};
-use crate::input::{InputScript, InputStats, ScriptCursor};
-use crate::live::{LoadModel, LoadSettings};
-use crate::metrics::{FrameTail, Metrics, ScreenFrame};
-use crate::run::{PaneRun, costs_ns, freezes};
+use strategy_run::StrategyRun;
+
+use crate::display::{DisplayCounts, DisplayEvent, DisplaySpec};
+use crate::drive::{DrivenPane, PaneFrame};
+use crate::input::{InputScript, InputStats};
+use crate::live::LoadSettings;
+use crate::metrics::{Metrics, ScreenFrame, TruthMemo};
+use crate::run::{PaneRun, costs_ns};
 use crate::scene::SceneConfig;
 use crate::timestep::{
     FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns, ns_from_ms,
@@ -207,96 +210,20 @@ pub fn run_strategy_on(
     settings: &BenchSettings,
     observer: &mut impl FrameObserver,
 ) -> BenchResult {
-    observer.start(strategy);
-    let mut pane = [BenchPane {
-        run: PaneRun::new(strategy, settings.timestep, settings.scene),
+    let mut run = StrategyRun::new(
+        strategy,
+        settings,
+        display_times,
+        frame_times.frame_count(),
         observer,
-        index: 0,
-        steps: 0,
-    }];
-    let mut screen = Presentation::new(settings.display, settings.gpu_cost);
-    let modeled = settings.display.is_modeled();
-    let mut driver = FrameDriver::new(
-        settings.filter.build(
-            settings
-                .display
-                .refresh()
-                .map(|refresh| refresh.period_ns()),
-        ),
     );
-    let mut load = LoadModel::new(settings.load);
-    let step_cost = settings.step_cost();
-    let step_work = |steps: u64| steps.saturating_mul(step_cost);
-    // `C_i`: when the frame about to run started, on the display's clock.
-    let mut wall_time = 0u64;
-    let mut frozen = false;
-    let mut tail = FrameTail::new(usize::try_from(frame_times.frame_count()).unwrap_or(usize::MAX));
-    let mut inputs = settings
-        .input
-        .map(|script| ScriptCursor::new(script.events()));
-    if let Some(unit) = settings.display.refresh_unit() {
-        pane[0].run.count_refreshes(unit);
-    }
-    if settings.display == DisplaySpec::Trace
-        && let Some(anchor) = display_times.and_then(|times| times.anchor)
-    {
-        pane[0].run.anchor_screen(anchor);
-    }
+    let mut truths = TruthMemo::default();
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
-        // The previous iteration's load (its steps, the render cost, jitter, a hitch),
-        // spent from its start.
-        let load = load.cost(wall_time, pane[0].steps).total;
-        if freezes(load) {
-            frozen = true;
+        if !run.frame(i, trace_frame, &mut truths) {
             break;
         }
-        // The previous iteration's work: its trace time and its load.
-        let work = trace_frame.saturating_add(load);
-        // It ends by presenting the previous frame; a full queue holds the CPU there.
-        let frame = if modeled && i > 0 {
-            driver.present(&mut screen, &mut pane, wall_time.saturating_add(work)) - wall_time
-        } else {
-            work
-        };
-        wall_time = wall_time.saturating_add(frame);
-        tail.record(frame);
-        let events = match inputs.as_mut() {
-            Some(cursor) => cursor.until(wall_time),
-            None => &[],
-        };
-        let input = FrameInput {
-            start: wall_time,
-            interval: frame,
-            time: Some(frame),
-            events,
-        };
-        driver.frame(&mut screen, &mut pane, input, step_work);
-        if settings.display == DisplaySpec::Trace {
-            let delay = display_times.and_then(|times| times.frames.get(i).copied().flatten());
-            let event = screen.record(i as u64, delay.map(|delay| wall_time.saturating_add(delay)));
-            settle(&mut pane, &event);
-        }
     }
-    if modeled {
-        screen.finish(wall_time, |event| settle(&mut pane, &event));
-    }
-    let [BenchPane { run, observer, .. }] = pane;
-    let result = BenchResult {
-        strategy,
-        metrics: run.metrics(),
-        wall_time,
-        dropped: run.sim().engine().dropped(),
-        carried: run.sim().engine().accumulator(),
-        spiral: frozen || run.spiralling(),
-        frozen,
-        display: screen.display().counts(),
-        refresh_grid: modeled,
-        frame_time_p99: tail.p99(),
-        frame_time_max: tail.max(),
-        input: run.sim().input_stats(),
-    };
-    observer.finish(&result);
-    result
+    run.finish()
 }
 
 /// A bench run's one pane: the strategy's run, watched frame by frame by `observer`.
@@ -363,9 +290,14 @@ pub fn run_observed(
 }
 
 /// Runs each strategy over the trace, side by side on every core, reporting to `progress`;
-/// the results are in the strategies' order and the same, to the bit, as [`run`]'s: every
-/// run is on its own, and nothing one does reaches another. (`--csv` and `--plot` watch the
-/// frames in order, so `bench` runs serially with them: [`run_observed`].)
+/// the results are in the strategies' order and the same, to the bit, as [`run`]'s.
+/// (`--csv` and `--plot` watch the frames in order, so `bench` runs serially with them:
+/// [`run_observed`].)
+///
+/// The strategies are split into one group per core, each group run frame by frame
+/// together on its core ([`strategy_run::run_together`]): it reads the trace once and asks
+/// the exact spring once where its strategies show the same simulated time. Strategies
+/// that show the same time are grouped together ([`shown_time_order`]).
 pub fn run_parallel(
     frame_times: &(impl FrameSource + Sync + ?Sized),
     display_times: Option<DisplayTimes<'_>>,
@@ -374,13 +306,47 @@ pub fn run_parallel(
     progress: &SharedProgress,
 ) -> Vec<BenchResult> {
     use rayon::prelude::*;
-    strategies
-        .par_iter()
-        .map(|&strategy| {
-            let mut share = progress.share(frame_times.frame_count());
-            run_strategy_on(frame_times, display_times, strategy, settings, &mut share)
+    let mut order: Vec<usize> = (0..strategies.len()).collect();
+    order.sort_by_key(|&index| shown_time_order(strategies[index]));
+    let groups = rayon::current_num_threads().clamp(1, strategies.len().max(1));
+    let group_size = strategies.len().div_ceil(groups).max(1);
+    let mut results: Vec<(usize, BenchResult)> = order
+        .par_chunks(group_size)
+        .flat_map_iter(|group| {
+            let chosen: Vec<Strategy> = group.iter().map(|&index| strategies[index]).collect();
+            let mut shares: Vec<_> = group
+                .iter()
+                .map(|_| progress.share(frame_times.frame_count()))
+                .collect();
+            let results = strategy_run::run_together(
+                frame_times,
+                display_times,
+                &chosen,
+                settings,
+                &mut shares,
+            );
+            group.iter().copied().zip(results).collect::<Vec<_>>()
         })
-        .collect()
+        .collect();
+    results.sort_by_key(|&(index, _)| index);
+    results.into_iter().map(|(_, result)| result).collect()
+}
+
+/// Where a strategy sorts so that strategies showing the same simulated time each frame
+/// are next to each other (and so run in one group by [`run_parallel`]): those that show
+/// the frame's own time (variable steps, extrapolation), those a step behind it
+/// (interpolation and its kin), and those that show their last step or, `fixed`, a clock
+/// of their own.
+fn shown_time_order(strategy: Strategy) -> u8 {
+    use crate::timestep::{Family, View};
+    let facts = strategy.facts();
+    match (facts.view, facts.family) {
+        _ if strategy == Strategy::Fixed => 2,
+        (View::Extrapolate(()) | View::Velocity(()), _)
+        | (View::Latest, Family::OneStep | Family::Substeps) => 0,
+        (View::Blend(()) | View::Hermite(()) | View::AtDisplay | View::BlendOlder(()), _) => 1,
+        _ => 2,
+    }
 }
 
 /// Milliseconds of a cost, for reports.

@@ -13,7 +13,7 @@ mod script;
 
 pub use desk::{FrameClockFacts, InputDesk, StepInput};
 pub use meter::{InputStats, PolicyStats};
-pub use script::{InputScript, ScriptCursor, ScriptError};
+pub use script::{InputScript, ScriptCursor, ScriptError, ScriptEvents};
 
 use crate::timestep::Nanos;
 

@@ -87,9 +87,11 @@ impl InputScript {
 
     /// The events, in time order: the `n`th press (from 1) at `n·period`, its release
     /// `hold` later; odd presses walk forward, even ones back.
-    pub fn events(&self) -> impl Iterator<Item = InputEvent> + use<> {
-        let script = *self;
-        (0u64..).map(move |index| script.event(index))
+    pub fn events(&self) -> ScriptEvents {
+        ScriptEvents {
+            script: *self,
+            next: 0,
+        }
     }
 
     /// The `index`th event (from 0) of [`Self::events`]: presses at even indices, their
@@ -113,6 +115,25 @@ impl InputScript {
                 kind: InputKind::Release(key),
             }
         }
+    }
+}
+
+/// An [`InputScript`]'s events in time order, without end (see [`InputScript::events`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ScriptEvents {
+    /// The script.
+    script: InputScript,
+    /// The index of the next event.
+    next: u64,
+}
+
+impl Iterator for ScriptEvents {
+    type Item = InputEvent;
+
+    fn next(&mut self) -> Option<InputEvent> {
+        let event = self.script.event(self.next);
+        self.next += 1;
+        Some(event)
     }
 }
 

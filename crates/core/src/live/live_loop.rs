@@ -16,7 +16,7 @@ use super::stopwatch::Stopwatch;
 use crate::display::same_refresh;
 use crate::drive::{FrameDriver, FrameInput};
 use crate::input::{InputEvent, InputKind};
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, TruthMemo};
 use crate::ring::Ring;
 use crate::scene::SceneConfig;
 use crate::sim::Simulation;
@@ -59,6 +59,8 @@ pub struct LiveLoop<S: Stopwatch> {
     /// Runs each frame on the panes and the screen model, with the frame-time filters
     /// built for the screen's refresh period.
     driver: FrameDriver,
+    /// Where the spring truly is, asked by every pane's metrics (see [`TruthMemo`]).
+    truths: TruthMemo,
     /// The refresh period the filters were built for.
     filters_period: Nanos,
     /// Whether a frame has run that the screen has not been given yet.
@@ -100,6 +102,7 @@ impl<S: Stopwatch> LiveLoop<S> {
             presents: Ring::new(PRESENT_RING),
             screen: LiveDisplay::new(settings.refresh_override_hz),
             driver: FrameDriver::default(),
+            truths: TruthMemo::default(),
             filters_period: 0,
             unpresented: false,
             frame_spans: FrameSpans::new(),
@@ -266,8 +269,13 @@ impl<S: Stopwatch> LiveLoop<S> {
             time: (!idle).then_some(ticked),
             events: &self.inputs,
         };
-        self.driver
-            .frame(&mut self.screen, &mut self.panes, input, step_work);
+        self.driver.frame(
+            &mut self.screen,
+            &mut self.panes,
+            input,
+            step_work,
+            &mut self.truths,
+        );
         self.inputs.clear();
         let focus = self.settings.focus_index();
         let focus_steps = self.panes[focus].last().map_or(0, |f| f.report.steps.len());

@@ -14,6 +14,7 @@ mod packed_frame_times;
 mod screen;
 mod smoothness;
 mod spiral;
+mod truth;
 
 pub use frame_distribution::{FrameBins, percentile_curve};
 pub use frame_histogram::{
@@ -32,10 +33,11 @@ pub use screen::{
 };
 pub use smoothness::Smoothness;
 pub use spiral::{SPIRAL_RISING_FRAMES, SPIRAL_WINDOW_FRAMES, SpiralDetector};
+pub use truth::TruthMemo;
 
 use crate::display::DisplayEvent;
-use crate::scene::{Scene, SpringParams, SpringTruth, TruthCurve};
-use crate::timestep::{FrameReport, Nanos, secs_from_ns};
+use crate::scene::Scene;
+use crate::timestep::{FrameReport, secs_from_ns};
 
 /// Accumulates per-frame measurements, without allocating.
 #[derive(Clone, Debug, Default)]
@@ -54,24 +56,6 @@ pub struct MetricsRecorder {
     screen: ScreenRecorder,
     /// Largest spring position error, metres.
     position_error_max: f64,
-    /// The exact spring position last asked for: the solution and its parameters, the
-    /// curve they make (its constants worked out once), and the time last asked with the
-    /// answer. A frame that shows the same step as the one before (most frames above the
-    /// step rate) asks again, and an exponential, a sine and a cosine are saved.
-    last_truth: Option<LastTruth>,
-}
-
-/// The exact spring the metrics last asked of (see [`MetricsRecorder`]'s `last_truth`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct LastTruth {
-    /// The solution.
-    truth: SpringTruth,
-    /// Its parameters.
-    params: SpringParams,
-    /// The two as a curve.
-    curve: TruthCurve,
-    /// The simulated time last asked, with the displacement there.
-    asked: Option<(Nanos, f64)>,
 }
 
 /// The metrics of a run, as `bench` reports them.
@@ -145,7 +129,7 @@ impl Metrics {
 
 impl MetricsRecorder {
     /// Records one frame: its report, the spring's drawn displacement (m), and the scene it
-    /// came from. With
+    /// came from, whose exact spring `truths` answers. With
     /// `display` `None` the frame is on screen at `T_i` (the `cpu` display); otherwise it
     /// waits for [`Self::settle`] to say when it was shown.
     pub fn record(
@@ -154,6 +138,7 @@ impl MetricsRecorder {
         drawn_spring_m: f64,
         scene: &Scene,
         display: Option<DisplayTiming>,
+        truths: &mut TruthMemo,
     ) -> Option<ScreenFrame> {
         let steps = report.steps.len();
         // A run anchored on a shown frame judges its first frame at the screen once the
@@ -182,34 +167,11 @@ impl MetricsRecorder {
         let (t, s) = (report.presented_time, report.shown_time);
         self.smoothness.record(t, s, self.started);
         if self.started {
-            let error = (drawn_spring_m - self.true_spring_x(scene, s)).abs();
+            let error = (drawn_spring_m - truths.spring_x(scene, s)).abs();
             self.position_error_max = self.position_error_max.max(error);
         }
         self.started |= scene.time() > 0;
         screen
-    }
-
-    /// Where `scene`'s spring truly is at simulated time `s`, m ([`Scene::true_spring`]),
-    /// answered from the last question where it is the same.
-    fn true_spring_x(&mut self, scene: &Scene, s: Nanos) -> f64 {
-        let (truth, params) = (*scene.truth(), scene.config().spring);
-        let last = match &mut self.last_truth {
-            Some(last) if last.truth == truth && last.params == params => last,
-            last => last.insert(LastTruth {
-                truth,
-                params,
-                curve: truth.curve(&params),
-                asked: None,
-            }),
-        };
-        match last.asked {
-            Some((at, x)) if at == s => x,
-            _ => {
-                let x = last.curve.state_at(secs_from_ns(s)).x;
-                last.asked = Some((s, x));
-                x
-            }
-        }
     }
 
     /// The run starts from a shown frame at `at` on the display's clock (see

@@ -13,9 +13,10 @@ fn frames_60hz(seconds: u64) -> impl Iterator<Item = Nanos> {
 fn run(strategy: Strategy, scene: SceneConfig, frames: impl Iterator<Item = Nanos>) -> Metrics {
     let mut sim = Simulation::new(strategy, TimestepConfig::default(), scene);
     let mut recorder = MetricsRecorder::default();
+    let mut truths = TruthMemo::default();
     for frame in frames {
         let (report, shown) = sim.frame(frame);
-        recorder.record(&report, shown.spring_x_m, sim.scene(), None);
+        recorder.record(&report, shown.spring_x_m, sim.scene(), None, &mut truths);
     }
     recorder.metrics(sim.scene())
 }
@@ -111,9 +112,10 @@ fn metrics_start_after_the_first_step() {
         SceneConfig::new(),
     );
     let mut recorder = MetricsRecorder::default();
+    let mut truths = TruthMemo::default();
     for frame in [5_000_000, 5_000_000, 5_000_000] {
         let (report, shown) = sim.frame(frame);
-        recorder.record(&report, shown.spring_x_m, sim.scene(), None);
+        recorder.record(&report, shown.spring_x_m, sim.scene(), None, &mut truths);
     }
     // No step yet: 15 ms behind would otherwise count as latency.
     assert_eq!(recorder.metrics(sim.scene()).latency_ms, 0.0);

@@ -194,13 +194,14 @@ fn a_hitch_shows_at_the_screen_and_dropped_time_is_off_the_clock() {
 fn cpu_reference(frames: &[Nanos], strategy: Strategy, settings: &BenchSettings) -> Metrics {
     let mut sim = Simulation::new(strategy, settings.timestep, settings.scene);
     let mut recorder = crate::metrics::MetricsRecorder::default();
+    let mut truths = TruthMemo::default();
     let mut previous_steps = 0;
     for &trace_frame in frames {
         let frame = trace_frame
             + ns_from_ms(settings.load.render_cost_ms)
             + previous_steps * settings.step_cost();
         let (report, shown): (FrameReport, ShownScene) = sim.frame(frame);
-        recorder.record(&report, shown.spring_x_m, sim.scene(), None);
+        recorder.record(&report, shown.spring_x_m, sim.scene(), None, &mut truths);
         previous_steps = report.steps.len();
     }
     recorder.metrics(sim.scene())
