@@ -291,7 +291,7 @@ impl FrameSpans {
         self.recent.capacity() * size_of::<RecentFrame>()
             + self.one_second.memory_bytes()
             + self.ten_seconds.memory_bytes()
-            + self.session.buckets() * 2 * size_of::<u64>()
+            + self.session.memory_bytes()
     }
 }
 

@@ -117,7 +117,10 @@ impl History {
     /// it does not allocate: the frame times for the percentiles are sorted on the stack,
     /// and a window never holds more than the [`HISTORY_CAPACITY`] frames a history keeps.
     pub fn stats(&self, window: Nanos) -> SpanStats {
-        let mut frame_times = [0; HISTORY_CAPACITY];
+        // Filled as the window is read, never zeroed first: the array is 64 KiB, a
+        // second's window holds a few hundred frames, and the panel's readouts ask for
+        // every pane's every frame.
+        let mut frame_times = arrayvec::ArrayVec::<Nanos, HISTORY_CAPACITY>::new();
         let mut stats = SpanStats::default();
         let mut steps_sum = 0u64;
         let mut smoothness = Smoothness::default();
@@ -130,9 +133,8 @@ impl History {
         for sample in self.recent(window) {
             first_wall.get_or_insert(sample.wall);
             first_clock.get_or_insert(game_clock(sample));
-            if let Some(slot) = frame_times.get_mut(stats.frames as usize) {
-                *slot = sample.real_frame;
-            }
+            // A window never holds more than the history keeps.
+            let _ = frame_times.try_push(sample.real_frame);
             stats.frames += 1;
             steps_sum += u64::from(sample.steps);
             stats.steps_max = stats.steps_max.max(sample.steps);
@@ -161,8 +163,7 @@ impl History {
         stats.display_latency_ms = (screen.judged() > 0).then(|| screen.latency_ms());
         stats.display_judder_ms = (screen.judder_terms() > 0).then(|| screen.judder_ms());
         // The bench's definitions: nearest-rank percentiles of the real frame times.
-        let kept = (stats.frames as usize).min(HISTORY_CAPACITY);
-        if let Some(frames) = FrameStats::from_frame_times_in_place(&mut frame_times[..kept]) {
+        if let Some(frames) = FrameStats::from_frame_times_in_place(&mut frame_times) {
             stats.frame_time_p50_ms = ms_from_ns(frames.p50);
             stats.frame_time_p99_ms = ms_from_ns(frames.p99);
         }

@@ -40,9 +40,13 @@ pub const HISTOGRAM_BUCKETS: usize =
 /// The widest a bucket is, as a fraction of the frame times in it: 1/1024.
 pub const HISTOGRAM_RELATIVE_WIDTH: f64 = 1.0 / HISTOGRAM_SUB_BUCKETS as f64;
 
+/// Words of the map of buckets in use: a bit per bucket.
+const OCCUPIED_WORDS: usize = HISTOGRAM_BUCKETS.div_ceil(u64::BITS as usize);
+
 /// Memory a histogram holds, whatever the number of frames: a count and a total per
-/// bucket (880 KiB).
-pub const HISTOGRAM_BYTES: usize = HISTOGRAM_BUCKETS * 2 * size_of::<u64>();
+/// bucket, and a bit per bucket saying whether it holds frames (887 KiB).
+pub const HISTOGRAM_BYTES: usize =
+    HISTOGRAM_BUCKETS * 2 * size_of::<u64>() + OCCUPIED_WORDS * size_of::<u64>();
 
 /// Frame times of any number of frames, in [`HISTOGRAM_BYTES`] allocated once.
 #[derive(Clone)]
@@ -51,6 +55,10 @@ pub struct FrameHistogram {
     counts: Box<[u64]>,
     /// Their total time, ns (saturating).
     totals: Box<[Nanos]>,
+    /// A bit per bucket, set where it holds frames: the buckets in use are read without
+    /// visiting the empty ones between them (a session's first frame, near 0, and its
+    /// usual frames, near 16 ms, are some 15 000 buckets apart).
+    occupied_map: Box<[u64]>,
     /// All frames and their total time.
     all: FrameSum,
     /// The shortest frame (meaningless without frames).
@@ -84,6 +92,7 @@ impl FrameHistogram {
         Self {
             counts: vec![0; HISTOGRAM_BUCKETS].into_boxed_slice(),
             totals: vec![0; HISTOGRAM_BUCKETS].into_boxed_slice(),
+            occupied_map: vec![0; OCCUPIED_WORDS].into_boxed_slice(),
             all: FrameSum::default(),
             min: 0,
             max: 0,
@@ -96,6 +105,7 @@ impl FrameHistogram {
         let bucket = bucket_of(frame);
         self.counts[bucket] += 1;
         self.totals[bucket] = self.totals[bucket].saturating_add(frame);
+        self.occupied_map[bucket / WORD_BITS] |= 1 << (bucket % WORD_BITS);
         if self.all.frames == 0 {
             self.min = frame;
             self.max = frame;
@@ -115,6 +125,7 @@ impl FrameHistogram {
             let (low, high) = self.occupied;
             self.counts[low..=high].fill(0);
             self.totals[low..=high].fill(0);
+            self.occupied_map[low / WORD_BITS..=high / WORD_BITS].fill(0);
         }
         self.all = FrameSum::default();
         self.min = 0;
@@ -132,16 +143,24 @@ impl FrameHistogram {
         self.counts.len()
     }
 
+    /// The memory held, bytes: [`HISTOGRAM_BYTES`], however many frames were recorded.
+    pub fn memory_bytes(&self) -> usize {
+        (self.counts.len() + self.totals.len() + self.occupied_map.len()) * size_of::<u64>()
+    }
+
     /// The buckets in use, lowest first: index, count, total.
     fn occupied_buckets(&self) -> impl DoubleEndedIterator<Item = (usize, u64, Nanos)> + '_ {
-        let range = if self.all.frames == 0 {
+        let words = if self.all.frames == 0 {
             0..0
         } else {
-            self.occupied.0..self.occupied.1 + 1
+            self.occupied.0 / WORD_BITS..self.occupied.1 / WORD_BITS + 1
         };
-        range
+        words
+            .flat_map(|word| SetBits {
+                bits: self.occupied_map[word],
+                first: word * WORD_BITS,
+            })
             .map(|bucket| (bucket, self.counts[bucket], self.totals[bucket]))
-            .filter(|&(_, count, _)| count > 0)
     }
 
     /// What a bucket's frames read as: their mean, within the frames recorded.
@@ -166,6 +185,39 @@ impl FrameHistogram {
         } else {
             share(taken, count, total)
         }
+    }
+}
+
+/// Bits in a word of the map of buckets in use.
+const WORD_BITS: usize = u64::BITS as usize;
+
+/// The buckets a word of the map says are in use, from either end.
+struct SetBits {
+    /// The word's bits not handed out yet.
+    bits: u64,
+    /// The bucket of its lowest bit.
+    first: usize,
+}
+
+impl Iterator for SetBits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        (self.bits != 0).then(|| {
+            let bit = self.bits.trailing_zeros() as usize;
+            self.bits &= self.bits - 1;
+            self.first + bit
+        })
+    }
+}
+
+impl DoubleEndedIterator for SetBits {
+    fn next_back(&mut self) -> Option<usize> {
+        (self.bits != 0).then(|| {
+            let bit = WORD_BITS - 1 - self.bits.leading_zeros() as usize;
+            self.bits &= !(1 << bit);
+            self.first + bit
+        })
     }
 }
 
@@ -305,7 +357,7 @@ mod tests {
     #[test]
     fn buckets_tile_every_frame_time_without_gaps() {
         assert_eq!(HISTOGRAM_BUCKETS, 56_320);
-        assert_eq!(HISTOGRAM_BYTES, 901_120);
+        assert_eq!(HISTOGRAM_BYTES, 908_160);
         assert_eq!(bucket_range(0), (0, 0));
         for bucket in 1..HISTOGRAM_BUCKETS {
             let (low, high) = bucket_range(bucket);
@@ -380,6 +432,41 @@ mod tests {
         assert_eq!(histogram.frames(), 1_000_002);
         assert_eq!(histogram.at_rank(1_000_002), Nanos::MAX);
         assert_eq!(histogram.at_rank(1), 0);
+    }
+
+    #[test]
+    fn the_buckets_in_use_are_found_from_either_end_across_empty_ones() {
+        let scanned = |histogram: &FrameHistogram| -> Vec<(usize, u64, Nanos)> {
+            (0..HISTOGRAM_BUCKETS)
+                .filter(|&bucket| histogram.counts[bucket] > 0)
+                .map(|bucket| (bucket, histogram.counts[bucket], histogram.totals[bucket]))
+                .collect()
+        };
+        // Buckets at the ends of the map's words and far apart, one of them twice.
+        let mut histogram = histogram(&[
+            0,
+            1,
+            63,
+            64,
+            65,
+            1023,
+            1024,
+            16_666_667,
+            16_666_667,
+            300 * MS,
+            Nanos::MAX,
+        ]);
+        for round in 0..2 {
+            let forward: Vec<_> = histogram.occupied_buckets().collect();
+            let mut backward: Vec<_> = histogram.occupied_buckets().rev().collect();
+            backward.reverse();
+            assert_eq!(forward, scanned(&histogram), "round {round}");
+            assert_eq!(backward, forward, "round {round}");
+            histogram.clear();
+            assert_eq!(histogram.occupied_buckets().count(), 0);
+            histogram.record(127);
+            histogram.record(5 * MS);
+        }
     }
 
     /// Whether `read` is within `relative` of `exact`.
