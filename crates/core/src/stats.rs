@@ -53,6 +53,16 @@ pub fn percentile<T: Copy + Default>(sorted: &[T], q: f64) -> T {
     sorted[nearest_rank(sorted.len(), q) - 1]
 }
 
+/// [`percentile`] of `values` in any order, reordering them in place: linear time, where
+/// sorting them first costs `n log n`. `None` when empty.
+pub fn select_percentile<T: Copy + Ord>(values: &mut [T], q: f64) -> Option<T> {
+    if values.is_empty() {
+        return None;
+    }
+    let index = nearest_rank(values.len(), q) - 1;
+    Some(*values.select_nth_unstable(index).1)
+}
+
 /// The nearest rank of the fraction `q` (0 to 1) of `len` samples: `ceil(q * len)`, at
 /// least 1 and at most `len` (0 when `len` is 0). Ranks count from 1.
 pub fn nearest_rank(len: usize, q: f64) -> usize {
@@ -62,6 +72,22 @@ pub fn nearest_rank(len: usize, q: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_selected_percentile_is_the_sorted_ones() {
+        let values: Vec<u64> = (0..257u64).map(|i| i * 7919 % 1000).collect();
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        for q in [0.0, 0.01, 0.5, 0.9, 0.99, 0.999, 1.0] {
+            let mut shuffled = values.clone();
+            assert_eq!(
+                select_percentile(&mut shuffled, q),
+                Some(percentile(&sorted, q)),
+                "q {q}"
+            );
+        }
+        assert_eq!(select_percentile::<u64>(&mut [], 0.5), None);
+    }
 
     #[test]
     fn the_upper_median_is_a_sample() {

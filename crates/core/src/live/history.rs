@@ -1,7 +1,8 @@
 //! The last few seconds of frames: what the live readouts and plots are computed from.
 
-use crate::metrics::{FrameStats, Smoothness};
+use crate::metrics::Smoothness;
 use crate::ring::Ring;
+use crate::stats::select_percentile;
 use crate::timestep::{Nanos, ms_from_ns};
 
 /// Frames the history keeps: several seconds even at the thousands of frames per second an
@@ -114,7 +115,7 @@ impl History {
 
     /// Readouts over the frames of the last `window`. Costs the frames in the window, so
     /// it is computed when read, never per frame (see [`crate::live::Pane::window_stats`]);
-    /// it does not allocate: the frame times for the percentiles are sorted on the stack,
+    /// it does not allocate: the frame times for the percentiles are selected on the stack,
     /// and a window never holds more than the [`HISTORY_CAPACITY`] frames a history keeps.
     pub fn stats(&self, window: Nanos) -> SpanStats {
         // Filled as the window is read, never zeroed first: the array is 64 KiB, a
@@ -163,9 +164,12 @@ impl History {
         stats.display_latency_ms = (screen.judged() > 0).then(|| screen.latency_ms());
         stats.display_judder_ms = (screen.judder_terms() > 0).then(|| screen.judder_ms());
         // The bench's definitions: nearest-rank percentiles of the real frame times.
-        if let Some(frames) = FrameStats::from_frame_times_in_place(&mut frame_times) {
-            stats.frame_time_p50_ms = ms_from_ns(frames.p50);
-            stats.frame_time_p99_ms = ms_from_ns(frames.p99);
+        if let (Some(p50), Some(p99)) = (
+            select_percentile(&mut frame_times, 0.50),
+            select_percentile(&mut frame_times, 0.99),
+        ) {
+            stats.frame_time_p50_ms = ms_from_ns(p50);
+            stats.frame_time_p99_ms = ms_from_ns(p99);
         }
         let newest = self.latest().map_or(0, |s| s.wall);
         let span = newest.saturating_sub(first_wall.unwrap_or(newest));
