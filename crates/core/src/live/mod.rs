@@ -75,7 +75,7 @@ pub use settings::{
     FRAME_CAP_RANGE_HZ, HITCH_PERIOD_RANGE_S, LiveSettings, LoadSettings, MAX_JITTER_MS,
     MAX_LOAD_MS, MAX_PANES, MIN_COMPARE_PANES, Panes, ScenePreset, UnknownScenePreset,
 };
-pub use slow::{SLOW_LOOP_FPS, SLOW_LOOP_SETTLE, SLOW_LOOP_TARGET_HZ, SlowLoop};
+pub use slow::{LoopState, SLOW_LOOP_FPS, SLOW_LOOP_SETTLE, SLOW_LOOP_TARGET_HZ, SlowLoop};
 pub use snapshot::{PaneSnapshot, Snapshot};
 pub use stopwatch::{RealStopwatch, Stopwatch, VirtualStopwatch};
 

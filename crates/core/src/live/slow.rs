@@ -5,7 +5,6 @@
 //! 60 Hz display would, stutter included.
 
 use super::history::SpanStats;
-use super::{LiveLoop, Stopwatch};
 use crate::timestep::{MIN_TIME_SCALE, Nanos};
 
 /// Below this rate, in frames per second, the loop counts as slow: each frame spans more
@@ -30,36 +29,43 @@ pub struct SlowLoop {
     pub time_scale: f64,
 }
 
-impl SlowLoop {
-    /// The offer for `live` now: `Some` when it has run a while at full speed (time scale
-    /// 1, not paused) with no per-step load and draws fewer than [`SLOW_LOOP_FPS`] frames
-    /// a second. A per-step load is left alone: slowing time there changes the load it
-    /// studies. A per-frame load is a slow renderer by design, so it counts. A replay is
-    /// never offered it: its frames are the recording's, not this renderer's.
-    pub fn detect<S: Stopwatch>(live: &LiveLoop<S>) -> Option<Self> {
-        Self::judge(live, &live.window_stats())
-    }
+/// What the slow-loop offer is judged on besides the frame rate, as plain values: the
+/// loop's time scale and per-step load, whether it is paused or replaying, and how long it
+/// has run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoopState {
+    /// The time scale in force.
+    pub time_scale: f64,
+    /// The per-step load in force, ms.
+    pub step_cost_ms: f64,
+    /// Whether time is stopped.
+    pub paused: bool,
+    /// Whether the frames are a recording's.
+    pub replaying: bool,
+    /// How long the loop has run, on its stopwatch.
+    pub now: Nanos,
+}
 
-    /// [`Self::detect`] with the focused pane's readouts `stats` already read (they cost a
-    /// second of frames to compute).
-    pub(super) fn judge<S: Stopwatch>(live: &LiveLoop<S>, stats: &SpanStats) -> Option<Self> {
-        Self::judge_below(live, stats, SLOW_LOOP_FPS)
+impl SlowLoop {
+    /// The offer for a loop in `state` whose focused pane's readouts are `stats`: `Some`
+    /// when it has run a while at full speed (time scale 1, not paused) with no per-step
+    /// load and draws fewer than [`SLOW_LOOP_FPS`] frames a second. A per-step load is left
+    /// alone: slowing time there changes the load it studies. A per-frame load is a slow
+    /// renderer by design, so it counts. A replay is never offered it: its frames are the
+    /// recording's, not this renderer's.
+    pub fn judge(state: &LoopState, stats: &SpanStats) -> Option<Self> {
+        Self::judge_below(state, stats, SLOW_LOOP_FPS)
     }
 
     /// `Self::judge` with `below_fps` frames per second counting as slow instead of
     /// [`SLOW_LOOP_FPS`] (the guided tour's stutter chapters want each frame to carry
     /// about one step).
-    pub fn judge_below<S: Stopwatch>(
-        live: &LiveLoop<S>,
-        stats: &SpanStats,
-        below_fps: f64,
-    ) -> Option<Self> {
-        let settings = live.settings();
-        let judged = settings.time_scale == 1.0
-            && settings.load.step_cost_ms == 0.0
-            && !live.paused()
-            && !live.replaying()
-            && live.now() >= SLOW_LOOP_SETTLE
+    pub fn judge_below(state: &LoopState, stats: &SpanStats, below_fps: f64) -> Option<Self> {
+        let judged = state.time_scale == 1.0
+            && state.step_cost_ms == 0.0
+            && !state.paused
+            && !state.replaying
+            && state.now >= SLOW_LOOP_SETTLE
             && stats.frames >= 2
             && stats.fps > 0.0;
         (judged && stats.fps < below_fps).then(|| Self {

@@ -748,7 +748,7 @@ impl Tour {
         let focus = live.settings().focus_index();
         let slow = panes
             .get(focus)
-            .and_then(|pane| SlowLoop::judge_below(live, &pane.stats, STUTTER_FPS));
+            .and_then(|pane| SlowLoop::judge_below(&live.loop_state(), &pane.stats, STUTTER_FPS));
         let watch = &self.watch;
         Evidence {
             settings: *live.settings(),

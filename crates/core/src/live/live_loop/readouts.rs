@@ -6,11 +6,27 @@ use crate::live::history::SpanStats;
 use crate::live::readouts::{PaneReadout, Readouts};
 use crate::live::remedy::Remedies;
 use crate::live::settings::MAX_PANES;
-use crate::live::slow::SlowLoop;
+use crate::live::slow::{LoopState, SlowLoop};
 use crate::live::stopwatch::Stopwatch;
 use crate::timestep::{View, ms_from_ns, secs_from_ns};
 
 impl<S: Stopwatch> LiveLoop<S> {
+    /// What the slow-loop offer is judged on besides the frame rate, now.
+    pub fn loop_state(&self) -> LoopState {
+        LoopState {
+            time_scale: self.settings.time_scale,
+            step_cost_ms: self.settings.load.step_cost_ms,
+            paused: self.paused(),
+            replaying: self.replaying(),
+            now: self.now(),
+        }
+    }
+
+    /// The slow-loop offer now (see [`SlowLoop::judge`]), from the focused pane's readouts.
+    pub fn slow_loop(&self) -> Option<SlowLoop> {
+        SlowLoop::judge(&self.loop_state(), &self.window_stats())
+    }
+
     /// The readouts after the last frame, from the loop's panes, engine, screen and
     /// frame spans.
     pub(super) fn readouts(&self) -> Readouts {
@@ -64,7 +80,7 @@ impl<S: Stopwatch> LiveLoop<S> {
                 Remedies::default()
             },
             paused: live.paused(),
-            slow_loop: SlowLoop::judge(live, &window),
+            slow_loop: SlowLoop::judge(&live.loop_state(), &window),
             panes,
             pane_count: live.panes().len(),
             focus,

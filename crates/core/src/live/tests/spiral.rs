@@ -190,7 +190,7 @@ fn a_slow_loop_is_offered_the_time_scale_that_shows_each_frame_as_a_60_hz_one() 
     for _ in 0..30 {
         frame_after(&mut lab, 100 * MS);
     }
-    let offer = SlowLoop::detect(&lab).expect("a 10 fps loop is slow");
+    let offer = lab.slow_loop().expect("a 10 fps loop is slow");
     assert!((offer.fps - 10.0).abs() < 1e-9, "{offer:?}");
     assert!((offer.steps_per_frame - 5.0).abs() < 1e-9, "{offer:?}");
     assert!((offer.time_scale - 10.0 / 60.0).abs() < 1e-12, "{offer:?}");
@@ -206,7 +206,7 @@ fn a_slow_loop_is_offered_the_time_scale_that_shows_each_frame_as_a_60_hz_one() 
     // accumulator's 50-on-60 stutter back in sight; and the offer is taken.
     let stats = lab.window_stats();
     assert!((stats.steps_mean - 50.0 / 60.0).abs() < 0.1, "{stats:?}");
-    assert_eq!(SlowLoop::detect(&lab), None);
+    assert_eq!(lab.slow_loop(), None);
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn a_fast_loop_or_a_per_step_load_is_not_offered_a_slower_time() {
     for _ in 0..300 {
         frame_after(&mut fast, FRAME_60HZ);
     }
-    assert_eq!(SlowLoop::detect(&fast), None, "60 fps is not slow");
+    assert_eq!(fast.slow_loop(), None, "60 fps is not slow");
     // Slow, but because each step costs 30 ms: that is the load being studied.
     let mut settings = LiveSettings::default();
     settings.load.step_cost_ms = 30.0;
@@ -225,12 +225,12 @@ fn a_fast_loop_or_a_per_step_load_is_not_offered_a_slower_time() {
     for _ in 0..30 {
         frame_after(&mut loaded, 100 * MS);
     }
-    assert_eq!(SlowLoop::detect(&loaded), None);
+    assert_eq!(loaded.slow_loop(), None);
     // Too early to judge: the first two seconds are slow everywhere.
     let mut starting = live(LiveSettings::default());
     starting.frame();
     for _ in 0..10 {
         frame_after(&mut starting, 100 * MS);
     }
-    assert_eq!(SlowLoop::detect(&starting), None);
+    assert_eq!(starting.slow_loop(), None);
 }
