@@ -5,7 +5,7 @@
 //! `frame_i = trace_i + render_cost + steps_{i-1} * step_cost (+ jitter_i + hitch_i)`. A
 //! step cost above `dt` therefore reproduces the spiral of death deterministically, and the
 //! guards stop it. The costs are the window's artificial load, computed by the same
-//! [`LoadModel`]: jitter is half-normal with a fixed seed, a hitch lands on the first frame
+//! [`LoadModel`](crate::live::LoadModel): jitter is half-normal with a fixed seed, a hitch lands on the first frame
 //! starting at or after each period of the run's own (loaded) time.
 //!
 //! A display model ([`DisplaySpec`]) closes the loop the same way: frame `i - 1` is
@@ -76,7 +76,8 @@ pub struct BenchSettings {
     /// The scene.
     pub scene: SceneConfig,
     /// The load model: what each step and each frame costs on top of the trace, with the
-    /// window's jitter and hitches (the same [`LoadSettings`] and [`LoadModel`]).
+    /// window's jitter and hitches (the same [`LoadSettings`] and
+    /// [`LoadModel`](crate::live::LoadModel)).
     pub load: LoadSettings,
     /// The display the frames are shown on.
     pub display: DisplaySpec,
@@ -202,7 +203,7 @@ pub fn run_strategy(
 ///
 /// The trace's frames are gone through once, as they come: a generated trace is never held
 /// in memory. What the run keeps grows only with the 99th-percentile tail of its frame
-/// times ([`FrameTail`]: 1% of the frames, 8 bytes each).
+/// times ([`FrameTail`](crate::metrics::FrameTail): 1% of the frames, 8 bytes each).
 pub fn run_strategy_on(
     frame_times: &(impl FrameSource + ?Sized),
     display_times: Option<DisplayTimes<'_>>,
@@ -295,9 +296,9 @@ pub fn run_observed(
 /// [`run_observed`].)
 ///
 /// The strategies are split into one group per core, each group run frame by frame
-/// together on its core ([`strategy_run::run_together`]): it reads the trace once and asks
+/// together on its core (`strategy_run::run_together`): it reads the trace once and asks
 /// the exact spring once where its strategies show the same simulated time. Strategies
-/// that show the same time are grouped together ([`shown_time_order`]).
+/// that show the same time are grouped together (`shown_time_order`).
 pub fn run_parallel(
     frame_times: &(impl FrameSource + Sync + ?Sized),
     display_times: Option<DisplayTimes<'_>>,
