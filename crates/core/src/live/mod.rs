@@ -4,8 +4,9 @@
 //! frame time through pause and time scale into the strategy, steps the scene, spends the
 //! artificial load, and records the frame for the readouts. The window then reads the
 //! [`Snapshot`] of the frame ([`LiveLoop::snapshot`]): the panel shows its readouts and the
-//! renderer draws its panes; requests come back as values ([`LiveLoop::apply`] takes new
-//! settings). The shell makes no timing decision of its own.
+//! renderer draws its panes; requests come back as values ([`LiveLoop::request`] takes a
+//! [`LiveRequest`]: new settings, a kick, a reset, pause, a key). The shell makes no
+//! timing decision of its own.
 //!
 //! A loop runs one [`Pane`] without a comparison, 2 to [`MAX_PANES`] with one. Each pane
 //! is a [`crate::run::PaneRun`] (the unit `bench` runs) plus its trail and history. Every
