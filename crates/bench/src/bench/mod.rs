@@ -5,8 +5,9 @@
 //! `frame_i = trace_i + render_cost + steps_{i-1} * step_cost (+ jitter_i + hitch_i)`. A
 //! step cost above `dt` therefore reproduces the spiral of death deterministically, and the
 //! guards stop it. The costs are the window's artificial load, computed by the same
-//! [`LoadModel`](crate::live::LoadModel): jitter is half-normal with a fixed seed, a hitch lands on the first frame
-//! starting at or after each period of the run's own (loaded) time.
+//! [`LoadModel`](crate::live::LoadModel): jitter is half-normal with a fixed seed, a hitch
+//! lands on the first frame starting at or after each period of the run's own (loaded)
+//! time.
 //!
 //! A display model ([`DisplaySpec`]) closes the loop the same way: frame `i - 1` is
 //! presented at the end of that work, `C_{i-1} + trace_i + render_cost + steps_{i-1} *
@@ -298,7 +299,10 @@ pub fn run_observed(
 /// The strategies are split into one group per core, each group run frame by frame
 /// together on its core (`strategy_run::run_together`): it reads the trace once and asks
 /// the exact spring once where its strategies show the same simulated time. Strategies
-/// that show the same time are grouped together (`shown_time_order`).
+/// that show the same time are grouped together (`shown_time_order`). A group holds all
+/// its runs at once, each with its slowest 1% of frames (8 bytes a frame), so a trace of
+/// more than [`SHARED_RUN_FRAMES`] frames runs its strategies one at a time on each core
+/// instead, and memory grows with the cores, not the strategies.
 pub fn run_parallel(
     frame_times: &(impl FrameSource + Sync + ?Sized),
     display_times: Option<DisplayTimes<'_>>,
@@ -310,7 +314,11 @@ pub fn run_parallel(
     let mut order: Vec<usize> = (0..strategies.len()).collect();
     order.sort_by_key(|&index| shown_time_order(strategies[index]));
     let groups = rayon::current_num_threads().clamp(1, strategies.len().max(1));
-    let group_size = strategies.len().div_ceil(groups).max(1);
+    let group_size = if frame_times.frame_count() <= SHARED_RUN_FRAMES {
+        strategies.len().div_ceil(groups).max(1)
+    } else {
+        1
+    };
     let mut results: Vec<(usize, BenchResult)> = order
         .par_chunks(group_size)
         .flat_map_iter(|group| {
@@ -332,6 +340,11 @@ pub fn run_parallel(
     results.sort_by_key(|&(index, _)| index);
     results.into_iter().map(|(_, result)| result).collect()
 }
+
+/// The longest trace whose strategies [`run_parallel`] runs in groups, frames: each run of
+/// a group then keeps at most 1 MiB of its slowest frames (1% of 13 million frames, 8 bytes
+/// each), about a day of 144 Hz frames.
+pub const SHARED_RUN_FRAMES: u64 = 13_000_000;
 
 /// Where a strategy sorts so that strategies showing the same simulated time each frame
 /// are next to each other (and so run in one group by [`run_parallel`]): those that show

@@ -184,6 +184,11 @@ pub(super) fn run_together<O: FrameObserver>(
     settings: &BenchSettings,
     observers: &mut [O],
 ) -> Vec<BenchResult> {
+    debug_assert_eq!(
+        strategies.len(),
+        observers.len(),
+        "an observer for each run"
+    );
     let frame_count = frame_times.frame_count();
     let mut runs: Vec<_> = strategies
         .iter()

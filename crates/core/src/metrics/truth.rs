@@ -9,6 +9,12 @@
 //! [`TruthMemo`] answers such questions from the last few it computed. It is shared by
 //! every pane of a frame loop that runs them frame by frame together; the answer is the
 //! same value to the bit whoever computed it, so sharing changes no result.
+//!
+//! It keeps one solution. Where the panes' solutions differ (a kick lands at each pane's
+//! next step, so panes stepping at different times part until a reset), it starts over
+//! whenever a pane asks of another solution than the last: each question is then worked
+//! out afresh, a sine and a cosine per pane and frame, which the window's few panes do not
+//! feel. The bench never kicks.
 
 use crate::scene::{Scene, SpringParams, SpringTruth, TruthCurve};
 use crate::timestep::{Nanos, secs_from_ns};

@@ -489,6 +489,7 @@ mod input;
 mod parity;
 mod reports;
 mod runner;
+mod together;
 
 #[test]
 fn strategies_run_side_by_side_give_what_they_give_one_after_the_other() {
