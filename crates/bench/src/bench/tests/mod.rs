@@ -491,8 +491,9 @@ mod reports;
 mod runner;
 mod together;
 
-#[test]
-fn strategies_run_side_by_side_give_what_they_give_one_after_the_other() {
+/// Five seconds of jittered 60 Hz frames under a step cost, jitter and hitches, shown on a
+/// 60 Hz FIFO screen: a run where the strategies' frame times part.
+fn loaded_on_fifo() -> (Vec<Nanos>, BenchSettings) {
     let trace = crate::trace::generate("jitter:60:3:5", 5.0)
         .unwrap()
         .frame_times_ns;
@@ -506,6 +507,12 @@ fn strategies_run_side_by_side_give_what_they_give_one_after_the_other() {
         })
         .unwrap();
     settings.display = DisplaySpec::parse("fifo:60").unwrap();
+    (trace, settings)
+}
+
+#[test]
+fn strategies_run_side_by_side_give_what_they_give_one_after_the_other() {
+    let (trace, settings) = loaded_on_fifo();
     let strategies = Strategy::CHOICES;
     let serial = run(&trace, None, &strategies, &settings);
     let progress = SharedProgress::new(Progress::new(

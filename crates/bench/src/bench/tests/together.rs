@@ -24,19 +24,7 @@ fn together_equals_alone(
 
 #[test]
 fn a_group_on_a_fifo_screen_with_load_and_keys_gives_what_each_gives_alone() {
-    let trace = crate::trace::generate("jitter:75:2:9", 4.0)
-        .unwrap()
-        .frame_times_ns;
-    let mut settings = BenchSettings::default()
-        .with_load(LoadSettings {
-            step_cost_ms: 3.0,
-            jitter_ms: 1.0,
-            hitch_ms: 60.0,
-            hitch_every_s: 1.5,
-            ..LoadSettings::default()
-        })
-        .unwrap();
-    settings.display = DisplaySpec::parse("fifo:60").unwrap();
+    let (trace, mut settings) = loaded_on_fifo();
     settings.input = Some(InputScript::parse("every:0.4").unwrap());
     together_equals_alone(&trace, None, &settings);
 }
