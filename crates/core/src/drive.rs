@@ -63,8 +63,10 @@ pub trait DrivenPane {
     /// The run the frames go to.
     fn run_mut(&mut self) -> &mut PaneRun;
 
-    /// The pane's run has just taken `frame`.
-    fn ran(&mut self, frame: PaneFrame<'_>);
+    /// The pane's run has just taken `frame`. An owner that draws more strategies from the
+    /// run's steps ([`crate::run::FollowerRun`]: the bench's strategies that step alike) draws
+    /// them now, asking `truths` where the spring truly is.
+    fn ran(&mut self, frame: PaneFrame<'_>, truths: &mut TruthMemo);
 
     /// The pane's run has just taken a display event for an earlier frame; `screen` is the
     /// frame it showed, measured, if any.
@@ -173,13 +175,14 @@ impl FrameDriver {
             {
                 screen.shown_now(at_screen);
             }
-            pane.ran(PaneFrame {
+            let frame = PaneFrame {
                 input: &input,
                 timing,
                 judged,
                 report: &report,
                 screen: at_screen,
-            });
+            };
+            pane.ran(frame, truths);
         }
         fed
     }

@@ -8,9 +8,12 @@ use crate::input::InputEvent;
 use crate::metrics::{
     DisplayTiming, Metrics, MetricsRecorder, ScreenFrame, SpiralDetector, TruthMemo,
 };
+use crate::scene::Scene;
 use crate::scene::{SceneConfig, ShownScene};
 use crate::sim::{FrameWall, Simulation};
-use crate::timestep::{FrameReport, Nanos, RangeError, Strategy, TimestepConfig, ns_from_ms};
+use crate::timestep::{
+    Drawing, FrameReport, Nanos, RangeError, Strategy, TimestepConfig, ns_from_ms,
+};
 
 /// Largest artificial per-step or per-frame cost, ms: the bench's load model and the live
 /// loop's load take the same costs, with the same limit.
@@ -119,15 +122,35 @@ impl PaneRun {
     ) -> (FrameReport, Option<ScreenFrame>) {
         let delay = display.and_then(|timing| timing.predicted_delay());
         let report = self.sim.advance(frame_time, events, wall, delay);
-        let scene = self.sim.scene();
-        let drawn = scene.drawn_spring(report.drawn).x;
-        let screen = self.recorder.record(&report, drawn, scene, display, truths);
+        let screen = measure(
+            &mut self.recorder,
+            self.sim.scene(),
+            &report,
+            display,
+            truths,
+        );
         if let Some(screen) = &screen {
             self.sim.input_shown(screen.display_time, screen.shown_time);
         }
         let work = step_work(report.steps.len());
         self.spiral.record(report.owed, work, report.used);
         (report, screen)
+    }
+
+    /// `strategy` following this run's steps, which it must take as the run's strategy
+    /// does ([`Strategy::steps_as`]): see [`FollowerRun`]. Call it before the first frame;
+    /// the follower measures as the run was set up to (its screen's anchor, the refreshes
+    /// counted).
+    pub fn follower(&self, strategy: Strategy) -> FollowerRun {
+        debug_assert_eq!(
+            self.sim.engine().frames(),
+            0,
+            "followed from the first frame"
+        );
+        FollowerRun {
+            drawing: Drawing::new(strategy),
+            recorder: self.recorder.clone(),
+        }
     }
 
     /// What to draw for the frame `report` describes, the last one run.
@@ -227,5 +250,76 @@ impl PaneRun {
     /// The strategy.
     pub fn strategy(&self) -> Strategy {
         self.sim.engine().strategy()
+    }
+}
+
+/// Records a frame `report` describes, drawn from `scene`, in `recorder`: the spring drawn
+/// against the truth, and the frame at the screen when it is known now.
+fn measure(
+    recorder: &mut MetricsRecorder,
+    scene: &Scene,
+    report: &FrameReport,
+    display: Option<DisplayTiming>,
+    truths: &mut TruthMemo,
+) -> Option<ScreenFrame> {
+    let drawn = scene.drawn_spring(report.drawn).x;
+    recorder.record(report, drawn, scene, display, truths)
+}
+
+/// Another strategy following a [`PaneRun`]'s steps ([`PaneRun::follower`]). Strategies
+/// that step alike ([`Strategy::steps_as`]: the accumulator family, say) take the same steps
+/// from the same frames and differ only in what they draw, so a follower draws the run's
+/// frames its own way and measures what it draws, without stepping: what it measures is
+/// what a run of its own strategy would, to the bit. It measures no inputs (a run routes
+/// them to its steps and measures them for its own strategy only), and the run must take
+/// no kick or change of settings (the bench's runs take none).
+#[derive(Clone, Debug)]
+pub struct FollowerRun {
+    /// The strategy and how it draws the steps.
+    drawing: Drawing,
+    /// Its metrics.
+    recorder: MetricsRecorder,
+}
+
+impl FollowerRun {
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.drawing.strategy()
+    }
+
+    /// Draws and measures the frame `run` has just run, placed on the display as it was
+    /// (`display`), asking `truths` where the spring truly is. Returns the frame as this
+    /// strategy draws it, and the frame at the screen when it is known now.
+    pub fn advance(
+        &mut self,
+        run: &PaneRun,
+        display: Option<DisplayTiming>,
+        truths: &mut TruthMemo,
+    ) -> (FrameReport, Option<ScreenFrame>) {
+        let delay = display.and_then(|timing| timing.predicted_delay());
+        let report = run.sim.engine().drawn(&mut self.drawing, delay);
+        let screen = measure(
+            &mut self.recorder,
+            run.sim.scene(),
+            &report,
+            display,
+            truths,
+        );
+        (report, screen)
+    }
+
+    /// Takes a display event for a frame it drew earlier (see [`PaneRun::settle`]).
+    pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
+        self.recorder.settle(event)
+    }
+
+    /// Whether the next frame will be judged (see [`PaneRun::judging`]).
+    pub fn judging(&self) -> bool {
+        self.recorder.judging()
+    }
+
+    /// The metrics since the start, of `run`'s steps as this strategy drew them.
+    pub fn metrics(&self, run: &PaneRun) -> Metrics {
+        self.recorder.metrics(run.sim.scene())
     }
 }

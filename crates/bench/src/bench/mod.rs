@@ -55,12 +55,11 @@ pub use trace_choice::{BenchTrace, TraceChoice};
 
 use strategy_run::StrategyRun;
 
-use crate::display::{DisplayCounts, DisplayEvent, DisplaySpec};
-use crate::drive::{DrivenPane, PaneFrame};
+use crate::display::{DisplayCounts, DisplaySpec};
 use crate::input::{InputScript, InputStats};
 use crate::live::LoadSettings;
-use crate::metrics::{Metrics, ScreenFrame, TruthMemo};
-use crate::run::{PaneRun, costs_ns};
+use crate::metrics::{Metrics, TruthMemo};
+use crate::run::costs_ns;
 use crate::scene::SceneConfig;
 use crate::timestep::{
     FilterSpec, Nanos, RangeError, Strategy, TimestepConfig, ms_from_ns, ns_from_ms,
@@ -213,11 +212,11 @@ pub fn run_strategy_on(
     observer: &mut impl FrameObserver,
 ) -> BenchResult {
     let mut run = StrategyRun::new(
-        strategy,
+        &[strategy],
         settings,
         display_times,
         frame_times.frame_count(),
-        observer,
+        vec![observer],
     );
     let mut truths = TruthMemo::default();
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
@@ -225,45 +224,10 @@ pub fn run_strategy_on(
             break;
         }
     }
-    run.finish()
-}
-
-/// A bench run's one pane: the strategy's run, watched frame by frame by `observer`.
-struct BenchPane<'o, O> {
-    /// The run.
-    run: PaneRun,
-    /// Who watches its frames.
-    observer: &'o mut O,
-    /// The index of the next frame in the trace.
-    index: u64,
-    /// Steps the last frame took: the load model charges them to the next frame.
-    steps: u64,
-}
-
-impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
-    fn run_mut(&mut self) -> &mut PaneRun {
-        &mut self.run
-    }
-
-    fn ran(&mut self, frame: PaneFrame<'_>) {
-        self.observer.frame(&BenchFrame {
-            index: self.index,
-            frame_time: frame.input.interval,
-            report: frame.report,
-            scene: self.run.sim().scene(),
-        });
-        if let Some(screen) = &frame.screen {
-            self.observer.screen(screen);
-        }
-        self.index += 1;
-        self.steps = frame.report.steps.len();
-    }
-
-    fn settled(&mut self, _event: &DisplayEvent, screen: Option<ScreenFrame>) {
-        if let Some(screen) = &screen {
-            self.observer.screen(screen);
-        }
-    }
+    let [result] = run.finish()[..] else {
+        unreachable!("one strategy, one result")
+    };
+    result
 }
 
 /// Runs each strategy over the trace (`display_times` as for [`run_strategy_on`]).
@@ -296,13 +260,14 @@ pub fn run_observed(
 /// (`--csv` and `--plot` watch the frames in order, so `bench` runs serially with them:
 /// [`run_observed`].)
 ///
-/// The strategies are split into one group per core, each group run frame by frame
-/// together on its core (`strategy_run::run_together`): it reads the trace once and asks
-/// the exact spring once where its strategies show the same simulated time. Strategies
-/// that show the same time are grouped together (`shown_time_order`). A group holds all
-/// its runs at once, each with its slowest 1% of frames (8 bytes a frame), so a trace of
-/// more than [`SHARED_RUN_FRAMES`] frames runs its strategies one at a time on each core
-/// instead, and memory grows with the cores, not the strategies.
+/// The strategies that step alike run as one (`strategy_run::runs_of`), and the runs are
+/// split into one group per core, the costliest first onto the core with the least work
+/// so far ([`FOLLOWER_COST`]), each group run frame by frame together on its core
+/// (`strategy_run::run_together`): it reads the trace once and asks the exact spring once
+/// where its strategies show the same simulated time. A group holds all its runs at once,
+/// each with its slowest 1% of frames (8 bytes a frame), so a trace of more than
+/// [`SHARED_RUN_FRAMES`] frames runs its runs one at a time on each core instead, and memory
+/// grows with the cores, not the strategies.
 pub fn run_parallel(
     frame_times: &(impl FrameSource + Sync + ?Sized),
     display_times: Option<DisplayTimes<'_>>,
@@ -311,16 +276,14 @@ pub fn run_parallel(
     progress: &SharedProgress,
 ) -> Vec<BenchResult> {
     use rayon::prelude::*;
-    let mut order: Vec<usize> = (0..strategies.len()).collect();
-    order.sort_by_key(|&index| shown_time_order(strategies[index]));
-    let groups = rayon::current_num_threads().clamp(1, strategies.len().max(1));
-    let group_size = if frame_times.frame_count() <= SHARED_RUN_FRAMES {
-        strategies.len().div_ceil(groups).max(1)
+    let runs = strategy_run::runs_of(strategies, settings);
+    let groups: Vec<Vec<usize>> = if frame_times.frame_count() <= SHARED_RUN_FRAMES {
+        balanced(&runs, rayon::current_num_threads())
     } else {
-        1
+        runs
     };
-    let mut results: Vec<(usize, BenchResult)> = order
-        .par_chunks(group_size)
+    let mut results: Vec<(usize, BenchResult)> = groups
+        .par_iter()
         .flat_map_iter(|group| {
             let chosen: Vec<Strategy> = group.iter().map(|&index| strategies[index]).collect();
             let mut shares: Vec<_> = group
@@ -346,21 +309,33 @@ pub fn run_parallel(
 /// each), about a day of 144 Hz frames.
 pub const SHARED_RUN_FRAMES: u64 = 13_000_000;
 
-/// Where a strategy sorts so that strategies showing the same simulated time each frame
-/// are next to each other (and so run in one group by [`run_parallel`]): those that show
-/// the frame's own time (variable steps, extrapolation), those a step behind it
-/// (interpolation and its kin), and those that show their last step or, `fixed`, a clock
-/// of their own.
-fn shown_time_order(strategy: Strategy) -> u8 {
-    use crate::timestep::{Family, View};
-    let facts = strategy.facts();
-    match (facts.view, facts.family) {
-        _ if strategy == Strategy::Fixed => 2,
-        (View::Extrapolate(()) | View::Velocity(()), _)
-        | (View::Latest, Family::OneStep | Family::Substeps) => 0,
-        (View::Blend(()) | View::Hermite(()) | View::AtDisplay | View::BlendOlder(()), _) => 1,
-        _ => 2,
+/// The work of a strategy that follows another's steps, as a share of a run's own: it
+/// draws and measures, but neither steps nor loads nor presents (measured: the accumulator
+/// family of six takes 2.7 times the accumulator's time alone, over an hour of 144 Hz).
+pub const FOLLOWER_COST: f64 = 0.35;
+
+/// `runs` (each a run's strategies, as from `strategy_run::runs_of`) in at most `cores`
+/// groups of about equal work: each run, the costliest first, goes to the group with the
+/// least so far. A group lists its runs' strategies in order.
+fn balanced(runs: &[Vec<usize>], cores: usize) -> Vec<Vec<usize>> {
+    let cost = |run: &Vec<usize>| 1.0 + FOLLOWER_COST * (run.len() - 1) as f64;
+    let mut costliest: Vec<&Vec<usize>> = runs.iter().collect();
+    costliest.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
+    let mut groups: Vec<(f64, Vec<usize>)> =
+        vec![(0.0, Vec::new()); cores.clamp(1, runs.len().max(1))];
+    for run in costliest {
+        let least = groups
+            .iter_mut()
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .expect("a group");
+        least.0 += cost(run);
+        least.1.extend(run);
     }
+    groups
+        .into_iter()
+        .map(|(_, group)| group)
+        .filter(|group| !group.is_empty())
+        .collect()
 }
 
 /// Milliseconds of a cost, for reports.

@@ -6,23 +6,86 @@
 //! from [`StrategyRun::finish`]. [`run_together`] walks the trace once for a group of
 //! strategies, giving each frame to every run in turn: the trace is read (or generated)
 //! once for the group, and the runs share one [`TruthMemo`], so where two strategies show
-//! the same simulated time in a frame, the exact spring there is computed once. Nothing
-//! else passes between them, and the memo's answer is the same value whoever computed
-//! it, so every run's result is the one it has alone, to the bit.
+//! the same simulated time in a frame, the exact spring there is computed once.
+//!
+//! Strategies of a group that step alike ([`Strategy::steps_as`]: the six of the
+//! accumulator family, Bevy's two loops, Unity's three) run as one: the first runs, and
+//! the others follow its steps ([`FollowerRun`]), each drawing them its own way and
+//! measuring what it draws. With the same frames, the same load (the same steps) and the
+//! same display, everything but what they draw is the same for all of them, so it is
+//! worked out once. A run with scripted inputs runs each strategy on its own: each
+//! measures the inputs by what it draws. Nothing else passes between runs, and the memo's
+//! answer is the same value whoever computed it, so every strategy's result is the one it
+//! has alone, to the bit.
 
-use super::{BenchPane, BenchResult, BenchSettings, FrameObserver};
-use crate::display::{DisplaySpec, Presentation};
-use crate::drive::{FrameDriver, FrameInput, settle};
+use super::{BenchFrame, BenchResult, BenchSettings, FrameObserver};
+use crate::display::{DisplayEvent, DisplaySpec, Presentation};
+use crate::drive::{DrivenPane, FrameDriver, FrameInput, PaneFrame, settle};
 use crate::input::{ScriptCursor, ScriptEvents};
 use crate::live::LoadModel;
-use crate::metrics::{FrameTail, TruthMemo};
-use crate::run::{PaneRun, freezes};
-use crate::timestep::{Nanos, Strategy};
+use crate::metrics::{FrameTail, ScreenFrame, TruthMemo};
+use crate::run::{FollowerRun, PaneRun, freezes};
+use crate::timestep::{FrameReport, Nanos, Strategy};
 use crate::trace::{DisplayTimes, FrameSource};
 
-/// One strategy's run part way through a trace (see the module doc).
+/// A bench run's one pane: the strategy's run, watched frame by frame by `observer`, and
+/// the strategies that follow its steps, each watched by its own.
+pub(super) struct BenchPane<'o, O> {
+    /// The run.
+    run: PaneRun,
+    /// Who watches its frames.
+    observer: &'o mut O,
+    /// The strategies that follow the run's steps.
+    followers: Vec<(FollowerRun, &'o mut O)>,
+    /// The index of the next frame in the trace.
+    index: u64,
+    /// Steps the last frame took: the load model charges them to the next frame.
+    steps: u64,
+}
+
+impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
+    fn run_mut(&mut self) -> &mut PaneRun {
+        &mut self.run
+    }
+
+    fn ran(&mut self, frame: PaneFrame<'_>, truths: &mut TruthMemo) {
+        let scene = self.run.sim().scene();
+        let watched = |observer: &mut O, report: &FrameReport, screen: Option<ScreenFrame>| {
+            observer.frame(&BenchFrame {
+                index: self.index,
+                frame_time: frame.input.interval,
+                report,
+                scene,
+            });
+            if let Some(screen) = &screen {
+                observer.screen(screen);
+            }
+        };
+        watched(self.observer, frame.report, frame.screen);
+        for (follower, observer) in &mut self.followers {
+            let (report, screen) = follower.advance(&self.run, frame.timing, truths);
+            watched(observer, &report, screen);
+        }
+        self.index += 1;
+        self.steps = frame.report.steps.len();
+    }
+
+    fn settled(&mut self, event: &DisplayEvent, screen: Option<ScreenFrame>) {
+        if let Some(screen) = &screen {
+            self.observer.screen(screen);
+        }
+        for (follower, observer) in &mut self.followers {
+            if let Some(screen) = &follower.settle(event) {
+                observer.screen(screen);
+            }
+        }
+    }
+}
+
+/// One strategy's run part way through a trace, with the strategies that follow its steps
+/// (see the module doc).
 pub(super) struct StrategyRun<'a, O> {
-    /// The strategy's pane, watched by its observer.
+    /// The strategy's pane, watched by its observer, with its followers.
     pane: [BenchPane<'a, O>; 1],
     /// The display its frames are shown on.
     screen: Presentation,
@@ -49,30 +112,45 @@ pub(super) struct StrategyRun<'a, O> {
 }
 
 impl<'a, O: FrameObserver> StrategyRun<'a, O> {
-    /// A run of `strategy` over a trace of `frame_count` frames, watched by `observer`
-    /// (`display_times` as for [`super::run_strategy_on`]).
+    /// A run of the first of `strategies` over a trace of `frame_count` frames, the others
+    /// following its steps (they must step as it does: [`Strategy::steps_as`]), each
+    /// watched by its own of `observers` (`display_times` as for
+    /// [`super::run_strategy_on`]).
     pub(super) fn new(
-        strategy: Strategy,
+        strategies: &[Strategy],
         settings: &'a BenchSettings,
         display_times: Option<DisplayTimes<'a>>,
         frame_count: u64,
-        observer: &'a mut O,
+        observers: Vec<&'a mut O>,
     ) -> Self {
-        observer.start(strategy);
-        let mut pane = [BenchPane {
-            run: PaneRun::new(strategy, settings.timestep, settings.scene),
-            observer,
-            index: 0,
-            steps: 0,
-        }];
+        debug_assert_eq!(strategies.len(), observers.len(), "an observer each");
+        let mut watched = strategies
+            .iter()
+            .zip(observers)
+            .map(|(&strategy, observer)| {
+                observer.start(strategy);
+                (strategy, observer)
+            });
+        let (strategy, observer) = watched.next().expect("a strategy to run");
+        let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
         if let Some(unit) = settings.display.refresh_unit() {
-            pane[0].run.count_refreshes(unit);
+            run.count_refreshes(unit);
         }
         if settings.display == DisplaySpec::Trace
             && let Some(anchor) = display_times.and_then(|times| times.anchor)
         {
-            pane[0].run.anchor_screen(anchor);
+            run.anchor_screen(anchor);
         }
+        let followers = watched
+            .map(|(strategy, observer)| (run.follower(strategy), observer))
+            .collect();
+        let pane = [BenchPane {
+            run,
+            observer,
+            followers,
+            index: 0,
+            steps: 0,
+        }];
         let refresh = settings
             .display
             .refresh()
@@ -146,15 +224,22 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         true
     }
 
-    /// The run's totals, the last frame's present settled where the display is modeled;
-    /// the observer is told.
-    pub(super) fn finish(mut self) -> BenchResult {
+    /// The totals of the run and of each follower, in the order of the strategies, the
+    /// last frame's present settled where the display is modeled; the observers are told.
+    pub(super) fn finish(mut self) -> Vec<BenchResult> {
         if self.modeled {
             let pane = &mut self.pane;
             self.screen
                 .finish(self.wall_time, |event| settle(pane, &event));
         }
-        let [BenchPane { run, observer, .. }] = self.pane;
+        let [
+            BenchPane {
+                run,
+                observer,
+                followers,
+                ..
+            },
+        ] = self.pane;
         let engine = run.sim().engine();
         let result = BenchResult {
             strategy: run.strategy(),
@@ -171,8 +256,35 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
             input: run.sim().input_stats(),
         };
         observer.finish(&result);
-        result
+        let mut results = vec![result];
+        for (follower, observer) in followers {
+            let result = BenchResult {
+                strategy: follower.strategy(),
+                metrics: follower.metrics(&run),
+                ..result
+            };
+            observer.finish(&result);
+            results.push(result);
+        }
+        results
     }
+}
+
+/// `strategies` in runs: each a strategy and those after it that step as it does
+/// ([`Strategy::steps_as`]), as indexes into `strategies`, in order; every strategy a run
+/// of its own where `settings` script inputs (see the module doc).
+pub(super) fn runs_of(strategies: &[Strategy], settings: &BenchSettings) -> Vec<Vec<usize>> {
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for (index, &strategy) in strategies.iter().enumerate() {
+        let joins = runs.iter_mut().find(|run| {
+            settings.input.is_none() && strategies[run[0]].steps_as(strategy, &settings.timestep)
+        });
+        match joins {
+            Some(run) => run.push(index),
+            None => runs.push(vec![index]),
+        }
+    }
+    runs
 }
 
 /// Runs `strategies` over the trace side by side, frame by frame (see the module doc),
@@ -190,11 +302,17 @@ pub(super) fn run_together<O: FrameObserver>(
         "an observer for each run"
     );
     let frame_count = frame_times.frame_count();
-    let mut runs: Vec<_> = strategies
+    let grouped = runs_of(strategies, settings);
+    let mut observers: Vec<Option<&mut O>> = observers.iter_mut().map(Some).collect();
+    let mut runs: Vec<_> = grouped
         .iter()
-        .zip(observers.iter_mut())
-        .map(|(&strategy, observer)| {
-            StrategyRun::new(strategy, settings, display_times, frame_count, observer)
+        .map(|run| {
+            let chosen: Vec<Strategy> = run.iter().map(|&index| strategies[index]).collect();
+            let watchers = run
+                .iter()
+                .map(|&index| observers[index].take().expect("one run each"))
+                .collect();
+            StrategyRun::new(&chosen, settings, display_times, frame_count, watchers)
         })
         .collect();
     let mut truths = TruthMemo::default();
@@ -207,5 +325,11 @@ pub(super) fn run_together<O: FrameObserver>(
             break;
         }
     }
-    runs.into_iter().map(StrategyRun::finish).collect()
+    let mut results: Vec<(usize, BenchResult)> = grouped
+        .iter()
+        .zip(runs)
+        .flat_map(|(run, strategy_run)| run.iter().copied().zip(strategy_run.finish()))
+        .collect();
+    results.sort_by_key(|&(index, _)| index);
+    results.into_iter().map(|(_, result)| result).collect()
 }

@@ -6,7 +6,7 @@ use super::load::LoadSpent;
 use crate::display::DisplayEvent;
 use crate::drive::{DrivenPane, PaneFrame};
 use crate::input::InputStats;
-use crate::metrics::{Metrics, ScreenFrame};
+use crate::metrics::{Metrics, ScreenFrame, TruthMemo};
 use crate::run::PaneRun;
 use crate::scene::{SceneConfig, ShownScene};
 use crate::sim::Simulation;
@@ -50,7 +50,7 @@ impl DrivenPane for Pane {
         &mut self.run
     }
 
-    fn ran(&mut self, frame: PaneFrame<'_>) {
+    fn ran(&mut self, frame: PaneFrame<'_>, _truths: &mut TruthMemo) {
         let PaneFrame {
             input,
             timing,

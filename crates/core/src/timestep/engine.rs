@@ -165,8 +165,8 @@ pub struct FrameReport {
 pub struct Engine {
     /// Step size and guards (a preset carries its own).
     config: TimestepConfig,
-    /// The strategy used by the next frame.
-    strategy: Strategy,
+    /// The strategy used by the next frame, and how it draws the steps.
+    drawing: Drawing,
     /// The strategy's stepping rule, with the state of an engine's own loop.
     rule: StepRule,
     /// Real time carried from another strategy, given to a preset with its first frame.
@@ -193,8 +193,82 @@ pub struct Engine {
     frames: u64,
     /// Steps taken.
     steps: u64,
+    /// What the last frame's steps did.
+    last_frame: FrameSteps,
+}
+
+/// What a frame's steps did, whatever is drawn of them: the part of a [`FrameReport`] every
+/// strategy that steps alike shares.
+#[derive(Clone, Copy, Debug, Default)]
+struct FrameSteps {
+    /// The frame time given to the engine.
+    frame_time: Nanos,
+    /// The frame time used.
+    used: Nanos,
+    /// Time the frame had to simulate.
+    owed: Nanos,
+    /// The steps taken.
+    steps: StepPlan,
+    /// Time dropped by the guards.
+    dropped: Nanos,
+    /// Simulated time of the latest state when the frame began.
+    start: Nanos,
+}
+
+/// How one strategy draws an engine's steps: the strategy, and `display-time`'s drawn
+/// clock. An [`Engine`] keeps one for its own strategy; a strategy that steps as the
+/// engine's does ([`Strategy::steps_as`]) can keep one beside it and draw the same steps
+/// its own way ([`Engine::drawn`]), as it would have drawn them stepping alone.
+#[derive(Clone, Copy, Debug)]
+pub struct Drawing {
+    /// The strategy.
+    strategy: Strategy,
     /// `display-time`'s drawn clock.
     pacing: Pacing,
+}
+
+impl Drawing {
+    /// `strategy` drawing from time zero.
+    pub fn new(strategy: Strategy) -> Self {
+        Self {
+            strategy,
+            pacing: Pacing::default(),
+        }
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// `display-time`'s drawn clock for a frame (`None` for every other strategy).
+    fn pace(&mut self, ledger: PacingLedger, display_delay: Option<Nanos>) -> Option<Paced> {
+        (self.strategy.view() == View::AtDisplay).then(|| {
+            self.pacing.frame(
+                ledger.frame_time,
+                display_delay,
+                ledger.presented,
+                ledger.dt,
+                ledger.oldest,
+                ledger.latest,
+            )
+        })
+    }
+}
+
+/// What the drawn clock reads of the ledger after a frame's steps.
+#[derive(Clone, Copy)]
+struct PacingLedger {
+    /// The frame's time.
+    frame_time: Nanos,
+    /// `T` after the frame.
+    presented: Nanos,
+    /// The rule's step.
+    dt: Nanos,
+    /// Simulated time of the oldest kept state.
+    oldest: Nanos,
+    /// Simulated time of the latest state.
+    latest: Nanos,
 }
 
 /// The state drawn after a frame and the simulated time it shows.
@@ -218,7 +292,7 @@ impl Engine {
     pub fn new(strategy: Strategy, config: TimestepConfig) -> Self {
         Self {
             config,
-            strategy,
+            drawing: Drawing::new(strategy),
             rule: strategy.step_rule(&config),
             handed_to_preset: 0,
             fraction: 0.0,
@@ -232,31 +306,30 @@ impl Engine {
             rebased: 0,
             frames: 0,
             steps: 0,
-            pacing: Pacing::default(),
+            last_frame: FrameSteps::default(),
         }
     }
 
     /// Back to time zero, keeping the strategy and configuration.
     pub fn reset(&mut self) {
-        *self = Self::new(self.strategy, self.config);
+        *self = Self::new(self.strategy(), self.config);
     }
 
     /// The strategy.
     pub fn strategy(&self) -> Strategy {
-        self.strategy
+        self.drawing.strategy
     }
 
     /// Switches strategy before the next frame. No time is lost or invented: the
     /// accumulator is carried, strategies without one consume it next frame, and an engine
     /// preset (which starts from its own initial state) gets it with its first frame.
     pub fn set_strategy(&mut self, strategy: Strategy) {
-        if strategy == self.strategy {
+        if strategy == self.strategy() {
             return;
         }
-        self.strategy = strategy;
+        self.drawing = Drawing::new(strategy);
         self.rule = strategy.step_rule(&self.config);
         self.fraction = 0.0;
-        self.pacing = Pacing::default();
         if strategy.preset().is_some() {
             self.handed_to_preset += std::mem::take(&mut self.accumulator);
         } else {
@@ -274,8 +347,8 @@ impl Engine {
     pub fn set_config(&mut self, config: TimestepConfig) {
         self.config = config;
         // A preset's rule does not read the configuration, and its loop keeps its state.
-        if self.strategy.preset().is_none() {
-            self.rule = self.strategy.step_rule(&config);
+        if self.strategy().preset().is_none() {
+            self.rule = self.strategy().step_rule(&config);
         }
     }
 
@@ -369,8 +442,32 @@ impl Engine {
         frame_time: Nanos,
         display_delay: Option<Nanos>,
     ) -> FrameReport {
-        let start_time = self.latest_time;
-        let preset = self.strategy.preset().is_some();
+        let frame = self.step(frame_time);
+        let paced = self
+            .drawing
+            .pace(self.pacing_ledger(frame_time), display_delay);
+        self.report(self.drawing.strategy, &frame, paced)
+    }
+
+    /// The last frame as `drawing`'s strategy draws it, for a strategy that steps as this
+    /// engine's does ([`Strategy::steps_as`]): the report it would have made stepping
+    /// alone, to the bit. `display_delay` as for [`Self::advance_to_display`].
+    pub fn drawn(&self, drawing: &mut Drawing, display_delay: Option<Nanos>) -> FrameReport {
+        debug_assert!(
+            drawing.strategy.steps_as(self.strategy(), &self.config),
+            "{:?} does not step as {:?}",
+            drawing.strategy,
+            self.strategy()
+        );
+        let frame = self.last_frame;
+        let paced = drawing.pace(self.pacing_ledger(frame.frame_time), display_delay);
+        self.report(drawing.strategy, &frame, paced)
+    }
+
+    /// Runs the rule on a frame and keeps the ledger.
+    fn step(&mut self, frame_time: Nanos) -> FrameSteps {
+        let start = self.latest_time;
+        let preset = self.strategy().preset().is_some();
         let stepped = if preset {
             self.step_preset(frame_time)
         } else {
@@ -402,33 +499,48 @@ impl Engine {
                 self.presented_time,
             );
         }
-        let paced = (self.strategy.view() == View::AtDisplay).then(|| {
-            let oldest = self
-                .latest_time
-                .saturating_sub(self.last_step)
-                .saturating_sub(self.step_before_last);
-            self.pacing.frame(
-                frame_time,
-                display_delay,
-                self.presented_time,
-                self.rule.dt(),
-                oldest,
-                self.latest_time,
-            )
-        });
-        let shown = self.shown(start_time, paced);
-        FrameReport {
-            strategy: self.strategy,
+        let frame = FrameSteps {
             frame_time,
             used: stepped.used,
             owed: stepped.owed,
             steps,
+            dropped: stepped.dropped,
+            start,
+        };
+        self.last_frame = frame;
+        frame
+    }
+
+    /// What the drawn clock reads of the ledger after a frame of `frame_time`.
+    fn pacing_ledger(&self, frame_time: Nanos) -> PacingLedger {
+        PacingLedger {
+            frame_time,
+            presented: self.presented_time,
+            dt: self.rule.dt(),
+            oldest: self
+                .latest_time
+                .saturating_sub(self.last_step)
+                .saturating_sub(self.step_before_last),
+            latest: self.latest_time,
+        }
+    }
+
+    /// The report of `frame`, the last frame, as `strategy` draws it, `paced` by its drawn
+    /// clock (`display-time`).
+    fn report(&self, strategy: Strategy, frame: &FrameSteps, paced: Option<Paced>) -> FrameReport {
+        let shown = self.shown(strategy, frame.start, paced);
+        FrameReport {
+            strategy,
+            frame_time: frame.frame_time,
+            used: frame.used,
+            owed: frame.owed,
+            steps: frame.steps,
             alpha: self.fraction,
             drawn: shown.view,
             latest_time: self.latest_time,
             shown_time: shown.time,
             presented_time: self.presented_time,
-            dropped: stepped.dropped,
+            dropped: frame.dropped,
             accumulator: self.accumulator(),
             animation_time: paced.map_or(self.presented_time, |paced| {
                 (self.presented_time + paced.delay + self.rule.dt()).saturating_sub(paced.behind)
@@ -456,17 +568,17 @@ impl Engine {
         stepped
     }
 
-    /// The state to draw after this frame's steps and the simulated time it shows, for a
-    /// frame that started at simulated time `start_time` (`paced`: `display-time`'s drawn
-    /// clock).
-    fn shown(&self, start_time: Nanos, paced: Option<Paced>) -> Shown {
+    /// The state `strategy` draws after this frame's steps and the simulated time it shows,
+    /// for a frame that started at simulated time `start_time` (`paced`: `display-time`'s
+    /// drawn clock).
+    fn shown(&self, strategy: Strategy, start_time: Nanos, paced: Option<Paced>) -> Shown {
         let latest = self.latest_time;
-        let kind = self.strategy.view();
+        let kind = strategy.view();
         let (view, time) = match kind {
             View::Latest => (View::Latest, latest),
             View::Blend(()) | View::Hermite(()) if self.last_step > 0 => {
                 let h = self.last_step;
-                let point = self.point_in_step(h);
+                let point = self.point_in_step(strategy, h);
                 let view = if kind == View::Hermite(()) {
                     View::Hermite(point.t)
                 } else {
@@ -483,7 +595,7 @@ impl Engine {
             View::Velocity(()) => (View::Velocity(self.accumulator), latest + self.accumulator),
             View::BlendOlder(()) if self.step_before_last > 0 => {
                 let h = self.step_before_last;
-                let point = self.point_in_step(h);
+                let point = self.point_in_step(strategy, h);
                 (
                     View::BlendOlder(point.t),
                     latest - self.last_step - h + point.time,
@@ -530,8 +642,8 @@ impl Engine {
     /// with other step sizes that point may fall before the step, and is clamped to it. An
     /// engine preset draws at its own fraction of a step, as it computes it (Bevy's in
     /// `f32`).
-    fn point_in_step(&self, h: Nanos) -> PointInStep {
-        if self.strategy.preset().is_none() {
+    fn point_in_step(&self, strategy: Strategy, h: Nanos) -> PointInStep {
+        if strategy.preset().is_none() {
             let time = (self.accumulator + h).saturating_sub(self.rule.dt()).min(h);
             return PointInStep {
                 t: time as f64 / h as f64,

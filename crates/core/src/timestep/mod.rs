@@ -81,7 +81,7 @@ pub use config::{
     MAX_STEPS, MIN_RATE_HZ, NANOS_PER_SECOND, RATE_PRESETS_HZ, RangeError, TimestepConfig,
     ms_from_ns, ns_from_ms, secs_from_ns,
 };
-pub use engine::{Engine, FrameReport, StepPlan, View, ViewKind};
+pub use engine::{Drawing, Engine, FrameReport, StepPlan, View, ViewKind};
 pub use filter::{
     AverageFilter, DEFAULT_SNAP_TOLERANCE, FILTER_SPECS, FilterSpec, FrameFilters,
     MAX_AVERAGE_FRAMES, MAX_SNAP_TOLERANCE_MS, SNAP_TOLERANCE_FRACTION, SnapFilter,

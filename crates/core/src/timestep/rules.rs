@@ -117,7 +117,32 @@ impl StepRule {
         }
     }
 
+    /// Whether this rule takes the same steps as `other` on every frame from the same
+    /// start: the same stateless rule with the same step and guards. An engine's own loop
+    /// keeps state of its own, and is never said to.
+    pub fn steps_as(&self, other: &StepRule) -> bool {
+        use StepRule::{ClampedAccumulator, EqualSubsteps, Fixed, SemiFixed, Variable};
+        match (self, other) {
+            (Fixed(a), Fixed(b))
+            | (Variable(a), Variable(b))
+            | (SemiFixed(a), SemiFixed(b))
+            | (EqualSubsteps(a), EqualSubsteps(b)) => a == b,
+            (
+                ClampedAccumulator {
+                    limits: a,
+                    alpha: alpha_a,
+                },
+                ClampedAccumulator {
+                    limits: b,
+                    alpha: alpha_b,
+                },
+            ) => a == b && alpha_a == alpha_b,
+            _ => false,
+        }
+    }
+
     /// One frame: `carried` from the last frame and `frame_time` new.
+    #[inline(always)]
     pub(crate) fn step(&mut self, carried: Nanos, frame_time: Nanos) -> Stepped {
         match self {
             StepRule::Fixed(limits) => fixed(limits, carried, frame_time),

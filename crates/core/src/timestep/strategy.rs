@@ -463,6 +463,15 @@ impl Strategy {
         (self.facts().rule)(StepLimits::configured(config))
     }
 
+    /// Whether this strategy takes the same steps as `other` under the lab's `config`,
+    /// frame for frame, and so differs from it only in what it draws: both the lab's or
+    /// both engine presets (a preset keeps its ledger its own way), with rules that step
+    /// alike ([`StepRule::steps_as`]): the accumulator family, for one, or Bevy's two loops.
+    pub fn steps_as(self, other: Strategy, config: &TimestepConfig) -> bool {
+        self.preset().is_some() == other.preset().is_some()
+            && self.step_rule(config).steps_as(&other.step_rule(config))
+    }
+
     /// The step the strategy takes under the lab's `config`: the configured `dt`, or an
     /// engine preset's own (for a variable step, the largest it takes).
     pub fn dt(self, config: &TimestepConfig) -> Nanos {

@@ -596,3 +596,68 @@ fn glaiel_resyncing_time_godot_invented_drops_only_real_time() {
         i128::from(engine.presented_time()) + i128::from(engine.lead())
     );
 }
+
+#[test]
+fn strategies_that_step_alike_are_the_rule_and_guards_and_ledger_they_share() {
+    let lab = TimestepConfig::default();
+    let alike = |a: Strategy, b: Strategy| a.steps_as(b, &lab);
+    let family = [
+        Strategy::Accumulator,
+        Strategy::Interpolated,
+        Strategy::Extrapolated,
+        Strategy::VelocityExtrapolated,
+        Strategy::Hermite,
+        Strategy::DisplayTime,
+    ];
+    for a in family {
+        for b in family {
+            assert!(alike(a, b), "{a:?} and {b:?}");
+        }
+        for other in [Strategy::Fixed, Strategy::Variable, Strategy::EqualSubsteps] {
+            assert!(!alike(a, other), "{a:?} and {other:?}");
+        }
+    }
+    let preset = |id: &str| id.parse::<Strategy>().unwrap();
+    assert!(alike(preset("bevy"), preset("bevy-interpolated")));
+    assert!(alike(preset("unity"), preset("unity-extrapolate")));
+    // Another step or another alpha is another rule; a preset keeps its ledger its own way;
+    // an engine's own loop keeps state of its own.
+    assert!(!alike(preset("bevy"), preset("unity")));
+    assert!(!alike(preset("fiedler"), Strategy::Accumulator));
+    assert!(!alike(preset("godot"), preset("godot-interpolated")));
+    assert!(!alike(preset("godot"), preset("godot")));
+}
+
+proptest! {
+    /// A strategy drawing another's steps reports every frame as it would stepping alone,
+    /// to the bit, on any frames, guards and predicted display times.
+    #[test]
+    fn a_strategy_drawing_anothers_steps_reports_what_it_would_alone(
+        frames in proptest::collection::vec((0u64..80_000_000, proptest::option::of(0u64..40_000_000)), 1..200),
+        capped in proptest::bool::ANY,
+    ) {
+        let mut lab = config(16 * MS);
+        if capped {
+            lab.max_frame_time = Some(NonZeroU64::new(50 * MS).unwrap());
+            lab.max_steps = Some(NonZeroU32::new(3).unwrap());
+        }
+        let pairs = Strategy::CHOICES
+            .iter()
+            .flat_map(|&a| Strategy::CHOICES.iter().map(move |&b| (a, b)))
+            .filter(|&(a, b)| a != b && a.steps_as(b, &lab));
+        let mut checked = 0;
+        for (runs, draws) in pairs {
+            let mut stepping = Engine::new(runs, lab);
+            let mut alone = Engine::new(draws, lab);
+            let mut drawing = Drawing::new(draws);
+            for &(frame, delay) in &frames {
+                stepping.advance_to_display(frame, delay);
+                let drawn = stepping.drawn(&mut drawing, delay);
+                let own = alone.advance_to_display(frame, delay);
+                prop_assert_eq!(format!("{drawn:?}"), format!("{own:?}"));
+            }
+            checked += 1;
+        }
+        prop_assert!(checked >= 30 + 2 + 6, "every pair of the family, Bevy's, Unity's");
+    }
+}
