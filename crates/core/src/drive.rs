@@ -48,9 +48,9 @@ impl FrameScreen for Presentation {
     }
 
     fn frame_starts(&mut self, start: Nanos, interval: Nanos) -> Option<(u64, Option<Nanos>)> {
-        let timed = self.display().spec() != DisplaySpec::Cpu;
-        let placed = Presentation::frame_starts(self, start, interval);
-        timed.then_some(placed)
+        // The `cpu` display places nothing: what it would forecast nobody reads.
+        (self.display().spec() != DisplaySpec::Cpu)
+            .then(|| Presentation::frame_starts(self, start, interval))
     }
 
     fn shown_now(&mut self, screen: &ScreenFrame) {

@@ -253,21 +253,31 @@ impl BenchRequest {
             .map(|plot| PlotRecorder::new(&trace, settings.display, plot.size))
             .transpose()?;
         let progress = Progress::on_stderr(trace.frame_count(), self.strategies.len() as u64);
-        // The strategies run side by side, unless a report watches their frames in order.
-        let (results, (csv, recorder), progress) = if csv.is_none() && recorder.is_none() {
+        // Passes over the trace, not a sorted copy: a long trace is never held twice, and a
+        // generated one not even once.
+        let trace_stats = || FrameStats::from_passes(|| trace.frame_times());
+        // The strategies run side by side, unless a report watches their frames in order;
+        // side by side, the trace's statistics are worked out beside them, on a core the
+        // runs leave time on.
+        let (results, (csv, recorder), progress, stats) = if csv.is_none() && recorder.is_none() {
             let label = match self.strategies.as_slice() {
                 [one] => one.id(),
                 _ => "strategies",
             };
             let shared = SharedProgress::new(progress.labelled(label));
-            let results = super::run_parallel(
-                &trace,
-                trace.display_times(),
-                &self.strategies,
-                settings,
-                &shared,
+            let (results, stats) = rayon::join(
+                || {
+                    super::run_parallel(
+                        &trace,
+                        trace.display_times(),
+                        &self.strategies,
+                        settings,
+                        &shared,
+                    )
+                },
+                trace_stats,
             );
-            (results, (csv, recorder), shared.into_inner())
+            (results, (csv, recorder), shared.into_inner(), Some(stats))
         } else {
             let mut observers = ((csv, recorder), progress);
             let results = super::run_observed(
@@ -277,7 +287,7 @@ impl BenchRequest {
                 settings,
                 &mut observers,
             );
-            (results, observers.0, observers.1)
+            (results, observers.0, observers.1, None)
         };
         // The bar, if shown, stays until the report is ready and is cleared when dropped.
         if let (Some(csv), Some(path)) = (csv, &self.csv) {
@@ -290,10 +300,10 @@ impl BenchRequest {
                 .write_png(&title, std::io::BufWriter::new(file))
                 .map_err(|error| BenchError::plot(path, error))?;
         }
-        // Passes over the trace, not a sorted copy: a long trace is never held twice, and a
-        // generated one not even once.
-        progress.working_on("statistics");
-        let stats = FrameStats::from_passes(|| trace.frame_times());
+        let stats = stats.unwrap_or_else(|| {
+            progress.working_on("statistics");
+            trace_stats()
+        });
         drop(progress);
         Ok(self.report_text(&BenchReport::new(
             trace_json(&trace, stats.as_ref()),

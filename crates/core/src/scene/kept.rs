@@ -2,7 +2,7 @@
 //! scene is stepped far more often than anything reads it (the bench, which runs millions
 //! of frames, reads only the spring), so a step writes the new state into the ring, marks
 //! in the one it started from what the kick and the inputs changed at its start, copies the
-//! frame's start on the frame's first step, and places nothing.
+//! frame's start only where the ring would lose it, and places nothing.
 
 use super::{SceneConfig, SceneState, SpringState};
 use crate::scene::PlayerState;
@@ -42,18 +42,33 @@ pub(super) fn place(state: SceneState, config: &SceneConfig) -> SceneState {
 }
 
 /// The latest state, the two before it (in a ring: a step writes one state instead of
-/// moving three), and the state the frame began with (copied only once a frame steps: a
-/// frame without a step began with the latest).
+/// moving three), and the state the frame began with (copied out of the ring only where it
+/// must be: see [`FrameStart`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptStates {
     /// The three latest states; `latest` indexes the newest, the one before it precedes it.
     ring: [Kept; 3],
     /// Where the newest state is in `ring`.
     latest: usize,
-    /// The latest state as the frame began, once the frame has stepped.
+    /// The latest state as the frame began, where it was copied (see `start`).
     frame_start: Kept,
-    /// Whether the frame has taken a step (so `frame_start` holds its start).
-    stepped: bool,
+    /// Where the state the frame began with is.
+    start: FrameStart,
+}
+
+/// Where the state a frame began with is kept. A frame that takes no step began with the
+/// latest state. One that steps began with the state its first step started from, which
+/// stays in the ring for two more steps: it is copied out only when a third step would
+/// overwrite it, or when its first step changes it (a kick or an input at the step's start
+/// is written into the state it starts from, which the frame did not begin with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FrameStart {
+    /// The frame has not stepped: it began with the latest state.
+    Latest,
+    /// In this slot of the ring.
+    Ring(usize),
+    /// In `frame_start`.
+    Copied,
 }
 
 impl KeptStates {
@@ -67,7 +82,7 @@ impl KeptStates {
             ring: [kept; 3],
             latest: 0,
             frame_start: kept,
-            stepped: false,
+            start: FrameStart::Latest,
         }
     }
 
@@ -88,30 +103,44 @@ impl KeptStates {
 
     /// The latest state as it was when the frame began, before its steps.
     pub(super) fn frame_start(&self) -> &Kept {
-        if self.stepped {
-            &self.frame_start
-        } else {
-            self.current()
+        match self.start {
+            FrameStart::Latest => self.current(),
+            FrameStart::Ring(slot) => &self.ring[slot],
+            FrameStart::Copied => &self.frame_start,
         }
     }
 
     /// A frame begins.
     pub(super) fn begin_frame(&mut self) {
-        self.stepped = false;
+        self.start = FrameStart::Latest;
     }
 
     /// A step from the latest state, whose spring and player the step started from are
-    /// `spring` and `player` (a kick and the inputs at the step's start are in them), to
-    /// `next` (not placed).
-    pub(super) fn push(&mut self, spring: SpringState, player: PlayerState, next: SceneState) {
-        if !self.stepped {
-            self.frame_start = *self.current();
-            self.stepped = true;
+    /// `spring` and `player` (a kick and the inputs at the step's start are in them;
+    /// `changed` says whether there were any), to `next` (not placed).
+    pub(super) fn push(
+        &mut self,
+        spring: SpringState,
+        player: PlayerState,
+        changed: bool,
+        next: SceneState,
+    ) {
+        if self.start == FrameStart::Latest {
+            self.start = if changed {
+                self.frame_start = *self.current();
+                FrameStart::Copied
+            } else {
+                FrameStart::Ring(self.latest)
+            };
         }
         let started = &mut self.ring[self.latest].state;
         started.spring = spring;
         started.player = player;
         self.latest = (self.latest + 1) % 3;
+        if self.start == FrameStart::Ring(self.latest) {
+            self.frame_start = self.ring[self.latest];
+            self.start = FrameStart::Copied;
+        }
         self.ring[self.latest] = Kept {
             state: next,
             placed: false,

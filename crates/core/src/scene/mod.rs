@@ -387,7 +387,8 @@ impl Scene {
         let config = &self.config;
         let h_s = secs_from_ns(h);
         let mut spring = self.kept.current().state.spring;
-        if self.pending_kick_mps != 0.0 {
+        let kicked = self.pending_kick_mps != 0.0;
+        if kicked {
             // The kick lands at the start of this step, in the simulation and in the truth.
             let now_s = secs_from_ns(self.time());
             let mut start = self.truth.state_at(&config.spring, now_s);
@@ -411,7 +412,8 @@ impl Scene {
         // The state the step starts from: a kick's velocity is in it, so a curve through
         // the two states' velocities starts with the kicked one.
         let player = self.kept.current().state.player.starting(inputs);
-        self.kept.push(started, player, next);
+        self.kept
+            .push(started, player, kicked || !inputs.is_empty(), next);
     }
 
     /// The spring one step of `h_s` seconds on from `spring`, as the integrator takes it

@@ -130,7 +130,7 @@ impl SphereState {
     /// per step.
     pub fn turned(self, params: &OrbitParams, h: f64, spin: DQuat) -> Self {
         Self {
-            angle: (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU),
+            angle: wrap_turn(self.angle + params.angular_speed() * h),
             position: self.position,
             rotation: (spin * self.rotation).normalize(),
         }
@@ -158,6 +158,20 @@ impl SphereState {
 pub(crate) fn wrapped_difference(from: f64, to: f64) -> f64 {
     use std::f64::consts::{PI, TAU};
     (to - from + PI).rem_euclid(TAU) - PI
+}
+
+/// `angle.rem_euclid(TAU)`, to the bit, without the division of `%` where the angle is less
+/// than a turn out of `[0, TAU)` (as every step's is): there `%` subtracts a turn or none,
+/// exactly.
+pub(crate) fn wrap_turn(angle: f64) -> f64 {
+    use std::f64::consts::TAU;
+    if (0.0..TAU).contains(&angle) {
+        angle
+    } else if (TAU..2.0 * TAU).contains(&angle) {
+        angle - TAU
+    } else {
+        angle.rem_euclid(TAU)
+    }
 }
 
 /// What moves the camera: the lab's version of Unity's Update vs FixedUpdate question.
@@ -292,7 +306,7 @@ impl CameraState {
     /// angle moves on, the eye is left for [`Self::placed`].
     pub fn turned(self, params: &CameraParams, h: f64) -> Self {
         Self {
-            angle: (self.angle + params.angular_speed() * h).rem_euclid(std::f64::consts::TAU),
+            angle: wrap_turn(self.angle + params.angular_speed() * h),
             eye: self.eye,
         }
     }
@@ -317,6 +331,25 @@ impl CameraState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The wrap is `rem_euclid`'s, to the bit, for any angle, a step's or not.
+        #[test]
+        fn wrapping_a_turn_is_rem_euclid_to_the_bit(
+            angle in proptest::prop_oneof![
+                -20.0f64..20.0,
+                proptest::num::f64::ANY,
+                proptest::sample::select(vec![
+                    0.0, -0.0, std::f64::consts::TAU, 2.0 * std::f64::consts::TAU,
+                    -std::f64::consts::TAU, f64::MIN_POSITIVE, -f64::MIN_POSITIVE,
+                    f64::INFINITY, f64::NAN,
+                ]),
+            ]
+        ) {
+            let expected = angle.rem_euclid(std::f64::consts::TAU);
+            proptest::prop_assert_eq!(wrap_turn(angle).to_bits(), expected.to_bits());
+        }
+    }
 
     #[test]
     fn integrated_orbit_matches_the_exact_orbit() {

@@ -546,3 +546,34 @@ fn scripted_run_hash() -> u64 {
 fn the_scene_draws_to_the_bit_what_it_drew_when_it_placed_every_step() {
     assert_eq!(scripted_run_hash(), 0x133b_8aa7_ef32_1883);
 }
+
+#[test]
+fn the_frame_start_is_the_state_the_frame_began_with_however_many_steps_it_takes() {
+    use crate::input::{InputKind, MoveKey};
+    // Frames of 0 to 5 steps (the ring keeps three states), some kicked, some with a key
+    // pressed or released at a step's start: the frame's start is what the frame began
+    // with, before the kick and the key, whichever step overwrote it in the ring.
+    let mut scene = Scene::new(SceneConfig::new());
+    let lengths = [20 * MS, 7 * MS, 13 * MS];
+    for i in 0..60usize {
+        scene.begin_frame();
+        let began = scene.current();
+        if i % 7 == 3 {
+            scene.kick();
+        }
+        for k in 0..i % 6 {
+            let h = lengths[(i + k) % lengths.len()];
+            match (i % 5, k) {
+                (1, 0) => scene.step_with(h, &[(0, InputKind::Press(MoveKey::Forward))]),
+                (2, 1) => scene.step_with(h, &[(0, InputKind::Release(MoveKey::Forward))]),
+                _ => scene.step(h),
+            }
+        }
+        assert_eq!(scene.drawn_state(View::FrameStart), began, "frame {i}");
+        let spring = scene.drawn_spring(View::FrameStart);
+        assert_eq!(
+            (spring.x.to_bits(), spring.v.to_bits()),
+            (began.spring.x.to_bits(), began.spring.v.to_bits())
+        );
+    }
+}
