@@ -52,8 +52,13 @@ pub struct MetricsRecorder {
     started: bool,
     /// Latency and judder sums.
     smoothness: Smoothness,
-    /// Latency and judder at the screen.
+    /// Latency and judder at the screen, once a frame is placed on a display's clock.
     screen: ScreenRecorder,
+    /// Whether a frame has been placed on a display's clock (or settled by a display, or
+    /// the screen anchored on a shown frame). Until one is, every frame was on screen at its `T_i` (the `cpu` display), where the
+    /// screen's latency and judder are the CPU's: they are kept once, in `smoothness`, and
+    /// the screen takes them over when the first frame is placed.
+    timed: bool,
     /// Largest spring position error, metres.
     position_error_max: f64,
 }
@@ -144,28 +149,27 @@ impl MetricsRecorder {
         // A run anchored on a shown frame judges its first frame at the screen once the
         // scene has moved from that frame's state.
         let judged_at_screen = self.started || (self.screen.anchored() && scene.time() > 0);
+        let (t, s) = (report.presented_time, report.shown_time);
+        if display.is_some() {
+            self.place_on_display();
+        }
+        let judder = self.smoothness.record(t, s, self.started);
         let screen = match display {
-            None => Some(self.screen.shown_now(
-                self.frames,
-                report.presented_time,
-                report.shown_time,
-                self.started,
-            )),
+            None if !self.timed => Some(ScreenFrame {
+                frame: self.frames,
+                display_time: t,
+                shown_time: s,
+                animation_error: judder,
+            }),
+            None => Some(self.screen.shown_now(self.frames, t, s, self.started)),
             Some(timing) => {
-                self.screen.frame(
-                    timing,
-                    report.presented_time,
-                    report.shown_time,
-                    judged_at_screen,
-                );
+                self.screen.frame(timing, t, s, judged_at_screen);
                 None
             }
         };
         self.frames += 1;
         self.steps += steps;
         self.steps_max = self.steps_max.max(steps);
-        let (t, s) = (report.presented_time, report.shown_time);
-        self.smoothness.record(t, s, self.started);
         if self.started {
             let error = (drawn_spring_m - truths.spring_x(scene, s)).abs();
             self.position_error_max = self.position_error_max.max(error);
@@ -177,6 +181,8 @@ impl MetricsRecorder {
     /// The run starts from a shown frame at `at` on the display's clock (see
     /// [`ScreenRecorder::anchor`]). Call it before the first frame.
     pub fn anchor_screen(&mut self, at: crate::timestep::Nanos) {
+        // The anchor is the screen's own: it keeps its latency and judder from the start.
+        self.timed = true;
         self.screen.anchor(at);
     }
 
@@ -194,7 +200,18 @@ impl MetricsRecorder {
     /// Takes a display event for a frame recorded earlier: a shown frame is measured and
     /// returned.
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
+        self.place_on_display();
         self.screen.settle(event)
+    }
+
+    /// A frame is placed on a display's clock or settled by a display: the screen keeps
+    /// its own latency and judder from now on, starting from the CPU's so far (see
+    /// `timed`).
+    fn place_on_display(&mut self) {
+        if !self.timed {
+            self.screen.adopt(self.smoothness);
+            self.timed = true;
+        }
     }
 
     /// The strategy's clock `T` moves by `shift` ns before the next frame (a resync, see
@@ -213,6 +230,11 @@ impl MetricsRecorder {
     /// The metrics so far, with the end state taken from `scene`.
     pub fn metrics(&self, scene: &Scene) -> Metrics {
         let end = scene.current();
+        let at_screen = if self.timed {
+            self.screen.smoothness()
+        } else {
+            &self.smoothness
+        };
         Metrics {
             frames: self.frames,
             steps: self.steps,
@@ -226,11 +248,11 @@ impl MetricsRecorder {
             latency_worst_ms: self.smoothness.latency_worst_ms(),
             judder_ms: self.smoothness.judder_ms(),
             judder_worst_ms: self.smoothness.judder_worst_ms(),
-            display_latency_ms: self.screen.latency_ms(),
-            display_latency_worst_ms: self.screen.latency_worst_ms(),
-            display_judder_ms: self.screen.judder_ms(),
-            display_judder_worst_ms: self.screen.judder_worst_ms(),
-            display_judged: self.screen.judged(),
+            display_latency_ms: at_screen.latency_ms(),
+            display_latency_worst_ms: at_screen.latency_worst_ms(),
+            display_judder_ms: at_screen.judder_ms(),
+            display_judder_worst_ms: at_screen.judder_worst_ms(),
+            display_judged: (at_screen.judged(), at_screen.judder_terms()),
             refreshes: self.screen.refreshes(),
             forecast: self.screen.forecast(),
             position_error_max: self.position_error_max,

@@ -329,30 +329,19 @@ impl ScreenRecorder {
         self.next_rebase = self.next_rebase.saturating_add(shift);
     }
 
-    /// Shown frames judged, and the animation errors among them (a shown frame after
-    /// another): what the latency and the judder are taken over.
-    pub fn judged(&self) -> (u64, u64) {
-        (self.smoothness.judged(), self.smoothness.judder_terms())
+    /// Latency and judder over the judged shown frames: `D_i - S_i` and the animation
+    /// errors.
+    pub fn smoothness(&self) -> &Smoothness {
+        &self.smoothness
     }
 
-    /// Mean `D_i - S_i` over the judged shown frames, ms.
-    pub fn latency_ms(&self) -> f64 {
-        self.smoothness.latency_ms()
-    }
-
-    /// RMS animation error over the judged shown frames, ms.
-    pub fn judder_ms(&self) -> f64 {
-        self.smoothness.judder_ms()
-    }
-
-    /// The judged shown frame's `D_i - S_i` farthest from zero, with its sign, ms.
-    pub fn latency_worst_ms(&self) -> f64 {
-        self.smoothness.latency_worst_ms()
-    }
-
-    /// The largest animation error's magnitude over the judged shown frames, ms.
-    pub fn judder_worst_ms(&self) -> f64 {
-        self.smoothness.judder_worst_ms()
+    /// Takes over `smoothness` as its own latency and judder so far: those of frames each
+    /// shown at its `T_i` (the `cpu` display), measured by their CPU clock, which for
+    /// such frames is the screen's, and with every clock shift so far applied (none
+    /// waits for the next frame).
+    pub fn adopt(&mut self, smoothness: Smoothness) {
+        self.smoothness = smoothness;
+        self.next_rebase = 0;
     }
 
     /// Measures one shown frame; a `restart` has no animation error.

@@ -167,3 +167,73 @@ fn the_worst_frame_stands_beside_the_mean() {
     assert_eq!(m.display_latency_worst_ms, m.latency_worst_ms);
     assert_eq!(m.display_judder_worst_ms, m.judder_worst_ms);
 }
+
+#[test]
+fn the_screen_measures_the_cpus_frames_and_then_its_own_as_a_screen_fed_every_frame_does() {
+    // Frames shown at once (the `cpu` display), a clock shift among them and one right
+    // before the first frame placed on a display's clock, then frames settled later: the
+    // recorder keeps the screen's latency and judder as a screen recorder fed every frame
+    // does, and reports each frame at the screen as it does.
+    let mut sim = Simulation::new(
+        Strategy::Accumulator,
+        TimestepConfig::default(),
+        SceneConfig::new(),
+    );
+    let mut recorder = MetricsRecorder::default();
+    let mut screen = ScreenRecorder::default();
+    let mut truths = TruthMemo::default();
+    let mut started = false;
+    for i in 0..60u64 {
+        if i == 15 || i == 30 {
+            recorder.rebase(-3_000_000);
+            screen.rebase(-3_000_000);
+        }
+        let (report, shown) = sim.frame(7_000_000 + (i % 3) * 1_500_000);
+        let (t, s) = (report.presented_time, report.shown_time);
+        let display = (i >= 30).then_some(DisplayTiming {
+            frame: i,
+            wall: t,
+            held: 0,
+            predicted: None,
+        });
+        let at_screen =
+            recorder.record(&report, shown.spring_x_m, sim.scene(), display, &mut truths);
+        match display {
+            None => {
+                let expected = screen.shown_now(i, t, s, started);
+                assert_eq!(
+                    format!("{at_screen:?}"),
+                    format!("{:?}", Some(expected)),
+                    "frame {i}"
+                );
+            }
+            Some(timing) => {
+                assert!(at_screen.is_none());
+                screen.frame(timing, t, s, started);
+                let event = crate::display::DisplayEvent::Shown {
+                    frame: i,
+                    at: t + 4_000_000 + (i % 4) * 2_000_000,
+                };
+                let (got, expected) = (recorder.settle(&event), screen.settle(&event));
+                assert!(expected.is_some());
+                assert_eq!(format!("{got:?}"), format!("{expected:?}"), "frame {i}");
+            }
+        }
+        started |= sim.scene().time() > 0;
+    }
+    let metrics = recorder.metrics(sim.scene());
+    let own = screen.smoothness();
+    assert_eq!(metrics.display_judged, (own.judged(), own.judder_terms()));
+    for (got, expected) in [
+        (metrics.display_latency_ms, own.latency_ms()),
+        (metrics.display_latency_worst_ms, own.latency_worst_ms()),
+        (metrics.display_judder_ms, own.judder_ms()),
+        (metrics.display_judder_worst_ms, own.judder_worst_ms()),
+    ] {
+        assert_eq!(got.to_bits(), expected.to_bits());
+    }
+    assert_ne!(
+        metrics.display_latency_ms, metrics.latency_ms,
+        "the screen is its own"
+    );
+}
