@@ -92,7 +92,10 @@ impl Simulation {
                 self.scene.step(h);
             }
         }
-        self.input.end_frame(report.steps.len());
+        if routing {
+            // A desk with nothing queued has nothing to end.
+            self.input.end_frame(report.steps.len());
+        }
         self.scene.set_look_input(self.input.look());
         report
     }

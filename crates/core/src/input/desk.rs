@@ -241,6 +241,9 @@ pub struct InputDesk {
     look: Look,
     /// Where the view starts.
     start_look: Look,
+    /// Whether an applied event may be waiting for the screen: set by every routed step,
+    /// cleared when [`Self::shown`] finds none (a desk given no inputs skips the routers).
+    awaiting_screen: bool,
 }
 
 impl InputDesk {
@@ -252,6 +255,7 @@ impl InputDesk {
             program: Vec::with_capacity(64),
             look: start_look,
             start_look,
+            awaiting_screen: false,
         }
     }
 
@@ -299,6 +303,7 @@ impl InputDesk {
     /// Routes the queued events into the step `[start, start + h)`, the `first` of its
     /// frame, and returns the chosen policy's for the scene.
     pub fn step(&mut self, first: bool, start: Nanos, h: Nanos) -> &StepInput {
+        self.awaiting_screen = true;
         self.program.clear();
         let chosen = self.policy.index();
         for (i, router) in self.routers.iter_mut().enumerate() {
@@ -327,9 +332,13 @@ impl InputDesk {
     /// A frame showing simulated time `shown` reached the screen at `display` on the
     /// strategy's clock.
     pub fn shown(&mut self, display: Nanos, shown: Nanos) {
+        if !self.awaiting_screen {
+            return;
+        }
         for router in &mut self.routers {
             router.shown(display, shown);
         }
+        self.awaiting_screen = self.routers.iter().any(|router| !router.pending.is_empty());
     }
 
     /// The strategy's clock moves by `shift` from the next frame on (a resync).
@@ -346,6 +355,7 @@ impl InputDesk {
         for router in &mut self.routers {
             router.reset();
         }
+        self.awaiting_screen = false;
         self.look = self.start_look;
     }
 
