@@ -287,35 +287,36 @@ impl FollowerRun {
         self.drawing.strategy()
     }
 
-    /// Draws and measures the frame `run` has just run, placed on the display as it was
-    /// (`display`), asking `truths` where the spring truly is. Returns the frame as this
-    /// strategy draws it, and the frame at the screen when it is known now.
-    pub fn advance(
+    /// The frame `run` has just run as this strategy draws it, placed on the display as
+    /// it was (`display`); [`Self::measure`] measures it.
+    pub fn draw(&mut self, run: &PaneRun, display: Option<DisplayTiming>) -> FrameReport {
+        let delay = display.and_then(|timing| timing.predicted_delay());
+        run.sim.engine().drawn(&mut self.drawing, delay)
+    }
+
+    /// Measures the frame `run` has just run as this strategy drew it (`report`, from
+    /// [`Self::draw`]), asking `truths` where the spring truly is. Returns the frame at the
+    /// screen when it is known now.
+    pub fn measure(
         &mut self,
         run: &PaneRun,
+        report: &FrameReport,
         display: Option<DisplayTiming>,
         truths: &mut TruthMemo,
-    ) -> (FrameReport, Option<ScreenFrame>) {
-        let delay = display.and_then(|timing| timing.predicted_delay());
-        let report = run.sim.engine().drawn(&mut self.drawing, delay);
-        let screen = measure(
-            &mut self.recorder,
-            run.sim.scene(),
-            &report,
-            display,
-            truths,
-        );
-        (report, screen)
+    ) -> Option<ScreenFrame> {
+        measure(&mut self.recorder, run.sim.scene(), report, display, truths)
+    }
+
+    /// Takes over `other`'s measurements so far: for a follower that has drawn every frame
+    /// so far exactly as `other` did, and so would have measured what it measured (the
+    /// bench measures such strategies once while they draw alike).
+    pub fn measured_as(&mut self, other: &FollowerRun) {
+        self.recorder.clone_from(&other.recorder);
     }
 
     /// Takes a display event for a frame it drew earlier (see [`PaneRun::settle`]).
     pub fn settle(&mut self, event: &DisplayEvent) -> Option<ScreenFrame> {
         self.recorder.settle(event)
-    }
-
-    /// Whether the next frame will be judged (see [`PaneRun::judging`]).
-    pub fn judging(&self) -> bool {
-        self.recorder.judging()
     }
 
     /// The metrics since the start, of `run`'s steps as this strategy drew them.

@@ -25,6 +25,7 @@
 //! settings, the trace, the report and its files): the app builds one from its command line
 //! and prints what [`BenchRequest::run`] returns.
 
+mod followers;
 mod frame_csv;
 mod observe;
 mod output;

@@ -18,14 +18,15 @@
 //! answer is the same value whoever computed it, so every strategy's result is the one it
 //! has alone, to the bit.
 
+use super::followers::{Followers, tell};
 use super::{BenchFrame, BenchResult, BenchSettings, FrameObserver};
 use crate::display::{DisplayEvent, DisplaySpec, Presentation};
 use crate::drive::{DrivenPane, FrameDriver, FrameInput, PaneFrame, settle};
 use crate::input::{ScriptCursor, ScriptEvents};
 use crate::live::LoadModel;
 use crate::metrics::{FrameTail, ScreenFrame, TruthMemo};
-use crate::run::{FollowerRun, PaneRun, freezes};
-use crate::timestep::{FrameReport, Nanos, Strategy};
+use crate::run::{PaneRun, freezes};
+use crate::timestep::{Nanos, Strategy};
 use crate::trace::{DisplayTimes, FrameSource};
 
 /// A bench run's one pane: the strategy's run, watched frame by frame by `observer`, and
@@ -36,7 +37,7 @@ pub(super) struct BenchPane<'o, O> {
     /// Who watches its frames.
     observer: &'o mut O,
     /// The strategies that follow the run's steps.
-    followers: Vec<(FollowerRun, &'o mut O)>,
+    followers: Followers<'o, O>,
     /// The index of the next frame in the trace.
     index: u64,
     /// Steps the last frame took: the load model charges them to the next frame.
@@ -49,23 +50,14 @@ impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
     }
 
     fn ran(&mut self, frame: PaneFrame<'_>, truths: &mut TruthMemo) {
-        let scene = self.run.sim().scene();
-        let watched = |observer: &mut O, report: &FrameReport, screen: Option<ScreenFrame>| {
-            observer.frame(&BenchFrame {
-                index: self.index,
-                frame_time: frame.input.interval,
-                report,
-                scene,
-            });
-            if let Some(screen) = &screen {
-                observer.screen(screen);
-            }
+        let watched = BenchFrame {
+            index: self.index,
+            frame_time: frame.input.interval,
+            report: frame.report,
+            scene: self.run.sim().scene(),
         };
-        watched(self.observer, frame.report, frame.screen);
-        for (follower, observer) in &mut self.followers {
-            let (report, screen) = follower.advance(&self.run, frame.timing, truths);
-            watched(observer, &report, screen);
-        }
+        tell(self.observer, &watched, frame.screen.as_ref());
+        self.followers.ran(&self.run, self.index, &frame, truths);
         self.index += 1;
         self.steps = frame.report.steps.len();
     }
@@ -74,11 +66,7 @@ impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
         if let Some(screen) = &screen {
             self.observer.screen(screen);
         }
-        for (follower, observer) in &mut self.followers {
-            if let Some(screen) = &follower.settle(event) {
-                observer.screen(screen);
-            }
-        }
+        self.followers.settled(event);
     }
 }
 
@@ -141,9 +129,7 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         {
             run.anchor_screen(anchor);
         }
-        let followers = watched
-            .map(|(strategy, observer)| (run.follower(strategy), observer))
-            .collect();
+        let followers = Followers::new(&run, watched);
         let pane = [BenchPane {
             run,
             observer,
@@ -257,15 +243,7 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         };
         observer.finish(&result);
         let mut results = vec![result];
-        for (follower, observer) in followers {
-            let result = BenchResult {
-                strategy: follower.strategy(),
-                metrics: follower.metrics(&run),
-                ..result
-            };
-            observer.finish(&result);
-            results.push(result);
-        }
+        results.extend(followers.finish(&run, &result));
         results
     }
 }

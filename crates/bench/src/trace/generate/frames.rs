@@ -68,6 +68,20 @@ impl GeneratedFrames {
         }
     }
 
+    /// A whole pass of `shape`'s frames up to `duration_ns`, counted: the frames, their
+    /// total, ns, and how many the jitter raised ([`Self::clamped`]). A steady sequence is
+    /// counted by its formula ([`Rate::frames_to_reach`]), not frame by frame: the same
+    /// count, and an hour of 144 Hz needs no pass.
+    pub(super) fn count(shape: Shape, duration_ns: u64) -> (u64, u64, u64) {
+        if let Shape::Steady(rate) = shape {
+            let frames = rate.frames_to_reach(duration_ns);
+            return (frames, rate.frame_end_ns(frames), 0);
+        }
+        let mut pass = Self::new(shape, duration_ns);
+        let frames = pass.by_ref().count() as u64;
+        (frames, pass.total_ns, pass.clamped())
+    }
+
     /// How many frames so far the jitter's noise would have made shorter than a tenth of
     /// the period (they were raised to it); 0 for the other generators.
     pub(super) fn clamped(&self) -> u64 {

@@ -146,15 +146,13 @@ impl GeneratedTrace {
             },
         };
 
-        let mut pass = GeneratedFrames::new(shape, duration_ns);
-        let frames = pass.by_ref().count() as u64;
+        let (frames, total_ns, clamped) = GeneratedFrames::count(shape, duration_ns);
         let mut notes = Vec::new();
-        if pass.clamped() > 0 {
+        if clamped > 0 {
             notes.push(format!(
-                "{}: {} of {frames} frames were raised to 10% of the period (the noise \
+                "{}: {clamped} of {frames} frames were raised to 10% of the period (the noise \
                  would have made them shorter)",
                 escape(spec),
-                pass.clamped()
             ));
         }
         Ok(Self {
@@ -165,7 +163,7 @@ impl GeneratedTrace {
             shape,
             duration_ns,
             frames,
-            total_ns: pass.total_ns,
+            total_ns,
             notes,
         })
     }

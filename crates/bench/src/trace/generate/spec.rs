@@ -92,6 +92,15 @@ impl Rate {
         ((twice + self.numerator) / (2 * self.numerator)) as u64
     }
 
+    /// How many frames of a steady sequence reach `duration_ns`: the first `k` (at least 1)
+    /// whose end ([`Self::frame_end_ns`]) is at or past it, worked out instead of counted.
+    /// `end(k) >= D` exactly when `2k·1e9·den + num >= 2·num·D`.
+    pub(super) fn frames_to_reach(self, duration_ns: u64) -> u64 {
+        let step = 2 * NANOS_PER_SECOND * self.denominator;
+        let needed = (2 * self.numerator * u128::from(duration_ns)).saturating_sub(self.numerator);
+        u64::try_from(needed.div_ceil(step)).map_or(u64::MAX, |k| k.max(1))
+    }
+
     /// The period in nanoseconds, unrounded.
     pub(super) fn period_ns(self) -> f64 {
         1e9 / self.hz()

@@ -1,8 +1,8 @@
 //! The generators: their frames, exact to the nanosecond and the same on every pass, and
 //! the errors a spec gets.
 
-use super::frames::SteadyFrames;
-use super::spec::Rate;
+use super::frames::{GeneratedFrames, SteadyFrames};
+use super::spec::{Rate, Shape};
 use super::*;
 
 #[test]
@@ -237,6 +237,42 @@ proptest::proptest! {
         far.remainder = twice % far.divisor;
         let next = far.end as u64 + far.next_frame();
         proptest::prop_assert_eq!(next, rate.frame_end_ns(k + 1));
+    }
+}
+
+proptest::proptest! {
+    /// A steady pass counted by the formula has the frames and the total of one made frame
+    /// by frame, whatever the rate and the duration (a nanosecond, or just short of,
+    /// exactly at or just past a frame's end).
+    #[test]
+    fn a_steady_pass_counts_as_its_frames_do(
+        whole in 1u128..=2000,
+        decimals in 0u32..=9,
+        digits in 0u128..1_000_000_000,
+        duration_ns in proptest::prop_oneof![1u64..100_000_000, 0u64..=1],
+        nudge in -1i64..=1,
+    ) {
+        let denominator = 10u128.pow(decimals);
+        let rate = Rate {
+            numerator: whole * denominator + digits % denominator,
+            denominator,
+        };
+        let duration_ns = duration_ns.saturating_add_signed(nudge);
+        let shape = Shape::Steady(rate);
+        let mut pass = GeneratedFrames::new(shape, duration_ns);
+        let frames = pass.by_ref().count() as u64;
+        proptest::prop_assert_eq!(
+            GeneratedFrames::count(shape, duration_ns),
+            (frames, pass.total_ns, 0)
+        );
+        // And where a frame ends exactly.
+        let at_end = rate.frame_end_ns(frames.min(50));
+        let mut pass = GeneratedFrames::new(shape, at_end);
+        let frames = pass.by_ref().count() as u64;
+        proptest::prop_assert_eq!(
+            GeneratedFrames::count(shape, at_end),
+            (frames, pass.total_ns, 0)
+        );
     }
 }
 
