@@ -37,6 +37,7 @@ mod runner;
 mod strategy_run;
 mod table;
 mod trace_choice;
+mod twins;
 
 pub use frame_csv::{FrameCsv, FrameRow};
 pub use observe::{BenchFrame, FrameObserver};
@@ -212,13 +213,12 @@ pub fn run_strategy_on(
     settings: &BenchSettings,
     observer: &mut impl FrameObserver,
 ) -> BenchResult {
-    let mut run = StrategyRun::new(
-        &[strategy],
-        settings,
-        display_times,
-        frame_times.frame_count(),
-        vec![observer],
-    );
+    let watched = strategy_run::Watched {
+        run: (strategy, observer),
+        followers: Vec::new(),
+        twins: Vec::new(),
+    };
+    let mut run = StrategyRun::new(watched, settings, display_times, frame_times.frame_count());
     let mut truths = TruthMemo::default();
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
         if !run.frame(i, trace_frame, &mut truths) {
@@ -277,11 +277,11 @@ pub fn run_parallel(
     progress: &SharedProgress,
 ) -> Vec<BenchResult> {
     use rayon::prelude::*;
-    let runs = strategy_run::runs_of(strategies, settings);
+    let plans = strategy_run::plan(strategies, settings, frame_times.frame_count());
     let groups: Vec<Vec<usize>> = if frame_times.frame_count() <= SHARED_RUN_FRAMES {
-        balanced(&runs, rayon::current_num_threads())
+        balanced(&plans, rayon::current_num_threads())
     } else {
-        runs
+        plans.iter().map(|plan| plan.all().collect()).collect()
     };
     let mut results: Vec<(usize, BenchResult)> = groups
         .par_iter()
@@ -315,22 +315,30 @@ pub const SHARED_RUN_FRAMES: u64 = 13_000_000;
 /// family of six takes 2.7 times the accumulator's time alone, over an hour of 144 Hz).
 pub const FOLLOWER_COST: f64 = 0.35;
 
-/// `runs` (each a run's strategies, as from `strategy_run::runs_of`) in at most `cores`
-/// groups of about equal work: each run, the costliest first, goes to the group with the
-/// least so far. A group lists its runs' strategies in order.
-fn balanced(runs: &[Vec<usize>], cores: usize) -> Vec<Vec<usize>> {
-    let cost = |run: &Vec<usize>| 1.0 + FOLLOWER_COST * (run.len() - 1) as f64;
-    let mut costliest: Vec<&Vec<usize>> = runs.iter().collect();
+/// The work of a strategy taking another's steps while they agree (a twin), as a share of
+/// a run's own: its engine plans each frame and is compared with the run's (measured: the
+/// three strategies that take short frames whole, two of them twins, took 1.35 times
+/// `variable`'s time alone over an hour of 144 Hz).
+pub const TWIN_COST: f64 = 0.2;
+
+/// `plans` (from `strategy_run::plan`) in at most `cores` groups of about equal work: each
+/// run, the costliest first, goes to the group with the least so far. A group lists its
+/// runs' strategies in order, each run's together.
+fn balanced(plans: &[strategy_run::RunPlan], cores: usize) -> Vec<Vec<usize>> {
+    let cost = |plan: &strategy_run::RunPlan| {
+        1.0 + FOLLOWER_COST * (plan.members.len() - 1) as f64 + TWIN_COST * plan.twins.len() as f64
+    };
+    let mut costliest: Vec<&strategy_run::RunPlan> = plans.iter().collect();
     costliest.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
     let mut groups: Vec<(f64, Vec<usize>)> =
-        vec![(0.0, Vec::new()); cores.clamp(1, runs.len().max(1))];
-    for run in costliest {
+        vec![(0.0, Vec::new()); cores.clamp(1, plans.len().max(1))];
+    for plan in costliest {
         let least = groups
             .iter_mut()
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .expect("a group");
-        least.0 += cost(run);
-        least.1.extend(run);
+        least.0 += cost(plan);
+        least.1.extend(plan.all());
     }
     groups
         .into_iter()

@@ -10,16 +10,19 @@
 //!
 //! Strategies of a group that step alike ([`Strategy::steps_as`]: the six of the
 //! accumulator family, Bevy's two loops, Unity's three) run as one: the first runs, and
-//! the others follow its steps ([`FollowerRun`]), each drawing them its own way and
-//! measuring what it draws. With the same frames, the same load (the same steps) and the
-//! same display, everything but what they draw is the same for all of them, so it is
-//! worked out once. A run with scripted inputs runs each strategy on its own: each
-//! measures the inputs by what it draws. Nothing else passes between runs, and the memo's
-//! answer is the same value whoever computed it, so every strategy's result is the one it
-//! has alone, to the bit.
+//! the others follow its steps ([`FollowerRun`](crate::run::FollowerRun)), each drawing
+//! them its own way and measuring what it draws. With the same frames, the same load (the
+//! same steps) and the same display, everything but what they draw is the same for all of
+//! them, so it is worked out once. Strategies whose rules differ but take short frames
+//! whole (`variable`, `semi-fixed`, `equal-substeps`) are twins of the first of them while
+//! their steps agree, and run on their own from the frame that parts them (`twins.rs`). A
+//! run with scripted inputs runs each strategy on its own: each measures the inputs by what
+//! it draws. Nothing else passes between runs, and the memo's answer is the same value
+//! whoever computed it, so every strategy's result is the one it has alone, to the bit.
 
-use super::followers::{Followers, tell};
-use super::{BenchFrame, BenchResult, BenchSettings, FrameObserver};
+use super::followers::Followers;
+use super::twins::{Parted, Twins};
+use super::{BenchFrame, BenchResult, BenchSettings, FrameObserver, SHARED_RUN_FRAMES};
 use crate::display::{DisplayEvent, DisplaySpec, Presentation};
 use crate::drive::{DrivenPane, FrameDriver, FrameInput, PaneFrame, settle};
 use crate::input::{ScriptCursor, ScriptEvents};
@@ -38,10 +41,27 @@ pub(super) struct BenchPane<'o, O> {
     observer: &'o mut O,
     /// The strategies that follow the run's steps.
     followers: Followers<'o, O>,
+    /// The strategies taking the run's steps while they agree with it.
+    twins: Twins<'o, O>,
     /// The index of the next frame in the trace.
     index: u64,
     /// Steps the last frame took: the load model charges them to the next frame.
     steps: u64,
+    /// What the observer was told before this run began: the frames before this trace
+    /// frame, and the frames at the screen up to this one (a twin run on its own from the
+    /// frame it parted at: see `twins.rs`).
+    told: (u64, Option<u64>),
+}
+
+impl<O: FrameObserver> BenchPane<'_, O> {
+    /// Tells the observer of the frame at the screen `screen`, unless it was told already.
+    fn tell_screen(&mut self, screen: Option<&ScreenFrame>) {
+        if let Some(screen) = screen
+            && self.told.1.is_none_or(|told| screen.frame > told)
+        {
+            self.observer.screen(screen);
+        }
+    }
 }
 
 impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
@@ -50,23 +70,25 @@ impl<O: FrameObserver> DrivenPane for BenchPane<'_, O> {
     }
 
     fn ran(&mut self, frame: PaneFrame<'_>, truths: &mut TruthMemo) {
-        let watched = BenchFrame {
-            index: self.index,
-            frame_time: frame.input.interval,
-            report: frame.report,
-            scene: self.run.sim().scene(),
-        };
-        tell(self.observer, &watched, frame.screen.as_ref());
+        if self.index >= self.told.0 {
+            self.observer.frame(&BenchFrame {
+                index: self.index,
+                frame_time: frame.input.interval,
+                report: frame.report,
+                scene: self.run.sim().scene(),
+            });
+        }
+        self.tell_screen(frame.screen.as_ref());
         self.followers.ran(&self.run, self.index, &frame, truths);
+        self.twins.ran(&self.run, self.index, &frame);
         self.index += 1;
         self.steps = frame.report.steps.len();
     }
 
     fn settled(&mut self, event: &DisplayEvent, screen: Option<ScreenFrame>) {
-        if let Some(screen) = &screen {
-            self.observer.screen(screen);
-        }
+        self.tell_screen(screen.as_ref());
         self.followers.settled(event);
+        self.twins.settled(screen.as_ref());
     }
 }
 
@@ -105,21 +127,37 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
     /// watched by its own of `observers` (`display_times` as for
     /// [`super::run_strategy_on`]).
     pub(super) fn new(
-        strategies: &[Strategy],
+        watched: Watched<'a, O>,
         settings: &'a BenchSettings,
         display_times: Option<DisplayTimes<'a>>,
         frame_count: u64,
-        observers: Vec<&'a mut O>,
     ) -> Self {
-        debug_assert_eq!(strategies.len(), observers.len(), "an observer each");
-        let mut watched = strategies
-            .iter()
-            .zip(observers)
-            .map(|(&strategy, observer)| {
-                observer.start(strategy);
-                (strategy, observer)
-            });
-        let (strategy, observer) = watched.next().expect("a strategy to run");
+        let started = |(strategy, observer): (Strategy, &'a mut O)| {
+            observer.start(strategy);
+            (strategy, observer)
+        };
+        let mut run = Self::resumed(
+            started(watched.run),
+            settings,
+            display_times,
+            frame_count,
+            (0, None),
+        );
+        let pane = &mut run.pane[0];
+        pane.followers = Followers::new(&pane.run, watched.followers.into_iter().map(started));
+        pane.twins = Twins::new(&pane.run, watched.twins.into_iter().map(started));
+        run
+    }
+
+    /// A run of `strategy` (its observer already told it started), which has told its
+    /// observer what `told` says (see `BenchPane::told`), and tells it nothing of that again.
+    pub(super) fn resumed(
+        (strategy, observer): (Strategy, &'a mut O),
+        settings: &'a BenchSettings,
+        display_times: Option<DisplayTimes<'a>>,
+        frame_count: u64,
+        told: (u64, Option<u64>),
+    ) -> Self {
         let mut run = PaneRun::new(strategy, settings.timestep, settings.scene);
         if let Some(unit) = settings.display.refresh_unit() {
             run.count_refreshes(unit);
@@ -129,13 +167,14 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         {
             run.anchor_screen(anchor);
         }
-        let followers = Followers::new(&run, watched);
         let pane = [BenchPane {
+            followers: Followers::new(&run, std::iter::empty()),
+            twins: Twins::new(&run, std::iter::empty()),
             run,
             observer,
-            followers,
             index: 0,
             steps: 0,
+            told,
         }];
         let refresh = settings
             .display
@@ -210,8 +249,14 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         true
     }
 
-    /// The totals of the run and of each follower, in the order of the strategies, the
-    /// last frame's present settled where the display is modeled; the observers are told.
+    /// The twins that parted from the run at the frame it has just run (see `twins.rs`).
+    pub(super) fn take_parted(&mut self) -> Vec<Parted<'a, O>> {
+        self.pane[0].twins.take_parted()
+    }
+
+    /// The totals of the run, of each follower and of each twin still taking its steps, in
+    /// that order, the last frame's present settled where the display is modeled; the
+    /// observers are told.
     pub(super) fn finish(mut self) -> Vec<BenchResult> {
         if self.modeled {
             let pane = &mut self.pane;
@@ -223,6 +268,7 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
                 run,
                 observer,
                 followers,
+                twins,
                 ..
             },
         ] = self.pane;
@@ -244,6 +290,7 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         observer.finish(&result);
         let mut results = vec![result];
         results.extend(followers.finish(&run, &result));
+        results.extend(twins.finish(&result));
         results
     }
 }
@@ -265,6 +312,74 @@ pub(super) fn runs_of(strategies: &[Strategy], settings: &BenchSettings) -> Vec<
     runs
 }
 
+/// A run's strategies and who watches each: the strategy run, those that follow its steps
+/// and those that take them while they agree (twins).
+pub(super) struct Watched<'a, O> {
+    /// The strategy run.
+    pub(super) run: (Strategy, &'a mut O),
+    /// The strategies that follow its steps.
+    pub(super) followers: Vec<(Strategy, &'a mut O)>,
+    /// The strategies taking its steps while they agree.
+    pub(super) twins: Vec<(Strategy, &'a mut O)>,
+}
+
+/// A run's strategies, as indexes: the first of `members` runs, the others follow its
+/// steps; `twins` take them while they agree (see `twins.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct RunPlan {
+    /// The strategy run, then those that follow its steps.
+    pub(super) members: Vec<usize>,
+    /// The strategies taking its steps while they agree.
+    pub(super) twins: Vec<usize>,
+}
+
+impl RunPlan {
+    /// Every strategy of the run: the members, then the twins.
+    pub(super) fn all(&self) -> impl Iterator<Item = usize> + '_ {
+        self.members.iter().chain(&self.twins).copied()
+    }
+}
+
+/// `strategies` in runs ([`runs_of`]), and each run of one lab strategy whose rule takes a
+/// short frame whole ([`StepRule::steps_short_frames_whole`]) made a twin of the first run
+/// before it with such a rule and the same drawing. Never with scripted inputs (each
+/// strategy measures them by what it draws), nor over more than [`SHARED_RUN_FRAMES`]
+/// frames (a twin that parts runs again from the start beside its run: two runs' slowest
+/// frames at once).
+pub(super) fn plan(
+    strategies: &[Strategy],
+    settings: &BenchSettings,
+    frame_count: u64,
+) -> Vec<RunPlan> {
+    let twins_allowed = settings.input.is_none() && frame_count <= SHARED_RUN_FRAMES;
+    let short_frames_whole = |strategy: Strategy| {
+        strategy.preset().is_none()
+            && strategy
+                .step_rule(&settings.timestep)
+                .steps_short_frames_whole()
+    };
+    let mut plans: Vec<RunPlan> = Vec::new();
+    for members in runs_of(strategies, settings) {
+        let strategy = strategies[members[0]];
+        let twin_of = (twins_allowed && members.len() == 1 && short_frames_whole(strategy))
+            .then(|| {
+                plans.iter().position(|plan| {
+                    let leader = strategies[plan.members[0]];
+                    short_frames_whole(leader) && leader.view() == strategy.view()
+                })
+            })
+            .flatten();
+        match twin_of {
+            Some(plan) => plans[plan].twins.push(members[0]),
+            None => plans.push(RunPlan {
+                members,
+                twins: Vec::new(),
+            }),
+        }
+    }
+    plans
+}
+
 /// Runs `strategies` over the trace side by side, frame by frame (see the module doc),
 /// each watched by its own of `observers`; the results are in the strategies' order.
 pub(super) fn run_together<O: FrameObserver>(
@@ -280,34 +395,66 @@ pub(super) fn run_together<O: FrameObserver>(
         "an observer for each run"
     );
     let frame_count = frame_times.frame_count();
-    let grouped = runs_of(strategies, settings);
     let mut observers: Vec<Option<&mut O>> = observers.iter_mut().map(Some).collect();
-    let mut runs: Vec<_> = grouped
-        .iter()
-        .map(|run| {
-            let chosen: Vec<Strategy> = run.iter().map(|&index| strategies[index]).collect();
-            let watchers = run
+    let mut watcher = |index: usize| {
+        let observer = observers[index].take().expect("one run each");
+        (strategies[index], observer)
+    };
+    let mut runs: Vec<StrategyRun<'_, O>> = Vec::new();
+    for plan in plan(strategies, settings, frame_count) {
+        let watched = Watched {
+            run: watcher(plan.members[0]),
+            followers: plan.members[1..]
                 .iter()
-                .map(|&index| observers[index].take().expect("one run each"))
-                .collect();
-            StrategyRun::new(&chosen, settings, display_times, frame_count, watchers)
-        })
-        .collect();
+                .map(|&index| watcher(index))
+                .collect(),
+            twins: plan.twins.iter().map(|&index| watcher(index)).collect(),
+        };
+        runs.push(StrategyRun::new(
+            watched,
+            settings,
+            display_times,
+            frame_count,
+        ));
+    }
     let mut truths = TruthMemo::default();
     for (i, trace_frame) in frame_times.frame_times().enumerate() {
         let mut running = false;
         for run in &mut runs {
             running |= run.frame(i, trace_frame, &mut truths);
         }
+        // A twin that parted at this frame runs on its own from the start up to it, and on
+        // beside the others.
+        let parted: Vec<_> = runs.iter_mut().flat_map(StrategyRun::take_parted).collect();
+        for parted in parted {
+            let mut run = StrategyRun::resumed(
+                (parted.strategy, parted.observer),
+                settings,
+                display_times,
+                frame_count,
+                (parted.at, parted.screen_told),
+            );
+            let mut replayed = TruthMemo::default();
+            let mut frames = frame_times.frame_times().take(i + 1).enumerate();
+            running |= frames.all(|(j, trace_frame)| run.frame(j, trace_frame, &mut replayed));
+            runs.push(run);
+        }
         if !running {
             break;
         }
     }
-    let mut results: Vec<(usize, BenchResult)> = grouped
-        .iter()
-        .zip(runs)
-        .flat_map(|(run, strategy_run)| run.iter().copied().zip(strategy_run.finish()))
-        .collect();
+    // Each result to its strategy's place (the first place not yet filled, should a
+    // strategy be given twice).
+    let mut results: Vec<(usize, BenchResult)> = Vec::with_capacity(strategies.len());
+    for result in runs.into_iter().flat_map(StrategyRun::finish) {
+        let index = (0..strategies.len())
+            .find(|&index| {
+                strategies[index] == result.strategy
+                    && results.iter().all(|&(filled, _)| filled != index)
+            })
+            .expect("a result for each strategy");
+        results.push((index, result));
+    }
     results.sort_by_key(|&(index, _)| index);
     results.into_iter().map(|(_, result)| result).collect()
 }

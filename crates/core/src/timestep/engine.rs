@@ -383,6 +383,25 @@ impl Engine {
         self.lead
     }
 
+    /// Whether this engine's ledger is `other`'s, to the bit: the time carried, handed
+    /// over, simulated, presented, dropped and led by, the fraction of a step, the last two
+    /// steps and the counts. (What the next frame does follows from the ledger, the rule and
+    /// what is drawn.)
+    pub fn ledger_eq(&self, other: &Engine) -> bool {
+        self.accumulator == other.accumulator
+            && self.handed_to_preset == other.handed_to_preset
+            && self.fraction.to_bits() == other.fraction.to_bits()
+            && self.latest_time == other.latest_time
+            && self.last_step == other.last_step
+            && self.step_before_last == other.step_before_last
+            && self.presented_time == other.presented_time
+            && self.dropped == other.dropped
+            && self.lead == other.lead
+            && self.rebased == other.rebased
+            && self.frames == other.frames
+            && self.steps == other.steps
+    }
+
     /// Net shift of the presented time by [`Self::resync`]s since the start or the last
     /// reset: negative for time the simulation fell behind and never simulated, positive
     /// for time it ran ahead.

@@ -141,6 +141,16 @@ impl StepRule {
         }
     }
 
+    /// Whether the rule, on a frame no longer than its step, takes one step of all the time
+    /// owed (`variable`, `semi-fixed`, `equal-substeps`): rules that differ, but step alike
+    /// frame after frame while the frames stay short.
+    pub fn steps_short_frames_whole(&self) -> bool {
+        matches!(
+            self,
+            StepRule::Variable(_) | StepRule::SemiFixed(_) | StepRule::EqualSubsteps(_)
+        )
+    }
+
     /// One frame: `carried` from the last frame and `frame_time` new.
     #[inline(always)]
     pub(crate) fn step(&mut self, carried: Nanos, frame_time: Nanos) -> Stepped {

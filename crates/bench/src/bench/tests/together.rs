@@ -4,22 +4,68 @@
 use super::*;
 use crate::bench::progress::{Progress, SharedProgress};
 
-/// Every strategy and preset in one group, against each alone.
+/// What a strategy's observer was told, in order.
+#[derive(Debug, Default)]
+struct Told {
+    /// Each run started.
+    started: Vec<Strategy>,
+    /// Each frame, as the CSV would write it.
+    frames: Vec<FrameRow>,
+    /// Each frame at the screen.
+    screens: Vec<crate::metrics::ScreenFrame>,
+    /// Each run's totals.
+    finished: Vec<String>,
+}
+
+impl FrameObserver for Told {
+    fn start(&mut self, strategy: Strategy) {
+        self.started.push(strategy);
+    }
+
+    fn frame(&mut self, frame: &BenchFrame<'_>) {
+        self.frames.push(FrameRow::of(frame));
+    }
+
+    fn screen(&mut self, screen: &crate::metrics::ScreenFrame) {
+        self.screens.push(*screen);
+    }
+
+    fn finish(&mut self, result: &BenchResult) {
+        self.finished.push(format!("{result:?}"));
+    }
+}
+
+/// Every strategy and preset in one group, against each alone: the same results, and each
+/// observer told the same things in the same order.
 fn together_equals_alone(
     trace: &[Nanos],
     display_times: Option<DisplayTimes<'_>>,
     settings: &BenchSettings,
 ) {
     let strategies = Strategy::CHOICES;
+    let mut told_alone: Vec<Told> = strategies.iter().map(|_| Told::default()).collect();
     let alone: Vec<BenchResult> = strategies
         .iter()
-        .map(|&strategy| run_strategy_on(trace, display_times, strategy, settings, &mut ()))
+        .zip(&mut told_alone)
+        .map(|(&strategy, told)| run_strategy_on(trace, display_times, strategy, settings, told))
         .collect();
-    let mut observers = vec![(); strategies.len()];
-    let together =
-        strategy_run::run_together(trace, display_times, &strategies, settings, &mut observers);
+    let mut told_together: Vec<Told> = strategies.iter().map(|_| Told::default()).collect();
+    let together = strategy_run::run_together(
+        trace,
+        display_times,
+        &strategies,
+        settings,
+        &mut told_together,
+    );
     // Debug, not ==: a NaN (an exploded spring's error) is equal to itself in its text.
     assert_eq!(format!("{alone:?}"), format!("{together:?}"));
+    for ((strategy, alone), together) in strategies.iter().zip(&told_alone).zip(&told_together) {
+        assert_eq!(
+            format!("{alone:?}"),
+            format!("{together:?}"),
+            "{strategy:?}'s observer"
+        );
+    }
 }
 
 #[test]
@@ -91,23 +137,54 @@ fn strategies_that_step_alike_run_as_one_unless_inputs_are_scripted() {
 
 #[test]
 fn runs_are_spread_over_the_cores_by_their_work() {
-    // The accumulator family (six strategies) and four runs of one, on two cores: the
-    // family and one run on one, three runs on the other.
-    let runs = vec![vec![0], vec![1], vec![2], vec![3, 4, 5, 6, 7, 8], vec![9]];
-    let groups = balanced(&runs, 2);
+    // The ten strategies on two cores: the accumulator family (one run that six draw) on
+    // one; fixed, and variable with its two twins, on the other.
+    let plans = strategy_run::plan(&Strategy::ALL, &BenchSettings::default(), 1000);
+    let groups = balanced(&plans, 2);
     assert_eq!(groups.len(), 2);
     let mut sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     sizes.sort_unstable();
-    assert_eq!(sizes, [3, 7]);
-    assert!(
-        groups
-            .iter()
-            .any(|group| group.starts_with(&[3, 4, 5, 6, 7, 8]))
-    );
+    assert_eq!(sizes, [4, 6]);
+    assert!(groups.iter().any(|group| group == &[3, 4, 5, 6, 7, 9]));
     // A run is never split, and there are never more groups than runs.
-    assert_eq!(balanced(&runs, 16).len(), runs.len());
-    assert_eq!(balanced(&runs, 1), vec![vec![3, 4, 5, 6, 7, 8, 0, 1, 2, 9]]);
+    assert_eq!(balanced(&plans, 16).len(), plans.len());
+    assert_eq!(balanced(&plans, 1)[0].len(), Strategy::ALL.len());
     assert!(balanced(&[], 2).is_empty());
+}
+
+#[test]
+fn strategies_that_take_short_frames_whole_are_twins_of_the_first_unless_inputs_are_scripted() {
+    let strategies = Strategy::ALL;
+    let id = |index: &usize| strategies[*index].id();
+    let mut settings = BenchSettings::default();
+    let plans = strategy_run::plan(&strategies, &settings, 1000);
+    let twins: Vec<(&str, Vec<&str>)> = plans
+        .iter()
+        .filter(|plan| !plan.twins.is_empty())
+        .map(|plan| (id(&plan.members[0]), plan.twins.iter().map(id).collect()))
+        .collect();
+    assert_eq!(twins, [("variable", vec!["semi-fixed", "equal-substeps"])]);
+    // Not over a trace of more than SHARED_RUN_FRAMES (a twin that parts runs again
+    // beside its run), nor with inputs.
+    let long = strategy_run::plan(&strategies, &settings, SHARED_RUN_FRAMES + 1);
+    assert!(long.iter().all(|plan| plan.twins.is_empty()));
+    settings.input = Some(InputScript::parse("every:0.5").unwrap());
+    let plans = strategy_run::plan(&strategies, &settings, 1000);
+    assert!(plans.iter().all(|plan| plan.twins.is_empty()));
+}
+
+#[test]
+fn twins_that_part_at_a_long_frame_give_what_each_gives_alone() {
+    // Short frames, then one longer than dt: variable takes it in one step, semi-fixed in
+    // a step of dt and one of the rest, equal-substeps in two equal steps; the twins part
+    // there and run on their own from the start. Then a hitch parts them again.
+    let mut trace = frames_60hz(2);
+    trace[40] = 31 * MS;
+    let settings = BenchSettings::default();
+    together_equals_alone(&trace, None, &settings);
+    let mut fifo = settings;
+    fifo.display = DisplaySpec::parse("fifo:60").unwrap();
+    together_equals_alone(&trace, None, &fifo);
 }
 
 #[test]
