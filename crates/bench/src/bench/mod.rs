@@ -317,9 +317,9 @@ pub const FOLLOWER_COST: f64 = 0.35;
 
 /// The work of a strategy taking another's steps while they agree (a twin), as a share of
 /// a run's own: its engine plans each frame and is compared with the run's (measured: the
-/// three strategies that take short frames whole, two of them twins, took 1.35 times
-/// `variable`'s time alone over an hour of 144 Hz).
-pub const TWIN_COST: f64 = 0.2;
+/// three strategies that take short frames whole, two of them twins, took 1.5 times
+/// `variable`'s time alone over an hour of 144 Hz, and 1.54 times its instructions).
+pub const TWIN_COST: f64 = 0.25;
 
 /// `plans` (from `strategy_run::plan`) in at most `cores` groups of about equal work: each
 /// run, the costliest first, goes to the group with the least so far. A group lists its
