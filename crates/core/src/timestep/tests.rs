@@ -661,3 +661,34 @@ proptest! {
         prop_assert!(checked >= 30 + 2 + 6, "every pair of the family, Bevy's, Unity's");
     }
 }
+
+#[test]
+fn ledgers_are_equal_while_rules_step_alike_and_part_when_they_do_not() {
+    let lab = config(20 * MS);
+    let mut variable = Engine::new(Strategy::Variable, lab);
+    let mut semi_fixed = Engine::new(Strategy::SemiFixed, lab);
+    let mut accumulator = Engine::new(Strategy::Accumulator, lab);
+    assert!(variable.ledger_eq(&semi_fixed) && variable.ledger_eq(&accumulator));
+    for frame in [7 * MS, FRAME_60, 19 * MS] {
+        for engine in [&mut variable, &mut semi_fixed, &mut accumulator] {
+            engine.advance(frame);
+        }
+        assert!(
+            variable.ledger_eq(&semi_fixed),
+            "short frames: one step each"
+        );
+        assert!(
+            !variable.ledger_eq(&accumulator),
+            "the accumulator carries time"
+        );
+    }
+    // A frame longer than dt: one step of 31 ms against steps of 20 and 11 ms.
+    variable.advance(31 * MS);
+    semi_fixed.advance(31 * MS);
+    assert!(!variable.ledger_eq(&semi_fixed));
+    assert_eq!(
+        variable.latest_time(),
+        semi_fixed.latest_time(),
+        "the same time"
+    );
+}
