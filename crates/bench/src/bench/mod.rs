@@ -316,10 +316,10 @@ pub const SHARED_RUN_FRAMES: u64 = 13_000_000;
 pub const FOLLOWER_COST: f64 = 0.35;
 
 /// The work of a strategy taking another's steps while they agree (a twin), as a share of
-/// a run's own: its engine plans each frame and is compared with the run's (measured: the
-/// three strategies that take short frames whole, two of them twins, took 1.5 times
-/// `variable`'s time alone over an hour of 144 Hz, and 1.54 times its instructions).
-pub const TWIN_COST: f64 = 0.25;
+/// a run's own: its rule is asked of each frame and compared with the run's (measured: the
+/// three strategies that take short frames whole, two of them twins, took 1.2 times
+/// `variable`'s instructions alone over 600 s of 144 Hz, the trace's statistics left out).
+pub const TWIN_COST: f64 = 0.1;
 
 /// `plans` (from `strategy_run::plan`) in at most `cores` groups of about equal work: each
 /// run, the costliest first, goes to the group with the least so far. A group lists its

@@ -2,10 +2,11 @@
 //!
 //! Strategies whose rules differ can still take the same steps frame after frame: on frames
 //! no longer than `dt`, `variable`, `semi-fixed` and `equal-substeps` each take one step of
-//! the frame's time. While a strategy's engine, fed the run's frames, plans the same steps,
-//! keeps the same ledger and draws the same state as the run's, its whole run is the run's
-//! (the same load, display, scene and measurements), so it is not run: it is the run's
-//! twin. At the first frame that parts them the twin is run on its own from the start of
+//! the frame's time. While a strategy's rule, given the run's ledger, takes the run's steps
+//! to the same ledger ([`Engine::steps_alike`]: its engine would keep the run's ledger and
+//! report each frame as the run's) and it draws as the run does, its whole run is the
+//! run's (the same load, display, scene and measurements), so it is not run: it is the
+//! run's twin, and its rule alone is asked each frame. At the first frame that parts them the twin is run on its own from the start of
 //! the trace up to that frame ([`StrategyRun::resumed`](super::strategy_run::StrategyRun)),
 //! and on from there beside the others; its observer is told nothing twice. A twin never
 //! parted takes the run's totals as its own.
@@ -14,12 +15,14 @@ use super::{BenchFrame, BenchResult, FrameObserver};
 use crate::drive::PaneFrame;
 use crate::metrics::ScreenFrame;
 use crate::run::PaneRun;
-use crate::timestep::{Engine, FrameReport, Strategy};
+use crate::timestep::{Engine, FrameReport, StepRule, Strategy};
 
 /// A strategy taking a run's steps, and who watches it.
 struct Twin<'o, O> {
-    /// The strategy's engine, fed the run's frames.
-    engine: Engine,
+    /// The strategy.
+    strategy: Strategy,
+    /// Its rule, asked of each frame the run takes.
+    rule: StepRule,
     /// Who watches its frames.
     observer: &'o mut O,
     /// The last frame at the screen its observer was told of.
@@ -53,7 +56,8 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
         let timestep = *run.sim().engine().config();
         let twins = watched
             .map(|(strategy, observer)| Twin {
-                engine: Engine::new(strategy, timestep),
+                strategy,
+                rule: strategy.step_rule(&timestep),
                 observer,
                 screen_told: None,
             })
@@ -64,26 +68,26 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
         }
     }
 
-    /// Feeds each twin's engine the frame `run` has just run (trace frame `index`): a twin
-    /// that took the same steps to the same ledger and drew the same state is told of the
-    /// frame as its strategy drew it; any other parts.
+    /// Asks each twin's rule of the frame `run` has just run (trace frame `index`): a twin
+    /// whose rule took the run's steps to the run's ledger is told of the frame as its
+    /// strategy drew it; any other parts.
     pub(super) fn ran(&mut self, run: &PaneRun, index: u64, frame: &PaneFrame<'_>) {
         if self.twins.is_empty() {
             return;
         }
-        let engine = run.sim().engine();
-        let delay = frame.timing.and_then(|timing| timing.predicted_delay());
+        let engine: &Engine = run.sim().engine();
         let mut at = 0;
         while at < self.twins.len() {
             let twin = &mut self.twins[at];
-            let report = twin
-                .engine
-                .advance_to_display(frame.report.frame_time, delay);
-            if stepped_alike(&report, frame.report) && twin.engine.ledger_eq(engine) {
+            if let Some(steps) = engine.steps_alike(&mut twin.rule) {
                 twin.observer.frame(&BenchFrame {
                     index,
                     frame_time: frame.input.interval,
-                    report: &report,
+                    report: &FrameReport {
+                        strategy: twin.strategy,
+                        steps,
+                        ..*frame.report
+                    },
                     scene: run.sim().scene(),
                 });
                 if let Some(screen) = &frame.screen {
@@ -94,7 +98,7 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
             } else {
                 let twin = self.twins.remove(at);
                 self.parted.push(Parted {
-                    strategy: twin.engine.strategy(),
+                    strategy: twin.strategy,
                     observer: twin.observer,
                     at: index,
                     screen_told: twin.screen_told,
@@ -124,7 +128,7 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
             .into_iter()
             .map(|twin| {
                 let result = BenchResult {
-                    strategy: twin.engine.strategy(),
+                    strategy: twin.strategy,
                     ..*result
                 };
                 twin.observer.finish(&result);
@@ -132,15 +136,4 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
             })
             .collect()
     }
-}
-
-/// Whether two strategies took a frame alike: the same steps (however their plans write
-/// them) and the same report otherwise, but for the strategy.
-fn stepped_alike(a: &FrameReport, b: &FrameReport) -> bool {
-    a.steps.iter().eq(b.steps.iter())
-        && FrameReport {
-            strategy: b.strategy,
-            steps: b.steps,
-            ..*a
-        } == *b
 }

@@ -77,6 +77,14 @@ impl StepPlan {
         }
     }
 
+    /// Whether `other` takes the same steps, in order, however each writes them (one step
+    /// of 5 ms is `uniform(1, 5)` and a lone tail of 5): every step but the last is the
+    /// first's size, so the count, the first and the last say them all.
+    pub fn same_steps(&self, other: &StepPlan) -> bool {
+        let first = |plan: &StepPlan| if plan.count > 0 { plan.size } else { plan.tail };
+        self.len() == other.len() && first(self) == first(other) && self.last() == other.last()
+    }
+
     /// The step sizes, in order.
     pub fn iter(&self) -> impl Iterator<Item = Nanos> + use<> {
         let (size, tail) = (self.size, self.tail);
@@ -213,6 +221,10 @@ struct FrameSteps {
     dropped: Nanos,
     /// Simulated time of the latest state when the frame began.
     start: Nanos,
+    /// Real time carried into the frame.
+    carried: Nanos,
+    /// Time the rule simulated beyond the frame (`fixed`'s lead).
+    lead: i64,
 }
 
 /// How one strategy draws an engine's steps: the strategy, and `display-time`'s drawn
@@ -402,6 +414,33 @@ impl Engine {
             && self.steps == other.steps
     }
 
+    /// The steps `rule` takes on the last frame from the ledger this engine had before it,
+    /// if they are this engine's steps to the same ledger (however `rule`'s plan writes
+    /// them); `None` where they part, and for an engine preset on either side (a preset
+    /// keeps its ledger its own way).
+    ///
+    /// So an engine of this configuration whose ledger is this one's before a frame
+    /// ([`Self::ledger_eq`]), running `rule`, keeps it equal while this answers `Some`,
+    /// and reports the frame as this engine did, but for its strategy and the plan
+    /// returned: the ledger after a frame follows from the ledger before it and what the
+    /// rule did, and the report from the ledger and what is drawn. One rule call and a
+    /// comparison, instead of running the other engine.
+    pub fn steps_alike(&self, rule: &mut StepRule) -> Option<StepPlan> {
+        if self.strategy().preset().is_some() || matches!(rule, StepRule::EngineLoop(_)) {
+            return None;
+        }
+        let frame = &self.last_frame;
+        let other = rule.step(frame.carried, frame.frame_time);
+        let alike = other.used == frame.used
+            && other.owed == frame.owed
+            && other.dropped == frame.dropped
+            && other.carried == self.accumulator
+            && other.lead == frame.lead
+            && other.fraction.to_bits() == self.fraction.to_bits()
+            && other.steps.same_steps(&frame.steps);
+        alike.then_some(other.steps)
+    }
+
     /// Net shift of the presented time by [`Self::resync`]s since the start or the last
     /// reset: negative for time the simulation fell behind and never simulated, positive
     /// for time it ran ahead.
@@ -486,6 +525,7 @@ impl Engine {
     /// Runs the rule on a frame and keeps the ledger.
     fn step(&mut self, frame_time: Nanos) -> FrameSteps {
         let start = self.latest_time;
+        let carried = self.accumulator;
         let preset = self.strategy().preset().is_some();
         let stepped = if preset {
             self.step_preset(frame_time)
@@ -525,6 +565,8 @@ impl Engine {
             steps,
             dropped: stepped.dropped,
             start,
+            carried,
+            lead: stepped.lead,
         };
         self.last_frame = frame;
         frame

@@ -692,3 +692,77 @@ fn ledgers_are_equal_while_rules_step_alike_and_part_when_they_do_not() {
         "the same time"
     );
 }
+
+proptest! {
+    #[test]
+    fn an_engine_whose_rule_steps_alike_keeps_the_ledger_and_reports_the_frame_alike(
+        dt in 1_000_000u64..40_000_000,
+        frames in proptest::collection::vec(0u64..60_000_000, 1..120),
+        max_frame_time in proptest::option::of(1u64..100_000_000),
+        max_steps in proptest::option::of(1u32..8),
+        lead in proptest::sample::select(Strategy::ALL.to_vec()),
+        other in proptest::sample::select(Strategy::ALL.to_vec()),
+    ) {
+        let cfg = TimestepConfig {
+            dt: NonZeroU64::new(dt).unwrap(),
+            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
+            max_steps: max_steps.and_then(NonZeroU32::new),
+        };
+        let (mut run, mut twin) = (Engine::new(lead, cfg), Engine::new(other, cfg));
+        let mut rule = other.step_rule(&cfg);
+        for frame in frames {
+            let report = run.advance(frame);
+            let twin_report = twin.advance(frame);
+            let alike = twin_report.steps.iter().eq(report.steps.iter())
+                && (twin_report.used, twin_report.owed, twin_report.dropped)
+                    == (report.used, report.owed, report.dropped)
+                && twin.ledger_eq(&run);
+            match run.steps_alike(&mut rule) {
+                Some(steps) => {
+                    prop_assert!(alike, "{other:?} parts from {lead:?} at a frame of {frame} ns");
+                    prop_assert_eq!(steps, twin_report.steps);
+                    if lead.view() == other.view() {
+                        prop_assert_eq!(FrameReport { strategy: other, steps, ..report }, twin_report);
+                    }
+                }
+                // The rules parted: the next frames start from ledgers that differ.
+                None => {
+                    prop_assert!(!alike, "{other:?} steps as {lead:?} on a frame of {frame} ns");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_engine_preset_never_steps_alike() {
+    let lab = config(20 * MS);
+    let mut bevy = Engine::new(Strategy::Preset(EnginePreset::Bevy), lab);
+    bevy.advance(7 * MS);
+    assert_eq!(
+        bevy.steps_alike(&mut Strategy::Variable.step_rule(&lab)),
+        None
+    );
+    let mut variable = Engine::new(Strategy::Variable, lab);
+    variable.advance(7 * MS);
+    let mut godot = Strategy::Preset(EnginePreset::Godot).step_rule(&lab);
+    assert_eq!(variable.steps_alike(&mut godot), None);
+    assert!(
+        variable
+            .steps_alike(&mut Strategy::SemiFixed.step_rule(&lab))
+            .is_some()
+    );
+}
+
+proptest! {
+    #[test]
+    fn plans_take_the_same_steps_exactly_when_their_steps_are_equal_in_order(
+        a in (0u64..4, 0u64..4, 0u64..4),
+        b in (0u64..4, 0u64..4, 0u64..4),
+    ) {
+        let plan = |(count, size, tail): (u64, u64, u64)| StepPlan { count, size, tail };
+        let (a, b) = (plan(a), plan(b));
+        prop_assert_eq!(a.same_steps(&b), a.iter().eq(b.iter()), "{:?} against {:?}", a, b);
+    }
+}
