@@ -249,6 +249,11 @@ impl<'a, O: FrameObserver> StrategyRun<'a, O> {
         true
     }
 
+    /// Whether a twin parted from the run at the frame it has just run.
+    fn any_parted(&self) -> bool {
+        self.pane[0].twins.any_parted()
+    }
+
     /// The twins that parted from the run at the frame it has just run (see `twins.rs`).
     pub(super) fn take_parted(&mut self) -> Vec<Parted<'a, O>> {
         self.pane[0].twins.take_parted()
@@ -425,19 +430,21 @@ pub(super) fn run_together<O: FrameObserver>(
         }
         // A twin that parted at this frame runs on its own from the start up to it, and on
         // beside the others.
-        let parted: Vec<_> = runs.iter_mut().flat_map(StrategyRun::take_parted).collect();
-        for parted in parted {
-            let mut run = StrategyRun::resumed(
-                (parted.strategy, parted.observer),
-                settings,
-                display_times,
-                frame_count,
-                (parted.at, parted.screen_told),
-            );
-            let mut replayed = TruthMemo::default();
-            let mut frames = frame_times.frame_times().take(i + 1).enumerate();
-            running |= frames.all(|(j, trace_frame)| run.frame(j, trace_frame, &mut replayed));
-            runs.push(run);
+        if runs.iter().any(StrategyRun::any_parted) {
+            let parted: Vec<_> = runs.iter_mut().flat_map(StrategyRun::take_parted).collect();
+            for parted in parted {
+                let mut run = StrategyRun::resumed(
+                    (parted.strategy, parted.observer),
+                    settings,
+                    display_times,
+                    frame_count,
+                    (parted.at, parted.screen_told),
+                );
+                let mut replayed = TruthMemo::default();
+                let mut frames = frame_times.frame_times().take(i + 1).enumerate();
+                running |= frames.all(|(j, trace_frame)| run.frame(j, trace_frame, &mut replayed));
+                runs.push(run);
+            }
         }
         if !running {
             break;

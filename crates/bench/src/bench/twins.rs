@@ -117,6 +117,11 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
         }
     }
 
+    /// Whether a twin has parted since last asked.
+    pub(super) fn any_parted(&self) -> bool {
+        !self.parted.is_empty()
+    }
+
     /// The twins that have parted since last asked.
     pub(super) fn take_parted(&mut self) -> Vec<Parted<'o, O>> {
         std::mem::take(&mut self.parted)
