@@ -235,6 +235,8 @@ struct FrameSteps {
 pub struct Drawing {
     /// The strategy.
     strategy: Strategy,
+    /// What it draws (its row of the strategy table, read once).
+    view: ViewKind,
     /// `display-time`'s drawn clock.
     pacing: Pacing,
 }
@@ -244,6 +246,7 @@ impl Drawing {
     pub fn new(strategy: Strategy) -> Self {
         Self {
             strategy,
+            view: strategy.view(),
             pacing: Pacing::default(),
         }
     }
@@ -255,7 +258,7 @@ impl Drawing {
 
     /// `display-time`'s drawn clock for a frame (`None` for every other strategy).
     fn pace(&mut self, ledger: PacingLedger, display_delay: Option<Nanos>) -> Option<Paced> {
-        (self.strategy.view() == View::AtDisplay).then(|| {
+        (self.view == View::AtDisplay).then(|| {
             self.pacing.frame(
                 ledger.frame_time,
                 display_delay,
@@ -504,7 +507,7 @@ impl Engine {
         let paced = self
             .drawing
             .pace(self.pacing_ledger(frame_time), display_delay);
-        self.report(self.drawing.strategy, &frame, paced)
+        self.report(&self.drawing, &frame, paced)
     }
 
     /// The last frame as `drawing`'s strategy draws it, for a strategy that steps as this
@@ -519,7 +522,7 @@ impl Engine {
         );
         let frame = self.last_frame;
         let paced = drawing.pace(self.pacing_ledger(frame.frame_time), display_delay);
-        self.report(drawing.strategy, &frame, paced)
+        self.report(drawing, &frame, paced)
     }
 
     /// Runs the rule on a frame and keeps the ledger.
@@ -588,8 +591,9 @@ impl Engine {
 
     /// The report of `frame`, the last frame, as `strategy` draws it, `paced` by its drawn
     /// clock (`display-time`).
-    fn report(&self, strategy: Strategy, frame: &FrameSteps, paced: Option<Paced>) -> FrameReport {
-        let shown = self.shown(strategy, frame.start, paced);
+    fn report(&self, drawing: &Drawing, frame: &FrameSteps, paced: Option<Paced>) -> FrameReport {
+        let strategy = drawing.strategy;
+        let shown = self.shown(strategy, drawing.view, frame.start, paced);
         FrameReport {
             strategy,
             frame_time: frame.frame_time,
@@ -629,12 +633,17 @@ impl Engine {
         stepped
     }
 
-    /// The state `strategy` draws after this frame's steps and the simulated time it shows,
-    /// for a frame that started at simulated time `start_time` (`paced`: `display-time`'s
-    /// drawn clock).
-    fn shown(&self, strategy: Strategy, start_time: Nanos, paced: Option<Paced>) -> Shown {
+    /// The state `strategy` draws after this frame's steps (`kind`: what it draws) and the
+    /// simulated time it shows, for a frame that started at simulated time `start_time`
+    /// (`paced`: `display-time`'s drawn clock).
+    fn shown(
+        &self,
+        strategy: Strategy,
+        kind: ViewKind,
+        start_time: Nanos,
+        paced: Option<Paced>,
+    ) -> Shown {
         let latest = self.latest_time;
-        let kind = strategy.view();
         let (view, time) = match kind {
             View::Latest => (View::Latest, latest),
             View::Blend(()) | View::Hermite(()) if self.last_step > 0 => {
