@@ -152,7 +152,7 @@ fn drawn_alike(a: &Option<FrameReport>, b: &Option<FrameReport>) -> bool {
 }
 
 /// Tells `observer` of a frame that ran, and of it at the screen when that is known.
-pub(super) fn tell(
+fn tell(
     observer: &mut impl FrameObserver,
     frame: &BenchFrame<'_>,
     screen: Option<&ScreenFrame>,
