@@ -152,11 +152,7 @@ fn drawn_alike(a: &Option<FrameReport>, b: &Option<FrameReport>) -> bool {
 }
 
 /// Tells `observer` of a frame that ran, and of it at the screen when that is known.
-fn tell(
-    observer: &mut impl FrameObserver,
-    frame: &BenchFrame<'_>,
-    screen: Option<&ScreenFrame>,
-) {
+fn tell(observer: &mut impl FrameObserver, frame: &BenchFrame<'_>, screen: Option<&ScreenFrame>) {
     observer.frame(frame);
     if let Some(screen) = screen {
         observer.screen(screen);
