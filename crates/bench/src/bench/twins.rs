@@ -3,10 +3,11 @@
 //! Strategies whose rules differ can still take the same steps frame after frame: on frames
 //! no longer than `dt`, `variable`, `semi-fixed` and `equal-substeps` each take one step of
 //! the frame's time. While a strategy's rule, given the run's ledger, takes the run's steps
-//! to the same ledger ([`Engine::steps_alike`]: its engine would keep the run's ledger and
-//! report each frame as the run's) and it draws as the run does, its whole run is the
-//! run's (the same load, display, scene and measurements), so it is not run: it is the
-//! run's twin, and its rule alone is asked each frame. At the first frame that parts them the twin is run on its own from the start of
+//! to the same ledger ([`Engine::steps_alike`](crate::timestep::Engine::steps_alike): its
+//! engine would keep the run's ledger and report each frame as the run's) and it draws as
+//! the run does, its whole run is the run's (the same load, display, scene and
+//! measurements), so it is not run: it is the run's twin, and its rule alone is asked each
+//! frame. At the first frame that parts them the twin is run on its own from the start of
 //! the trace up to that frame ([`StrategyRun::resumed`](super::strategy_run::StrategyRun)),
 //! and on from there beside the others; its observer is told nothing twice. A twin never
 //! parted takes the run's totals as its own.
@@ -15,7 +16,7 @@ use super::{BenchFrame, BenchResult, FrameObserver};
 use crate::drive::PaneFrame;
 use crate::metrics::ScreenFrame;
 use crate::run::PaneRun;
-use crate::timestep::{Engine, FrameReport, StepRule, Strategy};
+use crate::timestep::{FrameReport, StepRule, Strategy};
 
 /// A strategy taking a run's steps, and who watches it.
 struct Twin<'o, O> {
@@ -27,6 +28,16 @@ struct Twin<'o, O> {
     observer: &'o mut O,
     /// The last frame at the screen its observer was told of.
     screen_told: Option<u64>,
+}
+
+impl<O: FrameObserver> Twin<'_, O> {
+    /// Tells the observer of the run's frame at the screen, if one came.
+    fn tell_screen(&mut self, screen: Option<&ScreenFrame>) {
+        if let Some(screen) = screen {
+            self.observer.screen(screen);
+            self.screen_told = Some(screen.frame);
+        }
+    }
 }
 
 /// A twin that parted from its run at trace frame `at`: its observer has been told of the
@@ -75,7 +86,7 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
         if self.twins.is_empty() {
             return;
         }
-        let engine: &Engine = run.sim().engine();
+        let engine = run.sim().engine();
         let mut at = 0;
         while at < self.twins.len() {
             let twin = &mut self.twins[at];
@@ -90,10 +101,7 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
                     },
                     scene: run.sim().scene(),
                 });
-                if let Some(screen) = &frame.screen {
-                    twin.observer.screen(screen);
-                    twin.screen_told = Some(screen.frame);
-                }
+                twin.tell_screen(frame.screen.as_ref());
                 at += 1;
             } else {
                 let twin = self.twins.remove(at);
@@ -109,11 +117,8 @@ impl<'o, O: FrameObserver> Twins<'o, O> {
 
     /// The run's frame at the screen, told to every twin.
     pub(super) fn settled(&mut self, screen: Option<&ScreenFrame>) {
-        if let Some(screen) = screen {
-            for twin in &mut self.twins {
-                twin.observer.screen(screen);
-                twin.screen_told = Some(screen.frame);
-            }
+        for twin in &mut self.twins {
+            twin.tell_screen(screen);
         }
     }
 

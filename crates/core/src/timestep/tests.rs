@@ -12,10 +12,16 @@ const MS: Nanos = 1_000_000;
 const FRAME_60: Nanos = 16_666_667;
 
 fn config(dt: Nanos) -> TimestepConfig {
+    guarded(dt, None, None)
+}
+
+/// A step of `dt` ns under the guards given (a zero guard is none), as the properties draw
+/// them.
+fn guarded(dt: Nanos, max_frame_time: Option<Nanos>, max_steps: Option<u32>) -> TimestepConfig {
     TimestepConfig {
         dt: NonZeroU64::new(dt).unwrap(),
-        max_frame_time: None,
-        max_steps: None,
+        max_frame_time: max_frame_time.and_then(NonZeroU64::new),
+        max_steps: max_steps.and_then(NonZeroU32::new),
     }
 }
 
@@ -346,11 +352,7 @@ proptest! {
             Strategy::VelocityExtrapolated, Strategy::Hermite,
         ]),
     ) {
-        let cfg = TimestepConfig {
-            dt: NonZeroU64::new(dt).unwrap(),
-            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
-            max_steps: max_steps.and_then(NonZeroU32::new),
-        };
+        let cfg = guarded(dt, max_frame_time, max_steps);
         let mut engine = Engine::new(strategy, cfg);
         let mut total = 0u64;
         let mut steps = 0u64;
@@ -370,11 +372,7 @@ proptest! {
         max_frame_time in proptest::option::of(1u64..300_000_000),
         max_steps in proptest::option::of(1u32..20),
     ) {
-        let cfg = TimestepConfig {
-            dt: NonZeroU64::new(dt).unwrap(),
-            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
-            max_steps: max_steps.and_then(NonZeroU32::new),
-        };
+        let cfg = guarded(dt, max_frame_time, max_steps);
         let mut engine = Engine::new(Strategy::Accumulator, cfg);
         let mut total = 0u64;
         let mut dropped = 0u64;
@@ -402,11 +400,7 @@ proptest! {
         frames in proptest::collection::vec((0u64..200_000_000, any_strategy(), proptest::bool::ANY), 1..200),
         max_frame_time in proptest::option::of(1u64..300_000_000),
     ) {
-        let cfg = TimestepConfig {
-            dt: NonZeroU64::new(dt).unwrap(),
-            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
-            max_steps: None,
-        };
+        let cfg = guarded(dt, max_frame_time, None);
         let mut engine = Engine::new(Strategy::Fixed, cfg);
         let mut total = 0i128;
         for (frame, strategy, resync) in frames {
@@ -703,11 +697,7 @@ proptest! {
         lead in proptest::sample::select(Strategy::ALL.to_vec()),
         other in proptest::sample::select(Strategy::ALL.to_vec()),
     ) {
-        let cfg = TimestepConfig {
-            dt: NonZeroU64::new(dt).unwrap(),
-            max_frame_time: max_frame_time.and_then(NonZeroU64::new),
-            max_steps: max_steps.and_then(NonZeroU32::new),
-        };
+        let cfg = guarded(dt, max_frame_time, max_steps);
         let (mut run, mut twin) = (Engine::new(lead, cfg), Engine::new(other, cfg));
         let mut rule = other.step_rule(&cfg);
         for frame in frames {
