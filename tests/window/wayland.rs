@@ -34,8 +34,12 @@ fn wayland_compositor() -> Option<WaylandCompositor> {
     use std::os::unix::fs::PermissionsExt as _;
     common::gpu_or_skip()?;
     let required = std::env::var("TIMESTEP_LAB_REQUIRE_GPU").as_deref() == Ok("1");
+    // One directory per compositor: the tests run in parallel, and one test removing a
+    // directory another's Weston is starting in made that Weston exit.
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let nth = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let runtime_dir =
-        std::env::temp_dir().join(format!("timestep-lab-{}-wayland", std::process::id()));
+        std::env::temp_dir().join(format!("timestep-lab-{}-wayland-{nth}", std::process::id()));
     let _ = std::fs::remove_dir_all(&runtime_dir);
     std::fs::create_dir_all(&runtime_dir).expect("a runtime directory");
     // libwayland wants the runtime directory private.
