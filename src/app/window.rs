@@ -27,12 +27,13 @@ use super::tour::WindowTour;
 use super::ui_pass::{UiPass, snapshot_panes};
 use super::wake::Wake;
 use crate::live::{
-    LiveLoop, LiveRequest, PresentModeId, RampRequest, Replay, ReplayControl, ScreenFacts,
+    LiveLoop, LiveRequest, Present, PresentModeId, RampRequest, Replay, ReplayControl, ScreenFacts,
     Stopwatch as _,
 };
 use crate::options::WindowOptions;
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
+use crate::timestep::Nanos;
 use crate::tour::TourRequest;
 use crate::ui::{
     DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, ShellStatus, UiOutput,
@@ -355,7 +356,9 @@ impl App {
                     let mode = self.requested_mode(&active);
                     self.configure(&mut active, mode);
                 }
-                self.present_watch = PresentWatch::start(&active.window, &mut self.live);
+                let (watch, event) = PresentWatch::start(&active.window, self.live.stopwatch());
+                self.present_watch = watch;
+                self.live.feedback(event);
                 // A page replays what is opened on it once the lab runs.
                 #[cfg(target_arch = "wasm32")]
                 super::page::watch_files(self.wake.clone());
@@ -473,20 +476,16 @@ impl App {
         // A swap chain made since the last present numbers its presents afresh, from this
         // one: feedback for the old one is stale. (One made while presenting, after this
         // present, counts from the next.)
-        if configurations != self.configurations {
-            self.configurations = configurations;
-            self.live.surface_recreated(presenting);
-        }
+        let new_surface = configurations != self.configurations;
+        self.configurations = configurations;
+        let numbers = self.live.presented(Present {
+            began: presenting,
+            new_surface,
+            acquire_wait: acquire_wait
+                .map(|wait| Nanos::try_from(wait.as_nanos()).unwrap_or(Nanos::MAX)),
+        });
         let drawn = acquire_wait.is_some();
-        if let Some(wait) = acquire_wait {
-            // A replay presents what was recorded, not what this window does; the
-            // platform numbers the present all the same.
-            let numbers = if self.replay.is_replaying() {
-                self.live.note_present()
-            } else {
-                self.live
-                    .record_present(u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX))
-            };
+        if drawn {
             self.present_watch.presented(numbers);
             self.summary.frames += 1;
             self.summary.presented_at(self.live.stopwatch().now());
@@ -495,7 +494,9 @@ impl App {
                 super::page::mark_first_frame();
             }
         }
-        self.present_watch.poll(&mut self.live);
+        for event in self.present_watch.poll(self.live.stopwatch()) {
+            self.live.feedback(event);
+        }
         self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
         let ended = last_frame && drawn && !self.awaiting_shot;

@@ -520,7 +520,7 @@ fn measured_session(
     measured: bool,
 ) -> (Vec<u8>, Outcome, Vec<DisplayTimesBy>) {
     use timestep_lab_core::feedback::{
-        ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
+        ClockMap, FeedbackEvent, FeedbackFlags, FeedbackOutcome, FeedbackSource, PresentFeedback,
     };
     const PERIOD: Nanos = 16_666_667;
     let offset: i128 = 500_000_000_000;
@@ -531,10 +531,10 @@ fn measured_session(
     }))
     .expect("the loop takes it");
     if measured {
-        live.measure_screen(
+        live.feedback(FeedbackEvent::Watching(
             FeedbackSource::WaylandPresentation,
             ClockMap::new(offset, 0),
-        );
+        ));
     }
     let out = Shared::default();
     live.start_recording("virtual adapter", |header| {
@@ -561,11 +561,11 @@ fn measured_session(
                 }
             };
             if !(200..300).contains(&i) {
-                live.present_feedback(PresentFeedback {
+                live.feedback(FeedbackEvent::Answer(PresentFeedback {
                     present,
                     generation: Some(generation),
                     outcome,
-                });
+                }));
             }
         }
         if i == 150 {
@@ -668,10 +668,13 @@ fn measured_display_times_settle_the_panes_live_in_a_replay_and_in_bench() {
 /// said nothing, and `bench` said the frames were settled by answers that never came.
 #[test]
 fn a_recording_says_when_the_window_gave_up_measuring_and_readers_call_it_modeled() {
-    use timestep_lab_core::feedback::{ClockMap, FeedbackSource, GaveUp};
+    use timestep_lab_core::feedback::{ClockMap, FeedbackEvent, FeedbackSource, GaveUp};
     let mut live =
         LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default()).expect("valid");
-    live.measure_screen(FeedbackSource::X11Present, ClockMap::new(0, 0));
+    live.feedback(FeedbackEvent::Watching(
+        FeedbackSource::X11Present,
+        ClockMap::new(0, 0),
+    ));
     let out = Shared::default();
     live.start_recording("virtual adapter", |header| {
         Ok(Box::new(RecordingWriter::new(out.clone(), header)?))
@@ -679,7 +682,10 @@ fn a_recording_says_when_the_window_gave_up_measuring_and_readers_call_it_modele
     .expect("header written");
     for i in 0..90 {
         if i == 61 {
-            live.measurement_gave_up(GaveUp::Silent, "no X11 Present event came");
+            live.feedback(FeedbackEvent::GaveUp(
+                GaveUp::Silent,
+                "no X11 Present event came",
+            ));
         }
         live.stopwatch_mut().advance(16 * MS);
         live.frame();

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use timestep_lab_bench::bench::{BenchSettings, run};
 use timestep_lab_bench::trace::generate;
-use timestep_lab_core::feedback::{ClockMap, FeedbackSource, PresentFeedback};
+use timestep_lab_core::feedback::{ClockMap, FeedbackEvent, FeedbackSource, PresentFeedback};
 use timestep_lab_core::live::{LiveLoop, LiveSettings, VirtualStopwatch};
 use timestep_lab_core::metrics::{MetricsRecorder, TruthMemo};
 use timestep_lab_core::scene::SceneConfig;
@@ -90,7 +90,10 @@ fn engine(c: &mut Criterion) {
     c.bench_function("live_loop_presentation_feedback_per_frame", |b| {
         let mut live = LiveLoop::new(VirtualStopwatch::default(), LiveSettings::default())
             .expect("default settings are valid");
-        live.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+        live.feedback(FeedbackEvent::Watching(
+            FeedbackSource::WaylandPresentation,
+            ClockMap::new(0, 0),
+        ));
         live.frame();
         let mut waiting = [None; 4];
         let mut i = 0u64;
@@ -103,13 +106,13 @@ fn engine(c: &mut Criterion) {
                 let present = live.record_present(0);
                 let slot = (i % 4) as usize;
                 if let Some((generation, present)) = waiting[slot].take() {
-                    black_box(live.present_feedback(PresentFeedback::shown(
+                    black_box(live.feedback(FeedbackEvent::Answer(PresentFeedback::shown(
                         present,
                         Some(generation),
                         i128::from(live.now()),
                         Some(16_666_667),
                         Some(i),
-                    )));
+                    ))));
                 }
                 waiting[slot] = present;
                 black_box(live.screen().measured().map(|m| m.readouts()));

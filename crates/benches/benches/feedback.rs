@@ -19,7 +19,7 @@ mod wayland_bench {
 
     use criterion::{Criterion, criterion_group};
     use timestep_lab::app::feedback::wayland::PresentationWatch;
-    use timestep_lab::feedback::{ClockMap, FeedbackSource};
+    use timestep_lab::feedback::{ClockMap, FeedbackEvent, FeedbackSource};
     use timestep_lab::live::{LiveLoop, LiveSettings, Panes, RealStopwatch, Stopwatch as _};
     use timestep_lab::timestep::Strategy;
     use wayland_client::globals::{GlobalListContents, registry_queue_init};
@@ -196,7 +196,7 @@ mod wayland_bench {
             watch
                 .poll(|feedback| {
                     *answers += 1;
-                    black_box(live.present_feedback(feedback));
+                    black_box(live.feedback(FeedbackEvent::Answer(feedback)));
                 })
                 .expect("the compositor broke off");
         }
@@ -231,10 +231,10 @@ mod wayland_bench {
         let mut live = three_panes();
         let now = rustix::time::clock_gettime(watch.clock());
         let platform = i128::from(now.tv_sec) * 1_000_000_000 + i128::from(now.tv_nsec);
-        live.measure_screen(
+        live.feedback(FeedbackEvent::Watching(
             FeedbackSource::WaylandPresentation,
             ClockMap::new(platform, live.stopwatch().now()),
-        );
+        ));
         let (mut answers, mut presents) = (0u64, 0u64);
         group.bench_function("measured", |b| {
             b.iter_custom(|iters| {

@@ -8,7 +8,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use timestep_lab_core::live::{
-    LiveLoop, LiveRequest, LiveSettings, RampRequest, RampSettings, VirtualStopwatch,
+    LiveLoop, LiveRequest, LiveSettings, Present, RampRequest, RampSettings, VirtualStopwatch,
 };
 use timestep_lab_core::metrics::{
     FrameStats, FrameTail, MetricsRecorder, SpiralDetector, TruthMemo,
@@ -236,28 +236,35 @@ fn ramp_frames_do_not_allocate() {
 /// period and VRR test read, a surface recreated now and then, without the heap.
 #[test]
 fn frames_with_presentation_feedback_do_not_allocate() {
-    use timestep_lab_core::feedback::{ClockMap, FeedbackSource, PresentFeedback};
+    use timestep_lab_core::feedback::{ClockMap, FeedbackEvent, FeedbackSource, PresentFeedback};
     let mut live = warmed_up(LiveSettings::default());
-    live.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+    live.feedback(FeedbackEvent::Watching(
+        FeedbackSource::WaylandPresentation,
+        ClockMap::new(0, 0),
+    ));
     let mut waiting = [None; 4];
     let count = allocations_during(|| {
         for i in 0..2_000u64 {
             live.stopwatch_mut().advance(16_666_667);
             std::hint::black_box(live.frame());
             if i % 700 == 0 {
-                live.surface_recreated(live.now());
+                live.presented(Present {
+                    began: live.now(),
+                    new_surface: true,
+                    acquire_wait: None,
+                });
             }
             let present = live.record_present(0);
             // Answered three frames later, shown a refresh after the present.
             let slot = (i % 4) as usize;
             if let Some((generation, present)) = waiting[slot].take() {
-                live.present_feedback(PresentFeedback::shown(
+                live.feedback(FeedbackEvent::Answer(PresentFeedback::shown(
                     present,
                     Some(generation),
                     i128::from(live.now()),
                     Some(16_666_667),
                     Some(i),
-                ));
+                )));
             }
             waiting[slot] = present;
             let measured = live.screen().measured().expect("measured");

@@ -1,5 +1,5 @@
 //! The platform's presentation feedback for the lab's window, handed to the live loop as
-//! values (the core's [`crate::feedback`] matches and measures it). One source per
+//! values ([`FeedbackEvent`]s; the core's [`crate::feedback`] matches and measures them). One source per
 //! platform; each says in words why there is none where it cannot measure:
 //!
 //! - X11: the Present extension, on a connection of the lab's own ([`x11`]).
@@ -20,8 +20,8 @@ use winit::raw_window_handle::HasWindowHandle as _;
 use winit::raw_window_handle::RawWindowHandle;
 use winit::window::Window;
 
-use crate::feedback::{ClockMap, FeedbackSource, GaveUp};
-use crate::live::{LiveLoop, Stopwatch};
+use crate::feedback::{ClockMap, FeedbackEvent, FeedbackSource, GaveUp};
+use crate::live::Stopwatch;
 use crate::timestep::Nanos;
 
 /// How long the first answer may take, ns, before the window says none will come: at
@@ -64,10 +64,10 @@ const CLOCK_RESAMPLE: Nanos = 1_000_000_000;
 
 /// `clock` against the loop's stopwatch, both read now.
 #[cfg(target_os = "linux")]
-fn clock_map<S: Stopwatch>(clock: rustix::time::ClockId, live: &LiveLoop<S>) -> ClockMap {
+fn clock_map(clock: rustix::time::ClockId, stopwatch: &impl Stopwatch) -> ClockMap {
     let now = rustix::time::clock_gettime(clock);
     let platform = i128::from(now.tv_sec) * 1_000_000_000 + i128::from(now.tv_nsec);
-    ClockMap::new(platform, live.stopwatch().now())
+    ClockMap::new(platform, stopwatch.now())
 }
 
 /// A platform's feedback, read every frame. Every platform's work is a method here, so
@@ -90,12 +90,12 @@ type Polled = (Result<(), String>, &'static str, &'static str);
 impl Source {
     /// The source's clock against the loop's stopwatch, both read now.
     #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
-    fn clock_map<S: Stopwatch>(&self, live: &LiveLoop<S>) -> ClockMap {
+    fn clock_map(&self, stopwatch: &impl Stopwatch) -> ClockMap {
         match *self {
             #[cfg(target_os = "linux")]
-            Self::X11(_) => clock_map(rustix::time::ClockId::Monotonic, live),
+            Self::X11(_) => clock_map(rustix::time::ClockId::Monotonic, stopwatch),
             #[cfg(target_os = "linux")]
-            Self::Wayland(ref watch) => clock_map(watch.clock(), live),
+            Self::Wayland(ref watch) => clock_map(watch.clock(), stopwatch),
         }
     }
 
@@ -155,6 +155,9 @@ pub struct PresentWatch {
     clock_read: Nanos,
     /// What the watch cost the main thread, per frame.
     cost: FeedbackCost,
+    /// What the last poll found, for the window to hand to the loop (kept to reuse its
+    /// room).
+    events: Vec<FeedbackEvent>,
 }
 
 /// Frames whose feedback cost is kept (the most recent).
@@ -218,27 +221,26 @@ impl FeedbackCost {
 }
 
 impl PresentWatch {
-    /// Starts watching `window`'s presents for `live`, or tells it why the screen stays
-    /// modeled.
-    pub fn start<S: Stopwatch>(window: &Arc<Window>, live: &mut LiveLoop<S>) -> Self {
-        let source = match Self::source(window) {
+    /// Starts watching `window`'s presents, timed on the loop's `stopwatch`; with what to
+    /// tell the loop: the source watched, or why the screen stays modeled.
+    pub fn start(window: &Arc<Window>, stopwatch: &impl Stopwatch) -> (Self, FeedbackEvent) {
+        let (source, event) = match Self::source(window) {
             Ok((source, kind)) => {
-                live.measure_screen(kind, source.clock_map(live));
-                Some(source)
+                let event = FeedbackEvent::Watching(kind, source.clock_map(stopwatch));
+                (Some(source), event)
             }
-            Err(reason) => {
-                live.screen_unmeasured(reason);
-                None
-            }
+            Err(reason) => (None, FeedbackEvent::Unwatched(reason)),
         };
-        Self {
+        let watch = Self {
             source,
-            since: live.stopwatch().now(),
+            since: stopwatch.now(),
             presents: 0,
             answered: false,
-            clock_read: live.stopwatch().now(),
+            clock_read: stopwatch.now(),
             cost: FeedbackCost::default(),
-        }
+            events: Vec::new(),
+        };
+        (watch, event)
     }
 
     /// What reading feedback cost the main thread per frame, in a line for the exit
@@ -305,36 +307,38 @@ impl PresentWatch {
         }
     }
 
-    /// Hands `live` the feedback that arrived; never waits. When none comes for long
-    /// enough, or the source breaks, tells `live` why and stops.
-    pub fn poll<S: Stopwatch>(&mut self, live: &mut LiveLoop<S>) {
+    /// What arrived since the last poll, for the loop, in order: the answers, a fresh
+    /// reading of the clocks now and then (on the loop's `stopwatch`), and, when none came
+    /// for long enough or the source broke, that the window gave up and why (then the
+    /// watch stops). Never waits.
+    pub fn poll(&mut self, stopwatch: &impl Stopwatch) -> std::vec::Drain<'_, FeedbackEvent> {
+        self.events.clear();
         let Some(source) = self.source.as_mut() else {
-            return;
+            return self.events.drain(..);
         };
         let start = web_time::Instant::now();
-        let answered = &mut self.answered;
-        let mut take = |feedback| {
-            *answered = true;
-            live.present_feedback(feedback);
-        };
-        let (polled, silent_reason, broken_reason) = source.poll(&mut take);
+        let events = &mut self.events;
+        let (polled, silent_reason, broken_reason) =
+            source.poll(|feedback| events.push(FeedbackEvent::Answer(feedback)));
+        self.answered |= !events.is_empty();
         self.cost.frame += start.elapsed();
         self.cost.end_frame();
-        let now = live.stopwatch().now();
+        let now = stopwatch.now();
         if now.saturating_sub(self.clock_read) >= CLOCK_RESAMPLE {
             self.clock_read = now;
-            live.set_feedback_clock(source.clock_map(live));
+            events.push(FeedbackEvent::Clock(source.clock_map(stopwatch)));
         }
         let waited = now.saturating_sub(self.since);
         let silent = !self.answered && self.presents >= FIRST_PRESENTS && waited >= FIRST_ANSWER;
         if let Err(error) = polled {
             eprintln!("timestep-lab: {error}; the screen stays modeled");
-            live.measurement_gave_up(GaveUp::Broken, broken_reason);
+            events.push(FeedbackEvent::GaveUp(GaveUp::Broken, broken_reason));
             self.source = None;
         } else if silent {
-            live.measurement_gave_up(GaveUp::Silent, silent_reason);
+            events.push(FeedbackEvent::GaveUp(GaveUp::Silent, silent_reason));
             self.source = None;
         }
+        self.events.drain(..)
     }
 
     /// Stops watching (before the window and its connection go).

@@ -203,6 +203,25 @@ impl ClockMap {
     }
 }
 
+/// What the window's feedback source tells the live loop, handed in as a value: the one
+/// way the shell speaks of presentation feedback (`LiveLoop::feedback`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeedbackEvent {
+    /// The platform reports presentation through this source, on a clock that maps onto
+    /// the stopwatch by the [`ClockMap`]: the screen is measured from now on.
+    Watching(FeedbackSource, ClockMap),
+    /// The screen cannot be measured, for this reason: it stays modeled, and says why.
+    Unwatched(&'static str),
+    /// A fresh reading of the platform's clock against the stopwatch, for a platform clock
+    /// that drifts from it.
+    Clock(ClockMap),
+    /// An answer for one present.
+    Answer(PresentFeedback),
+    /// The window gave up measuring the screen (the reason, and in words): it is modeled
+    /// from now on.
+    GaveUp(GaveUp, &'static str),
+}
+
 /// Wayland's split timestamp (`tv_sec_hi`, `tv_sec_lo`, `tv_nsec`) in ns; `None` when the
 /// nanoseconds are not below a second, which the protocol forbids.
 pub fn wayland_time_ns(sec_hi: u32, sec_lo: u32, nsec: u32) -> Option<i128> {

@@ -27,6 +27,8 @@ mod feedback;
 mod ramp_control;
 mod readouts;
 
+pub use feedback::Present;
+
 /// Presents the present-rate estimate keeps.
 const PRESENT_RING: usize = 256;
 

@@ -48,7 +48,7 @@ pub use frame_spans::{
     SpanFrameStats, SpanFrames, StatsSpan,
 };
 pub use history::{FrameSample, HISTORY_CAPACITY, History, OnScreen, READOUT_SPAN, SpanStats};
-pub use live_loop::LiveLoop;
+pub use live_loop::{LiveLoop, Present};
 pub use load::{LoadModel, LoadSpent, MAX_BUSY_WAIT_PER_FRAME};
 pub use pane::{LiveFrame, Pane};
 pub use present_mode::{PresentModeId, UnknownPresentMode};

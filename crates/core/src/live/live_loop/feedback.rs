@@ -1,30 +1,75 @@
 //! The live loop's side of presentation feedback: numbering presents for their answers,
 //! taking the answers, and what the window says when there are none (see
-//! [`crate::feedback`]).
+//! [`crate::feedback`]). The window speaks through two values: a [`Present`] after each
+//! present, and a [`FeedbackEvent`] for everything its feedback source says.
 
 use super::LiveLoop;
 use crate::display::{DisplayEvent, same_refresh};
 use crate::feedback::{
-    ClockMap, FeedbackSource, GaveUp, MatchedFeedback, PresentFeedback, UNSCORED,
+    ClockMap, FeedbackEvent, FeedbackSource, GaveUp, MatchedFeedback, PresentFeedback, UNSCORED,
 };
 use crate::live::recording::LiveRequest;
 use crate::live::screen::MeasuredFacts;
 use crate::live::stopwatch::Stopwatch;
 use crate::timestep::Nanos;
 
+/// What the window did to put the last frame on the screen, handed to the loop after each
+/// present (`LiveLoop::presented`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Present {
+    /// When presenting began, on the stopwatch.
+    pub began: Nanos,
+    /// Whether the swap chain was made anew since the last present: its presents are
+    /// numbered afresh from this one, and feedback for the old one is stale.
+    pub new_surface: bool,
+    /// How long acquiring the image blocked; `None` when no image was presented (the
+    /// surface was lost, outdated or timed out).
+    pub acquire_wait: Option<Nanos>,
+}
+
 impl<S: Stopwatch> LiveLoop<S> {
+    /// The window presented the last frame (or tried to): a new surface starts a new
+    /// generation of presents, and an image presented is noted for the measured present
+    /// rate and the screen model (see [`Self::record_present`]); while frames are replayed,
+    /// only numbered for its feedback, since the replay presents its recorded times.
+    /// Returns the present's surface generation and number for its feedback to name, when
+    /// the screen is measured.
+    pub fn presented(&mut self, present: Present) -> Option<(u32, u64)> {
+        if present.new_surface {
+            self.screen.new_surface(present.began);
+        }
+        let acquire_wait = present.acquire_wait?;
+        if self.replaying() {
+            self.note_present()
+        } else {
+            self.record_present(acquire_wait)
+        }
+    }
+
+    /// Takes what the window's feedback source says; returns the frame an answer matched.
+    pub fn feedback(&mut self, event: FeedbackEvent) -> Option<MatchedFeedback> {
+        match event {
+            FeedbackEvent::Watching(source, clock) => self.measure_screen(source, clock),
+            FeedbackEvent::Unwatched(reason) => self.screen_unmeasured(reason),
+            FeedbackEvent::Clock(clock) => self.screen.set_feedback_clock(clock),
+            FeedbackEvent::Answer(feedback) => return self.present_feedback(feedback),
+            FeedbackEvent::GaveUp(why, reason) => self.measurement_gave_up(why, reason),
+        }
+        None
+    }
+
     /// The window presented a frame the loop did not time (a replay presents its recorded
     /// times instead): numbered for its feedback all the same, since the platform numbers
     /// every present, but only measured, not scored: the replay's model runs on the
     /// recording's clock. Returns its generation and number, when the screen is measured.
-    pub fn note_present(&mut self) -> Option<(u32, u64)> {
+    fn note_present(&mut self) -> Option<(u32, u64)> {
         let now = self.stopwatch.now();
         self.screen.note_present(now, false)
     }
 
     /// The platform reports presentation through `source`, on a clock that maps onto the
     /// stopwatch by `clock`: the screen is measured from now on (see [`crate::feedback`]).
-    pub fn measure_screen(&mut self, source: FeedbackSource, clock: ClockMap) {
+    fn measure_screen(&mut self, source: FeedbackSource, clock: ClockMap) {
         self.screen.measure(source, clock);
         if !self.replaying() {
             self.set_measured(Some(MeasuredFacts {
@@ -35,14 +80,8 @@ impl<S: Stopwatch> LiveLoop<S> {
         }
     }
 
-    /// Maps feedback times through `clock` from now on: a fresh reading of the platform's
-    /// clock and the stopwatch, for a platform clock that drifts from it.
-    pub fn set_feedback_clock(&mut self, clock: ClockMap) {
-        self.screen.set_feedback_clock(clock);
-    }
-
     /// The screen cannot be measured, for `reason`: it stays modeled, and says why.
-    pub fn screen_unmeasured(&mut self, reason: &'static str) {
+    fn screen_unmeasured(&mut self, reason: &'static str) {
         self.screen.unmeasured(reason);
         if !self.replaying() {
             self.screen.forget_answers();
@@ -53,7 +92,7 @@ impl<S: Stopwatch> LiveLoop<S> {
     /// The window gave up measuring the screen, `why` (`reason` in words): it is modeled
     /// from now on, and a recording running says when and why, so that no reader takes its
     /// frames for measured.
-    pub fn measurement_gave_up(&mut self, why: GaveUp, reason: &'static str) {
+    fn measurement_gave_up(&mut self, why: GaveUp, reason: &'static str) {
         self.screen.unmeasured(reason);
         if !self.replaying() {
             self.screen.forget_answers();
@@ -91,18 +130,11 @@ impl<S: Stopwatch> LiveLoop<S> {
         crate::drive::settle(&mut self.panes, &event);
     }
 
-    /// The window recreated its surface (resize, lost surface, present mode) before the
-    /// present it began at `at` on the stopwatch: feedback for the old one is ignored.
-    /// Returns the new generation when the screen is measured.
-    pub fn surface_recreated(&mut self, at: Nanos) -> Option<u32> {
-        self.screen.new_surface(at)
-    }
-
     /// Takes presentation feedback from the platform; returns the frame it matched. The
     /// frame's display time settles the panes' metrics (see `Self::displayed`), and a
     /// recording running notes it (its frames are numbered from the recording's start, as
     /// the screen model's are).
-    pub fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
+    fn present_feedback(&mut self, feedback: PresentFeedback) -> Option<MatchedFeedback> {
         let matched = self.screen.feedback(feedback)?;
         if matched.frame != UNSCORED {
             self.note(LiveRequest::Displayed {

@@ -2,6 +2,8 @@
 //! dropped, and the present times the window measures.
 
 use super::*;
+use crate::feedback::FeedbackEvent;
+use crate::live::Present;
 
 #[test]
 fn the_present_rate_is_measured_from_presents() {
@@ -236,14 +238,17 @@ fn a_measured_screen_scores_the_model_frame_by_frame() {
     };
     let mut lab = live(LiveSettings::default());
     assert_eq!(lab.snapshot().readouts.screen.measured, None);
-    lab.screen_unmeasured("no Present events");
+    lab.feedback(FeedbackEvent::Unwatched("no Present events"));
     assert_eq!(
         lab.snapshot().readouts.screen.unmeasured,
         Some("no Present events")
     );
     // The platform's clock read 1 000 s when the stopwatch read 0.
     let offset: i128 = 1_000_000_000_000;
-    lab.measure_screen(FeedbackSource::X11Present, ClockMap::new(offset, 0));
+    lab.feedback(FeedbackEvent::Watching(
+        FeedbackSource::X11Present,
+        ClockMap::new(offset, 0),
+    ));
     lab.frame();
     let mut presents = Vec::new();
     for _ in 0..120 {
@@ -267,7 +272,7 @@ fn a_measured_screen_scores_the_model_frame_by_frame() {
         // Present n showed frame n - 1 (the first frame ran before any present).
         let (generation, present) = presents[frame as usize];
         assert_eq!(present, frame + 1);
-        let matched = lab.present_feedback(PresentFeedback {
+        let matched = lab.feedback(FeedbackEvent::Answer(PresentFeedback {
             present,
             generation: Some(generation),
             outcome: FeedbackOutcome::Presented {
@@ -276,7 +281,7 @@ fn a_measured_screen_scores_the_model_frame_by_frame() {
                 sequence: Some(k as u64),
                 flags: FeedbackFlags::default(),
             },
-        });
+        }));
         assert_eq!(matched.map(|m| m.frame), Some(frame));
     }
     let measured = lab.snapshot().readouts.screen.measured.expect("measured");
@@ -287,14 +292,18 @@ fn a_measured_screen_scores_the_model_frame_by_frame() {
     assert!((measured.score.mean_ms() - 1.0).abs() < 1e-9);
     assert_eq!(measured.score.agreement(), 1.0);
     // A recreated surface: the old numbers are ignored.
-    lab.surface_recreated(lab.now());
+    lab.presented(Present {
+        began: lab.now(),
+        new_surface: true,
+        acquire_wait: None,
+    });
     let (generation, present) = presents[119];
     assert!(
-        lab.present_feedback(PresentFeedback {
+        lab.feedback(FeedbackEvent::Answer(PresentFeedback {
             present,
             generation: Some(generation),
             outcome: FeedbackOutcome::Discarded,
-        })
+        }))
         .is_none()
     );
     assert_eq!(lab.screen().measured().unwrap().counts().old_surface, 1);
@@ -304,13 +313,23 @@ fn a_measured_screen_scores_the_model_frame_by_frame() {
 fn a_replays_presents_are_numbered_but_neither_scored_nor_recorded() {
     use crate::feedback::{ClockMap, FeedbackFlags, FeedbackOutcome, FeedbackSource};
     let mut lab = live(LiveSettings::default());
-    lab.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
-    lab.frame();
+    lab.feedback(FeedbackEvent::Watching(
+        FeedbackSource::WaylandPresentation,
+        ClockMap::new(0, 0),
+    ));
+    // A replayed frame: the window presents it, but the recording holds its times.
+    lab.replay_frame(0, 0);
     lab.stopwatch_mut().advance(FRAME_60HZ);
-    let (generation, present) = lab.note_present().expect("numbered");
+    let (generation, present) = lab
+        .presented(Present {
+            began: lab.now(),
+            new_surface: false,
+            acquire_wait: Some(0),
+        })
+        .expect("numbered");
     assert_eq!(present, 1);
     let matched = lab
-        .present_feedback(crate::feedback::PresentFeedback {
+        .feedback(FeedbackEvent::Answer(crate::feedback::PresentFeedback {
             present,
             generation: Some(generation),
             outcome: FeedbackOutcome::Presented {
@@ -319,7 +338,7 @@ fn a_replays_presents_are_numbered_but_neither_scored_nor_recorded() {
                 sequence: Some(2),
                 flags: FeedbackFlags::default(),
             },
-        })
+        }))
         .expect("matched");
     assert_eq!(matched.frame, crate::feedback::UNSCORED);
     let measured = lab.screen().measured().expect("measured");
@@ -343,7 +362,10 @@ fn the_model_takes_the_measured_refresh_and_phase_and_its_guesses_end() {
         present_mode: Some(PresentModeId::Fifo),
         monitor_hz: Some(60.0),
     });
-    lab.measure_screen(FeedbackSource::WaylandPresentation, ClockMap::new(0, 0));
+    lab.feedback(FeedbackEvent::Watching(
+        FeedbackSource::WaylandPresentation,
+        ClockMap::new(0, 0),
+    ));
     let mut waiting = std::collections::VecDeque::new();
     let score = |lab: &LiveLoop<VirtualStopwatch>| lab.screen().measured().unwrap().score();
     let mut scores = Vec::new();
@@ -357,13 +379,13 @@ fn the_model_takes_the_measured_refresh_and_phase_and_its_guesses_end() {
         waiting.push_back((generation, present, screen.at(i + 1), i + 1));
         if waiting.len() > 2 {
             let (generation, present, at, sequence) = waiting.pop_front().unwrap();
-            lab.present_feedback(PresentFeedback::shown(
+            lab.feedback(FeedbackEvent::Answer(PresentFeedback::shown(
                 present,
                 Some(generation),
                 i128::from(at),
                 Some(period),
                 Some(sequence),
-            ));
+            )));
         }
         scores.push(score(&lab));
     }
