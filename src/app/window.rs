@@ -494,9 +494,11 @@ impl App {
                 super::page::mark_first_frame();
             }
         }
+        let polling = Instant::now();
         for event in self.present_watch.poll(self.live.stopwatch()) {
             self.live.feedback(event);
         }
+        self.present_watch.handed(polling.elapsed());
         self.apply(active, &output);
         self.summary.spiral = self.live.spiralling();
         let ended = last_frame && drawn && !self.awaiting_shot;

@@ -195,6 +195,15 @@ fn under_weston_the_screen_is_measured_by_presentation_time() {
         summary_value(&output, "model refresh"),
         "60.000 Hz (the measured refresh; no vblank phase: the images land on no refresh grid)"
     );
+    // What watching cost is counted every frame the source was read: one per frame drawn
+    // (the first may come before the first present).
+    let cost = summary_value(&output, "presentation feedback cost");
+    let counted = cost
+        .rsplit_once(" (")
+        .and_then(|(_, frames)| frames.strip_suffix(" frames)"))
+        .and_then(|frames| frames.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no frame count: {cost}"));
+    assert!((119..=121).contains(&counted), "{cost}");
 }
 
 /// `shown FRAME at MS` events of a recording's text: frame and display time, ns.

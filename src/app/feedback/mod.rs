@@ -158,6 +158,8 @@ pub struct PresentWatch {
     /// What the last poll found, for the window to hand to the loop (kept to reuse its
     /// room).
     events: Vec<FeedbackEvent>,
+    /// Whether this frame's poll read a source (its cost ends with [`Self::handed`]).
+    polled: bool,
 }
 
 /// Frames whose feedback cost is kept (the most recent).
@@ -239,6 +241,7 @@ impl PresentWatch {
             clock_read: stopwatch.now(),
             cost: FeedbackCost::default(),
             events: Vec::new(),
+            polled: false,
         };
         (watch, event)
     }
@@ -310,19 +313,18 @@ impl PresentWatch {
     /// What arrived since the last poll, for the loop, in order: the answers, a fresh
     /// reading of the clocks now and then (on the loop's `stopwatch`), and, when none came
     /// for long enough or the source broke, that the window gave up and why (then the
-    /// watch stops). Never waits.
+    /// watch stops). Never waits. The window then says how long the poll and handing its
+    /// events to the loop took ([`Self::handed`]), which ends the frame's cost.
     pub fn poll(&mut self, stopwatch: &impl Stopwatch) -> std::vec::Drain<'_, FeedbackEvent> {
         self.events.clear();
+        self.polled = self.source.is_some();
         let Some(source) = self.source.as_mut() else {
             return self.events.drain(..);
         };
-        let start = web_time::Instant::now();
         let events = &mut self.events;
         let (polled, silent_reason, broken_reason) =
             source.poll(|feedback| events.push(FeedbackEvent::Answer(feedback)));
         self.answered |= !events.is_empty();
-        self.cost.frame += start.elapsed();
-        self.cost.end_frame();
         let now = stopwatch.now();
         if now.saturating_sub(self.clock_read) >= CLOCK_RESAMPLE {
             self.clock_read = now;
@@ -339,6 +341,15 @@ impl PresentWatch {
             self.source = None;
         }
         self.events.drain(..)
+    }
+
+    /// The poll and handing its events to the loop (which settles every pane's frames from
+    /// the answers) took `took`: the last of the frame's cost.
+    pub fn handed(&mut self, took: std::time::Duration) {
+        if std::mem::take(&mut self.polled) {
+            self.cost.frame += took;
+            self.cost.end_frame();
+        }
     }
 
     /// Stops watching (before the window and its connection go).
