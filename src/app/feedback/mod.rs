@@ -1,6 +1,6 @@
 //! The platform's presentation feedback for the lab's window, handed to the live loop as
-//! values ([`FeedbackEvent`]s; the core's [`crate::feedback`] matches and measures them). One source per
-//! platform; each says in words why there is none where it cannot measure:
+//! values ([`FeedbackEvent`]s; the core's [`crate::feedback`] matches and measures them).
+//! One source per platform; each says in words why there is none where it cannot measure:
 //!
 //! - X11: the Present extension, on a connection of the lab's own ([`x11`]).
 //! - Wayland: presentation-time on the window's own connection (`wayland`, the one
@@ -316,7 +316,7 @@ impl PresentWatch {
     /// watch stops). Never waits. The window then says how long the poll and handing its
     /// events to the loop took ([`Self::handed`]), which ends the frame's cost.
     pub fn poll(&mut self, stopwatch: &impl Stopwatch) -> std::vec::Drain<'_, FeedbackEvent> {
-        self.events.clear();
+        // The last poll's drain left `events` empty.
         self.polled = self.source.is_some();
         let Some(source) = self.source.as_mut() else {
             return self.events.drain(..);
