@@ -15,6 +15,9 @@ use crate::trace::LoadOptions;
 use super::*;
 
 /// What `bench` and `sweep` run: the strategies, the trace and the model.
+// The field comments are the command's --help, written for a terminal: their `[:X]`
+// marks an optional part, not a link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Strategies to run: `all` or a comma list (the ids come from the strategy table).
@@ -99,6 +102,9 @@ pub struct RunArgs {
 }
 
 /// Arguments of `timestep-lab bench`.
+// The field comments are the command's --help, written for a terminal: their `[:X]`
+// marks an optional part, not a link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Clone, Args)]
 pub struct BenchArgs {
     /// The strategies, the trace and the model.
@@ -138,6 +144,9 @@ pub struct BenchArgs {
 }
 
 /// Arguments of `timestep-lab sweep`.
+// The field comments are the command's --help, written for a terminal: their `[:X]`
+// marks an optional part, not a link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Clone, Args)]
 pub struct SweepArgs {
     /// The load to ramp: NAME:FROM..TO[:LEVELS], NAME one of step-cost, render-cost,
