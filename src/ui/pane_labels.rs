@@ -39,14 +39,13 @@ pub(super) fn pane_labels_ui(
         };
         // Painted rather than built from a frame and a label widget: as widgets, the six
         // labels cost a fifth more (docs/performance.md).
-        let text = pane_label(i, pane, readouts.screen.display_times);
         let inside = rect.shrink(LABEL_INSET + LABEL_MARGIN);
-        let galley = ui.painter().layout(
-            text,
-            egui::FontId::monospace(12.0),
-            TEXT,
-            inside.width().max(0.0),
-        );
+        let font = egui::FontId::monospace(LABEL_SIZE);
+        let columns = inside.width() / ui.fonts_mut(|fonts| fonts.glyph_width(&font, '0'));
+        let text = pane_label(i, pane, readouts.screen.display_times, columns);
+        let galley = ui
+            .painter()
+            .layout(text, font, TEXT, inside.width().max(0.0));
         let plate = egui::Rect::from_min_size(inside.min, galley.size()).expand(LABEL_MARGIN);
         let painter = ui.painter_at(rect.shrink(LABEL_INSET));
         painter.rect_filled(plate, 3.0, fill);
@@ -69,8 +68,18 @@ const LABEL_INSET: f32 = 6.0;
 /// Space between a label's plate and its text, points.
 const LABEL_MARGIN: f32 = 4.0;
 
-/// The text of pane `index`'s label; its screen numbers say whether the screen is measured.
-fn pane_label(index: usize, pane: &PaneReadout, display_times: DisplayTimesBy) -> String {
+/// The labels' font size, points (monospace).
+const LABEL_SIZE: f32 = 12.0;
+
+/// The text of pane `index`'s label, `columns` characters wide at most where it can be (a
+/// narrow pane gets each number on its own line rather than a number torn from its name);
+/// its screen numbers say whether the screen is measured.
+fn pane_label(
+    index: usize,
+    pane: &PaneReadout,
+    display_times: DisplayTimesBy,
+    columns: f32,
+) -> String {
     let strategy = pane.strategy.map_or("", |s| s.id());
     let screen = match display_times {
         DisplayTimesBy::Model => "modeled screen*",
@@ -82,16 +91,40 @@ fn pane_label(index: usize, pane: &PaneReadout, display_times: DisplayTimesBy) -
             |ms| format!("{ms:.decimals$} ms"),
         )
     };
-    let mut label = format!(
-        "{} {strategy}\nlatency {:.1} ms  judder {:.2} ms\n{screen} {}  {}\nsteps {} now, {:.2}/frame",
-        index + 1,
-        pane.latency_ms,
-        pane.judder_ms,
-        at_screen(pane.display_latency_ms, 1),
-        at_screen(pane.display_judder_ms, 2),
-        pane.steps_now,
-        pane.steps_mean,
-    );
+    let latency = format!("latency {:.1} ms", pane.latency_ms);
+    let judder = format!("judder {:.2} ms", pane.judder_ms);
+    let screen_latency = at_screen(pane.display_latency_ms, 1);
+    let screen_judder = at_screen(pane.display_judder_ms, 2);
+    let steps_now = format!("steps {} now", pane.steps_now);
+    let steps_mean = format!("{:.2}/frame", pane.steps_mean);
+    // Each line as one, or split where it would not fit.
+    let lines = [
+        (format!("{} {strategy}", index + 1), None),
+        (
+            format!("{latency}  {judder}"),
+            Some(format!("{latency}\n{judder}")),
+        ),
+        (
+            format!("{screen} {screen_latency}  {screen_judder}"),
+            Some(format!(
+                "{screen}\nlatency {screen_latency}\njudder {screen_judder}"
+            )),
+        ),
+        (
+            format!("{steps_now}, {steps_mean}"),
+            Some(format!("{steps_now}\n{steps_mean}")),
+        ),
+    ];
+    let mut label = String::new();
+    for (whole, split) in lines {
+        if !label.is_empty() {
+            label.push('\n');
+        }
+        match split {
+            Some(split) if whole.chars().count() as f32 > columns => label.push_str(&split),
+            _ => label.push_str(&whole),
+        }
+    }
     if pane.spiral {
         label.push_str("\nSPIRAL");
     }
@@ -99,4 +132,62 @@ fn pane_label(index: usize, pane: &PaneReadout, display_times: DisplayTimesBy) -
         label.push_str("\nEXPLODED");
     }
     label
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timestep::Strategy;
+
+    fn readout() -> PaneReadout {
+        PaneReadout {
+            strategy: Some(Strategy::Accumulator),
+            latency_ms: 477.25,
+            judder_ms: 8.141,
+            display_latency_ms: Some(509.5),
+            display_judder_ms: Some(11.48),
+            steps_mean: 1.0,
+            steps_now: 1,
+            ..PaneReadout::default()
+        }
+    }
+
+    #[test]
+    fn a_wide_pane_gets_a_name_and_its_numbers_to_a_line() {
+        let label = pane_label(3, &readout(), DisplayTimesBy::Model, 80.0);
+        assert_eq!(
+            label,
+            "4 accumulator\nlatency 477.2 ms  judder 8.14 ms\n\
+             modeled screen* 509.5 ms  11.48 ms\nsteps 1 now, 1.00/frame"
+        );
+    }
+
+    #[test]
+    fn a_narrow_pane_splits_only_the_lines_that_do_not_fit_and_keeps_each_number_named() {
+        // 24 columns: the two latency lines do not fit, the steps line (23) does.
+        let label = pane_label(3, &readout(), DisplayTimesBy::Model, 24.0);
+        assert_eq!(
+            label,
+            "4 accumulator\nlatency 477.2 ms\njudder 8.14 ms\nmodeled screen*\n\
+             latency 509.5 ms\njudder 11.48 ms\nsteps 1 now, 1.00/frame"
+        );
+        assert!(label.lines().all(|line| line.chars().count() <= 24));
+        let narrower = pane_label(3, &readout(), DisplayTimesBy::Model, 20.0);
+        assert!(
+            narrower.ends_with("\nsteps 1 now\n1.00/frame"),
+            "{narrower}"
+        );
+    }
+
+    #[test]
+    fn a_spiralling_pane_says_so_whatever_its_width() {
+        let spiral = PaneReadout {
+            spiral: true,
+            ..readout()
+        };
+        for columns in [80.0, 10.0] {
+            let label = pane_label(0, &spiral, DisplayTimesBy::Model, columns);
+            assert!(label.ends_with("\nSPIRAL"), "{label}");
+        }
+    }
 }
