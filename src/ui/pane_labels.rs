@@ -97,34 +97,25 @@ fn pane_label(
     let screen_judder = at_screen(pane.display_judder_ms, 2);
     let steps_now = format!("steps {} now", pane.steps_now);
     let steps_mean = format!("{:.2}/frame", pane.steps_mean);
-    // Each line as one, or split where it would not fit.
-    let lines = [
-        (format!("{} {strategy}", index + 1), None),
-        (
-            format!("{latency}  {judder}"),
-            Some(format!("{latency}\n{judder}")),
-        ),
-        (
-            format!("{screen} {screen_latency}  {screen_judder}"),
-            Some(format!(
-                "{screen}\nlatency {screen_latency}\njudder {screen_judder}"
-            )),
-        ),
-        (
-            format!("{steps_now}, {steps_mean}"),
-            Some(format!("{steps_now}\n{steps_mean}")),
-        ),
-    ];
-    let mut label = String::new();
-    for (whole, split) in lines {
-        if !label.is_empty() {
-            label.push('\n');
+    let mut label = format!("{} {strategy}", index + 1);
+    let mut line = |whole: String, split: &dyn Fn() -> String| {
+        label.push('\n');
+        if whole.chars().count() as f32 > columns {
+            label.push_str(&split());
+        } else {
+            label.push_str(&whole);
         }
-        match split {
-            Some(split) if whole.chars().count() as f32 > columns => label.push_str(&split),
-            _ => label.push_str(&whole),
-        }
-    }
+    };
+    line(format!("{latency}  {judder}"), &|| {
+        format!("{latency}\n{judder}")
+    });
+    line(
+        format!("{screen} {screen_latency}  {screen_judder}"),
+        &|| format!("{screen}\nlatency {screen_latency}\njudder {screen_judder}"),
+    );
+    line(format!("{steps_now}, {steps_mean}"), &|| {
+        format!("{steps_now}\n{steps_mean}")
+    });
     if pane.spiral {
         label.push_str("\nSPIRAL");
     }
