@@ -3,7 +3,6 @@
 //! and drawing one frame's picture into the surface or into a screenshot.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context as _, anyhow};
 use winit::dpi::LogicalSize;
@@ -12,7 +11,7 @@ use winit::window::Window;
 
 use super::compose::{FrameComposer, UiFrame};
 use super::os_errors::without_source_location;
-use super::surface::WindowSurface;
+use super::surface::{FrameWaits, WindowSurface};
 use crate::live::PresentModeId;
 use crate::options::GpuBackend;
 use crate::render::{
@@ -185,7 +184,7 @@ impl Active {
         &mut self,
         pending_textures: &mut egui::TexturesDelta,
         picture: &Picture<'_>,
-    ) -> Option<Duration> {
+    ) -> Option<FrameWaits> {
         let frame = self.surface.acquire(&self.gpu)?;
         let size = self.surface.size();
         let (format, ui_format) = (self.surface.format(), self.surface.ui_format());

@@ -4,13 +4,15 @@
 //! The window is `window` (winit ↔ live loop ↔ present) with `active` (the window's
 //! GPU side) and `surface`; the person's keys and mouse are `hands`. `recording` names
 //! and creates recording files (the live loop writes them); replay control is the live
-//! loop's own (`live::ReplayControl`). The exit report is `summary`, `automation` is what
-//! tests and scripts ask of a run, and `os_errors` puts the window system's errors in words.
+//! loop's own (`live::ReplayControl`). The exit report is `summary` (with `frame_costs`,
+//! what the main thread spends a frame), `automation` is what tests and scripts ask of a
+//! run, and `os_errors` puts the window system's errors in words.
 
 mod active;
 mod automation;
 mod compose;
 pub mod feedback;
+mod frame_costs;
 mod gpu_start;
 mod hands;
 mod headless;

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::frame_costs::FrameCosts;
 use crate::feedback::MeasuredReadouts;
 use crate::live::{
     LiveLoop, PresentModeId, Ramp, RampPhase, RefreshSource, ScreenReadouts, SlowLoop, Stopwatch,
@@ -58,6 +59,10 @@ pub struct WindowSummary {
     pub display_times: Vec<String>,
     /// The guided tour's chapter at the end and its check, when the tour ran.
     pub tour: Option<String>,
+    /// The main thread's work in each frame drawn: from the frame's start to its present,
+    /// less the wait for the swap chain's image (a frame that wrote the screenshot left
+    /// out).
+    pub main_thread: FrameCosts,
 }
 
 impl std::fmt::Display for WindowSummary {
@@ -71,6 +76,14 @@ impl std::fmt::Display for WindowSummary {
         writeln!(f, "frames: {}", self.frames)?;
         if let Some(fps) = self.fps() {
             writeln!(f, "{fps}")?;
+        }
+        if let Some(work) = self.main_thread.stats() {
+            writeln!(
+                f,
+                "main thread: median {:.3} ms, p99 {:.3} ms a frame ({} frames; the frame's \
+                 work to its present, less the wait for the swap chain's image)",
+                work.median_ms, work.p99_ms, work.frames
+            )?;
         }
         writeln!(f, "present modes offered: {}", ids(&self.offered))?;
         writeln!(f, "present modes configured: {}", ids(&self.configured))?;

@@ -288,16 +288,31 @@ impl WindowSurface {
         })
     }
 
-    /// Presents `frame`, drawn, and returns how long acquiring it blocked. A suboptimal
-    /// surface whose size no longer matches the window is then reconfigured.
-    pub fn present(&mut self, gpu: &GpuContext, frame: AcquiredFrame) -> Duration {
+    /// Presents `frame`, drawn, and returns how long acquiring it and presenting it
+    /// blocked. A suboptimal surface whose size no longer matches the window is then
+    /// reconfigured.
+    pub fn present(&mut self, gpu: &GpuContext, frame: AcquiredFrame) -> FrameWaits {
         self.window.pre_present_notify();
+        let presenting = Instant::now();
         gpu.queue.present(frame.texture);
+        let present = presenting.elapsed();
         let size = self.window.inner_size();
         if frame.suboptimal && (size.width, size.height) != self.size() {
             // Outcome recorded by `configure`.
             let _ = self.configure(gpu);
         }
-        frame.wait
+        FrameWaits {
+            acquire: frame.wait,
+            present,
+        }
     }
+}
+
+/// How long a frame's trips to the swap chain took.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameWaits {
+    /// Acquiring the image (under FIFO, waiting for the display).
+    pub acquire: Duration,
+    /// The present call (a software rasterizer finishes the image in it).
+    pub present: Duration,
 }

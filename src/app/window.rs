@@ -412,6 +412,7 @@ impl App {
 
     /// The body of [`Self::redraw`] for a visible window.
     fn frame(&mut self, event_loop: &ActiveEventLoop, active: &mut Active) {
+        let started = web_time::Instant::now();
         self.tick(active);
         let raw_input = active.egui_state.take_egui_input(&active.window);
         let size = active.surface.size();
@@ -472,7 +473,7 @@ impl App {
         let configurations = active.surface.configurations();
         let presenting = self.live.stopwatch().now();
         self.present_watch.before_present();
-        let acquire_wait = active.present(&mut self.pending_textures, &picture);
+        let waits = active.present(&mut self.pending_textures, &picture);
         // A swap chain made since the last present numbers its presents afresh, from this
         // one: feedback for the old one is stale. (One made while presenting, after this
         // present, counts from the next.)
@@ -481,10 +482,10 @@ impl App {
         let numbers = self.live.presented(Present {
             began: presenting,
             new_surface,
-            acquire_wait: acquire_wait
-                .map(|wait| Nanos::try_from(wait.as_nanos()).unwrap_or(Nanos::MAX)),
+            acquire_wait: waits
+                .map(|waits| Nanos::try_from(waits.acquire.as_nanos()).unwrap_or(Nanos::MAX)),
         });
-        let drawn = acquire_wait.is_some();
+        let drawn = waits.is_some();
         if drawn {
             self.present_watch.presented(numbers);
             self.summary.frames += 1;
@@ -500,6 +501,12 @@ impl App {
         }
         self.present_watch.handed(polling.elapsed());
         self.apply(active, &output);
+        if let Some(waits) = waits.filter(|_| self.summary.screenshot.is_none()) {
+            let work = started
+                .elapsed()
+                .saturating_sub(waits.acquire + waits.present);
+            self.summary.main_thread.record(work);
+        }
         self.summary.spiral = self.live.spiralling();
         let ended = last_frame && drawn && !self.awaiting_shot;
         if ended || self.error.is_some() || output.actions.quit || self.replay.done() {

@@ -26,6 +26,17 @@ fn a_real_window_runs_120_frames_and_screenshots_itself() {
     );
     assert_success(&output);
     assert_eq!(summary_value(&output, "frames"), "120");
+    // The main thread's work a frame, every frame drawn but the screenshot's (its readback
+    // is not a frame's work).
+    let work = summary_value(&output, "main thread");
+    let figures: Vec<f64> = work
+        .split(' ')
+        .filter_map(|word| word.trim_start_matches('(').parse().ok())
+        .collect();
+    assert!(
+        matches!(figures[..], [median, p99, 119.0] if 0.0 < median && median <= p99),
+        "{work}"
+    );
     let image = image::open(&path)
         .expect("the screenshot is a PNG")
         .to_rgba8();

@@ -20,6 +20,7 @@ use winit::raw_window_handle::HasWindowHandle as _;
 use winit::raw_window_handle::RawWindowHandle;
 use winit::window::Window;
 
+use super::frame_costs::FrameCosts;
 use crate::feedback::{ClockMap, FeedbackEvent, FeedbackSource, GaveUp};
 use crate::live::Stopwatch;
 use crate::timestep::Nanos;
@@ -162,29 +163,14 @@ pub struct PresentWatch {
     polled: bool,
 }
 
-/// Frames whose feedback cost is kept (the most recent).
-const COST_FRAMES: usize = 4096;
-
 /// What reading feedback costs the main thread, frame by frame: asking before the
 /// present, noting it, and polling.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct FeedbackCost {
     /// The cost of the frame running now so far.
     frame: std::time::Duration,
-    /// Recent frames' costs, ns, round robin.
-    frames: Box<[u32; COST_FRAMES]>,
-    /// Frames recorded (the first `min(len, COST_FRAMES)` slots hold costs).
-    len: usize,
-}
-
-impl Default for FeedbackCost {
-    fn default() -> Self {
-        Self {
-            frame: std::time::Duration::ZERO,
-            frames: Box::new([0; COST_FRAMES]),
-            len: 0,
-        }
-    }
+    /// Recent frames' costs.
+    frames: FrameCosts,
 }
 
 impl FeedbackCost {
@@ -198,25 +184,17 @@ impl FeedbackCost {
 
     /// Ends the frame's cost.
     fn end_frame(&mut self) {
-        let ns = u32::try_from(self.frame.as_nanos()).unwrap_or(u32::MAX);
-        self.frames[self.len % COST_FRAMES] = ns;
-        self.len += 1;
-        self.frame = std::time::Duration::ZERO;
+        self.frames.record(std::mem::take(&mut self.frame));
     }
 
     /// `presentation feedback cost: median X ms, p99 Y ms of the main thread a frame (N
     /// frames)`, for the exit summary; `None` before a frame.
     fn summary(&self) -> Option<String> {
-        let kept = self.len.min(COST_FRAMES);
-        let mut costs = self.frames[..kept].to_vec();
-        costs.sort_unstable();
-        let at = |q: f64| f64::from(costs[((kept - 1) as f64 * q).round() as usize]) / 1e6;
-        (kept > 0).then(|| {
+        self.frames.stats().map(|stats| {
             format!(
                 "presentation feedback cost: median {:.4} ms, p99 {:.4} ms of the main \
-                 thread a frame ({kept} frames)",
-                at(0.5),
-                at(0.99)
+                 thread a frame ({} frames)",
+                stats.median_ms, stats.p99_ms, stats.frames
             )
         })
     }
