@@ -3,26 +3,19 @@
 
 use std::time::Duration;
 
+use crate::ring::Ring;
 use crate::stats::{mean_median, percentile};
 
 /// Frames kept (the most recent).
 const KEPT: usize = 4096;
 
-/// The last [`KEPT`] frames' times.
+/// The last [`KEPT`] frames' times, ns.
 #[derive(Clone, Debug)]
-pub struct FrameCosts {
-    /// Recent frames' times, ns, round robin.
-    frames: Box<[u32; KEPT]>,
-    /// Frames recorded (the first `min(len, KEPT)` slots hold times).
-    len: usize,
-}
+pub struct FrameCosts(Ring<u32>);
 
 impl Default for FrameCosts {
     fn default() -> Self {
-        Self {
-            frames: Box::new([0; KEPT]),
-            len: 0,
-        }
+        Self(Ring::new(KEPT))
     }
 }
 
@@ -40,16 +33,15 @@ pub struct CostStats {
 impl FrameCosts {
     /// Adds a frame that took `took` (4.29 s at most counts as 4.29 s).
     pub fn record(&mut self, took: Duration) {
-        let ns = u32::try_from(took.as_nanos()).unwrap_or(u32::MAX);
-        self.frames[self.len % KEPT] = ns;
-        self.len += 1;
+        self.0
+            .push(u32::try_from(took.as_nanos()).unwrap_or(u32::MAX));
     }
 
     /// The kept frames' median and 99th percentile, as the lab's other summaries take
     /// them (`crate::stats`); `None` before a frame.
     pub fn stats(&self) -> Option<CostStats> {
-        let kept = self.len.min(KEPT);
-        let mut times: Vec<Duration> = self.frames[..kept]
+        let mut times: Vec<Duration> = self
+            .0
             .iter()
             .map(|&ns| Duration::from_nanos(u64::from(ns)))
             .collect();
@@ -59,7 +51,7 @@ impl FrameCosts {
         Some(CostStats {
             median_ms: ms(median),
             p99_ms: ms(percentile(&times, 0.99)),
-            frames: kept,
+            frames: times.len(),
         })
     }
 }

@@ -60,8 +60,8 @@ pub struct WindowSummary {
     /// The guided tour's chapter at the end and its check, when the tour ran.
     pub tour: Option<String>,
     /// The main thread's work in each frame drawn: from the frame's start to its present,
-    /// less the wait for the swap chain's image (a frame that wrote the screenshot left
-    /// out).
+    /// less the waits to acquire the swap chain's image and to present it (a frame that
+    /// wrote the screenshot left out).
     pub main_thread: FrameCosts,
 }
 
@@ -81,7 +81,7 @@ impl std::fmt::Display for WindowSummary {
             writeln!(
                 f,
                 "main thread: median {:.3} ms, p99 {:.3} ms a frame ({} frames; the frame's \
-                 work to its present, less the wait for the swap chain's image)",
+                 work to its present, less the waits to acquire and present the image)",
                 work.median_ms, work.p99_ms, work.frames
             )?;
         }

@@ -91,31 +91,29 @@ fn pane_label(
             |ms| format!("{ms:.decimals$} ms"),
         )
     };
-    let latency = format!("latency {:.1} ms", pane.latency_ms);
-    let judder = format!("judder {:.2} ms", pane.judder_ms);
+    let (latency, judder) = (pane.latency_ms, pane.judder_ms);
     let screen_latency = at_screen(pane.display_latency_ms, 1);
     let screen_judder = at_screen(pane.display_judder_ms, 2);
-    let steps_now = format!("steps {} now", pane.steps_now);
-    let steps_mean = format!("{:.2}/frame", pane.steps_mean);
+    let (steps_now, steps_mean) = (pane.steps_now, pane.steps_mean);
     let mut label = format!("{} {strategy}", index + 1);
-    let mut line = |whole: String, split: &dyn Fn() -> String| {
-        label.push('\n');
-        if whole.chars().count() as f32 > columns {
-            label.push_str(&split());
-        } else {
-            label.push_str(&whole);
-        }
-    };
-    line(format!("{latency}  {judder}"), &|| {
-        format!("{latency}\n{judder}")
-    });
-    line(
-        format!("{screen} {screen_latency}  {screen_judder}"),
-        &|| format!("{screen}\nlatency {screen_latency}\njudder {screen_judder}"),
+    push_line(
+        &mut label,
+        columns,
+        format_args!("latency {latency:.1} ms  judder {judder:.2} ms"),
+        format_args!("latency {latency:.1} ms\njudder {judder:.2} ms"),
     );
-    line(format!("{steps_now}, {steps_mean}"), &|| {
-        format!("{steps_now}\n{steps_mean}")
-    });
+    push_line(
+        &mut label,
+        columns,
+        format_args!("{screen} {screen_latency}  {screen_judder}"),
+        format_args!("{screen}\nlatency {screen_latency}\njudder {screen_judder}"),
+    );
+    push_line(
+        &mut label,
+        columns,
+        format_args!("steps {steps_now} now, {steps_mean:.2}/frame"),
+        format_args!("steps {steps_now} now\n{steps_mean:.2}/frame"),
+    );
     if pane.spiral {
         label.push_str("\nSPIRAL");
     }
@@ -123,6 +121,25 @@ fn pane_label(
         label.push_str("\nEXPLODED");
     }
     label
+}
+
+/// Appends a line to `label`: `whole`, or `split` (the same numbers, one to a line) where
+/// `whole` is wider than `columns` characters.
+fn push_line(
+    label: &mut String,
+    columns: f32,
+    whole: std::fmt::Arguments<'_>,
+    split: std::fmt::Arguments<'_>,
+) {
+    use std::fmt::Write as _;
+    label.push('\n');
+    let start = label.len();
+    // Writing to a String cannot fail.
+    let _ = label.write_fmt(whole);
+    if label[start..].chars().count() as f32 > columns {
+        label.truncate(start);
+        let _ = label.write_fmt(split);
+    }
 }
 
 #[cfg(test)]
