@@ -296,10 +296,14 @@ impl WindowSurface {
         let presenting = Instant::now();
         gpu.queue.present(frame.texture);
         let present = presenting.elapsed();
-        let size = self.window.inner_size();
-        if frame.suboptimal && (size.width, size.height) != self.size() {
-            // Outcome recorded by `configure`.
-            let _ = self.configure(gpu);
+        // Asked only of a suboptimal frame: on X11 the window's size is a round trip to
+        // the server, which is still taking in the image just presented.
+        if frame.suboptimal {
+            let size = self.window.inner_size();
+            if (size.width, size.height) != self.size() {
+                // Outcome recorded by `configure`.
+                let _ = self.configure(gpu);
+            }
         }
         FrameWaits {
             acquire: frame.wait,
