@@ -17,21 +17,29 @@ pub(super) fn pane_labels_ui(
     readouts: &Readouts,
     rects: &[egui::Rect],
 ) {
+    // The outlines first, under one clip (each lies inside its pane): their shapes share a
+    // mesh and a draw call, where a clip of their own would split the panes' shapes into
+    // twice as many.
+    let outlines = ui.painter_at(
+        rects
+            .iter()
+            .fold(egui::Rect::NOTHING, |all, r| all.union(*r)),
+    );
+    for (i, &rect) in rects.iter().enumerate() {
+        let stroke = if i == readouts.focus {
+            egui::Stroke::new(2.0, FOCUS)
+        } else {
+            egui::Stroke::new(1.0, Color32::from_gray(70))
+        };
+        outlines.rect_stroke(rect.shrink(1.0), 0.0, stroke, egui::StrokeKind::Inside);
+    }
     for (i, &rect) in rects.iter().enumerate() {
         let pane = &readouts.panes[i];
-        let focused = i == readouts.focus;
         let id = ui.make_persistent_id(("comparison pane", i));
         let response = ui.interact(rect, id, egui::Sense::click());
         if response.clicked() {
             settings.focus = i;
         }
-        let stroke = if focused {
-            egui::Stroke::new(2.0, FOCUS)
-        } else {
-            egui::Stroke::new(1.0, Color32::from_gray(70))
-        };
-        ui.painter_at(rect)
-            .rect_stroke(rect.shrink(1.0), 0.0, stroke, egui::StrokeKind::Inside);
         let fill = if pane.spiral || pane.exploded {
             ALARM
         } else {

@@ -129,19 +129,12 @@ pub(super) fn paint_timeline(
 ) {
     let rows = context.rows;
     let strip = painter.with_clip_rect(rows.strip_rect());
-    painter.text(
-        rows.label_pos(rows.frames()),
-        Align2::LEFT_CENTER,
-        "frames",
-        LABEL_FONT,
-        LABEL,
-    );
     paint_frame_grid(&strip, context);
     for (index, pane) in context.panes.iter().enumerate() {
-        paint_pane(painter, &strip, context, index, pane);
+        paint_pane(&strip, context, index, pane);
     }
-    paint_alpha(painter, &strip, context);
-    paint_screen(painter, &strip, context);
+    paint_alpha(&strip, context);
+    paint_screen(&strip, context);
     paint_frames(&strip, context);
     paint_screen_connectors(&strip, context);
     paint_connectors(&strip, context);
@@ -163,7 +156,35 @@ pub(super) fn paint_timeline(
             egui::StrokeKind::Inside,
         );
     }
+    paint_row_labels(painter, context);
     paint_caption(painter, context);
+}
+
+/// Each row's name in the label column, after the strip's shapes so that the panel's
+/// shapes clipped to the timeline come together (one mesh, one draw, rather than one for
+/// each row as the clip changed).
+fn paint_row_labels(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
+    let rows = context.rows;
+    let label = |row: Rect, text: &str, color: Color32| {
+        painter.text(
+            rows.label_pos(row),
+            Align2::LEFT_CENTER,
+            text,
+            LABEL_FONT,
+            color,
+        );
+    };
+    label(rows.frames(), "frames", LABEL);
+    for (index, pane) in context.panes.iter().enumerate() {
+        let focused = index == context.focus;
+        label(
+            rows.pane(index),
+            pane.strategy.id(),
+            if focused { FOCUS_LABEL } else { LABEL },
+        );
+    }
+    label(rows.alpha(), "alpha", LABEL);
+    label(rows.screen(), "screen", LABEL);
 }
 
 /// Faint lines at every frame boundary through the pane and alpha rows, so a frame's steps
@@ -308,9 +329,9 @@ fn decimal_digits(n: u32) -> u32 {
     n.checked_ilog10().map_or(1, |log| log + 1)
 }
 
-/// A pane row: its label and a tick at the simulated end of each step.
+/// A pane row: its background and a tick at the simulated end of each step (its name is
+/// painted with the other rows' names, [`paint_row_labels`]).
 fn paint_pane(
-    painter: &egui::Painter,
     strip: &egui::Painter,
     context: &PaintContext<'_, '_>,
     index: usize,
@@ -329,14 +350,6 @@ fn paint_pane(
             PANE_BACKGROUND
         },
     );
-    painter.text(
-        rows.label_pos(row),
-        Align2::LEFT_CENTER,
-        pane.strategy.id(),
-        LABEL_FONT,
-        if focused { FOCUS_LABEL } else { LABEL },
-    );
-
     let (color, width) = if focused {
         (FOCUS_STEP, 2.0)
     } else {
@@ -400,17 +413,10 @@ fn paint_pane_note(
 
 /// The alpha row: the focus pane's alpha held over each frame, or a note when its strategy
 /// has no accumulator.
-fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+fn paint_alpha(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let row = rows.alpha();
     strip.rect_filled(row, 0.0, PANE_BACKGROUND);
-    painter.text(
-        rows.label_pos(row),
-        Align2::LEFT_CENTER,
-        "alpha",
-        LABEL_FONT,
-        LABEL,
-    );
     let Some(pane) = context.panes.get(context.focus) else {
         return;
     };
@@ -452,18 +458,11 @@ fn paint_alpha(painter: &egui::Painter, strip: &egui::Painter, context: &PaintCo
 /// window. Cells take the shade of the shown frame's sequence number: filled for a new
 /// image, outlined for a repeat, so a frame held on screen reads as one shade; a torn
 /// refresh is outlined with an orange zigzag.
-fn paint_screen(painter: &egui::Painter, strip: &egui::Painter, context: &PaintContext<'_, '_>) {
+fn paint_screen(strip: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let axis = &context.axis;
     let row = rows.screen();
     strip.rect_filled(row, 0.0, PANE_BACKGROUND);
-    painter.text(
-        rows.label_pos(row),
-        Align2::LEFT_CENTER,
-        "screen",
-        LABEL_FONT,
-        LABEL,
-    );
     let refreshes = &context.model.refreshes;
     if refreshes.is_empty() {
         strip.text(
