@@ -456,3 +456,30 @@ fn a_huge_frame_in_the_window_is_drawn_to_scale() {
     assert_eq!(harness.get_all_by_label("250 steps").count(), 4);
     assert_eq!(harness.get_all_by_label("1 step").count(), 2);
 }
+
+#[test]
+fn a_pane_row_names_its_strategy_in_full_when_hovered() {
+    let panes = vec![
+        (Strategy::VelocityExtrapolated, History::default()),
+        (Strategy::Accumulator, History::default()),
+    ];
+    let mut harness = build(
+        Harness::builder(),
+        egui::vec2(720.0, HEIGHT),
+        unscreened_state(panes, 1, DT),
+    );
+    harness.run();
+    // The column shows "velocity-ex…"; the label and its tooltip hold the whole id.
+    let label = harness.get_by_label("velocity-extrapolated").rect();
+    let full = format!(
+        "velocity-extrapolated: {}",
+        Strategy::VelocityExtrapolated.name()
+    );
+    assert!(
+        harness.query_by_label(&full).is_none(),
+        "no tooltip before hovering"
+    );
+    harness.hover_at(label.center());
+    harness.run();
+    harness.get_by_label(&full);
+}

@@ -11,6 +11,11 @@ use super::model::TimelineModel;
 
 /// Width of the label column on the left, points.
 pub(super) const LABEL_WIDTH: f32 = 74.0;
+/// Space left of a label in the label column, points.
+const LABEL_INDENT: f32 = 4.0;
+/// The widest a label's text may be, points: the column less the indent and a gap before
+/// the strip. A longer name is cut short with an ellipsis.
+pub(super) const LABEL_TEXT_WIDTH: f32 = LABEL_WIDTH - LABEL_INDENT - 4.0;
 /// Gap between the strip and the right edge, points.
 const RIGHT_MARGIN: f32 = 2.0;
 /// Height of the frames row, points.
@@ -154,7 +159,7 @@ impl Rows {
 
     /// Where the label of `row` starts.
     pub(super) fn label_pos(&self, row: Rect) -> Pos2 {
-        Pos2::new(self.rect.left() + 4.0, row.center().y)
+        Pos2::new(self.rect.left() + LABEL_INDENT, row.center().y)
     }
 
     /// The label column beside `row`, a point taller each way (what answers the pointer

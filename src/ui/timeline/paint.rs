@@ -9,7 +9,7 @@ use crate::feedback::FeedbackSource;
 use crate::timestep::{NANOS_PER_SECOND, Nanos, ms_from_ns, secs_from_ns};
 
 use super::TimelinePane;
-use super::geometry::{Axis, Rows, SCREEN_GAP, clip_segment_x};
+use super::geometry::{Axis, LABEL_TEXT_WIDTH, Rows, SCREEN_GAP, clip_segment_x};
 use super::model::TimelineRefresh;
 use super::model::{HITCH_FACTOR, TimelineFrame, TimelineModel, window_frames};
 use super::refreshes::screen_label;
@@ -162,17 +162,14 @@ pub(super) fn paint_timeline(
 
 /// Each row's name in the label column, after the strip's shapes so that the panel's
 /// shapes clipped to the timeline come together (one mesh, one draw, rather than one for
-/// each row as the clip changed).
+/// each row as the clip changed). A name wider than the column is cut short with an
+/// ellipsis rather than run into the strip.
 fn paint_row_labels(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
     let rows = context.rows;
     let label = |row: Rect, text: &str, color: Color32| {
-        painter.text(
-            rows.label_pos(row),
-            Align2::LEFT_CENTER,
-            text,
-            LABEL_FONT,
-            color,
-        );
+        let galley = painter.layout_job(row_label_job(text, color));
+        let pos = rows.label_pos(row) - Vec2::new(0.0, galley.size().y / 2.0);
+        painter.galley(pos, galley, color);
     };
     label(rows.frames(), "frames", LABEL);
     for (index, pane) in context.panes.iter().enumerate() {
@@ -185,6 +182,14 @@ fn paint_row_labels(painter: &egui::Painter, context: &PaintContext<'_, '_>) {
     }
     label(rows.alpha(), "alpha", LABEL);
     label(rows.screen(), "screen", LABEL);
+}
+
+/// A row's name as laid out in the label column: one line, at most [`LABEL_TEXT_WIDTH`]
+/// wide, cut short with an ellipsis.
+pub(super) fn row_label_job(text: &str, color: Color32) -> egui::text::LayoutJob {
+    let mut job = egui::text::LayoutJob::simple_singleline(text.to_owned(), LABEL_FONT, color);
+    job.wrap = egui::text::TextWrapping::truncate_at_width(LABEL_TEXT_WIDTH);
+    job
 }
 
 /// Faint lines at every frame boundary through the pane and alpha rows, so a frame's steps

@@ -2,6 +2,7 @@
 //! hand-made histories) in, frames, refreshes and step ends on the axis out.
 
 mod frames;
+mod labels;
 mod refreshes;
 mod steps;
 
