@@ -135,7 +135,7 @@ pub fn timeline_ui(
     });
     let source = screen.measured.map(|(_, source)| source);
     screen_label_ui(ui, &rows, model_id, screen.model, source);
-    pane_labels_ui(ui, &rows, model_id, panes);
+    pane_row_names_ui(ui, &rows, model_id, panes);
     if !ui.is_rect_visible(rect) {
         return;
     }
@@ -188,9 +188,9 @@ pub fn timeline_ui(
     ui.data_mut(|data| data.insert_temp(model_id, model));
 }
 
-/// Each pane row's label answers the pointer with the pane's strategy in full (a long id
+/// Each pane row's name answers the pointer with the pane's strategy in full (a long id
 /// is cut short in the column), and names it for a screen reader.
-fn pane_labels_ui(ui: &egui::Ui, rows: &Rows, id: egui::Id, panes: &[TimelinePane<'_>]) {
+fn pane_row_names_ui(ui: &egui::Ui, rows: &Rows, id: egui::Id, panes: &[TimelinePane<'_>]) {
     for (index, pane) in panes.iter().enumerate() {
         let strategy = pane.strategy;
         let response = ui.interact(
