@@ -201,7 +201,10 @@ fn pane_row_names_ui(ui: &egui::Ui, rows: &Rows, id: egui::Id, panes: &[Timeline
         response.widget_info(|| {
             egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, strategy.id())
         });
-        response.on_hover_text(format!("{}: {}", strategy.id(), strategy.name()));
+        // Built only when shown: the rows' names are asked every frame.
+        response.on_hover_ui(|ui| {
+            ui.label(format!("{}: {}", strategy.id(), strategy.name()));
+        });
     }
 }
 
