@@ -184,11 +184,19 @@ impl RunArgs {
     /// The bench settings, checked: the simulation's, the display, the GPU cost and the
     /// filter.
     pub fn settings(&self) -> anyhow::Result<BenchSettings> {
+        // clap's `requires` is skipped where an option that rules out --trace is given
+        // (--duration): checked here too, so --as-trace is never dropped in silence.
+        if self.as_trace && self.trace.is_none() {
+            anyhow::bail!(
+                "--as-trace needs --trace FILE: it runs a recorded session's frame times as a \
+                 plain trace, and a generated trace is one already"
+            );
+        }
         let mut settings = self.sim.settings()?;
         if !(0.0..=bench::MAX_COST_MS).contains(&self.gpu_cost) {
             anyhow::bail!(
                 "--gpu-cost {} ms is out of range (allowed 0 to {} ms)",
-                self.gpu_cost,
+                crate::text::number(self.gpu_cost),
                 bench::MAX_COST_MS
             );
         }

@@ -150,19 +150,23 @@ pub(super) fn parse_plot_size(value: &str) -> Result<(u32, u32), String> {
 
 /// Parses `N:WxH` (frame, width, height).
 pub(super) fn parse_resize(value: &str) -> Result<(u64, (u32, u32)), String> {
-    let bad = || format!("{value:?} is not N:WxH (e.g. 30:640x360)");
+    let bad = || {
+        format!(
+            "\"{}\" is not N:WxH (e.g. 30:640x360)",
+            crate::text::escape_within(value, 40)
+        )
+    };
     let (frame, size) = value.split_once(':').ok_or_else(bad)?;
     let (width, height) = size.split_once('x').ok_or_else(bad)?;
-    let number = |text: &str| {
-        text.parse::<u32>()
-            .ok()
-            .filter(|&n| (1..=16384).contains(&n))
+    // clap quotes the whole value before this: the part and its range are enough.
+    let part = |what: &str, range: crate::setting::Whole, text: &str| {
+        range.parse(text).map_err(|error| format!("{what} {error}"))
     };
     Ok((
-        frame.parse().map_err(|_| bad())?,
+        u64::from(part("N", ranges::RESIZE_FRAME, frame)?),
         (
-            number(width).ok_or_else(bad)?,
-            number(height).ok_or_else(bad)?,
+            part("W", ranges::IMAGE_SIZE, width)?,
+            part("H", ranges::IMAGE_SIZE, height)?,
         ),
     ))
 }

@@ -2,7 +2,7 @@
 //! option's `value_parser` reads its value through one [`Whole`] here (or the core's, for a
 //! setting the core checks too), so the message for a bad value names the range the program
 //! enforces, never the range of the type that holds it. [`WHOLE_OPTIONS`] lists them all
-//! for the tests. Numbers with a fraction are checked by the core's settings, whose
+//! for the tests (`--resize-at`'s parts are tested beside them). Numbers with a fraction are checked by the core's settings, whose
 //! messages name their ranges the same way.
 
 use crate::live::MAX_PANES;
@@ -21,12 +21,14 @@ pub const RENDER_FRAMES: Whole = Whole::new(1, 1_000_000);
 pub const PANES: Whole = Whole::new(1, MAX_PANES as u32);
 /// `--focus`: a pane, 1-based (then checked against the panes there are).
 pub const FOCUS: Whole = Whole::new(1, MAX_PANES as u32);
+/// `--resize-at N:WxH` (a test's hook): the frame N; W and H are [`IMAGE_SIZE`].
+pub const RESIZE_FRAME: Whole = Whole::new(1, WINDOW_FRAMES.high);
 /// `--cycle-present-modes` (a test's hook): frames between switches.
 pub const CYCLE_FRAMES: Whole = Whole::new(1, 1_000_000);
 
 /// Every whole-number option: the command it belongs to (empty: the window), its flag and
 /// its range.
-pub const WHOLE_OPTIONS: [(&str, &str, Whole); 13] = [
+pub const WHOLE_OPTIONS: [(&str, &str, Whole); 15] = [
     ("", "--width", WINDOW_SIZE),
     ("", "--height", WINDOW_SIZE),
     ("", "--frames", WINDOW_FRAMES),
@@ -39,7 +41,9 @@ pub const WHOLE_OPTIONS: [(&str, &str, Whole); 13] = [
     ("bench-render", "--height", WINDOW_SIZE),
     ("bench-render", "--frames", RENDER_FRAMES),
     ("bench-render", "--panes", PANES),
+    ("render", "--max-steps", MAX_STEPS),
     ("bench", "--max-steps", MAX_STEPS),
+    ("sweep", "--max-steps", MAX_STEPS),
 ];
 
 /// A `value_parser` reading a whole number in `range`, held as `T` (`u32`, `u64`, `usize`).

@@ -154,6 +154,9 @@ fn a_scale_factor_the_window_cannot_take_is_refused_with_the_range() {
         "0.01",
         "big",
         "2\u{1b}[31m",
+        " 2",
+        "2 ",
+        "randr ",
     ] {
         let message = check_x11_scale_factor(Some(OsStr::new(bad)))
             .expect_err(bad)
@@ -213,8 +216,11 @@ fn every_whole_number_option_names_the_range_it_enforces() {
             if !command.is_empty() {
                 args.push(command);
             }
-            if command == "render" {
-                args.extend(["--out", "x.png"]);
+            // What each command needs besides.
+            match command {
+                "render" => args.extend(["--out", "x.png"]),
+                "sweep" => args.extend(["--load", "step-cost:0..10"]),
+                _ => {}
             }
             args.extend([flag, value]);
             args.into_iter().map(str::to_owned).collect::<Vec<_>>()
@@ -246,6 +252,37 @@ fn every_whole_number_option_names_the_range_it_enforces() {
             assert!(parsed.is_ok(), "{command} {flag} {value}: {parsed:?}");
         }
     }
+    // --resize-at's parts name their ranges too.
+    for (value, said) in [
+        (
+            "0:640x360",
+            format!(
+                "N 0 is not a whole number from {}",
+                ranges::RESIZE_FRAME.allowed()
+            ),
+        ),
+        (
+            "30:0x360",
+            format!(
+                "W 0 is not a whole number from {}",
+                ranges::IMAGE_SIZE.allowed()
+            ),
+        ),
+        (
+            "30:640x16385",
+            format!(
+                "H 16385 is not a whole number from {}",
+                ranges::IMAGE_SIZE.allowed()
+            ),
+        ),
+        ("30x640", "is not N:WxH".to_owned()),
+    ] {
+        let error = Cli::try_parse_from(["timestep-lab", "--resize-at", value])
+            .expect_err(value)
+            .to_string();
+        assert!(error.contains(&said), "--resize-at {value}: {error}");
+    }
+    assert!(Cli::try_parse_from(["timestep-lab", "--resize-at", "1:1x16384"]).is_ok());
     // No option reads a whole number through clap's own ranges, which name the type's.
     for (file, text) in [
         ("window_args.rs", include_str!("window_args.rs")),

@@ -428,10 +428,12 @@ pub fn check_x11_scale_factor(value: Option<&std::ffi::OsStr>) -> anyhow::Result
         return Ok(());
     };
     let text = value.to_string_lossy();
-    if text.eq_ignore_ascii_case("randr") {
+    // Read as winit reads it (its X11 backend panics on what it cannot take): lowercased
+    // for randr, the number untrimmed, so " 2" is refused here rather than there.
+    if text.to_lowercase() == "randr" {
         return Ok(());
     }
-    match text.trim().parse::<f64>() {
+    match text.parse::<f64>() {
         Ok(scale) if X11_SCALE_FACTORS.contains(&scale) => Ok(()),
         _ => anyhow::bail!(
             "{X11_SCALE_FACTOR}={}: not a scale factor the window can take (allowed: a \
@@ -481,13 +483,13 @@ impl RenderArgs {
         if !(0.0..=3600.0).contains(&self.time) {
             anyhow::bail!(
                 "--time {} s is out of range (allowed 0 to 3600 s)",
-                self.time
+                crate::text::number(self.time)
             );
         }
         if !(1.0..=1000.0).contains(&self.display_hz) {
             anyhow::bail!(
                 "--display-hz {} Hz is out of range (allowed 1 to 1000 Hz)",
-                self.display_hz
+                crate::text::number(self.display_hz)
             );
         }
         Ok(RenderOptions {

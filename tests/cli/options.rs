@@ -394,10 +394,17 @@ fn options_that_cannot_act_together_are_refused_or_named() {
         ],
         &["--preset", "--camera"],
     );
-    fails_with(
-        &["bench", "--as-trace", "--generate", "steady:60"],
-        &["--as-trace", "--trace"],
-    );
+    // Alone, or beside an option that rules --trace out (clap then skips its requirement),
+    // --as-trace without a trace to read is refused, by bench and sweep alike.
+    for args in [
+        &["bench", "--as-trace", "--generate", "steady:60"][..],
+        &["bench", "--as-trace"],
+        &["bench", "--as-trace", "--duration", "5"],
+        &["sweep", "--as-trace", "--duration", "5"],
+        &["sweep", "--as-trace"],
+    ] {
+        fails_with(args, &["--as-trace", "--trace"]);
+    }
     let only_presets = lab(&[
         "bench",
         "--preset",
@@ -503,10 +510,46 @@ fn a_bad_ramp_is_refused_naming_the_flag_and_the_range() {
 }
 
 /// A tiny or huge value is quoted as short as it was typed (`1e-300`), never with the
-/// three hundred digits `{}` gives an f64; these three used to.
+/// three hundred digits `{}` gives an f64; all of these used to.
 #[test]
 fn tiny_values_are_quoted_short() {
     for (args, quoted) in [
+        (
+            &["bench", "--display", "fifo:60", "--gpu-cost", "1e300"][..],
+            "--gpu-cost 1e300 ms is out of range",
+        ),
+        (
+            &["bench", "--duration", "1e300"],
+            "--duration 1e300 s is out of range",
+        ),
+        (
+            &["bench", "--filter", "snap:1e300"],
+            "tolerance 1e300 ms is out of range",
+        ),
+        (
+            &["bench", "--input", "every:1e-300"],
+            "S 1e-300 s is out of range",
+        ),
+        (
+            &["bench", "--input", "every:1:1e300"],
+            "HOLD_MS 1e300 ms is out of range",
+        ),
+        (
+            &["render", "--time", "1e300", "--out", "x.png"],
+            "--time 1e300 s is out of range",
+        ),
+        (
+            &["render", "--display-hz", "1e-300", "--out", "x.png"],
+            "--display-hz 1e-300 Hz is out of range",
+        ),
+        (
+            &["sweep", "--load", "step-cost:1e-300..1e-301"],
+            "FROM 1e-300 ms is above TO 1e-301 ms",
+        ),
+        (
+            &["sweep", "--load", "step-cost:1e-300..1e-300"],
+            "FROM and TO are both 1e-300 ms",
+        ),
         (
             &["bench", "--display", "fifo:1e-300"][..],
             "refresh rate 1e-300 Hz is out of range",

@@ -17,7 +17,7 @@ use crate::metrics::{FrameStats, PackedFrameTimes};
 use crate::recording::load_recording_with;
 use crate::timestep::{RangeError, Strategy};
 use crate::trace::{self, FrameSource, LoadOptions, TraceError};
-use timestep_lab_core::text::{escape, escape_path};
+use timestep_lab_core::text::{escape, escape_path, number};
 
 /// What a recorded session's errors suggest instead.
 const AS_TRACE: &str = "add --as-trace to run its frame times through the bench's model instead";
@@ -85,7 +85,8 @@ pub enum BenchError {
     Generate(#[source] TraceError),
     /// A generated trace's length is out of range.
     #[error(
-        "--duration {duration_s} s is out of range (allowed more than 0 up to {max} s)",
+        "--duration {} s is out of range (allowed more than 0 up to {max} s)",
+        number(*duration_s),
         max = trace::MAX_DURATION_S
     )]
     Duration {

@@ -159,13 +159,16 @@ impl LoadSweep {
         let to_ms = number("TO", to)? + 0.0;
         if from_ms > to_ms {
             return Err(format!(
-                "\"{shown}\": the range is reversed (FROM {from_ms} ms is above TO {to_ms} ms)"
+                "\"{shown}\": the range is reversed (FROM {} ms is above TO {} ms)",
+                timestep_lab_core::text::number(from_ms),
+                timestep_lab_core::text::number(to_ms)
             ));
         }
         if from_ms == to_ms {
             return Err(format!(
-                "\"{shown}\": the range is empty (FROM and TO are both {from_ms} ms); give two \
-                 different loads"
+                "\"{shown}\": the range is empty (FROM and TO are both {} ms); give two \
+                 different loads",
+                timestep_lab_core::text::number(from_ms)
             ));
         }
         let levels = match levels {

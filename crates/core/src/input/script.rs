@@ -66,7 +66,8 @@ impl InputScript {
         let (low, high) = PERIOD_RANGE_S;
         if !(low..=high).contains(&period_s) {
             return Err(error(format!(
-                "S {period_s} s is out of range (allowed: {low} to {high} s)"
+                "S {} s is out of range (allowed: {low} to {high} s)",
+                crate::text::number(period_s)
             )));
         }
         let period = (period_s * 1e9).round() as Nanos;
@@ -74,9 +75,10 @@ impl InputScript {
         let hold = (hold_ms * 1e6).round();
         if !(0.0..period as f64).contains(&hold) {
             return Err(error(format!(
-                "HOLD_MS {hold_ms} ms is out of range (allowed: 0 to less than the period, \
+                "HOLD_MS {} ms is out of range (allowed: 0 to less than the period, \
                  {} ms)",
-                period_s * 1e3
+                crate::text::number(hold_ms),
+                crate::text::number(period_s * 1e3)
             )));
         }
         Ok(Self {

@@ -229,7 +229,8 @@ impl FilterSpec {
                     .ok_or_else(|| fail(format!("tolerance {text:?} is not a number of ms")))?;
                 if !(ms > 0.0 && ms <= MAX_SNAP_TOLERANCE_MS) {
                     return Err(fail(format!(
-                        "tolerance {ms} ms is out of range (allowed above 0 to {MAX_SNAP_TOLERANCE_MS} ms)"
+                        "tolerance {} ms is out of range (allowed above 0 to {MAX_SNAP_TOLERANCE_MS} ms)",
+                        crate::text::number(ms)
                     )));
                 }
                 Ok(Self::Snap {

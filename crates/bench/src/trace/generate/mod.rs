@@ -90,7 +90,7 @@ impl GeneratedTrace {
         let duration_s = fields.check_range(
             "duration",
             duration_s,
-            &duration_s.to_string(),
+            &timestep_lab_core::text::number(duration_s),
             |s| s > 0.0 && s <= MAX_DURATION_S,
             "more than 0 up to 86400 s",
         )?;
@@ -159,7 +159,11 @@ impl GeneratedTrace {
             // Whitespace inside the spec (a tab, a line break) survives the trims and reaches
             // the source and the notes, which are printed: escaped like everything from the
             // user.
-            source: format!("{} ({duration_s} s)", escape(spec)),
+            source: format!(
+                "{} ({} s)",
+                escape(spec),
+                timestep_lab_core::text::number(duration_s)
+            ),
             shape,
             duration_ns,
             frames,
