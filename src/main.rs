@@ -115,10 +115,16 @@ mod shell {
         let code = std::rc::Rc::new(std::cell::Cell::new(ExitCode::SUCCESS));
         let reported = std::rc::Rc::clone(&code);
         run_window(options, move |outcome| {
-            reported.set(finish(
-                outcome.map(|summary| summary.to_string()),
-                EXIT_FAILURE,
-            ));
+            // A run that ended and then failed (its settings not saved, its recording's
+            // last write) still prints its summary, then the error.
+            let mut code = match outcome.summary {
+                Some(summary) => finish(Ok(summary.to_string()), EXIT_FAILURE),
+                None => ExitCode::SUCCESS,
+            };
+            if let Some(error) = outcome.error {
+                code = finish(Err(error), EXIT_FAILURE);
+            }
+            reported.set(code);
         });
         code.get()
     }

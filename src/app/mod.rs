@@ -23,6 +23,8 @@ mod png;
 mod present_mode;
 mod recording;
 mod screenshot;
+#[cfg(not(target_arch = "wasm32"))]
+mod signals;
 mod summary;
 mod surface;
 mod tour;

@@ -1,6 +1,7 @@
-//! What wakes the window's event loop from outside the window: the GPU connected, and on a
-//! page a file opened or the screenshot read back. Its own module, so that what sends one
-//! (`gpu_start`, `screenshot`, `page`) and the window that takes it import it from here.
+//! What wakes the window's event loop from outside the window: the GPU connected, natively a
+//! signal to end, and on a page a file opened or the screenshot read back. Its own module,
+//! so that what sends one (`gpu_start`, `signals`, `screenshot`, `page`) and the window that
+//! takes it import it from here.
 
 /// What wakes the window's event loop from outside the window.
 pub enum Wake {
@@ -10,6 +11,10 @@ pub enum Wake {
         expect(dead_code, reason = "natively the window waits for its GPU")
     )]
     Connected,
+    /// The terminal or the system asked the application to end (Ctrl+C, SIGTERM, SIGHUP;
+    /// a Windows console's Ctrl+C or Ctrl+Break): it ends as when its window is closed.
+    #[cfg(not(target_arch = "wasm32"))]
+    Signalled,
     /// A recording or trace opened on a page (its file picker, or dropped on it) to
     /// replay, or the message that refuses it.
     #[cfg(target_arch = "wasm32")]

@@ -39,8 +39,26 @@ use crate::ui::{
     DisplayStatus, PanelState, RecordReplayRequest, RecordReplayStatus, ShellStatus, UiOutput,
 };
 
-/// What the window reports when its run ends: the summary, or the error that ended it.
-pub type WindowOutcome = anyhow::Result<WindowSummary>;
+/// What the window reports when its run ends: the summary of what ran, what failed, or
+/// both: a run that ended and then could not save its settings or finish its recording
+/// still has its summary (the state hashes), printed before the error.
+#[derive(Debug)]
+pub struct WindowOutcome {
+    /// What the run measured; none where it failed before it ran or while it ran.
+    pub summary: Option<WindowSummary>,
+    /// What failed: the error that ended the run, or what failed as it ended.
+    pub error: Option<anyhow::Error>,
+}
+
+impl WindowOutcome {
+    /// A run that failed and has nothing to summarise.
+    pub fn failed(error: anyhow::Error) -> Self {
+        Self {
+            summary: None,
+            error: Some(error),
+        }
+    }
+}
 
 /// How often a page polls the GPU while it waits for the screenshot's readback.
 const SHOT_POLL: std::time::Duration = std::time::Duration::from_millis(5);
@@ -55,13 +73,15 @@ const SHOT_POLL: std::time::Duration = std::time::Duration::from_millis(5);
 pub fn run_window(options: WindowOptions, report: impl FnOnce(WindowOutcome) + 'static) {
     let event_loop = match EventLoop::<Wake>::with_user_event().build() {
         Ok(event_loop) => event_loop,
-        Err(error) => return report(Err(no_window_error(error))),
+        Err(error) => return report(WindowOutcome::failed(no_window_error(error))),
     };
     let live = match LiveLoop::new(Clock::default(), options.settings) {
         Ok(live) => live,
-        Err(error) => return report(Err(error.into())),
+        Err(error) => return report(WindowOutcome::failed(error.into())),
     };
     let wake = event_loop.create_proxy();
+    #[cfg(not(target_arch = "wasm32"))]
+    super::signals::end_on_signals(wake.clone());
     let app = App::new(options, live, wake, Box::new(report));
     // A page's event loop runs on the browser's: this returns at once, and the outcome is
     // reported in `exiting`.
@@ -74,11 +94,12 @@ pub fn run_window(options: WindowOptions, report: impl FnOnce(WindowOutcome) + '
 /// Runs `app` until the event loop returns, and reports its outcome if `exiting` did not.
 #[cfg(not(target_arch = "wasm32"))]
 fn run_to_end(event_loop: EventLoop<Wake>, mut app: App) {
-    use anyhow::Context as _;
     let outcome = event_loop.run_app(&mut app);
     match (outcome, app.report.take()) {
         (Ok(()), Some(report)) => report(app.end()),
-        (Err(error), Some(report)) => report(Err(error).context("the event loop failed")),
+        (Err(error), Some(report)) => report(WindowOutcome::failed(
+            anyhow::Error::new(error).context("the event loop failed"),
+        )),
         (Ok(()), None) => {}
         // The run was reported as it ended; what failed afterwards is said too.
         (Err(error), None) => eprintln!(
@@ -162,10 +183,15 @@ impl App {
         self.summary.recorded = self.recorder.recorded().to_vec();
         self.summary.tour = self.tour.summary();
         if let Some(error) = self.error.take() {
-            return Err(error);
+            return WindowOutcome::failed(error);
         }
+        // The run itself ended well: what fails from here on is said after its summary.
+        let ended = |summary: &mut WindowSummary, error: Option<anyhow::Error>| WindowOutcome {
+            summary: Some(std::mem::take(summary)),
+            error,
+        };
         if let Some(error) = self.recorder.error() {
-            return Err(anyhow!(error.to_owned()));
+            return ended(&mut self.summary, Some(anyhow!(error.to_owned())));
         }
         let remembered = Remembered {
             settings: self.tour.resting_settings(self.live.resting_settings()),
@@ -175,14 +201,20 @@ impl App {
             tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
         };
         if let Some(path) = &self.options.remember {
-            save(path, &remembered)?;
+            if let Err(error) = save(path, &remembered) {
+                return ended(&mut self.summary, Some(error));
+            }
             self.summary.saved = Some(path.clone());
         }
         // A page keeps them in the browser's local storage.
         #[cfg(target_arch = "wasm32")]
-        super::page::keep_settings(&crate::remembered::to_toml(&remembered))
-            .map_err(|error| anyhow!("cannot keep the settings: {error}"))?;
-        Ok(std::mem::take(&mut self.summary))
+        if let Err(error) = super::page::keep_settings(&crate::remembered::to_toml(&remembered)) {
+            return ended(
+                &mut self.summary,
+                Some(anyhow!("cannot keep the settings: {error}")),
+            );
+        }
+        ended(&mut self.summary, None)
     }
 }
 
@@ -250,6 +282,8 @@ impl ApplicationHandler<Wake> for App {
     fn user_event(&mut self, event_loop: &ActiveEventLoop, wake: Wake) {
         match wake {
             Wake::Connected => self.finish_start(event_loop),
+            #[cfg(not(target_arch = "wasm32"))]
+            Wake::Signalled => event_loop.exit(),
             #[cfg(target_arch = "wasm32")]
             Wake::Opened(opened) => self.open_replay(opened),
             #[cfg(target_arch = "wasm32")]

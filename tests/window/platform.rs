@@ -1,12 +1,13 @@
 //! The window on each platform's terms, played on Linux: sized in points at a scale factor,
 //! a scale factor it cannot take refused, what GL lacks said, and the end of a run (the
-//! settings, the recording, the summary) however it comes: here Esc, through winit's
-//! `exiting`, the path macOS's Quit takes too.
+//! settings, the recording, the summary) however it comes: here Esc and the terminal's or
+//! the system's signals, through winit's `exiting`, the path macOS's Quit takes too; and
+//! settings that cannot be saved losing nothing else.
 
 use super::hands::{lab_window, xdotool};
 use super::{
-    assert_success, fresh_config_home, is_sphere_colour, lab, lab_with, stdout, summary_value,
-    temp_png, virtual_display,
+    assert_success, fresh_config_home, is_sphere_colour, lab, lab_configured, lab_with, stdout,
+    summary_value, temp_png, virtual_display,
 };
 
 #[test]
@@ -203,4 +204,105 @@ fn esc_ends_the_run_with_the_recording_flushed_the_settings_saved_and_the_summar
     let report: serde_json::Value =
         serde_json::from_slice(&bench.stdout).expect("bench's JSON report");
     assert_eq!(report["trace"]["frames"].as_u64(), Some(frames));
+}
+
+/// Settings whose folder cannot be created (under `/proc`, where even root cannot make one,
+/// and where reading finds no file, so the run means to save): the run still prints its
+/// summary, state hashes and all, then the error naming the folder, and exits 1; it used to
+/// print the error alone, and the run's hashes were lost.
+#[test]
+fn settings_that_cannot_be_saved_lose_nothing_else() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    let config_home =
+        std::path::PathBuf::from(format!("/proc/timestep-lab-nowhere-{}", std::process::id()));
+    let output = lab_configured(
+        &display,
+        &["--frames", "20", "--width", "320", "--height", "240"],
+        &[],
+        &config_home,
+    );
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(summary_value(&output, "frames"), "20");
+    assert!(stdout(&output).contains("state hashes:"), "{output:?}");
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        message.contains("cannot create the settings directory")
+            && message.contains(&config_home.join("timestep-lab").to_string_lossy()[..]),
+        "{message}"
+    );
+}
+
+/// Ended from outside, by Ctrl+C in its terminal (SIGINT) or by `kill` and the session's
+/// end (SIGTERM), the window ends as when it is closed: the recording finished, the settings
+/// saved, the summary printed, exit 0. Before, the signal killed the process and all three
+/// were lost.
+#[test]
+fn a_signal_ends_the_run_as_closing_the_window_does() {
+    let Some(display) = virtual_display() else {
+        return;
+    };
+    if xdotool(&display.name, &["version"]).is_none() {
+        return;
+    }
+    for signal in ["INT", "TERM"] {
+        let config_home = fresh_config_home();
+        let recording = std::env::temp_dir().join(format!(
+            "timestep-lab-signal-{signal}-{}.csv",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&recording);
+        let sender = {
+            let name = display.name.clone();
+            std::thread::spawn(move || {
+                let window = lab_window(&name);
+                std::thread::sleep(std::time::Duration::from_millis(1000));
+                let found = xdotool(&name, &["getwindowpid", &window]).expect("xdotool runs");
+                let pid = String::from_utf8_lossy(&found.stdout).trim().to_owned();
+                let sent = std::process::Command::new("kill")
+                    .args([format!("-{signal}"), pid.clone()])
+                    .status()
+                    .expect("kill runs");
+                assert!(sent.success(), "kill -{signal} {pid}");
+            })
+        };
+        let output = lab_with(
+            &display,
+            &[
+                "--width",
+                "320",
+                "--height",
+                "240",
+                "--record",
+                recording.to_str().expect("utf-8 path"),
+            ],
+            &[],
+            &config_home,
+        );
+        sender.join().expect("the signal was sent");
+        assert_success(&output);
+        let frames: u64 = summary_value(&output, "frames")
+            .parse()
+            .expect("a frame count");
+        assert!(frames > 0, "SIG{signal}: {}", stdout(&output));
+        assert!(stdout(&output).contains("state hashes:"), "SIG{signal}");
+        let saved = config_home.join("timestep-lab").join("settings.toml");
+        assert!(saved.is_file(), "SIG{signal}: the settings were not saved");
+        let bench = std::process::Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+            .args(["bench", "--json", "--trace"])
+            .arg(&recording)
+            .output()
+            .expect("bench runs");
+        let _ = std::fs::remove_file(&recording);
+        let _ = std::fs::remove_dir_all(&config_home);
+        assert!(bench.status.success(), "SIG{signal}: {bench:?}");
+        let report: serde_json::Value =
+            serde_json::from_slice(&bench.stdout).expect("bench's JSON report");
+        assert_eq!(
+            report["trace"]["frames"].as_u64(),
+            Some(frames),
+            "SIG{signal}"
+        );
+    }
 }

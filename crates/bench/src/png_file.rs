@@ -92,6 +92,7 @@ mod tests {
         assert!(matches!(error, PngError::Encode(_)), "{error:?}");
     }
 
+    // Linux only: /dev/full, a file every write to fails with "no space left".
     #[cfg(target_os = "linux")]
     #[test]
     fn a_full_disk_is_a_write_error() {

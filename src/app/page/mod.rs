@@ -38,13 +38,15 @@ pub fn start() {
     };
     show_clock();
     watch_visibility();
-    run_window(options, |outcome| match outcome {
-        Ok(summary) => {
+    run_window(options, |outcome| {
+        if let Some(summary) = outcome.summary {
             let text = summary.to_string();
             web_sys::console::log_1(&text.clone().into());
             dom::show_text("summary", &text);
         }
-        Err(error) => dom::show_error(&format!("{error:#}")),
+        if let Some(error) = outcome.error {
+            dom::show_error(&format!("{error:#}"));
+        }
     });
 }
 
