@@ -9,14 +9,17 @@ mod terminal;
 
 use std::process::{Command, Output};
 
+/// The settings folder every run of the window's command here is given (the lab's own
+/// variable), so no test reads or writes a real user's settings.
+fn config_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("timestep-lab-headless-{}", std::process::id()))
+}
+
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(args)
         // The window's checks read the remembered settings: never a real user's.
-        .env(
-            "TIMESTEP_LAB_CONFIG_DIR",
-            std::env::temp_dir().join(format!("timestep-lab-headless-{}", std::process::id())),
-        )
+        .env("TIMESTEP_LAB_CONFIG_DIR", config_dir())
         // No display: a bad value must be reported before any window is tried.
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
@@ -349,6 +352,7 @@ fn headless_commands_say_nothing_about_wayland() {
 fn without_a_display_the_window_fails_with_a_clear_message() {
     let output = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(["--frames", "1"])
+        .env("TIMESTEP_LAB_CONFIG_DIR", config_dir())
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())

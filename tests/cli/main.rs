@@ -21,13 +21,16 @@ use serde_json::Value;
 /// window's remembered settings must not leak between tests or into the user's).
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
-        .env(
-            "TIMESTEP_LAB_CONFIG_DIR",
-            std::env::temp_dir().join(format!("timestep-lab-cli-config-{}", std::process::id())),
-        )
+        .env("TIMESTEP_LAB_CONFIG_DIR", config_dir())
         .args(args)
         .output()
         .expect("the binary runs")
+}
+
+/// The settings folder every run of the window's command here is given (the lab's own
+/// variable), so no test reads or writes a real user's settings.
+fn config_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("timestep-lab-cli-config-{}", std::process::id()))
 }
 
 fn stdout(output: &Output) -> String {

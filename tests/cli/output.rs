@@ -226,6 +226,7 @@ fn a_report_written_over_its_own_trace_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+// Linux only: /dev/full, a file every write to fails with "no space left".
 #[cfg(target_os = "linux")]
 #[test]
 fn a_report_that_cannot_be_written_fails_naming_the_file_and_the_cause() {

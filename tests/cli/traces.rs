@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::{asset, bench_json, fails_with, lab, stderr, stdout};
+use super::{asset, bench_json, config_dir, fails_with, lab, stderr, stdout};
 
 #[test]
 fn shipped_traces_all_run() {
@@ -232,6 +232,7 @@ fn trace_input_that_cannot_be_run_is_refused_with_what_is_wrong() {
     );
 }
 
+// Unix only: /dev/zero, a file that never ends.
 #[cfg(unix)]
 #[test]
 fn dev_zero_is_refused_at_once() {
@@ -265,6 +266,7 @@ fn run_on_a_late_pipe(
         return None;
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
+        .env("TIMESTEP_LAB_CONFIG_DIR", config_dir())
         .args(args)
         .arg(&fifo)
         .stdout(Stdio::piped())
