@@ -478,7 +478,8 @@ fn bench_render_fails_on_a_gpu_error_instead_of_reporting_numbers() {
         return;
     }
     // 8 GiB of address space cannot hold a 16384x16384 frame with 4x MSAA (4 GiB of
-    // colour samples and as many of depth): lavapipe runs out of memory.
+    // colour samples and as many of depth): lavapipe runs out of memory. An adapter without
+    // 4x MSAA may draw it: then it must have drawn it without an error.
     let spawned = Command::new("prlimit")
         .arg("--as=8589934592")
         .arg(env!("CARGO_BIN_EXE_timestep-lab"))
@@ -508,11 +509,13 @@ fn bench_render_fails_on_a_gpu_error_instead_of_reporting_numbers() {
         return;
     }
     assert_eq!(output.status.code(), Some(1), "{message}");
+    // The sample count is the adapter's to offer (4x where it can, fewer where not): the
+    // message names the one chosen.
+    let failed = message
+        .split_once("error: creating the 16384x16384 render targets (")
+        .and_then(|(_, rest)| rest.split_once("x MSAA) failed on the GPU: out of GPU memory"));
     assert!(
-        message.contains(
-            "error: creating the 16384x16384 render targets (4x MSAA) failed on the GPU: \
-             out of GPU memory"
-        ),
+        failed.is_some_and(|(samples, _)| matches!(samples, "1" | "2" | "4" | "8")),
         "{message}"
     );
     assert!(

@@ -141,6 +141,11 @@ fn help_lists_the_window_options_and_every_command() {
         "--frames",
         "--screenshot",
         "--ramp <MAX_MS:SECONDS>",
+        // Where the settings live, on each platform, and the lab's own override.
+        "%APPDATA%\\timestep-lab\\config on Windows",
+        "~/Library/Application Support/timestep-lab on macOS",
+        "$XDG_CONFIG_HOME/timestep-lab (~/.config/timestep-lab) on Linux",
+        "TIMESTEP_LAB_CONFIG_DIR",
     ] {
         assert!(help.contains(expected), "{expected} missing from:\n{help}");
     }

@@ -7,7 +7,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::{asset, bench_json, config_dir, fails_with, lab, stderr, stdout};
+#[cfg(unix)]
+use super::config_dir;
+use super::{asset, bench_json, fails_with, lab, stderr, stdout};
 
 #[test]
 fn shipped_traces_all_run() {
