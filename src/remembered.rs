@@ -132,6 +132,13 @@ pub const CONFIG_DIRS: &str = "%APPDATA%\\timestep-lab\\config on Windows, \
     ~/Library/Application Support/timestep-lab on macOS, $XDG_CONFIG_HOME/timestep-lab \
     (~/.config/timestep-lab) on Linux";
 
+/// Where each platform keeps the recordings the panel's Record button makes where the
+/// current directory cannot take them (an application started from Finder or Explorer),
+/// for `--help` and messages: the platform's data folder.
+pub const RECORDINGS_DIRS: &str = "%APPDATA%\\timestep-lab\\data\\recordings on Windows, \
+    ~/Library/Application Support/timestep-lab/recordings on macOS, \
+    $XDG_DATA_HOME/timestep-lab/recordings (~/.local/share/timestep-lab/recordings) on Linux";
+
 /// The settings file's path: in the folder [`CONFIG_DIR_VARIABLE`] names when set (and not
 /// empty), else in the platform's config directory ([`CONFIG_DIRS`]); `None` where the
 /// platform has none (no home directory).

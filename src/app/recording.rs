@@ -53,6 +53,42 @@ pub fn create_recording_file(
     }
 }
 
+/// The platform's folder for recordings ([`crate::remembered::RECORDINGS_DIRS`]); `None` where there is no home
+/// directory.
+#[cfg(not(target_arch = "wasm32"))]
+fn recordings_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "timestep-lab")
+        .map(|dirs| dirs.data_dir().join("recordings"))
+}
+
+/// Creates the first free numbered recording in `dir`, or where `dir` cannot take a file
+/// (an application started from Finder or Explorer runs in `/` or `C:\Windows\System32`;
+/// a directory removed meanwhile) in `fallback`, made if missing. Where both fail, the first
+/// failure is the one told.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn create_numbered_recording(
+    dir: &Path,
+    fallback: Option<PathBuf>,
+) -> (PathBuf, std::io::Result<File>) {
+    let (path, file) = create_recording_file(None, dir);
+    let cannot_write_here = matches!(
+        &file,
+        Err(error) if matches!(
+            error.kind(),
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem | ErrorKind::NotFound
+        )
+    );
+    match fallback {
+        Some(other) if cannot_write_here && std::fs::create_dir_all(&other).is_ok() => {
+            match create_recording_file(None, &other) {
+                (path, Ok(file)) => (path, Ok(file)),
+                _ => (path, file),
+            }
+        }
+        _ => (path, file),
+    }
+}
+
 /// The recording the window runs, if any, and what came of the ones before.
 #[derive(Debug, Default)]
 pub struct Recorder {
@@ -106,7 +142,8 @@ impl std::io::Write for Held {
 
 impl Recorder {
     /// Starts recording `live` to `path`, or to the first free numbered file in the current
-    /// directory (see [`create_recording_file`]); `adapter` goes in the file's header. On a
+    /// directory, else in the platform's recordings folder (see
+    /// [`create_numbered_recording`]); `adapter` goes in the file's header. On a
     /// page, into memory, to be downloaded as `path` (or a numbered name) when it stops.
     pub fn start<S: Stopwatch>(
         &mut self,
@@ -116,7 +153,10 @@ impl Recorder {
     ) {
         #[cfg(not(target_arch = "wasm32"))]
         let (path, sink) = {
-            let (path, file) = create_recording_file(path, Path::new(""));
+            let (path, file) = match path {
+                Some(path) => create_recording_file(Some(path), Path::new("")),
+                None => create_numbered_recording(Path::new(""), recordings_dir()),
+            };
             (path, file.map(std::io::BufWriter::new))
         };
         #[cfg(target_arch = "wasm32")]
@@ -262,6 +302,29 @@ mod tests {
         let error = file.expect_err("not overwritten");
         assert_eq!(error.kind(), ErrorKind::AlreadyExists);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Where the current directory takes no file (`/proc`, where even root cannot make one,
+    /// stands for the `/` an application started from Finder runs in), the numbered
+    /// recording goes to the fallback folder, made if missing.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_directory_that_takes_no_file_sends_the_recording_to_the_fallback() {
+        let fallback = empty_dir("fallback").join("recordings");
+        let (path, file) = create_numbered_recording(Path::new("/proc"), Some(fallback.clone()));
+        assert!(file.is_ok(), "{file:?}");
+        assert_eq!(path, fallback.join("timestep-lab-recording-1.csv"));
+        // Without a fallback, the first failure is told, naming the file tried.
+        let (path, file) = create_numbered_recording(Path::new("/proc"), None);
+        assert!(file.is_err());
+        assert_eq!(path, Path::new("/proc/timestep-lab-recording-1.csv"));
+        // A directory that takes files keeps them.
+        let here = empty_dir("here");
+        let (path, file) = create_numbered_recording(&here, Some(fallback.clone()));
+        assert!(file.is_ok());
+        assert_eq!(path, here.join("timestep-lab-recording-1.csv"));
+        let _ = std::fs::remove_dir_all(fallback.parent().expect("a parent"));
+        let _ = std::fs::remove_dir_all(&here);
     }
 
     #[test]

@@ -204,9 +204,23 @@ pub struct WindowArgs {
     /// load, every change, kick, reset and pause at its frame, the adapter, present mode,
     /// refresh rate and settings). `bench --trace FILE` measures it, `--replay FILE` plays
     /// it back. An existing file is never overwritten. The panel's Record button does the
-    /// same at any time, into timestep-lab-recording-N.csv in the current directory (on
-    /// every platform).
-    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    /// same at any time, into timestep-lab-recording-N.csv in the current directory, or
+    /// where it takes no file, in the platform's recordings folder.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "replay",
+        help = format!(
+            "Record the session from its first frame to FILE (a lab CSV: the frame times, the \
+             load, every change, kick, reset and pause at its frame, the adapter, present \
+             mode, refresh rate and settings). `bench --trace FILE` measures it, `--replay \
+             FILE` plays it back. An existing file is never overwritten. The panel's Record \
+             button does the same at any time, into timestep-lab-recording-N.csv in the \
+             current directory, or where that takes no file (an application started from \
+             Finder or Explorer), in {}",
+            crate::remembered::RECORDINGS_DIRS
+        )
+    )]
     pub record: Option<PathBuf>,
     /// Replay FILE instead of the clock, paced in real time (pause, speed, loop and seek in
     /// the panel): a recording made with --record (its settings, inputs and presents

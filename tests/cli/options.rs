@@ -146,6 +146,10 @@ fn help_lists_the_window_options_and_every_command() {
         "~/Library/Application Support/timestep-lab on macOS",
         "$XDG_CONFIG_HOME/timestep-lab (~/.config/timestep-lab) on Linux",
         "TIMESTEP_LAB_CONFIG_DIR",
+        // And where the panel's recordings go where the current directory takes none.
+        "%APPDATA%\\timestep-lab\\data\\recordings on Windows",
+        "~/Library/Application Support/timestep-lab/recordings on macOS",
+        "$XDG_DATA_HOME/timestep-lab/recordings",
     ] {
         assert!(help.contains(expected), "{expected} missing from:\n{help}");
     }
