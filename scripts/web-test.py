@@ -78,9 +78,12 @@ class Browser:
             "POST", f"/session/{session}/execute/sync", {"script": script, "args": []}
         )["value"]
 
-    def run(self, url, webgpu=True, opened=None, webgl=True):
+    def run(self, url, webgpu=True, opened=None, webgl=True, prepare=None, inspect=None):
         """Loads `url` (and opens the file at path `opened` on it); returns (summary, error,
-        console lines) once the page has said one. The recording the page offered for
+        console lines) once the page has said one. `prepare`, a (URL, script) pair, is
+        loaded and run first in the same browser, so the page finds what it left (its local
+        storage); `inspect`, a script, runs on the page once it has said its summary or
+        error, its value left in `self.inspected`. The recording the page offered for
         download, if any, is left in `self.recording` (its text)."""
         arguments = ["--headless=new", "--no-sandbox", "--window-size=1300,1000"]
         if webgpu:
@@ -103,6 +106,9 @@ class Browser:
             },
         )["value"]["sessionId"]
         try:
+            if prepare:
+                self.call("POST", f"/session/{session}/url", {"url": prepare[0]})
+                self.script(session, prepare[1])
             self.call("POST", f"/session/{session}/url", {"url": url})
             if opened:
                 self.open_file(session, opened)
@@ -121,6 +127,7 @@ class Browser:
                 if summary or error:
                     break
                 time.sleep(0.5)
+            self.inspected = self.script(session, inspect) if inspect else None
             logs = self.call("POST", f"/session/{session}/se/log", {"type": "browser"})
             console = [entry.get("message", "") for entry in logs.get("value", [])]
             self.shot = shot
@@ -179,9 +186,13 @@ def main():
     browser = Browser()
     failures = []
 
-    def case(name, query, check, webgpu=True, opened=None, webgl=True):
+    def case(name, query, check, webgpu=True, opened=None, webgl=True, prepare=None,
+             inspect=None):
         started = time.time()
-        summary, error, console = browser.run(base + query, webgpu, opened, webgl)
+        if prepare:
+            prepare = (base + prepare[0], prepare[1])
+        summary, error, console = browser.run(base + query, webgpu, opened, webgl, prepare,
+                                              inspect)
         problems = check(summary, error)
         panics = [text for text in console if "panicked" in text]
         if panics:
@@ -292,6 +303,34 @@ def main():
         case("the last frame is read back as a PNG on WebGL2", "?frames=30&screenshot=1",
              screenshot("Gl"), webgpu=False)
         case("a tour chapter's live check passes", "?tour=1&frames=300", chapter_passes)
+
+        # Settings a visit before left in local storage (the page's query refused, so
+        # that visit ran nothing and kept nothing itself).
+        kept = 'strategy = "variable"\n'
+        keep = ("?hz=5000", f"localStorage.setItem('timestep-lab.settings', {json.dumps(kept)});")
+        stored = "return localStorage.getItem('timestep-lab.settings');"
+
+        def kept_settings(summary, error):
+            problems = ran(30, "BrowserWebGpu")(summary, error)
+            if line(summary, "panes") != "variable":
+                problems.append(f"the kept strategy was not read: {line(summary, 'panes')!r}")
+            if not (browser.inspected or "").startswith("# timestep-lab's settings"):
+                problems.append(f"the settings were not kept again: {browser.inspected!r}")
+            return problems
+
+        case("the settings kept in local storage are read and kept again", "?frames=30",
+             kept_settings, prepare=keep, inspect=stored)
+
+        def no_config(summary, error):
+            problems = ran(30, "BrowserWebGpu")(summary, error)
+            if line(summary, "panes") == "variable":
+                problems.append("no-config read the kept settings")
+            if browser.inspected != kept:
+                problems.append(f"no-config changed the kept settings: {browser.inspected!r}")
+            return problems
+
+        case("no-config neither reads nor writes the kept settings", "?no-config&frames=30",
+             no_config, prepare=keep, inspect=stored)
 
         def refused(summary, error):
             problems = []

@@ -30,7 +30,7 @@ use crate::live::{
     LiveLoop, LiveRequest, Present, PresentModeId, RampRequest, Replay, ReplayControl, ScreenFacts,
     Stopwatch as _,
 };
-use crate::options::WindowOptions;
+use crate::options::{KeepSettings, WindowOptions};
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
 use crate::timestep::Nanos;
@@ -174,14 +174,19 @@ impl App {
             timeline: self.panel.timeline,
             tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
         };
-        if let Some(path) = &self.options.remember {
-            save(path, &remembered)?;
-            self.summary.saved = Some(path.clone());
+        match &self.options.keep_settings {
+            KeepSettings::Nowhere => {}
+            KeepSettings::File(path) => {
+                save(path, &remembered)?;
+                self.summary.saved = Some(path.clone());
+            }
+            // Only a page's options keep them in the browser's local storage.
+            KeepSettings::LocalStorage => {
+                #[cfg(target_arch = "wasm32")]
+                super::page::keep_settings(&crate::remembered::to_toml(&remembered))
+                    .map_err(|error| anyhow!("cannot keep the settings: {error}"))?;
+            }
         }
-        // A page keeps them in the browser's local storage.
-        #[cfg(target_arch = "wasm32")]
-        super::page::keep_settings(&crate::remembered::to_toml(&remembered))
-            .map_err(|error| anyhow!("cannot keep the settings: {error}"))?;
         Ok(std::mem::take(&mut self.summary))
     }
 }

@@ -11,7 +11,6 @@ mod files;
 use std::cell::Cell;
 use std::rc::Rc;
 
-use clap::{CommandFactory as _, FromArgMatches as _};
 use wasm_bindgen::closure::Closure;
 
 pub use clock::PageClock;
@@ -19,13 +18,8 @@ pub use dom::{keep_settings, mark_first_frame, offer_download, show_error, show_
 pub use files::{opened, watch_files};
 
 use super::run_window;
-use crate::cli::Cli;
-use crate::cli::query::{page_arguments, page_message};
+use crate::cli::query;
 use crate::options::WindowOptions;
-use crate::remembered::{Remembered, from_toml};
-
-/// The name a screenshot is offered for download under.
-pub const SCREENSHOT_NAME: &str = "timestep-lab.png";
 
 /// Starts the lab on the page: the query read as the window's command line (a bad value
 /// shows the command line's message in `#error`, and nothing starts), then the window.
@@ -48,38 +42,13 @@ pub fn start() {
     });
 }
 
-/// The window's options from the page's query over the settings kept in local storage.
+/// The window's options from the page's query over the settings kept in local storage
+/// (unless `no-config`), whose problems are warned about in the console.
 fn page_options() -> Result<WindowOptions, String> {
-    let query = page_arguments(&dom::query_pairs())?;
-    let matches = Cli::command()
-        .try_get_matches_from(&query.arguments)
-        .map_err(|error| page_message(&error))?;
-    let cli = Cli::from_arg_matches(&matches).map_err(|error| page_message(&error))?;
-    if cli.command.is_some() {
-        return Err("a page runs the window, not a command".to_owned());
-    }
-    let kept = dom::kept_settings();
-    let first_visit = kept.is_none();
-    let (remembered, warnings) = match kept {
-        Some(text) => from_toml(&text, "the settings kept in local storage"),
-        None => (Remembered::default(), Vec::new()),
-    };
+    let (options, warnings) = query::page_options(&dom::query_pairs(), dom::kept_settings)?;
     for warning in warnings {
         web_sys::console::warn_1(&format!("warning: {warning}").into());
     }
-    let mut options = cli
-        .window
-        .options_over(&matches, &remembered)
-        .map_err(|error| format!("{error:#}"))?;
-    if query.screenshot {
-        if options.frames.is_none() {
-            return Err("screenshot=1 shows the last frame of a run: give frames=N too".to_owned());
-        }
-        options.screenshot = Some(SCREENSHOT_NAME.into());
-    }
-    options.record = query.record.map(Into::into);
-    options.quit_after_replay = query.quit_after_replay;
-    options.tour_offer = first_visit && options.tour.is_none();
     Ok(options)
 }
 
