@@ -341,7 +341,27 @@ def main():
                     problems.append(f"the message does not name {part!r}")
             return problems
 
-        case("a bad parameter shows its message", "?hz=5000", refused)
+        # A file dropped on a page whose lab did not start: the browser must not open it
+        # in the page's place, and the page says why nothing is replayed.
+        drop = (
+            "const files = new DataTransfer();"
+            " files.items.add(new File(['16.7\\n'], 'run.csv'));"
+            " const drop = new DragEvent('drop', {dataTransfer: files, cancelable: true,"
+            " bubbles: true});"
+            " document.body.dispatchEvent(drop);"
+            " return [drop.defaultPrevented, document.getElementById('error').textContent];"
+        )
+
+        def refused_and_no_drop(summary, error):
+            problems = refused(summary, error)
+            prevented, said = browser.inspected or (False, "")
+            expected = "run.csv: not replayed: the lab did not start"
+            if not prevented or "--hz" not in said or expected not in said:
+                problems.append(f"a dropped file was not refused in #error: {said!r}")
+            return problems
+
+        case("a bad parameter shows its message, and a dropped file is not opened", "?hz=5000",
+             refused_and_no_drop, inspect=drop)
 
         def needs_a_gpu_api(summary, error):
             expected = "this browser has neither WebGPU nor WebGL2"
