@@ -58,29 +58,45 @@ class Browser:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return json.loads(response.read())
 
-    def open_file(self, session, path):
-        """Opens the file at `path` with the page's file picker, once the lab runs (the
-        picker is disabled until then)."""
+    def wait_running(self, session):
+        """Waits until the lab runs (the page enables its file picker then)."""
         enabled = "return !document.getElementById('open').disabled;"
         deadline = time.time() + TIMEOUT_S
         while not self.script(session, enabled):
             if time.time() > deadline:
                 raise RuntimeError("the page's file picker was never enabled")
             time.sleep(0.5)
+
+    def open_file(self, session, path):
+        """Opens the file at `path` with the page's file picker, once the lab runs."""
+        self.wait_running(session)
         found = self.call(
             "POST", f"/session/{session}/element", {"using": "css selector", "value": "#open"}
         )["value"]
         element = next(iter(found.values()))
         self.call("POST", f"/session/{session}/element/{element}/value", {"text": path})
 
+    def hide(self, session, seconds):
+        """Hides the page's tab for `seconds` once the lab runs (another tab shown in its
+        place: the browser runs no frames for it meanwhile), then shows it again."""
+        self.wait_running(session)
+        shown = self.call("GET", f"/session/{session}/window")["value"]
+        other = self.call("POST", f"/session/{session}/window/new", {"type": "tab"})
+        self.call("POST", f"/session/{session}/window", {"handle": other["value"]["handle"]})
+        time.sleep(seconds)
+        self.call("DELETE", f"/session/{session}/window")
+        self.call("POST", f"/session/{session}/window", {"handle": shown})
+
     def script(self, session, script):
         return self.call(
             "POST", f"/session/{session}/execute/sync", {"script": script, "args": []}
         )["value"]
 
-    def run(self, url, webgpu=True, opened=None, webgl=True, prepare=None, inspect=None):
-        """Loads `url` (and opens the file at path `opened` on it); returns (summary, error,
-        console lines) once the page has said one. `prepare`, a (URL, script) pair, is
+    def run(self, url, webgpu=True, opened=None, webgl=True, prepare=None, inspect=None,
+            hide_s=None):
+        """Loads `url` (and opens the file at path `opened` on it, or hides its tab for
+        `hide_s` seconds once the lab runs); returns (summary, error, console lines) once
+        the page has said one. `prepare`, a (URL, script) pair, is
         loaded and run first in the same browser, so the page finds what it left (its local
         storage); `inspect`, a script, runs on the page once it has said its summary or
         error, its value left in `self.inspected`. The recording the page offered for
@@ -112,6 +128,8 @@ class Browser:
             self.call("POST", f"/session/{session}/url", {"url": url})
             if opened:
                 self.open_file(session, opened)
+            if hide_s:
+                self.hide(session, hide_s)
             read = (
                 "const text = (id) => { const e = document.getElementById(id);"
                 " return e.hidden ? null : e.textContent; };"
@@ -187,12 +205,12 @@ def main():
     failures = []
 
     def case(name, query, check, webgpu=True, opened=None, webgl=True, prepare=None,
-             inspect=None):
+             inspect=None, hide_s=None):
         started = time.time()
         if prepare:
             prepare = (base + prepare[0], prepare[1])
         summary, error, console = browser.run(base + query, webgpu, opened, webgl, prepare,
-                                              inspect)
+                                              inspect, hide_s)
         problems = check(summary, error)
         panics = [text for text in console if "panicked" in text]
         if panics:
@@ -303,6 +321,22 @@ def main():
         case("the last frame is read back as a PNG on WebGL2", "?frames=30&screenshot=1",
              screenshot("Gl"), webgpu=False)
         case("a tour chapter's live check passes", "?tour=1&frames=300", chapter_passes)
+
+        throttled = (
+            "const said = document.getElementById('throttled');"
+            " return said.hidden ? null : said.textContent;"
+        )
+
+        def hidden_tab(summary, error):
+            # The guard is off: the page must not say the guards clamped the first frame.
+            problems = ran(240, "BrowserWebGpu")(summary, error)
+            said = browser.inspected or ""
+            if not said.startswith("The tab was hidden for ") or "no guard is on" not in said:
+                problems.append(f"#throttled does not say the tab was hidden, unguarded: {said!r}")
+            return problems
+
+        case("a hidden tab is said, with the guards in effect", "?max-frame-time=0&frames=240",
+             hidden_tab, inspect=throttled, hide_s=1)
 
         # Settings a visit before left in local storage (the page's query refused, so
         # that visit ran nothing and kept nothing itself).

@@ -1,6 +1,7 @@
 //! What wakes the window's event loop from outside the window: the GPU connected, and on a
-//! page a file opened or the screenshot read back. Its own module, so that what sends one
-//! (`gpu_start`, `screenshot`, `page`) and the window that takes it import it from here.
+//! page a file opened, the screenshot read back or the tab shown again. Its own module, so
+//! that what sends one (`gpu_start`, `screenshot`, `page`) and the window that takes it
+//! import it from here.
 
 /// What wakes the window's event loop from outside the window.
 pub enum Wake {
@@ -18,4 +19,11 @@ pub enum Wake {
     /// could not be.
     #[cfg(target_arch = "wasm32")]
     Shot(Result<image::RgbaImage, String>),
+    /// The page's tab shown again after it was hidden for `hidden_s` seconds, in which the
+    /// browser ran no frames.
+    #[cfg(target_arch = "wasm32")]
+    Shown {
+        /// How long the tab was hidden, s.
+        hidden_s: f64,
+    },
 }

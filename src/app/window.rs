@@ -262,6 +262,10 @@ impl ApplicationHandler<Wake> for App {
                 self.show_screenshot(shot);
                 event_loop.exit();
             }
+            #[cfg(target_arch = "wasm32")]
+            Wake::Shown { hidden_s } => {
+                super::page::say_hidden(hidden_s, self.live.settings(), self.live.paused());
+            }
         }
     }
 
@@ -364,9 +368,13 @@ impl App {
                 let (watch, event) = PresentWatch::start(&active.window, self.live.stopwatch());
                 self.present_watch = watch;
                 self.live.feedback(event);
-                // A page replays what is opened on it once the lab runs.
+                // A page replays what is opened on it, and says when its tab was hidden,
+                // once the lab runs.
                 #[cfg(target_arch = "wasm32")]
-                super::page::watch_files(self.wake.clone());
+                {
+                    super::page::watch_files(self.wake.clone());
+                    super::page::watch_visibility(self.wake.clone());
+                }
                 active.window.request_redraw();
                 self.active = Some(active);
             }
