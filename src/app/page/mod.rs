@@ -15,7 +15,9 @@ use wasm_bindgen::closure::Closure;
 use winit::event_loop::EventLoopProxy;
 
 pub use clock::PageClock;
-pub use dom::{keep_settings, mark_first_frame, offer_download, show_error, show_png};
+pub use dom::{
+    keep_settings, mark_first_frame, offer_download, placed_canvas, show_error, show_png,
+};
 pub use files::{opened, watch_files};
 
 use super::run_window;
