@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _};
 use timestep_lab::bench::BenchError;
 use timestep_lab::cli::{Cli, Command, WindowArgs, run_bench, run_sweep};
-use timestep_lab::options::WindowOptions;
+use timestep_lab::options::{KeepSettings, WindowOptions};
 use timestep_lab::remembered::{restore, settings_path};
 
 /// Exit code for a bad value given by the user (nothing was run).
@@ -77,9 +77,12 @@ fn window_options(args: &WindowArgs, matches: &clap::ArgMatches) -> anyhow::Resu
         );
     }
     let mut options = args.options_over(matches, &restored.remembered)?;
-    options.remember = restored.safe_to_save().then_some(path);
+    let safe_to_save = restored.safe_to_save();
+    if safe_to_save {
+        options.keep_settings = KeepSettings::File(path);
+    }
     options.tour_offer = restored.first_run && options.tour.is_none();
-    if options.remember.is_none() {
+    if !safe_to_save {
         // Saving over what could not be read (and could not be copied) might lose it.
         eprintln!(
             "note: the settings will not be saved when the window closes, so that the file \

@@ -13,8 +13,8 @@ use crate::live::{LiveSettings, PresentModeId, RampSettings, Recording};
 pub struct WindowOptions {
     /// The live loop's starting settings.
     pub settings: LiveSettings,
-    /// Where to save the settings when the window closes; `None` saves nothing.
-    pub remember: Option<PathBuf>,
+    /// Where to keep the settings when the window closes, for the next run.
+    pub keep_settings: KeepSettings,
     /// The present mode to start with.
     pub present_mode: PresentModeId,
     /// Window size, physical pixels.
@@ -57,6 +57,18 @@ pub struct WindowOptions {
     pub tour_resume: usize,
     /// Offer the guided tour in the panel (the window's first run here).
     pub tour_offer: bool,
+}
+
+/// Where the window keeps its settings when it closes, for the next run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeepSettings {
+    /// Nowhere: `--no-config` (a page's `no-config`), or a settings file that could not be
+    /// read, left as it is.
+    Nowhere,
+    /// In this settings file.
+    File(PathBuf),
+    /// In the browser's local storage (a page).
+    LocalStorage,
 }
 
 /// What `render` draws: the loop run headless at a display rate, then one frame to a PNG.

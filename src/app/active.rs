@@ -82,9 +82,16 @@ impl Opening {
         let attributes = Window::default_attributes()
             .with_title("timestep-lab")
             .with_inner_size(LogicalSize::new(width.max(1), height.max(1)));
+        // On a page, the canvas is placed at the top before winit takes it (winit sizes a
+        // canvas only once it is in the document).
         #[cfg(target_arch = "wasm32")]
-        let attributes =
-            winit::platform::web::WindowAttributesExtWebSys::with_append(attributes, true);
+        let attributes = {
+            use winit::platform::web::WindowAttributesExtWebSys as _;
+            match super::page::placed_canvas() {
+                Some(canvas) => attributes.with_canvas(Some(canvas)),
+                None => attributes.with_append(true),
+            }
+        };
         let window = Arc::new(event_loop.create_window(attributes).map_err(|error| {
             anyhow!(
                 "cannot create the window: {}",

@@ -1,7 +1,7 @@
 //! What wakes the window's event loop from outside the window: the GPU connected, natively a
-//! signal to end, and on a page a file opened or the screenshot read back. Its own module,
-//! so that what sends one (`gpu_start`, `signals`, `screenshot`, `page`) and the window that
-//! takes it import it from here.
+//! signal to end, and on a page a file opened, the screenshot read back or the tab shown
+//! again. Its own module, so that what sends one (`gpu_start`, `signals`, `screenshot`,
+//! `page`) and the window that takes it import it from here.
 
 /// What wakes the window's event loop from outside the window.
 pub enum Wake {
@@ -23,4 +23,11 @@ pub enum Wake {
     /// could not be.
     #[cfg(target_arch = "wasm32")]
     Shot(Result<image::RgbaImage, String>),
+    /// The page's tab shown again after it was hidden for `hidden_s` seconds, in which the
+    /// browser ran no frames.
+    #[cfg(target_arch = "wasm32")]
+    Shown {
+        /// How long the tab was hidden, s.
+        hidden_s: f64,
+    },
 }

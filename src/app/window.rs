@@ -30,7 +30,7 @@ use crate::live::{
     LiveLoop, LiveRequest, Present, PresentModeId, RampRequest, Replay, ReplayControl, ScreenFacts,
     Stopwatch as _,
 };
-use crate::options::WindowOptions;
+use crate::options::{KeepSettings, WindowOptions};
 use crate::remembered::{Remembered, save};
 use crate::render::adapter_summary;
 use crate::timestep::Nanos;
@@ -200,19 +200,26 @@ impl App {
             timeline: self.panel.timeline,
             tour_chapter: u32::try_from(self.tour.resume_at() + 1).unwrap_or(1),
         };
-        if let Some(path) = &self.options.remember {
-            if let Err(error) = save(path, &remembered) {
-                return ended(&mut self.summary, Some(error));
+        match &self.options.keep_settings {
+            KeepSettings::Nowhere => {}
+            KeepSettings::File(path) => {
+                if let Err(error) = save(path, &remembered) {
+                    return ended(&mut self.summary, Some(error));
+                }
+                self.summary.saved = Some(path.clone());
             }
-            self.summary.saved = Some(path.clone());
-        }
-        // A page keeps them in the browser's local storage.
-        #[cfg(target_arch = "wasm32")]
-        if let Err(error) = super::page::keep_settings(&crate::remembered::to_toml(&remembered)) {
-            return ended(
-                &mut self.summary,
-                Some(anyhow!("cannot keep the settings: {error}")),
-            );
+            // Only a page's options keep them in the browser's local storage.
+            KeepSettings::LocalStorage => {
+                #[cfg(target_arch = "wasm32")]
+                if let Err(error) =
+                    super::page::keep_settings(&crate::remembered::to_toml(&remembered))
+                {
+                    return ended(
+                        &mut self.summary,
+                        Some(anyhow!("cannot keep the settings: {error}")),
+                    );
+                }
+            }
         }
         ended(&mut self.summary, None)
     }
@@ -290,6 +297,10 @@ impl ApplicationHandler<Wake> for App {
             Wake::Shot(shot) => {
                 self.show_screenshot(shot);
                 event_loop.exit();
+            }
+            #[cfg(target_arch = "wasm32")]
+            Wake::Shown { hidden_s } => {
+                super::page::say_hidden(hidden_s, self.live.settings(), self.live.paused());
             }
         }
     }
@@ -393,9 +404,13 @@ impl App {
                 let (watch, event) = PresentWatch::start(&active.window, self.live.stopwatch());
                 self.present_watch = watch;
                 self.live.feedback(event);
-                // A page replays what is opened on it once the lab runs.
+                // A page replays what is opened on it, and says when its tab was hidden,
+                // once the lab runs.
                 #[cfg(target_arch = "wasm32")]
-                super::page::watch_files(self.wake.clone());
+                {
+                    super::page::watch_files(self.wake.clone());
+                    super::page::watch_visibility(self.wake.clone());
+                }
                 active.window.request_redraw();
                 self.active = Some(active);
             }

@@ -5,13 +5,20 @@
 //! the page does instead; `screenshot=1` asks for the last frame as an image on the page,
 //! `record=NAME` records from the first frame into a download named NAME, and
 //! `quit-after-replay` ends the run once a file opened on the page has replayed.
+//! `no-config` does what it does natively: the settings kept in the browser's local
+//! storage are neither read nor written for that visit.
 
-use clap::CommandFactory as _;
+use clap::{CommandFactory as _, FromArgMatches as _};
 
 use super::Cli;
+use crate::options::{KeepSettings, WindowOptions};
+use crate::remembered::{Remembered, from_toml};
+
+/// The name a page's screenshot is offered for download under.
+pub const SCREENSHOT_NAME: &str = "timestep-lab.png";
 
 /// The options a page refuses, each with what it does instead.
-const NOT_ON_A_PAGE: [(&str, &str); 8] = [
+const NOT_ON_A_PAGE: [(&str, &str); 7] = [
     (
         "present-mode",
         "the browser decides how frames reach the screen (it waits for vsync)",
@@ -31,7 +38,6 @@ const NOT_ON_A_PAGE: [(&str, &str); 8] = [
         "a capture opened on a page replays the swap chain with the most rows",
     ),
     ("replay-speed", "the panel sets a replay's speed"),
-    ("no-config", "a page keeps no settings between visits"),
     ("resize-at", "the page sizes its canvas"),
 ];
 
@@ -107,6 +113,53 @@ pub fn page_arguments(pairs: &[(String, String)]) -> Result<PageQuery, String> {
         record,
         quit_after_replay,
     })
+}
+
+/// The window's options for a page's query (its decoded `(name, value)` pairs), over the
+/// settings `kept` reads from the browser's local storage (the settings file's text, or
+/// none on a first visit), with what reading them warned of; or the message that refuses
+/// the query. `no-config` neither reads the kept settings (`kept` is not called) nor keeps
+/// them when the run ends, as `--no-config` does with the settings file.
+pub fn page_options(
+    pairs: &[(String, String)],
+    kept: impl FnOnce() -> Option<String>,
+) -> Result<(WindowOptions, Vec<String>), String> {
+    let query = page_arguments(pairs)?;
+    let matches = Cli::command()
+        .try_get_matches_from(&query.arguments)
+        .map_err(|error| page_message(&error))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|error| page_message(&error))?;
+    if cli.command.is_some() {
+        return Err("a page runs the window, not a command".to_owned());
+    }
+    let (mut options, warnings) = if cli.window.no_config {
+        // As natively: the command line alone, and nothing kept when the run ends.
+        let options = cli.window.options();
+        (options.map_err(|error| format!("{error:#}"))?, Vec::new())
+    } else {
+        let kept = kept();
+        let first_visit = kept.is_none();
+        let (remembered, warnings) = match kept {
+            Some(text) => from_toml(&text, "the settings kept in local storage"),
+            None => (Remembered::default(), Vec::new()),
+        };
+        let mut options = cli
+            .window
+            .options_over(&matches, &remembered)
+            .map_err(|error| format!("{error:#}"))?;
+        options.keep_settings = KeepSettings::LocalStorage;
+        options.tour_offer = first_visit && options.tour.is_none();
+        (options, warnings)
+    };
+    if query.screenshot {
+        if options.frames.is_none() {
+            return Err("screenshot=1 shows the last frame of a run: give frames=N too".to_owned());
+        }
+        options.screenshot = Some(SCREENSHOT_NAME.into());
+    }
+    options.record = query.record.map(Into::into);
+    options.quit_after_replay = query.quit_after_replay;
+    Ok((options, warnings))
 }
 
 /// Longest name a download is offered under, in bytes (a file name's limit on most file
@@ -277,6 +330,54 @@ mod tests {
                 "{name} is no option"
             );
         }
+    }
+
+    fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|&(name, value)| (name.to_owned(), value.to_owned()))
+            .collect()
+    }
+
+    /// The settings file's text for settings at `rate_hz` Hz.
+    fn kept_at(rate_hz: f64) -> String {
+        let mut remembered = Remembered::default();
+        remembered.settings.rate_hz = rate_hz;
+        crate::remembered::to_toml(&remembered)
+    }
+
+    #[test]
+    fn a_page_starts_from_the_kept_settings_and_keeps_them_again() {
+        let (options, warnings) = page_options(&owned(&[]), || Some(kept_at(30.0))).expect("taken");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(options.settings.rate_hz, 30.0);
+        assert_eq!(options.keep_settings, KeepSettings::LocalStorage);
+        assert!(!options.tour_offer, "only a first visit offers the tour");
+        // The query overrides what was kept, as the command line the settings file.
+        let (options, _) =
+            page_options(&owned(&[("hz", "60")]), || Some(kept_at(30.0))).expect("taken");
+        assert_eq!(options.settings.rate_hz, 60.0);
+        let (first, _) = page_options(&owned(&[]), || None).expect("taken");
+        assert!(first.tour_offer);
+        assert_eq!(first.keep_settings, KeepSettings::LocalStorage);
+    }
+
+    #[test]
+    fn no_config_neither_reads_nor_keeps_the_kept_settings() {
+        for value in ["", "1", "true"] {
+            let (options, warnings) = page_options(&owned(&[("no-config", value)]), || {
+                panic!("no-config read the kept settings")
+            })
+            .expect("taken");
+            assert!(warnings.is_empty());
+            assert_eq!(options.keep_settings, KeepSettings::Nowhere);
+            assert_eq!(options.settings, crate::live::LiveSettings::default());
+            assert!(!options.tour_offer, "as natively, no-config offers no tour");
+        }
+        let (options, _) =
+            page_options(&owned(&[("no-config", "0")]), || Some(kept_at(30.0))).expect("taken");
+        assert_eq!(options.settings.rate_hz, 30.0);
+        assert_eq!(options.keep_settings, KeepSettings::LocalStorage);
     }
 
     #[test]

@@ -15,7 +15,9 @@ use crate::live::{
     LiveSettings, LoadSettings, MAX_PANES, MIN_COMPARE_PANES, Panes, PresentModeId, RampSettings,
     ScenePreset,
 };
-use crate::options::{BenchRenderOptions, FramePart, GpuBackend, RenderOptions, WindowOptions};
+use crate::options::{
+    BenchRenderOptions, FramePart, GpuBackend, KeepSettings, RenderOptions, WindowOptions,
+};
 use crate::remembered::Remembered;
 use crate::scene::{CameraDriver, CameraView, Integrator, SceneConfig};
 use crate::timestep::MAX_STEPS;
@@ -329,7 +331,7 @@ impl WindowArgs {
             .map(std::sync::Arc::new);
         Ok(WindowOptions {
             settings,
-            remember: None,
+            keep_settings: KeepSettings::Nowhere,
             present_mode: self.present_mode,
             size: (self.width, self.height),
             msaa: self.msaa,

@@ -1,6 +1,6 @@
-//! The page around the canvas: the elements the lab writes into (`error`, `summary`,
-//! `screenshot`, `clock`, `throttled`, `recording-download`), the query, downloads and the
-//! browser's storage.
+//! The page around the canvas: where the canvas goes, the elements the lab writes into
+//! (`error`, `summary`, `screenshot`, `clock`, `throttled`, `recording-download`), the
+//! query, downloads and the browser's storage.
 
 use wasm_bindgen::JsCast as _;
 
@@ -28,6 +28,20 @@ pub fn hide(id: &str) {
     if let Some(element) = document().and_then(|document| document.get_element_by_id(id)) {
         let _ = element.set_attribute("hidden", "");
     }
+}
+
+/// A new canvas for the lab, placed at the top of the page, right under `#error` (what the
+/// page says of a failure stays in sight above it), with everything else the page says
+/// under it; none where the page has no `#error` to place it under.
+pub fn placed_canvas() -> Option<web_sys::HtmlCanvasElement> {
+    let document = document()?;
+    let canvas: web_sys::HtmlCanvasElement =
+        document.create_element("canvas").ok()?.dyn_into().ok()?;
+    document
+        .get_element_by_id("error")?
+        .after_with_node_1(&canvas)
+        .ok()?;
+    Some(canvas)
 }
 
 /// Says `message` on the page (`#error`) and in the console.

@@ -36,9 +36,9 @@ pub fn watch_files(wake: EventLoopProxy<Wake>) {
         });
         let _ = input.remove_attribute("disabled");
     }
-    // Over the page, a dragged file is offered for dropping, not opened by the browser in
-    // the lab's place.
-    listen(&document, "dragover", |event| event.prevent_default());
+    // The page's script keeps the browser from opening a dragged file in the lab's place
+    // from the page's start (and says, until this runs, that nothing is replayed: it
+    // tells by `#open`'s being disabled); this replays it.
     listen(&document, "drop", move |event| {
         event.prevent_default();
         let files = event

@@ -11,21 +11,20 @@ mod files;
 use std::cell::Cell;
 use std::rc::Rc;
 
-use clap::{CommandFactory as _, FromArgMatches as _};
 use wasm_bindgen::closure::Closure;
+use winit::event_loop::EventLoopProxy;
 
 pub use clock::PageClock;
-pub use dom::{keep_settings, mark_first_frame, offer_download, show_error, show_png};
+pub use dom::{
+    keep_settings, mark_first_frame, offer_download, placed_canvas, show_error, show_png,
+};
 pub use files::{opened, watch_files};
 
 use super::run_window;
-use crate::cli::Cli;
-use crate::cli::query::{page_arguments, page_message};
+use super::wake::Wake;
+use crate::cli::query;
+use crate::live::LiveSettings;
 use crate::options::WindowOptions;
-use crate::remembered::{Remembered, from_toml};
-
-/// The name a screenshot is offered for download under.
-pub const SCREENSHOT_NAME: &str = "timestep-lab.png";
 
 /// Starts the lab on the page: the query read as the window's command line (a bad value
 /// shows the command line's message in `#error`, and nothing starts), then the window.
@@ -37,7 +36,6 @@ pub fn start() {
         Err(message) => return dom::show_error(&message),
     };
     show_clock();
-    watch_visibility();
     run_window(options, |outcome| {
         if let Some(summary) = outcome.summary {
             let text = summary.to_string();
@@ -50,38 +48,13 @@ pub fn start() {
     });
 }
 
-/// The window's options from the page's query over the settings kept in local storage.
+/// The window's options from the page's query over the settings kept in local storage
+/// (unless `no-config`), whose problems are warned about in the console.
 fn page_options() -> Result<WindowOptions, String> {
-    let query = page_arguments(&dom::query_pairs())?;
-    let matches = Cli::command()
-        .try_get_matches_from(&query.arguments)
-        .map_err(|error| page_message(&error))?;
-    let cli = Cli::from_arg_matches(&matches).map_err(|error| page_message(&error))?;
-    if cli.command.is_some() {
-        return Err("a page runs the window, not a command".to_owned());
-    }
-    let kept = dom::kept_settings();
-    let first_visit = kept.is_none();
-    let (remembered, warnings) = match kept {
-        Some(text) => from_toml(&text, "the settings kept in local storage"),
-        None => (Remembered::default(), Vec::new()),
-    };
+    let (options, warnings) = query::page_options(&dom::query_pairs(), dom::kept_settings)?;
     for warning in warnings {
         web_sys::console::warn_1(&format!("warning: {warning}").into());
     }
-    let mut options = cli
-        .window
-        .options_over(&matches, &remembered)
-        .map_err(|error| format!("{error:#}"))?;
-    if query.screenshot {
-        if options.frames.is_none() {
-            return Err("screenshot=1 shows the last frame of a run: give frames=N too".to_owned());
-        }
-        options.screenshot = Some(SCREENSHOT_NAME.into());
-    }
-    options.record = query.record.map(Into::into);
-    options.quit_after_replay = query.quit_after_replay;
-    options.tour_offer = first_visit && options.tour.is_none();
     Ok(options)
 }
 
@@ -103,9 +76,10 @@ fn show_clock() {
     );
 }
 
-/// Says in `#throttled` when the browser stopped drawing the page while its tab was
-/// hidden (it runs no animation frames then; the guards clamp the first frame back).
-fn watch_visibility() {
+/// Sends `wake` a [`Wake::Shown`] whenever the page's tab is shown again after it was
+/// hidden (the browser runs no animation frames for a hidden tab). Called once, when the
+/// lab runs.
+pub fn watch_visibility(wake: EventLoopProxy<Wake>) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -122,14 +96,10 @@ fn watch_visibility() {
         if page.hidden() {
             hidden_at.set(Some(now));
         } else if let Some(since) = hidden_at.take() {
-            dom::show_text(
-                "throttled",
-                &format!(
-                    "The tab was hidden for {:.1} s: the browser ran no frames meanwhile, and \
-                     the guards clamped the first frame back.",
-                    (now - since) / 1000.0
-                ),
-            );
+            // The loop is gone only when the page is: nothing is left to tell.
+            let _ = wake.send_event(Wake::Shown {
+                hidden_s: (now - since) / 1000.0,
+            });
         }
     });
     let _ = document.add_event_listener_with_callback(
@@ -138,4 +108,54 @@ fn watch_visibility() {
     );
     // The listener lives as long as the page.
     changed.forget();
+}
+
+/// Says in `#throttled` that the tab was hidden for `hidden_s` seconds, in which the
+/// browser ran no frames, and what comes of that time in the first frame back: what the
+/// guards in `settings` (those in effect now, for that frame) do with it, or nothing where
+/// the lab is `paused`.
+pub fn say_hidden(hidden_s: f64, settings: &LiveSettings, paused: bool) {
+    dom::show_text("throttled", &hidden_message(hidden_s, settings, paused));
+}
+
+/// [`say_hidden`]'s words.
+fn hidden_message(hidden_s: f64, settings: &LiveSettings, paused: bool) -> String {
+    let hidden = format!("The tab was hidden for {hidden_s:.1} s: the browser ran no frames");
+    if paused {
+        return format!("{hidden} meanwhile, and the lab is paused, so the game owes none of it.");
+    }
+    let clamp_ms = settings.max_frame_time_ms;
+    let mut guards = Vec::new();
+    if clamp_ms > 0.0 && hidden_s * 1000.0 > clamp_ms {
+        guards.push(format!(
+            "the frame-time clamp cut the first frame back to {clamp_ms} ms"
+        ));
+    } else if clamp_ms > 0.0 {
+        guards.push(format!(
+            "the first frame took all of it, within the frame-time clamp ({clamp_ms} ms)"
+        ));
+    }
+    if settings.max_steps > 0 {
+        guards.push(format!(
+            "the steps-per-frame cap held it to at most {} steps",
+            settings.max_steps
+        ));
+    }
+    let guarded = if guards.is_empty() {
+        "no guard is on (max-frame-time 0, no max-steps), so the first frame owed all of it \
+         and each strategy took it whole"
+            .to_owned()
+    } else {
+        guards.join(", and ")
+    };
+    let engines = if settings
+        .pane_strategies()
+        .iter()
+        .any(|strategy| strategy.preset().is_some())
+    {
+        " (an engine preset keeps its own guards)"
+    } else {
+        ""
+    };
+    format!("{hidden} meanwhile, and {guarded}{engines}.")
 }
