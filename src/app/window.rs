@@ -446,6 +446,14 @@ impl App {
         let Some(mut active) = self.active.take() else {
             return;
         };
+        // A lost device draws nothing: the run ends saying so rather than counting frames
+        // that never reached the screen.
+        if let Some(why) = active.gpu.lost() {
+            self.error = Some(anyhow!("the GPU device was lost: {why}"));
+            self.active = Some(active);
+            event_loop.exit();
+            return;
+        }
         if !active.is_minimised() {
             if !active.surface.is_configured() {
                 // Never configured (created minimised) or a configure failed: try again.

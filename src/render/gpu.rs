@@ -65,6 +65,10 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     /// Errors the device reported that nobody caught (each was printed to stderr).
     uncaptured_errors: Arc<AtomicU64>,
+    /// Why the device was lost, once it is: a lost device draws nothing and answers nothing,
+    /// and a browser may lose it on its own (Chromium's WebGPU on SwiftShader without
+    /// Vulkan, docs/web.md).
+    lost: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl GpuContext {
@@ -97,12 +101,24 @@ impl GpuContext {
                 source,
             })?;
         let uncaptured_errors = log_uncaptured_errors(&device);
+        let lost = Arc::new(std::sync::Mutex::new(None));
+        let noted = Arc::clone(&lost);
+        device.set_device_lost_callback(move |reason, message| {
+            let why = match reason {
+                wgpu::DeviceLostReason::Destroyed => format!("destroyed: {message}"),
+                wgpu::DeviceLostReason::Unknown => message,
+            };
+            if let Ok(mut lost) = noted.lock() {
+                lost.get_or_insert(why);
+            }
+        });
         Ok(Self {
             instance,
             adapter,
             device,
             queue,
             uncaptured_errors,
+            lost,
         })
     }
 
@@ -147,6 +163,11 @@ impl GpuContext {
             .filter(|&count| count <= wanted.max(1))
             .find(|&count| offered(count))
             .unwrap_or(1)
+    }
+
+    /// Why the device was lost, if it was: nothing drawn or measured after that is real.
+    pub fn lost(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|lost| lost.clone())
     }
 
     /// How many validation or out-of-memory errors the device has reported that no error
