@@ -17,7 +17,7 @@ pub struct WindowOptions {
     pub keep_settings: KeepSettings,
     /// The present mode to start with.
     pub present_mode: PresentModeId,
-    /// Window size, physical pixels.
+    /// Window size, logical points: times the window's scale factor in physical pixels.
     pub size: (u32, u32),
     /// MSAA samples of the scene (1 or 4); `None` chooses for the adapter (4 on a GPU, 1
     /// on a CPU rasterizer).
