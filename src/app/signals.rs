@@ -19,11 +19,15 @@ use super::wake::Wake;
 const ENDED_AT_ONCE: i32 = 130;
 
 /// Ends the run through `wake` on the first signal, the process on the second. Where the
-/// handler cannot be set (another is set already, the system refuses), the signals keep
-/// their default action, which ends the process as before, and a warning says so.
+/// handler cannot be set (the system refuses), the signals keep their default action, which
+/// ends the process as before, and a warning says so.
 pub fn end_on_signals(wake: EventLoopProxy<Wake>) {
     let asked = AtomicBool::new(false);
-    let set = ctrlc::try_set_handler(move || {
+    // `set_handler`, not `try_set_handler`: the latter refuses a signal inherited as
+    // ignored (`nohup` ignores SIGHUP, a shell's background job SIGINT) and then leaves the
+    // others at their default, so one refusal lost all three. The window's own handler takes
+    // them all; under `nohup` a hang-up then ends the window as closing it would.
+    let set = ctrlc::set_handler(move || {
         if asked.swap(true, Ordering::SeqCst) {
             eprintln!("timestep-lab: asked to end twice: ending at once");
             std::process::exit(ENDED_AT_ONCE);
