@@ -143,26 +143,43 @@ fn esc_ends_the_run_with_the_recording_flushed_the_settings_saved_and_the_summar
     if xdotool(&display.name, &["version"]).is_none() {
         return;
     }
+    ended_from_outside(&display, "Esc", |name, window| {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        for args in [
+            &["windowfocus", "--sync", window][..],
+            &["key", "--window", window, "Escape"],
+        ] {
+            let output = xdotool(name, args).expect("xdotool runs");
+            assert!(output.status.success(), "xdotool {args:?}: {output:?}");
+        }
+    });
+}
+
+/// Runs the window on `display` recording to a file while `end` (given the display's name
+/// and the lab's window) ends it from outside, and checks that it ended well: exit 0, the
+/// summary with its frames, the recording named there and finished (bench reads every
+/// frame of it), the settings saved. `what` names the ending in failures.
+fn ended_from_outside(
+    display: &super::VirtualDisplay,
+    what: &str,
+    end: impl FnOnce(&str, &str) + Send + 'static,
+) {
     let config_home = fresh_config_home();
-    let recording =
-        std::env::temp_dir().join(format!("timestep-lab-esc-{}.csv", std::process::id()));
+    let recording = std::env::temp_dir().join(format!(
+        "timestep-lab-ended-{}-{}.csv",
+        what.replace(' ', "-"),
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&recording);
     let hands = {
         let name = display.name.clone();
         std::thread::spawn(move || {
             let window = lab_window(&name);
-            std::thread::sleep(std::time::Duration::from_millis(1500));
-            for args in [
-                &["windowfocus", "--sync", window.as_str()][..],
-                &["key", "--window", window.as_str(), "Escape"],
-            ] {
-                let output = xdotool(&name, args).expect("xdotool runs");
-                assert!(output.status.success(), "xdotool {args:?}: {output:?}");
-            }
+            end(&name, &window);
         })
     };
     let output = lab_with(
-        &display,
+        display,
         &[
             "--width",
             "320",
@@ -174,24 +191,26 @@ fn esc_ends_the_run_with_the_recording_flushed_the_settings_saved_and_the_summar
         &[],
         &config_home,
     );
-    hands.join().expect("the keys were pressed");
+    hands.join().expect("the run was ended");
     assert_success(&output);
     let frames: u64 = summary_value(&output, "frames")
         .parse()
         .expect("a frame count");
-    assert!(frames > 0, "{}", stdout(&output));
+    assert!(frames > 0, "{what}: {}", stdout(&output));
+    assert!(stdout(&output).contains("state hashes:"), "{what}");
     let recorded = summary_value(&output, "recorded");
     assert!(
         recorded.starts_with(&format!("{frames} frames to ")),
-        "{recorded}"
+        "{what}: {recorded}"
     );
     let saved = config_home.join("timestep-lab").join("settings.toml");
+    assert!(saved.is_file(), "{what}: the settings were not saved");
     assert_eq!(
         summary_value(&output, "settings saved"),
         saved.to_string_lossy()
     );
     let settings = std::fs::read_to_string(&saved).expect("the settings were saved");
-    assert!(settings.contains("strategy"), "{settings}");
+    assert!(settings.contains("strategy"), "{what}: {settings}");
     // The recording was finished: bench reads every frame of it.
     let bench = std::process::Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
         .args(["bench", "--json", "--trace"])
@@ -200,10 +219,10 @@ fn esc_ends_the_run_with_the_recording_flushed_the_settings_saved_and_the_summar
         .expect("bench runs");
     let _ = std::fs::remove_file(&recording);
     let _ = std::fs::remove_dir_all(&config_home);
-    assert!(bench.status.success(), "{bench:?}");
+    assert!(bench.status.success(), "{what}: {bench:?}");
     let report: serde_json::Value =
         serde_json::from_slice(&bench.stdout).expect("bench's JSON report");
-    assert_eq!(report["trace"]["frames"].as_u64(), Some(frames));
+    assert_eq!(report["trace"]["frames"].as_u64(), Some(frames), "{what}");
 }
 
 /// Settings whose folder cannot be created (under `/proc`, where even root cannot make one,
@@ -247,62 +266,15 @@ fn a_signal_ends_the_run_as_closing_the_window_does() {
         return;
     }
     for signal in ["INT", "TERM"] {
-        let config_home = fresh_config_home();
-        let recording = std::env::temp_dir().join(format!(
-            "timestep-lab-signal-{signal}-{}.csv",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&recording);
-        let sender = {
-            let name = display.name.clone();
-            std::thread::spawn(move || {
-                let window = lab_window(&name);
-                std::thread::sleep(std::time::Duration::from_millis(1000));
-                let found = xdotool(&name, &["getwindowpid", &window]).expect("xdotool runs");
-                let pid = String::from_utf8_lossy(&found.stdout).trim().to_owned();
-                let sent = std::process::Command::new("kill")
-                    .args([format!("-{signal}"), pid.clone()])
-                    .status()
-                    .expect("kill runs");
-                assert!(sent.success(), "kill -{signal} {pid}");
-            })
-        };
-        let output = lab_with(
-            &display,
-            &[
-                "--width",
-                "320",
-                "--height",
-                "240",
-                "--record",
-                recording.to_str().expect("utf-8 path"),
-            ],
-            &[],
-            &config_home,
-        );
-        sender.join().expect("the signal was sent");
-        assert_success(&output);
-        let frames: u64 = summary_value(&output, "frames")
-            .parse()
-            .expect("a frame count");
-        assert!(frames > 0, "SIG{signal}: {}", stdout(&output));
-        assert!(stdout(&output).contains("state hashes:"), "SIG{signal}");
-        let saved = config_home.join("timestep-lab").join("settings.toml");
-        assert!(saved.is_file(), "SIG{signal}: the settings were not saved");
-        let bench = std::process::Command::new(env!("CARGO_BIN_EXE_timestep-lab"))
-            .args(["bench", "--json", "--trace"])
-            .arg(&recording)
-            .output()
-            .expect("bench runs");
-        let _ = std::fs::remove_file(&recording);
-        let _ = std::fs::remove_dir_all(&config_home);
-        assert!(bench.status.success(), "SIG{signal}: {bench:?}");
-        let report: serde_json::Value =
-            serde_json::from_slice(&bench.stdout).expect("bench's JSON report");
-        assert_eq!(
-            report["trace"]["frames"].as_u64(),
-            Some(frames),
-            "SIG{signal}"
-        );
+        ended_from_outside(&display, &format!("SIG{signal}"), move |name, window| {
+            std::thread::sleep(std::time::Duration::from_millis(1000));
+            let found = xdotool(name, &["getwindowpid", window]).expect("xdotool runs");
+            let pid = String::from_utf8_lossy(&found.stdout).trim().to_owned();
+            let sent = std::process::Command::new("kill")
+                .args([format!("-{signal}"), pid.clone()])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success(), "kill -{signal} {pid}");
+        });
     }
 }
