@@ -185,14 +185,21 @@ impl App {
         if let Some(error) = self.error.take() {
             return WindowOutcome::failed(error);
         }
-        // The run itself ended well: what fails from here on is said after its summary.
-        let ended = |summary: &mut WindowSummary, error: Option<anyhow::Error>| WindowOutcome {
-            summary: Some(std::mem::take(summary)),
-            error,
+        // The run itself ended well: what fails from here on is said after its summary. A
+        // recording that failed leaves the settings as they were.
+        let error = match self.recorder.error() {
+            Some(error) => Some(anyhow!(error.to_owned())),
+            None => self.keep_settings().err(),
         };
-        if let Some(error) = self.recorder.error() {
-            return ended(&mut self.summary, Some(anyhow!(error.to_owned())));
+        WindowOutcome {
+            summary: Some(std::mem::take(&mut self.summary)),
+            error,
         }
+    }
+
+    /// Keeps the settings where the options say (a file, a page's local storage, nowhere)
+    /// for the next run, and notes a saved file in the summary.
+    fn keep_settings(&mut self) -> anyhow::Result<()> {
         let remembered = Remembered {
             settings: self.tour.resting_settings(self.live.resting_settings()),
             present_mode: self.shell.display.requested,
@@ -203,25 +210,17 @@ impl App {
         match &self.options.keep_settings {
             KeepSettings::Nowhere => {}
             KeepSettings::File(path) => {
-                if let Err(error) = save(path, &remembered) {
-                    return ended(&mut self.summary, Some(error));
-                }
+                save(path, &remembered)?;
                 self.summary.saved = Some(path.clone());
             }
             // Only a page's options keep them in the browser's local storage.
             KeepSettings::LocalStorage => {
                 #[cfg(target_arch = "wasm32")]
-                if let Err(error) =
-                    super::page::keep_settings(&crate::remembered::to_toml(&remembered))
-                {
-                    return ended(
-                        &mut self.summary,
-                        Some(anyhow!("cannot keep the settings: {error}")),
-                    );
-                }
+                super::page::keep_settings(&crate::remembered::to_toml(&remembered))
+                    .map_err(|error| anyhow!("cannot keep the settings: {error}"))?;
             }
         }
-        ended(&mut self.summary, None)
+        Ok(())
     }
 }
 
