@@ -21,6 +21,29 @@ pub const MINIMISED_POLL: Duration = Duration::from_millis(100);
 /// Configuration errors kept for the exit report (each one is also printed when it happens).
 const MAX_RECORDED_ERRORS: usize = 32;
 
+/// How the surface's frames are composited with what lies behind them: on a page's WebGPU
+/// canvas premultiplied, elsewhere the first mode the surface offers (`Auto` if none).
+///
+/// Every pixel of the lab's frame is opaque (the scene pass clears the whole target with
+/// alpha 1, opaque things write 1, and the ghost and the panel blend alpha over it, which
+/// keeps 1), so a premultiplied canvas shows the same picture as an opaque one. Chromium
+/// composites an opaque WebGPU canvas with a pass of its own that forces alpha to 1: on
+/// SwiftShader here a canvas that is only cleared ran at 33–36 fps opaque and 38 fps
+/// premultiplied (docs/web.md). wgpu's web backend takes `PreMultiplied` although it
+/// lists only `Opaque`.
+fn alpha_mode(
+    offered: &[wgpu::CompositeAlphaMode],
+    backend: wgpu::Backend,
+) -> wgpu::CompositeAlphaMode {
+    if backend == wgpu::Backend::BrowserWebGpu {
+        return wgpu::CompositeAlphaMode::PreMultiplied;
+    }
+    offered
+        .first()
+        .copied()
+        .unwrap_or(wgpu::CompositeAlphaMode::Auto)
+}
+
 /// The window's surface and how it is configured.
 pub struct WindowSurface {
     /// The window the surface draws into.
@@ -111,11 +134,7 @@ impl WindowSurface {
             height: size.height.max(1),
             present_mode: requested.resolve(&offered).to_wgpu(),
             desired_maximum_frame_latency: 2,
-            alpha_mode: capabilities
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            alpha_mode: alpha_mode(&capabilities.alpha_modes, gpu.adapter.get_info().backend),
             view_formats: if ui_format == format {
                 vec![]
             } else {

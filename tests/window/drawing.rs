@@ -43,6 +43,12 @@ fn a_real_window_runs_120_frames_and_screenshots_itself() {
     let _ = std::fs::remove_file(&path);
     assert_eq!(image.dimensions(), (1024, 640), "the window's size");
 
+    // Opaque everywhere, the translucent ghost and the panel's blended text included:
+    // what lets a page's WebGPU canvas be premultiplied with the same picture
+    // (`app::surface`'s alpha mode).
+    let translucent = image.pixels().filter(|p| p.0[3] != 255).count();
+    assert_eq!(translucent, 0, "pixels with alpha under 255");
+
     // Not blank: many distinct colours.
     let mut colours: Vec<[u8; 4]> = image.pixels().step_by(7).map(|p| p.0).collect();
     colours.sort_unstable();
