@@ -12,7 +12,7 @@ use winit::window::Window;
 
 use super::present_mode::WgpuPresentMode as _;
 use crate::live::PresentModeId;
-use crate::render::{DeviceError, GpuContext, adapter_summary, catch_errors, ui_view_format};
+use crate::render::{DeviceError, GpuContext, adapter_summary, catch_errors};
 
 /// How long to wait between checks while the window is minimised, hidden or its surface
 /// cannot be configured: no busy spin, and the window comes back within a tenth of a second.
@@ -20,6 +20,29 @@ pub const MINIMISED_POLL: Duration = Duration::from_millis(100);
 
 /// Configuration errors kept for the exit report (each one is also printed when it happens).
 const MAX_RECORDED_ERRORS: usize = 32;
+
+/// The formats a surface of `format` draws its frame through: the scene's and the
+/// panel's, given whether the surface's textures may be viewed in their sRGB or non-sRGB
+/// twin (`reinterpret`).
+///
+/// The scene's shaders give linear colour, which only an sRGB target encodes for the
+/// screen; egui's panel is drawn sRGB-encoded, through a non-sRGB view where there is one
+/// (`render::FrameTarget`). A surface that offers an sRGB format is drawn through it, the
+/// panel through its twin where it may be. A surface that offers none (a browser's WebGPU
+/// canvas: `rgba8unorm` or `bgra8unorm`) draws the scene through its sRGB twin as a view,
+/// where it may be viewed so: drawn straight into the canvas, the scene's linear colours
+/// came out far too dark (the clear colour 0.06 showed as 15 of 255, not 69). Where it
+/// may not, both go through the surface's own format.
+fn surface_formats(
+    format: wgpu::TextureFormat,
+    reinterpret: bool,
+) -> (wgpu::TextureFormat, wgpu::TextureFormat) {
+    match (format.is_srgb(), reinterpret) {
+        (true, true) => (format, format.remove_srgb_suffix()),
+        (false, true) if format.add_srgb_suffix() != format => (format.add_srgb_suffix(), format),
+        _ => (format, format),
+    }
+}
 
 /// How the surface's frames are composited with what lies behind them: on a page's WebGPU
 /// canvas premultiplied, elsewhere the first mode the surface offers (`Auto` if none).
@@ -52,6 +75,10 @@ pub struct WindowSurface {
     surface: wgpu::Surface<'static>,
     /// How the surface is configured (or is to be, while it is not).
     config: wgpu::SurfaceConfiguration,
+    /// The format the scene is drawn through: the surface's own, or a view of it.
+    scene_format: wgpu::TextureFormat,
+    /// The format the panel is drawn through: the surface's own, or a view of it.
+    ui_format: wgpu::TextureFormat,
     /// Present modes the surface supports.
     offered: Vec<PresentModeId>,
     /// Whether the surface is configured now (acquiring from one that is not panics).
@@ -116,17 +143,13 @@ impl WindowSurface {
             .map(|&mode| PresentModeId::from_wgpu(mode))
             .collect();
         let size = window.inner_size();
-        // The panel is drawn through the format's non-sRGB twin where the surface lets its
-        // textures be viewed so (see `render::FrameTarget`), and an offscreen texture too:
-        // a screenshot is drawn through the same formats.
-        let reinterpret = format.is_srgb()
-            && gpu.views_other_formats()
+        let reinterpret = gpu.views_other_formats()
             && gpu
                 .adapter
                 .get_downlevel_capabilities()
                 .flags
                 .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS);
-        let ui_format = ui_view_format(format, reinterpret);
+        let (scene_format, ui_format) = surface_formats(format, reinterpret);
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -135,17 +158,20 @@ impl WindowSurface {
             present_mode: requested.resolve(&offered).to_wgpu(),
             desired_maximum_frame_latency: 2,
             alpha_mode: alpha_mode(&capabilities.alpha_modes, gpu.adapter.get_info().backend),
-            view_formats: if ui_format == format {
-                vec![]
-            } else {
-                vec![ui_format]
-            },
+            // The one of the two formats that is not the surface's own, if any.
+            view_formats: [scene_format, ui_format]
+                .into_iter()
+                .filter(|&view| view != format)
+                .take(1)
+                .collect(),
             color_space: Default::default(),
         };
         Ok(Self {
             window,
             surface,
             config,
+            scene_format,
+            ui_format,
             offered,
             configured: false,
             configurations: 0,
@@ -159,18 +185,16 @@ impl WindowSurface {
         &self.offered
     }
 
-    /// The texture format frames are drawn in.
+    /// The format the scene is drawn through: an sRGB one wherever the surface can give
+    /// one ([`surface_formats`]). An offscreen frame of the same picture is made in it.
     pub fn format(&self) -> wgpu::TextureFormat {
-        self.config.format
+        self.scene_format
     }
 
-    /// The format the panel is drawn through: the surface's, or its non-sRGB twin.
+    /// The format the panel is drawn through: the scene's non-sRGB twin where the
+    /// surface lets its textures be viewed so, else the scene's.
     pub fn ui_format(&self) -> wgpu::TextureFormat {
-        self.config
-            .view_formats
-            .first()
-            .copied()
-            .unwrap_or(self.config.format)
+        self.ui_format
     }
 
     /// The size the surface is configured at, physical pixels.
@@ -338,4 +362,58 @@ pub struct FrameWaits {
     pub acquire: Duration,
     /// The present call (a software rasterizer finishes the image in it).
     pub present: Duration,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::TextureFormat as F;
+
+    #[test]
+    fn the_scene_goes_through_srgb_and_the_panel_through_its_twin_where_they_may() {
+        // A desktop surface: sRGB offered, its textures viewable as the twin.
+        assert_eq!(
+            surface_formats(F::Bgra8UnormSrgb, true),
+            (F::Bgra8UnormSrgb, F::Bgra8Unorm)
+        );
+        // GL: sRGB offered, no other view.
+        assert_eq!(
+            surface_formats(F::Rgba8UnormSrgb, false),
+            (F::Rgba8UnormSrgb, F::Rgba8UnormSrgb)
+        );
+        // A browser's WebGPU canvas: no sRGB format, but an sRGB view of it.
+        assert_eq!(
+            surface_formats(F::Rgba8Unorm, true),
+            (F::Rgba8UnormSrgb, F::Rgba8Unorm)
+        );
+        assert_eq!(
+            surface_formats(F::Bgra8Unorm, true),
+            (F::Bgra8UnormSrgb, F::Bgra8Unorm)
+        );
+        // No sRGB twin at all, or no other view: the surface's own format for both.
+        assert_eq!(
+            surface_formats(F::Rgba16Float, true),
+            (F::Rgba16Float, F::Rgba16Float)
+        );
+        assert_eq!(
+            surface_formats(F::Rgba8Unorm, false),
+            (F::Rgba8Unorm, F::Rgba8Unorm)
+        );
+    }
+
+    #[test]
+    fn a_page_canvas_is_premultiplied_and_a_desktop_surface_takes_what_it_offers_first() {
+        use wgpu::CompositeAlphaMode as A;
+        let offered = [A::Opaque, A::PreMultiplied];
+        assert_eq!(
+            alpha_mode(&[A::Opaque], wgpu::Backend::BrowserWebGpu),
+            A::PreMultiplied
+        );
+        assert_eq!(alpha_mode(&offered, wgpu::Backend::Vulkan), A::Opaque);
+        assert_eq!(
+            alpha_mode(&offered[1..], wgpu::Backend::Gl),
+            A::PreMultiplied
+        );
+        assert_eq!(alpha_mode(&[], wgpu::Backend::Metal), A::Auto);
+    }
 }
