@@ -67,6 +67,28 @@ fn vs_coil(vertex: VertexIn, instance: InstanceIn) -> VertexOut {
     return out;
 }
 
+// A vertex of a trail's mesh (the Rust `TrailVertex`): already in world space, in its
+// dot's colour. The dots are copied into one mesh on the CPU rather than drawn as
+// instances: a CPU rasterizer may pay for each instance as for a draw.
+struct TrailIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) color: vec4<f32>,
+};
+
+@vertex
+fn vs_trail(vertex: TrailIn) -> VertexOut {
+    var out: VertexOut;
+    out.clip_position = camera.clip_from_world * vec4<f32>(vertex.position, 1.0);
+    out.world_position = vertex.position;
+    out.world_normal = vertex.normal;
+    out.object_normal = vertex.normal;
+    out.color = vertex.color;
+    out.color_alt = vertex.color.rgb;
+    out.material = 0u;
+    return out;
+}
+
 // Base colour of the banded material: longitude sectors alternate the two colours, and a
 // dark equatorial band circles the object's y axis. Edges are smoothed over one pixel.
 fn banded(base: vec3<f32>, alt: vec3<f32>, n: vec3<f32>) -> vec3<f32> {

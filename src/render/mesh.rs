@@ -63,10 +63,11 @@ pub(crate) struct MeshSet {
 }
 
 /// How many sphere meshes there are.
-pub(crate) const SPHERE_LODS: usize = 3;
+pub(crate) const SPHERE_LODS: usize = 5;
 /// Longitude segments of each sphere mesh, coarsest first; each has half as many latitude
-/// rings. 48 × 24 (about 2.2k triangles) is smooth up to a radius of about 230 pixels.
-const SPHERE_SEGMENTS: [u32; SPHERE_LODS] = [8, 16, 48];
+/// rings. 48 × 24 (about 2.2k triangles) is smooth up to a radius of about 230 pixels; 4 × 2
+/// (16 triangles) draws a dot up to 1.7 pixels in radius, as a ten-pane trail's are.
+const SPHERE_SEGMENTS: [u32; SPHERE_LODS] = [4, 6, 8, 16, 48];
 /// The widest gap, in pixels, [`sphere_lod`] allows between a sphere's outline and its
 /// polygon's: under half a pixel, the coarser mesh draws the same pixels.
 const MAX_OUTLINE_GAP_PX: f32 = 0.5;
@@ -227,29 +228,51 @@ mod tests {
     fn meshes_index_only_their_own_vertices() {
         let set = MeshSet::new(10.0, 1.0);
         let total = set.vertices.len() as i64;
-        let [speck, dot, sphere] = set.spheres;
-        for mesh in [speck, dot, sphere, set.cylinder, set.coil, set.grid] {
+        let [point, speck, dot, ball, sphere] = set.spheres;
+        for mesh in [
+            point,
+            speck,
+            dot,
+            ball,
+            sphere,
+            set.cylinder,
+            set.coil,
+            set.grid,
+        ] {
             let indices = &set.indices[mesh.indices().start as usize..mesh.indices().end as usize];
             assert!(!indices.is_empty());
             assert!(indices.iter().all(|&i| (i as i64) < total));
         }
         // About 2k triangles for the fine sphere, a tenth of that for the next, and a few
-        // dozen for the coarsest.
-        assert!((2000..2600).contains(&(sphere.index_count / 3)));
-        assert!((150..300).contains(&(dot.index_count / 3)));
-        assert!((30..80).contains(&(speck.index_count / 3)));
+        // dozen or a handful for the coarsest.
+        let triangles = |mesh: MeshRange| mesh.index_count / 3;
+        assert!((2000..2600).contains(&triangles(sphere)));
+        assert!((150..300).contains(&triangles(ball)));
+        assert_eq!(
+            [triangles(dot), triangles(speck), triangles(point)],
+            [64, 36, 16]
+        );
     }
 
     #[test]
     fn sphere_meshes_follow_the_outline_within_half_a_pixel() {
-        // 8 sides: r·(1 − cos 22.5°) = 0.5 at r = 6.57 px; 16 sides: at r = 26.0 px.
-        assert_eq!(sphere_lod(0.0), 0);
-        assert_eq!(sphere_lod(6.5), 0);
-        assert_eq!(sphere_lod(6.7), 1);
-        assert_eq!(sphere_lod(25.9), 1);
-        assert_eq!(sphere_lod(26.2), 2);
-        assert_eq!(sphere_lod(5000.0), 2);
-        assert_eq!(sphere_lod(f32::NAN), 2);
-        assert_eq!(sphere_lod(f32::INFINITY), 2);
+        // r·(1 − cos(π/n)) = 0.5 at r = 1.71 px for 4 sides, 3.73 px for 6, 6.57 px for 8,
+        // 26.0 px for 16.
+        for (radius_px, lod) in [
+            (0.0, 0),
+            (1.70, 0),
+            (1.72, 1),
+            (3.72, 1),
+            (3.74, 2),
+            (6.5, 2),
+            (6.7, 3),
+            (25.9, 3),
+            (26.2, 4),
+            (5000.0, 4),
+            (f32::NAN, 4),
+            (f32::INFINITY, 4),
+        ] {
+            assert_eq!(sphere_lod(radius_px), lod, "{radius_px} px");
+        }
     }
 }

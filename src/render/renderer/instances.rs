@@ -1,6 +1,6 @@
 //! What one pane draws, as instance data: the camera uniform, and one [`Instance`] per
-//! object (grid, sphere, pivot, spring, trail dots, ghost) grouped by mesh and pipeline.
-//! Also the colours everything is drawn in; sizes come from [`crate::world`].
+//! object (grid, sphere, pivot, spring, ghost) grouped by mesh and pipeline; the trail's
+//! dots are one mesh instead (`trail.rs`). Also the colours everything is drawn in; sizes come from [`crate::world`].
 
 use std::ops::Range;
 
@@ -11,8 +11,7 @@ use crate::render::mesh::{SPHERE_LODS, sphere_lod};
 use crate::view::PaneView;
 use crate::world::{
     COIL_RADIUS_M, COIL_TURNS, FRAMED_ASPECT, GRID_HALF_EXTENT_M, PIVOT_RADIUS_M, PLATE_RADIUS_M,
-    PLATE_THICKNESS_M, POST_RADIUS_M, SPRING_MASS_RADIUS_M, TRAIL_DOT_RADIUS_M, WIRE_RADIUS_M,
-    Z_FAR_M, Z_NEAR_M,
+    PLATE_THICKNESS_M, POST_RADIUS_M, SPRING_MASS_RADIUS_M, WIRE_RADIUS_M, Z_FAR_M, Z_NEAR_M,
 };
 
 /// Clear colour of every pane: a dark blue-grey (linear).
@@ -50,7 +49,7 @@ pub const TRAIL_COLOR: [f32; 3] = [1.0, 0.80, 0.22];
 /// yellow of frames that moved.
 pub const REPEATED_DOT_COLOR: [f32; 3] = [1.0, 0.12, 0.06];
 /// A repeated dot's size relative to the others: large enough to read in a small pane.
-const REPEATED_DOT_SCALE: f32 = 1.4;
+pub(super) const REPEATED_DOT_SCALE: f32 = 1.4;
 /// The ghost's tint (linear RGB).
 pub const GHOST_COLOR: [f32; 3] = [0.75, 0.85, 1.0];
 /// The ghost's opacity facing the camera; its rim is more opaque.
@@ -164,8 +163,6 @@ pub(super) struct PaneInstances {
     pub(super) spheres: LodRanges,
     /// Instances of the pivot ball, the spring's mass and the player's head.
     pub(super) dots: LodRanges,
-    /// Instances of the trail's dots.
-    pub(super) trail: LodRanges,
     /// Instances of the pivot's post and the spring's anchor plate.
     pub(super) cylinders: Range<u32>,
     /// Instances of the spring's coil.
@@ -226,11 +223,6 @@ pub(super) fn push_pane_instances(
     view: &PaneView,
     scale: &PaneScale,
 ) -> PaneInstances {
-    let background = [
-        BACKGROUND.r as f32,
-        BACKGROUND.g as f32,
-        BACKGROUND.b as f32,
-    ];
     let spring_color = |normal: [f32; 3]| {
         if view.spring_exploded {
             ALARM_COLOR
@@ -301,25 +293,6 @@ pub(super) fn push_pane_instances(
         }
     });
 
-    let trail = sphere_group(instances, scale, |instances| {
-        let count = view.trail.len().max(1) as f32;
-        for (i, dot) in view.trail_dots().enumerate() {
-            // Newest is 1, oldest near 0: old dots darken into the background.
-            let age = (i + 1) as f32 / count;
-            let strength = 0.15 + 0.85 * age;
-            // A frame that repeated the last picture (no step) stands out: the stutter.
-            let (tint, scale) = if dot.repeated {
-                (REPEATED_DOT_COLOR, REPEATED_DOT_SCALE)
-            } else {
-                (TRAIL_COLOR, 1.0)
-            };
-            let color =
-                std::array::from_fn(|c| background[c] + (tint[c] - background[c]) * strength);
-            let radius = TRAIL_DOT_RADIUS_M * scale * (0.6 + 0.4 * age);
-            instances.push(Instance::new(ball(dot.position, radius), color, 1.0));
-        }
-    });
-
     let cylinders = group(instances, |instances| {
         let post_height = view.pivot.y - view.ground_y;
         if post_height > 0.0 {
@@ -380,7 +353,6 @@ pub(super) fn push_pane_instances(
         grid,
         spheres,
         dots,
-        trail,
         cylinders,
         coil,
         ghost,
@@ -493,19 +465,9 @@ mod tests {
         let mut instances = Vec::new();
         let large = push_pane_instances(&mut instances, &view, &PaneScale::new(clip, 1080.0));
         // The orbiting sphere is tens of pixels across: the finest mesh.
-        assert_eq!(count(&large.spheres), [0, 0, 1]);
-        // The trail's dots are a few pixels: the coarsest, and none lost.
-        let trail_counts = count(&large.trail);
-        assert_eq!(
-            trail_counts.iter().sum::<usize>(),
-            view.trail_dots().count()
-        );
-        assert!(
-            trail_counts[0] > 0 && trail_counts[2] == 0,
-            "{trail_counts:?}"
-        );
+        assert_eq!(count(&large.spheres), [0, 0, 0, 0, 1]);
         // Every range holds instances of its mesh only, in order.
-        for ranges in [&large.spheres, &large.dots, &large.trail, &large.ghost] {
+        for ranges in [&large.spheres, &large.dots, &large.ghost] {
             for (lod, range) in ranges.iter().enumerate() {
                 let scale = PaneScale::new(clip, 1080.0);
                 for instance in &instances[range.start as usize..range.end as usize] {
@@ -514,12 +476,12 @@ mod tests {
             }
         }
 
-        // In a pane 40 pixels tall, everything is small.
+        // In a pane 40 pixels tall, everything is small: 8 segments or fewer.
         instances.clear();
         let tiny = push_pane_instances(&mut instances, &view, &PaneScale::new(clip, 40.0));
-        for ranges in [&tiny.spheres, &tiny.dots, &tiny.trail, &tiny.ghost] {
+        for ranges in [&tiny.spheres, &tiny.dots, &tiny.ghost] {
             let counts = count(ranges);
-            assert_eq!(counts[1] + counts[2], 0, "{counts:?}");
+            assert_eq!(counts[3] + counts[4], 0, "{counts:?}");
         }
     }
 }

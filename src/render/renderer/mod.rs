@@ -4,12 +4,14 @@
 //! a non-empty [`Viewport`] it writes a camera uniform (world to clip for the pane's
 //! aspect, the light, the clear colour) into its own slot of a shared uniform buffer, and
 //! appends the pane's instances (grid, sphere, pivot and post, spring plate, coil and mass,
-//! trail dots, ghost) to a shared instance list, grouped by mesh. Both are uploaded in one
-//! write each; the buffers grow when a frame needs more and are otherwise reused, so a
+//! ghost) to a shared instance list, grouped by mesh, and its trail's dots, each a copy of
+//! the sphere mesh its size needs, to one shared mesh in world space (a CPU rasterizer may
+//! pay for every instance as for a draw: `trail.rs`). Each is uploaded in one write; the
+//! buffers grow when a frame needs more and are otherwise reused, so a
 //! steady frame does not allocate. [`Renderer::draw`] then records the panes into a pass:
 //! per pane it sets the viewport, the scissor and the camera's dynamic offset, and draws
-//! each group with its pipeline: the grid, the lit meshes, the coil, and the translucent
-//! ghost last, over the finished opaque image.
+//! each group with its pipeline: the grid, the lit meshes, the trail, the coil, and the
+//! translucent ghost last, over the finished opaque image.
 //!
 //! Meshes are generated once (`render/mesh.rs`) and shared by every pane; each object's
 //! size and place go into its instance's transform, the sizes coming from
@@ -22,6 +24,8 @@
 //! - `viewport.rs`: [`Viewport`] and [`PlacedView`], where each pane goes in the target.
 //! - `instances.rs`: what one pane draws as data: the camera uniform ([`clip_from_world`]),
 //!   the instances, and the colours.
+//! - `trail.rs`: the trail's dots ([`PaneView::trail_dots`](crate::view::PaneView::trail_dots)
+//!   as drawn) copied into one mesh per pane.
 //! - `pipelines.rs`: shaders, the camera bind group and its layout, the render pipelines.
 //! - `targets.rs`: [`RenderTargets`] (MSAA colour and depth), [`DEPTH_FORMAT`],
 //!   [`DEFAULT_SAMPLE_COUNT`].
@@ -29,6 +33,7 @@
 mod instances;
 mod pipelines;
 mod targets;
+mod trail;
 mod viewport;
 
 use std::ops::Range;
@@ -39,6 +44,7 @@ use instances::{
     push_pane_instances,
 };
 use pipelines::{Pipelines, camera_bind_group, camera_layout};
+use trail::{DotMeshes, TrailVertex};
 
 pub use instances::{
     ALARM_COLOR, BACKGROUND, GHOST_ALPHA, GHOST_COLOR, GRID_COLOR, MASS_COLOR, PIVOT_COLOR,
@@ -95,6 +101,8 @@ struct PaneDraw {
     camera_offset: u32,
     /// Its instance ranges in the shared instance buffer.
     instances: PaneInstances,
+    /// Its trail's index range in the trail's index buffer.
+    trail: Range<u32>,
 }
 
 /// Draws [`PaneView`](crate::view::PaneView)s: one instance serves any number of panes,
@@ -104,7 +112,7 @@ struct PaneDraw {
 /// inside a pass (or let [`RenderTargets::encode_scene_pass`] do both the pass and the
 /// draw).
 pub struct Renderer {
-    /// One pipeline per way of drawing: lit meshes, the coil, the ghost, the grid.
+    /// One pipeline per way of drawing: lit meshes, the trail, the coil, the ghost, the grid.
     pipelines: Pipelines,
     /// Layout of the camera bind group: one uniform with a dynamic offset.
     camera_layout: wgpu::BindGroupLayout,
@@ -116,12 +124,22 @@ pub struct Renderer {
     camera_stride: u64,
     /// Every prepared pane's instances.
     instance_buffer: GrowingBuffer,
+    /// Every prepared pane's trail, one mesh each, in world space.
+    trail_vertex_buffer: GrowingBuffer,
+    /// Indices of the trails' meshes, into the trail's vertex buffer as a whole.
+    trail_index_buffer: GrowingBuffer,
+    /// The sphere meshes on the CPU, copied for each of the trail's dots.
+    dot_meshes: DotMeshes,
+    /// This frame's trail vertices before upload (reused).
+    trail_vertices: Vec<TrailVertex>,
+    /// This frame's trail indices before upload (reused).
+    trail_indices: Vec<u32>,
     /// Vertices of all the shared meshes.
     vertex_buffer: wgpu::Buffer,
     /// Indices of all the shared meshes.
     index_buffer: wgpu::Buffer,
-    /// Unit spheres, coarsest first: the orbiting sphere, its ghost, the balls and the
-    /// trail, each drawn with the one its size on screen needs.
+    /// Unit spheres, coarsest first: the orbiting sphere, its ghost and the balls, each
+    /// drawn with the one its size on screen needs (the trail's dots are copies of them).
     sphere_meshes: [MeshRange; SPHERE_LODS],
     /// Unit cylinder: the pivot's post and the anchor plate.
     cylinder_mesh: MeshRange,
@@ -181,6 +199,20 @@ impl Renderer {
             (std::mem::size_of::<Instance>() * 512) as u64,
         );
 
+        let trail_vertex_buffer = GrowingBuffer::new(
+            device,
+            "scene trail vertices",
+            wgpu::BufferUsages::VERTEX,
+            (std::mem::size_of::<TrailVertex>() * 4096) as u64,
+        );
+        let trail_index_buffer = GrowingBuffer::new(
+            device,
+            "scene trail indices",
+            wgpu::BufferUsages::INDEX,
+            (std::mem::size_of::<u32>() * 16384) as u64,
+        );
+        let dot_meshes = DotMeshes::new(&meshes);
+
         let pipelines = Pipelines::new(device, &camera_layout, color_format, sample_count);
 
         Self {
@@ -190,6 +222,11 @@ impl Renderer {
             camera_buffer,
             camera_stride,
             instance_buffer,
+            trail_vertex_buffer,
+            trail_index_buffer,
+            dot_meshes,
+            trail_vertices: Vec::new(),
+            trail_indices: Vec::new(),
             vertex_buffer,
             index_buffer,
             sphere_meshes: meshes.spheres,
@@ -219,6 +256,8 @@ impl Renderer {
         self.instances.clear();
         self.camera_bytes.clear();
         self.pane_draws.clear();
+        self.trail_vertices.clear();
+        self.trail_indices.clear();
         for pane in panes {
             let Some(aspect) = pane.viewport.aspect() else {
                 continue;
@@ -232,10 +271,17 @@ impl Renderer {
                 .resize(camera_offset + self.camera_stride as usize, 0);
             let scale = PaneScale::new(clip_from_world, pane.viewport.height);
             let instances = push_pane_instances(&mut self.instances, &pane.view, &scale);
+            let trail = self.dot_meshes.push_trail(
+                &pane.view,
+                &scale,
+                &mut self.trail_vertices,
+                &mut self.trail_indices,
+            );
             self.pane_draws.push(PaneDraw {
                 viewport: pane.viewport,
                 camera_offset: u32::try_from(camera_offset).expect("camera buffer offset fits u32"),
                 instances,
+                trail,
             });
         }
         if self.pane_draws.is_empty() {
@@ -253,6 +299,18 @@ impl Renderer {
         self.instance_buffer
             .reserve(device, instance_bytes.len() as u64);
         queue.write_buffer(&self.instance_buffer.buffer, 0, instance_bytes);
+        if !self.trail_indices.is_empty() {
+            // Vertices are 40 bytes and indices 4: both multiples of four, as
+            // `write_buffer` needs.
+            let vertex_bytes: &[u8] = bytemuck::cast_slice(&self.trail_vertices);
+            let index_bytes: &[u8] = bytemuck::cast_slice(&self.trail_indices);
+            self.trail_vertex_buffer
+                .reserve(device, vertex_bytes.len() as u64);
+            self.trail_index_buffer
+                .reserve(device, index_bytes.len() as u64);
+            queue.write_buffer(&self.trail_vertex_buffer.buffer, 0, vertex_bytes);
+            queue.write_buffer(&self.trail_index_buffer.buffer, 0, index_bytes);
+        }
     }
 
     /// Records the prepared panes into `pass`, setting each pane's viewport and scissor.
@@ -318,7 +376,18 @@ impl Renderer {
             pass.set_pipeline(&self.pipelines.lit);
             spheres(pass, parts.sphere, &instances.spheres);
             spheres(pass, parts.props, &instances.dots);
-            spheres(pass, parts.trail, &instances.trail);
+            if parts.trail && !pane.trail.is_empty() {
+                pass.set_pipeline(&self.pipelines.trail);
+                pass.set_vertex_buffer(0, self.trail_vertex_buffer.buffer.slice(..));
+                pass.set_index_buffer(
+                    self.trail_index_buffer.buffer.slice(..),
+                    wgpu::IndexFormat::Uint32,
+                );
+                pass.draw_indexed(pane.trail.clone(), 0, 0..1);
+                pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+                pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_pipeline(&self.pipelines.lit);
+            }
             if parts.props {
                 draw_mesh(pass, self.cylinder_mesh, instances.cylinders.clone());
             }

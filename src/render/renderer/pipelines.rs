@@ -1,14 +1,18 @@
 //! The renderer's pipelines: its shaders, the camera bind group and its layout, and the
-//! four render pipelines built from them (lit meshes, the coil, the ghost, the grid).
+//! five render pipelines built from them (lit meshes, the trail, the coil, the ghost, the
+//! grid).
 
 use super::instances::{CameraUniform, Instance};
 use super::targets::DEPTH_FORMAT;
+use super::trail::TrailVertex;
 use crate::render::mesh::Vertex;
 
 /// The renderer's render pipelines, one per way of drawing.
 pub(super) struct Pipelines {
     /// Opaque lit meshes: the sphere, dots and cylinders.
     pub(super) lit: wgpu::RenderPipeline,
+    /// The trail's dots, one mesh in world space, lit as the other meshes.
+    pub(super) trail: wgpu::RenderPipeline,
     /// The spring's coil, shaped into a helix in the vertex shader.
     pub(super) coil: wgpu::RenderPipeline,
     /// The translucent ghost sphere.
@@ -66,6 +70,17 @@ impl Pipelines {
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull_mode: Some(wgpu::Face::Back),
             translucent: false,
+            input: VertexInput::MeshInstances,
+        });
+        let trail = builder.build(PipelineSpec {
+            label: "scene trail",
+            module: &mesh_shader,
+            vertex_entry: "vs_trail",
+            fragment_entry: "fs_lit",
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: Some(wgpu::Face::Back),
+            translucent: false,
+            input: VertexInput::Trail,
         });
         let coil = builder.build(PipelineSpec {
             label: "scene coil",
@@ -76,6 +91,7 @@ impl Pipelines {
             // The tube's winding depends on the helix's handedness: draw both faces.
             cull_mode: None,
             translucent: false,
+            input: VertexInput::MeshInstances,
         });
         let ghost = builder.build(PipelineSpec {
             label: "scene ghost",
@@ -85,6 +101,7 @@ impl Pipelines {
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull_mode: Some(wgpu::Face::Back),
             translucent: true,
+            input: VertexInput::MeshInstances,
         });
         let grid = builder.build(PipelineSpec {
             label: "scene grid",
@@ -94,9 +111,11 @@ impl Pipelines {
             topology: wgpu::PrimitiveTopology::LineList,
             cull_mode: None,
             translucent: false,
+            input: VertexInput::MeshInstances,
         });
         Self {
             lit,
+            trail,
             coil,
             ghost,
             grid,
@@ -159,6 +178,17 @@ struct PipelineSpec<'a> {
     cull_mode: Option<wgpu::Face>,
     /// Alpha blended, depth tested but not written.
     translucent: bool,
+    /// What the vertex shader reads.
+    input: VertexInput,
+}
+
+/// What a pipeline's vertex shader reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VertexInput {
+    /// A shared mesh's [`Vertex`] and the object's [`Instance`].
+    MeshInstances,
+    /// A [`TrailVertex`], which carries what the others take from their instance.
+    Trail,
 }
 
 /// What the renderer's pipelines share.
@@ -174,8 +204,8 @@ struct PipelineBuilder<'a> {
 }
 
 impl PipelineBuilder<'_> {
-    /// The pipeline `spec` describes, with the vertex and instance layouts every pipeline
-    /// shares.
+    /// The pipeline `spec` describes, with the vertex and instance layouts the meshes
+    /// share, or the trail's vertex layout for its vertex shader.
     fn build(&self, spec: PipelineSpec<'_>) -> wgpu::RenderPipeline {
         const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
             wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3];
@@ -184,7 +214,9 @@ impl PipelineBuilder<'_> {
             6 => Float32x4, 7 => Float32x4, 8 => Float32x4,
             9 => Float32x4, 10 => Float32x4, 11 => Float32x4,
         ];
-        let buffers = [
+        const TRAIL_ATTRIBUTES: [wgpu::VertexAttribute; 3] =
+            wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x4];
+        let mesh_buffers = [
             Some(wgpu::VertexBufferLayout {
                 array_stride: std::mem::size_of::<Vertex>() as u64,
                 step_mode: wgpu::VertexStepMode::Vertex,
@@ -196,6 +228,15 @@ impl PipelineBuilder<'_> {
                 attributes: &INSTANCE_ATTRIBUTES,
             }),
         ];
+        let trail_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<TrailVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &TRAIL_ATTRIBUTES,
+        })];
+        let buffers: &[Option<wgpu::VertexBufferLayout<'_>>] = match spec.input {
+            VertexInput::MeshInstances => &mesh_buffers,
+            VertexInput::Trail => &trail_buffers,
+        };
         let blend = if spec.translucent {
             wgpu::BlendState::ALPHA_BLENDING
         } else {
@@ -209,7 +250,7 @@ impl PipelineBuilder<'_> {
                     module: spec.module,
                     entry_point: Some(spec.vertex_entry),
                     compilation_options: Default::default(),
-                    buffers: &buffers,
+                    buffers,
                 },
                 primitive: wgpu::PrimitiveState {
                     topology: spec.topology,
