@@ -176,41 +176,43 @@ class Browser:
         self.driver.kill()
 
 
-def png_facts(url):
-    """The size of the PNG in data URL `url`, and how many distinct byte values its pixel
-    data holds (a blank frame holds a handful, a drawn one hundreds)."""
-    prefix = "data:image/png;base64,"
-    if not url or not url.startswith(prefix):
-        return None
-    png = base64.b64decode(url[len(prefix) :])
-    width, height = struct.unpack(">II", png[16:24])
-    data, at = b"", 8
-    while at < len(png):
-        (length,) = struct.unpack(">I", png[at : at + 4])
-        kind = png[at + 4 : at + 8]
-        if kind == b"IDAT":
-            data += png[at + 8 : at + 8 + length]
-        at += 12 + length
-    return (width, height), len(set(zlib.decompress(data)))
-
-
-def png_pixel(url, x, y):
-    """The RGBA of pixel (x, y) in the 8-bit RGBA PNG in data URL `url` (its rows unfiltered
-    as the PNG specification says), or None where the PNG is not such an image."""
+def png_parts(url):
+    """The PNG in data URL `url` as (width, height, bit depth, colour type, its pixel rows
+    inflated, each after its filter byte), or None where `url` holds no PNG."""
     prefix = "data:image/png;base64,"
     if not url or not url.startswith(prefix):
         return None
     png = base64.b64decode(url[len(prefix) :])
     width, height, depth, kind = struct.unpack(">IIBB", png[16:26])
-    if (depth, kind) != (8, 6) or not (0 <= x < width and 0 <= y < height):
-        return None
     data, at = b"", 8
     while at < len(png):
         (length,) = struct.unpack(">I", png[at : at + 4])
         if png[at + 4 : at + 8] == b"IDAT":
             data += png[at + 8 : at + 8 + length]
         at += 12 + length
-    raw, stride, previous = zlib.decompress(data), width * 4, bytearray(width * 4)
+    return width, height, depth, kind, zlib.decompress(data)
+
+
+def png_facts(url):
+    """The size of the PNG in data URL `url`, and how many distinct byte values its pixel
+    data holds (a blank frame holds a handful, a drawn one hundreds)."""
+    parts = png_parts(url)
+    if parts is None:
+        return None
+    width, height, _, _, raw = parts
+    return (width, height), len(set(raw))
+
+
+def png_pixel(url, x, y):
+    """The RGBA of pixel (x, y) in the 8-bit RGBA PNG in data URL `url` (its rows unfiltered
+    as the PNG specification says), or None where the PNG is not such an image."""
+    parts = png_parts(url)
+    if parts is None:
+        return None
+    width, height, depth, kind, raw = parts
+    if (depth, kind) != (8, 6) or not (0 <= x < width and 0 <= y < height):
+        return None
+    stride, previous = width * 4, bytearray(width * 4)
     for row in range(y + 1):
         start = row * (stride + 1)
         method, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])

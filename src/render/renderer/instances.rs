@@ -417,10 +417,6 @@ pub(super) fn camera_uniform(view: &PaneView, clip_from_world: Mat4) -> CameraUn
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::SceneConfig;
-    use crate::sim::Simulation;
-    use crate::timestep::{Strategy, TimestepConfig};
-    use crate::view::Trail;
 
     /// A camera 10 m from the origin looking at it, 60° vertical field of view.
     fn camera(aspect: f32) -> Mat4 {
@@ -445,19 +441,7 @@ mod tests {
 
     #[test]
     fn each_sphere_gets_the_mesh_its_size_on_screen_needs() {
-        let mut sim = Simulation::new(
-            Strategy::Interpolated,
-            TimestepConfig::default(),
-            SceneConfig::new(),
-        );
-        let mut trail = Trail::default();
-        let mut shown = None;
-        for _ in 0..60 {
-            let (_, frame) = sim.frame(16_666_667);
-            trail.push((frame.sphere_position.as_vec3(), frame.real_time));
-            shown = Some(frame);
-        }
-        let shown = shown.expect("frames ran");
+        let (sim, shown, trail) = super::super::test_frames::sixty_frames();
         let view = PaneView::new(&shown, sim.scene().config(), false, &trail);
         let clip = clip_from_world(&view, 16.0 / 9.0);
         let count = |ranges: &LodRanges| ranges.clone().map(|range| range.len());

@@ -408,3 +408,30 @@ fn draw_mesh(pass: &mut wgpu::RenderPass<'_>, mesh: MeshRange, instances: Range<
         pass.draw_indexed(mesh.indices(), 0, instances);
     }
 }
+
+/// What the renderer's tests draw.
+#[cfg(test)]
+mod test_frames {
+    use crate::scene::{SceneConfig, ShownScene};
+    use crate::sim::Simulation;
+    use crate::timestep::{Strategy, TimestepConfig};
+    use crate::view::Trail;
+
+    /// An interpolated simulation run for 60 frames of 60 Hz, the scene its last frame
+    /// showed, and the trail of the sphere over those frames.
+    pub(super) fn sixty_frames() -> (Simulation, ShownScene, Trail) {
+        let mut sim = Simulation::new(
+            Strategy::Interpolated,
+            TimestepConfig::default(),
+            SceneConfig::new(),
+        );
+        let mut trail = Trail::default();
+        let mut shown = None;
+        for _ in 0..60 {
+            let (_, frame) = sim.frame(16_666_667);
+            trail.push((frame.sphere_position.as_vec3(), frame.real_time));
+            shown = Some(frame);
+        }
+        (sim, shown.expect("frames ran"), trail)
+    }
+}

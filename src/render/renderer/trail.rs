@@ -139,19 +139,7 @@ mod tests {
 
     #[test]
     fn each_dot_is_copied_with_the_mesh_its_size_needs_into_one_mesh() {
-        let mut sim = Simulation::new(
-            Strategy::Interpolated,
-            TimestepConfig::default(),
-            SceneConfig::new(),
-        );
-        let mut trail = Trail::default();
-        let mut shown = None;
-        for _ in 0..60 {
-            let (_, frame) = sim.frame(16_666_667);
-            trail.push((frame.sphere_position.as_vec3(), frame.real_time));
-            shown = Some(frame);
-        }
-        let shown = shown.expect("frames ran");
+        let (sim, shown, trail) = super::super::test_frames::sixty_frames();
         let view = PaneView::new(&shown, sim.scene().config(), false, &trail);
         let clip = clip_from_world(&view, 16.0 / 9.0);
         let set = MeshSet::new(10.0, 1.0);
